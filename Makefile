@@ -1,0 +1,126 @@
+# gputui - GNU Make, non-recursive.
+#   make            build build/gputui
+#   make run        build and start the TUI
+#   make test       unit tests (ASan+UBSan) and end-to-end tests; no GPU needed
+#   make test-e2e   end-to-end tests only
+#   make test-gpu   GPU suite (needs a CUDA GPU); make test-gpu-memcheck
+#   make bench      measurement fidelity and responsiveness table (GPU)
+#   make install PREFIX=/usr/local
+# Variables: GPU_ARCH="75 80 86 89 90 100 120" (PTX for the last), WERROR=1.
+
+CC       ?= cc
+NVCC     ?= $(CUDA_HOME)/bin/nvcc
+CUDA_HOME ?= /usr/local/cuda
+PREFIX   ?= /usr/local
+BUILD    ?= build
+GPU_ARCH ?= 75 80 86 89 90 100 120
+PKG_CONFIG ?= pkg-config
+
+LAST_ARCH := $(lastword $(GPU_ARCH))
+GENCODE  := $(foreach a,$(GPU_ARCH),-gencode=arch=compute_$(a),code=sm_$(a)) \
+            -gencode=arch=compute_$(LAST_ARCH),code=compute_$(LAST_ARCH)
+
+WARN     := -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Wno-format-truncation
+ifeq ($(WERROR),1)
+WARN     += -Werror
+endif
+CPPFLAGS += -Iinclude -Isrc -D_FILE_OFFSET_BITS=64
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 $(WARN) -pthread
+NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
+NCURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
+# jansson and cudart are linked statically: the binary needs neither on the
+# target machine; the CUDA driver and NVML are loaded at run time.
+JANSSON_LIBS   := -Wl,-Bstatic -ljansson -Wl,-Bdynamic
+CUDA_LIBS      := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread
+NVCCFLAGS ?= -O3
+NVCCFLAGS += -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall
+
+CORE_SRC := $(wildcard src/core/*.c)
+GPU_SRC  := $(wildcard src/gpu/*.c)
+UI_SRC   := $(wildcard src/ui/*.c)
+CU_SRC   := $(wildcard kernels/*.cu)
+
+CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
+GPU_OBJ  := $(GPU_SRC:%.c=$(BUILD)/%.o)
+UI_OBJ   := $(UI_SRC:%.c=$(BUILD)/%.o)
+CU_OBJ   := $(CU_SRC:%.cu=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/main.o
+BIN      := $(BUILD)/gputui
+
+# Unit tests: core/ only, built with AddressSanitizer and UBSan.
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/%)
+SAN_CORE := $(CORE_SRC:%.c=$(BUILD)/san/%.o)
+
+.SECONDARY:
+.PHONY: all run test test-e2e test-gpu test-gpu-memcheck bench deps \
+        deps-test install uninstall clean
+all: $(BIN)
+
+deps:
+	@scripts/deps.sh build
+deps-test:
+	@scripts/deps.sh test
+
+$(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(JANSSON_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+
+$(BUILD)/src/ui/%.o: src/ui/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/src/gpu/%.o: src/gpu/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/kernels/%.o: kernels/%.cu include/gputui/kernels.h
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(BUILD)/san/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -O1 $(SAN) -MMD -MP -c -o $@ $<
+
+$(BUILD)/san/test_%: tests/unit/test_%.c $(SAN_CORE)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -O1 $(SAN) -o $@ $^ -lcmocka $(JANSSON_LIBS) -lm
+
+run: deps $(BIN)
+	$(BIN)
+
+test: deps-test $(BIN) $(UNIT_BIN)
+	@tests/run-all.sh $(BIN) $(UNIT_BIN)
+
+test-e2e: $(BIN)
+	@tests/e2e/run.sh $(BIN)
+
+test-gpu: $(BIN) $(BUILD)/test_unwind
+	@tests/gpu/run.sh $(BIN) $(BUILD)/test_unwind
+
+test-gpu-memcheck: $(BIN) $(BUILD)/test_unwind
+	@tests/gpu/memcheck.sh $(BIN) $(BUILD)/test_unwind
+
+$(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(JANSSON_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+
+bench: $(BIN)
+	@scripts/bench.sh $(BIN)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gputui
+	install -m 644 man/gputui.1 $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/gputui $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

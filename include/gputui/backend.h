@@ -1,0 +1,44 @@
+/* backend.h - the one narrow interface between the engine and whatever
+ * produces samples. The CUDA back-end (gpu/) implements it; a replay
+ * source can implement the same table.
+ *
+ * Call order, all on the engine's worker thread:
+ *   open -> { ops(name)->setup -> run* -> teardown }* -> close
+ * device_count and list may be called before open from any one thread.
+ * Every function reports failure through gt_err and never exits. */
+#ifndef GPUTUI_BACKEND_H
+#define GPUTUI_BACKEND_H
+
+#include "gputui/common.h"
+#include "gputui/devprops.h"
+#include "gputui/experiment.h"
+
+typedef struct gt_exp_ops {
+    /* Allocates and prepares one configuration and fills info. On failure
+     * it has freed everything it took, and returns -1 with err set. */
+    int (*setup)(void **state, const int64_t *vals, const gt_devprops *p,
+                 gt_setup_info *info, gt_err *err);
+    /* One timed, verified iteration: writes 1..GT_MAX_SERIES samples
+     * (series, verify, sec, bytes) and returns how many, or -1. */
+    int (*run)(void *state, gt_sample *out, gt_err *err);
+    /* Frees everything setup took. state may be NULL. */
+    void (*teardown)(void *state);
+} gt_exp_ops;
+
+typedef struct gt_backend {
+    const char *name;
+    /* Number of devices; -1 with a message naming the CUDA error when
+     * there is no driver or no device. */
+    int (*device_count)(int *n, gt_err *err);
+    /* Reads properties of device 'ordinal' without keeping a context. */
+    int (*query)(int ordinal, gt_devprops *p, gt_err *err);
+    /* Makes 'ordinal' current on the calling thread and fills p. */
+    int (*open)(int ordinal, gt_devprops *p, gt_err *err);
+    /* Re-reads what changes (free memory). */
+    void (*refresh)(gt_devprops *p);
+    void (*close)(void);
+    /* The operations for an experiment, NULL if this back-end lacks it. */
+    const gt_exp_ops *(*ops)(const char *experiment);
+} gt_backend;
+
+#endif

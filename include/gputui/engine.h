@@ -1,0 +1,56 @@
+/* engine.h - the run controller: one worker thread that owns the device
+ * and does every back-end call, and a bounded queue of samples.
+ *
+ * The UI (or batch driver) thread:
+ *   gt_engine_start()          opens the device on the worker, waits for it
+ *   gt_engine_configure()      new configuration -> new generation number
+ *   poll(gt_engine_fd()) ...   readable when samples or the status changed
+ *   gt_engine_drain()          takes queued samples (never blocks)
+ *   gt_engine_status()         copies the status
+ *   gt_engine_stop()           finishes the iteration in flight, tears
+ *                              down, closes the device, joins, frees
+ * A configuration change sets a cancel flag: the worker finishes the
+ * iteration in flight, tears down, sets up the new configuration, warms up
+ * (warm-up iterations are not queued) and goes on. */
+#ifndef GPUTUI_ENGINE_H
+#define GPUTUI_ENGINE_H
+
+#include <stdbool.h>
+
+#include "gputui/backend.h"
+
+typedef enum {
+    GT_ST_IDLE,        /* no configuration yet */
+    GT_ST_SETUP,       /* allocating / preparing */
+    GT_ST_WARMUP,
+    GT_ST_RUNNING,
+    GT_ST_PAUSED,
+    GT_ST_ERROR        /* set-up or run failed; waits for a new config */
+} gt_state;
+
+typedef struct gt_status {
+    gt_state state;
+    uint32_t gen;              /* generation the state refers to */
+    uint64_t iterations;       /* timed iterations of this generation */
+    int warmup_done, warmup_total;
+    double since;              /* gt_now() when the state was entered */
+    gt_setup_info info;        /* of the current generation */
+    char msg[512];             /* error text in GT_ST_ERROR */
+} gt_status;
+
+typedef struct gt_engine gt_engine;
+
+const char *gt_state_name(gt_state s);
+
+int gt_engine_start(gt_engine **out, const gt_backend *be, int device,
+                    gt_err *err);
+uint32_t gt_engine_configure(gt_engine *e, const gt_experiment *exp,
+                             const int64_t *vals);
+void gt_engine_set_paused(gt_engine *e, bool paused);
+int gt_engine_fd(const gt_engine *e);
+size_t gt_engine_drain(gt_engine *e, gt_sample *buf, size_t max);
+void gt_engine_status(gt_engine *e, gt_status *st);
+void gt_engine_props(gt_engine *e, gt_devprops *p);
+void gt_engine_stop(gt_engine *e);
+
+#endif

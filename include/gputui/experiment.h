@@ -1,0 +1,80 @@
+/* experiment.h - the experiment table and what one timed iteration yields.
+ *
+ * An experiment is a name, an explanation, its parameters and a few pure
+ * functions over the parameter values (series names, device-dependent
+ * checks, the physical ceiling of each series). The GPU work behind it
+ * lives in the back-end (backend.h) under the same name. */
+#ifndef GPUTUI_EXPERIMENT_H
+#define GPUTUI_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gputui/devprops.h"
+#include "gputui/param.h"
+
+#define GT_MAX_SERIES 4
+#define GT_MAX_TIMES 8
+
+/* How a sample's result was checked. */
+typedef enum {
+    GT_V_FULL = 0,     /* every element compared */
+    GT_V_SAMPLED = 1,  /* random blocks compared (large host buffers) */
+    GT_V_FAILED = 2    /* a compared element was wrong */
+} gt_verify;
+
+typedef struct gt_sample {
+    uint32_t gen;      /* configuration generation (engine.h) */
+    uint8_t series;    /* index into the experiment's series names */
+    uint8_t verify;    /* gt_verify */
+    double sec;        /* timed duration */
+    uint64_t bytes;    /* bytes moved once during 'sec' */
+} gt_sample;
+
+/* Figures a set-up measures besides the samples (allocation times ...). */
+typedef struct gt_setup_info {
+    int ntimes;
+    struct { char label[64]; double sec; } times[GT_MAX_TIMES];
+    char note[160];    /* e.g. how results are verified */
+} gt_setup_info;
+
+typedef struct gt_experiment {
+    const char *name;
+    const char *title;
+    const char *explain;          /* one paragraph for the help pane */
+    const gt_param *params;
+    int nparams;
+    int warmup_param;             /* index of the warm-up count, -1 if none */
+    /* Series this configuration produces ("H2D", "D2H"); returns count. */
+    int (*series)(const int64_t *vals, const char **names);
+    /* Device-dependent limits (free memory, features). 0, or -1 with a
+     * message that names the limit. */
+    int (*check)(const int64_t *vals, const gt_devprops *p,
+                 char *err, size_t errlen);
+    /* Physical ceiling of series s in bytes/s, 0 when unknown. *factor is
+     * what a sample's bytes-once bandwidth is multiplied by before it is
+     * compared with the ceiling (2 for a device copy: read + write). */
+    double (*ceiling)(const int64_t *vals, int s, const gt_devprops *p,
+                      double *factor, char *label, size_t labellen);
+} gt_experiment;
+
+extern const gt_experiment *const gt_experiments[];
+extern const int gt_nexperiments;
+
+const gt_experiment *gt_experiment_find(const char *name);
+int gt_experiment_param(const gt_experiment *e, const char *name);
+void gt_experiment_defaults(const gt_experiment *e, int64_t *vals);
+/* Rejects values given explicitly (bit i of 'given') that do not apply to
+ * the rest of the configuration. 0 or -1 with a message. */
+int gt_experiment_validate(const gt_experiment *e, const int64_t *vals,
+                           uint64_t given, char *err, size_t errlen);
+/* "host=pinned dir=h2d size=64M ..." for headers and logs. */
+char *gt_experiment_describe(const gt_experiment *e, const int64_t *vals,
+                             char *buf, size_t len);
+
+void gt_setup_info_time(gt_setup_info *info, double sec,
+                        const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,43 @@
+/* kernels.h - plain-C launchers for the __global__ functions in kernels/.
+ * Each launches on 'stream' and returns the launch status; none of them
+ * synchronizes. Patterns are 32-bit words: word i = (uint32)i * K ^ seed,
+ * computed the same way on the CPU (gt_pattern_word). */
+#ifndef GPUTUI_KERNELS_H
+#define GPUTUI_KERNELS_H
+
+#include <driver_types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GT_PATTERN_K 0x9E3779B1u
+
+static inline uint32_t gt_pattern_word(size_t i, uint32_t seed)
+{
+    return ((uint32_t)i * GT_PATTERN_K) ^ seed;
+}
+
+/* p[i] = gt_pattern_word(i, seed) for i < nwords. */
+cudaError_t gt_k_fill_pattern(uint32_t *p, size_t nwords, uint32_t seed,
+                              int blocks, cudaStream_t stream);
+/* p[i] = value (poison). */
+cudaError_t gt_k_fill_word(uint32_t *p, size_t nwords, uint32_t value,
+                           int blocks, cudaStream_t stream);
+/* res[0] += number of words != pattern; res[1] = min(res[1], first bad
+ * index). The caller sets res to {0, ~0} first. */
+cudaError_t gt_k_verify_pattern(const uint32_t *p, size_t nwords,
+                                uint32_t seed, unsigned long long *res,
+                                int blocks, cudaStream_t stream);
+/* Copies 'bytes' (a multiple of 4, pointers 16-byte aligned) with loads
+ * and stores on the SMs. */
+cudaError_t gt_k_copy(void *dst, const void *src, size_t bytes, int blocks,
+                      cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,19 @@
+/* report.h - batch output of one run as text, JSON or CSV. */
+#ifndef GPUTUI_REPORT_H
+#define GPUTUI_REPORT_H
+
+#include <stdio.h>
+
+#include "gputui/cli.h"
+#include "gputui/devprops.h"
+#include "gputui/run.h"
+
+int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *r);
+struct json_t;
+/* The device's properties as a JSON object (N/A fields are null); the
+ * caller owns the reference. */
+struct json_t *gt_devprops_json(const gt_devprops *p);
+/* One line per device for --list-devices. */
+void gt_report_device_line(FILE *f, const gt_devprops *p);
+
+#endif

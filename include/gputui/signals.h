@@ -1,0 +1,13 @@
+/* signals.h - SIGINT, SIGTERM and SIGHUP only set a flag; the main loop
+ * sees it, restores the terminal, stops the engine (which frees GPU
+ * memory) and exits. No SA_RESTART, so a blocked poll() returns EINTR. */
+#ifndef GPUTUI_SIGNALS_H
+#define GPUTUI_SIGNALS_H
+
+#include <signal.h>
+
+extern volatile sig_atomic_t gt_signal_caught;   /* the signal number, or 0 */
+
+void gt_signals_install(void);
+
+#endif

@@ -1,0 +1,205 @@
+#include "gputui/cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int parse_int(const char *opt, const char *v, long long lo, long long hi,
+                     int64_t *out, gt_err *err)
+{
+    char *end;
+    long long x;
+
+    errno = 0;
+    x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        gt_err_set(err, GT_EXIT_USAGE, "%s: '%s' is not valid (allowed: a whole "
+                   "number from %lld to %lld)", opt, v, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* Splits "--name=value" into name and value; value NULL when absent. */
+static const char *split(const char *arg, char *name, size_t len)
+{
+    const char *eq = strchr(arg, '=');
+    size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+
+    if (n >= len)
+        n = len - 1;
+    memcpy(name, arg, n);
+    name[n] = '\0';
+    return eq ? eq + 1 : NULL;
+}
+
+int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
+{
+    char name[64], msg[400];
+    bool batch_only = false, batch_opt_seen = false;
+    const char *batch_opt = NULL;
+
+    memset(c, 0, sizeof *c);
+    c->mode = GT_MODE_TUI;
+    c->samples = 50;
+    c->exp = gt_experiments[0];
+
+    /* The experiment decides which parameter options exist. */
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (!strcmp(argv[i], "-e") || !strcmp(argv[i], "--experiment"))
+            v = i + 1 < argc ? argv[i + 1] : NULL;
+        else if (!strncmp(argv[i], "--experiment=", 13))
+            v = argv[i] + 13;
+        else
+            continue;
+        if (!v) {
+            gt_err_set(err, GT_EXIT_USAGE, "%s needs a value (allowed: %s)", argv[i],
+                       gt_experiments[0]->name);
+            return -1;
+        }
+        c->exp = gt_experiment_find(v);
+        if (!c->exp) {
+            size_t off = 0;
+            char list[200] = "";
+            for (int k = 0; k < gt_nexperiments; k++)
+                off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+                                        k ? ", " : "", gt_experiments[k]->name);
+            gt_err_set(err, GT_EXIT_USAGE, "--experiment: unknown experiment '%s' "
+                       "(allowed: %s)", v, list);
+            return -1;
+        }
+    }
+    gt_experiment_defaults(c->exp, c->vals);
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val;
+        int pi;
+
+        if (arg[0] != '-' || !arg[1]) {
+            gt_err_set(err, GT_EXIT_USAGE, "unexpected argument '%s' (see gputui --help)", arg);
+            return -1;
+        }
+        val = split(arg, name, sizeof name);
+#define NEED_VALUE()                                                        \
+        do {                                                                \
+            if (!val) {                                                     \
+                if (i + 1 >= argc) {                                        \
+                    gt_err_set(err, GT_EXIT_USAGE, "%s needs a value", name); \
+                    return -1;                                              \
+                }                                                           \
+                val = argv[++i];                                            \
+            }                                                               \
+        } while (0)
+        if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+            c->mode = GT_MODE_HELP;
+            return 0;
+        } else if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
+            c->mode = GT_MODE_VERSION;
+            return 0;
+        } else if (!strcmp(name, "--batch")) {
+            c->mode = GT_MODE_BATCH;
+        } else if (!strcmp(name, "--list-devices")) {
+            c->mode = GT_MODE_LIST;
+        } else if (!strcmp(name, "-e") || !strcmp(name, "--experiment")) {
+            NEED_VALUE();   /* handled above */
+        } else if (!strcmp(name, "-d") || !strcmp(name, "--device")) {
+            int64_t d;
+            NEED_VALUE();
+            if (parse_int("--device", val, 0, 1023, &d, err))
+                return -1;
+            c->device = (int)d;
+        } else if (!strcmp(name, "--format")) {
+            NEED_VALUE();
+            batch_opt_seen = true;
+            batch_opt = "--format";
+            if (!strcasecmp(val, "text"))
+                c->format = GT_FMT_TEXT;
+            else if (!strcasecmp(val, "json"))
+                c->format = GT_FMT_JSON;
+            else if (!strcasecmp(val, "csv"))
+                c->format = GT_FMT_CSV;
+            else {
+                gt_err_set(err, GT_EXIT_USAGE, "--format: '%s' is not valid "
+                           "(allowed: text, json, csv)", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--samples")) {
+            NEED_VALUE();
+            batch_opt_seen = true;
+            batch_opt = "--samples";
+            if (parse_int("--samples", val, 1, 1000000, &c->samples, err))
+                return -1;
+        } else if (!strcmp(name, "--no-color")) {
+            c->no_color = true;
+        } else if (!strcmp(name, "--trace")) {
+            NEED_VALUE();
+            c->trace = val;
+        } else if (!strncmp(name, "--", 2) &&
+                   (pi = gt_experiment_param(c->exp, name + 2)) >= 0) {
+            const gt_param *p = &c->exp->params[pi];
+            if (p->type == GT_P_BOOL && !val)
+                val = "on";
+            NEED_VALUE();
+            if (gt_param_parse(p, val, &c->vals[pi], msg, sizeof msg)) {
+                gt_err_set(err, GT_EXIT_USAGE, "--%s", msg);
+                return -1;
+            }
+            c->given |= 1ull << pi;
+        } else {
+            gt_err_set(err, GT_EXIT_USAGE, "unknown option '%s' (see gputui --help)", arg);
+            return -1;
+        }
+#undef NEED_VALUE
+    }
+    batch_only = c->mode != GT_MODE_BATCH && batch_opt_seen;
+    if (batch_only) {
+        gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --batch", batch_opt);
+        return -1;
+    }
+    if (gt_experiment_validate(c->exp, c->vals, c->given, msg, sizeof msg)) {
+        gt_err_set(err, GT_EXIT_USAGE, "%s", msg);
+        return -1;
+    }
+    return 0;
+}
+
+void gt_cli_usage(FILE *f)
+{
+    char allowed[256];
+
+    fprintf(f,
+            "usage: gputui [options]            interactive explorer\n"
+            "       gputui --batch [options]    measure, print statistics, exit\n"
+            "       gputui --list-devices\n"
+            "\n"
+            "general options:\n"
+            "  -e, --experiment NAME   experiment to run (default %s)\n"
+            "  -d, --device N          CUDA device ordinal (default 0)\n"
+            "      --batch             run without the TUI and print statistics\n"
+            "      --format F          batch output: text, json or csv (default text)\n"
+            "      --samples N         batch: samples per series, 1 to 1000000 (default 50)\n"
+            "      --no-color          monochrome TUI (also NO_COLOR=1)\n"
+            "      --trace FILE        log key-press to first-sample latency\n"
+            "      --list-devices      list CUDA devices and exit\n"
+            "  -h, --help              this text\n"
+            "  -V, --version           print the version\n",
+            gt_experiments[0]->name);
+    for (int e = 0; e < gt_nexperiments; e++) {
+        const gt_experiment *x = gt_experiments[e];
+        fprintf(f, "\nexperiment '%s' (%s):\n", x->name, x->title);
+        for (int i = 0; i < x->nparams; i++) {
+            const gt_param *p = &x->params[i];
+            char def[48];
+            fprintf(f, "  --%-16s %s\n", p->name, p->help);
+            fprintf(f, "  %-18s allowed: %s; default %s\n", "",
+                    gt_param_allowed(p, allowed, sizeof allowed),
+                    gt_param_format(p, p->def, def, sizeof def));
+        }
+    }
+    fprintf(f, "\nexit status: 0 ok, 1 CUDA or I/O error, 3 a result failed "
+               "verification, 64 bad option or value\n");
+}

@@ -1,0 +1,329 @@
+#define _GNU_SOURCE
+#include "gputui/engine.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#define QUEUE_CAP 8192
+
+struct gt_engine {
+    const gt_backend *be;
+    int device;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;       /* the worker waits on it; so does start() */
+    int efd;
+
+    /* requested by the UI */
+    const gt_experiment *exp;
+    int64_t vals[GT_MAX_PARAMS];
+    uint32_t want_gen;
+    bool paused, quit;
+
+    /* published by the worker */
+    gt_status st;
+    gt_devprops props;
+    bool opened;
+    int open_rc;
+    gt_err open_err;
+
+    gt_sample q[QUEUE_CAP];
+    size_t qhead, qlen;
+};
+
+const char *gt_state_name(gt_state s)
+{
+    static const char *const n[] = {"IDLE", "SETUP", "WARM-UP", "RUNNING",
+                                    "PAUSED", "ERROR"};
+    return s <= GT_ST_ERROR ? n[s] : "?";
+}
+
+static void notify(gt_engine *e)
+{
+    uint64_t one = 1;
+    ssize_t r = write(e->efd, &one, sizeof one);
+    (void)r;    /* EAGAIN: the counter is already non-zero, which is enough */
+}
+
+/* Called with mu held. */
+static void set_state(gt_engine *e, gt_state s, uint32_t gen)
+{
+    if (e->st.state != s || e->st.gen != gen)
+        e->st.since = gt_now();
+    e->st.state = s;
+    e->st.gen = gen;
+    notify(e);
+}
+
+static bool cancelled(gt_engine *e, uint32_t gen)
+{
+    return e->quit || e->want_gen != gen;
+}
+
+static void *worker(void *arg)
+{
+    gt_engine *e = arg;
+    const gt_exp_ops *ops = NULL;
+    void *state = NULL;
+    uint32_t active = 0;
+    gt_devprops props;
+    gt_err err;
+    gt_sample buf[GT_MAX_SERIES];
+    int rc;
+
+    gt_err_clear(&err);
+    gt_devprops_init(&props);
+    rc = e->be->open(e->device, &props, &err);
+    pthread_mutex_lock(&e->mu);
+    e->opened = true;
+    e->open_rc = rc;
+    e->open_err = err;
+    e->props = props;
+    pthread_cond_broadcast(&e->cv);
+    if (rc) {
+        pthread_mutex_unlock(&e->mu);
+        return NULL;
+    }
+
+    for (;;) {
+        while (!e->quit && (e->want_gen == 0 ||
+                            (active == e->want_gen &&
+                             (e->paused || e->st.state == GT_ST_ERROR)))) {
+            if (e->paused && active == e->want_gen && e->st.state == GT_ST_RUNNING)
+                set_state(e, GT_ST_PAUSED, active);
+            pthread_cond_wait(&e->cv, &e->mu);
+        }
+        if (e->quit)
+            break;
+
+        if (active != e->want_gen) {
+            const gt_experiment *exp = e->exp;
+            int64_t vals[GT_MAX_PARAMS];
+            uint32_t gen = e->want_gen;
+            gt_setup_info info;
+            char msg[sizeof err.msg];
+            int nwarm;
+
+            memcpy(vals, e->vals, sizeof vals);
+            memset(&e->st.info, 0, sizeof e->st.info);
+            e->st.iterations = 0;
+            e->st.msg[0] = '\0';
+            e->st.warmup_done = 0;
+            e->st.warmup_total = nwarm = exp->warmup_param >= 0 ?
+                (int)vals[exp->warmup_param] : 0;
+            set_state(e, GT_ST_SETUP, gen);
+            pthread_mutex_unlock(&e->mu);
+
+            if (state)
+                ops->teardown(state);
+            state = NULL;
+            memset(&info, 0, sizeof info);
+            gt_err_clear(&err);
+            e->be->refresh(&props);
+            ops = e->be->ops(exp->name);
+            if (!ops)
+                gt_err_set(&err, GT_EXIT_FAIL, "experiment '%s' is not available "
+                           "in the %s back-end", exp->name, e->be->name);
+            else if (exp->check(vals, &props, msg, sizeof msg))
+                gt_err_set(&err, GT_EXIT_USAGE, "%s", msg);
+            else
+                ops->setup(&state, vals, &props, &info, &err);
+            e->be->refresh(&props);
+
+            pthread_mutex_lock(&e->mu);
+            active = gen;
+            e->props = props;
+            e->st.info = info;
+            if (err.code) {
+                snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
+                set_state(e, GT_ST_ERROR, gen);
+                continue;
+            }
+            /* Warm-up: module load, first touch, clocks; not queued. */
+            rc = 0;
+            for (int w = 0; w < nwarm && !cancelled(e, gen); w++) {
+                set_state(e, GT_ST_WARMUP, gen);
+                pthread_mutex_unlock(&e->mu);
+                rc = ops->run(state, buf, &err);
+                pthread_mutex_lock(&e->mu);
+                if (rc < 0)
+                    break;
+                e->st.warmup_done = w + 1;
+            }
+            if (rc < 0 && err.code) {
+                snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
+                set_state(e, GT_ST_ERROR, gen);
+                continue;
+            }
+            if (!cancelled(e, gen))
+                set_state(e, e->paused ? GT_ST_PAUSED : GT_ST_RUNNING, gen);
+            continue;
+        }
+
+        if (e->st.state != GT_ST_RUNNING)
+            set_state(e, GT_ST_RUNNING, active);
+        pthread_mutex_unlock(&e->mu);
+        gt_err_clear(&err);
+        rc = ops->run(state, buf, &err);
+        pthread_mutex_lock(&e->mu);
+        if (rc < 0) {
+            snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
+            set_state(e, GT_ST_ERROR, active);
+            continue;
+        }
+        while (e->qlen + (size_t)rc > QUEUE_CAP && !cancelled(e, active))
+            pthread_cond_wait(&e->cv, &e->mu);
+        if (cancelled(e, active))
+            continue;
+        for (int i = 0; i < rc; i++) {
+            buf[i].gen = active;
+            e->q[(e->qhead + e->qlen++) % QUEUE_CAP] = buf[i];
+        }
+        e->st.iterations++;
+        if (e->qlen == (size_t)rc)
+            notify(e);
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (state)
+        ops->teardown(state);
+    e->be->close();
+    return NULL;
+}
+
+int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *err)
+{
+    gt_engine *e = calloc(1, sizeof *e);
+    sigset_t all, old;
+    int rc;
+
+    *out = NULL;
+    if (!e) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of memory");
+        return -1;
+    }
+    e->be = be;
+    e->device = device;
+    e->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (e->efd < 0) {
+        gt_err_set(err, GT_EXIT_FAIL, "eventfd: %s", strerror(errno));
+        free(e);
+        return -1;
+    }
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->cv, NULL);
+    gt_devprops_init(&e->props);
+
+    /* Signals belong to the main thread, which restores the terminal. */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&e->thread, NULL, worker, e);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc) {
+        gt_err_set(err, GT_EXIT_FAIL, "cannot start the worker thread: %s", strerror(rc));
+        close(e->efd);
+        free(e);
+        return -1;
+    }
+    pthread_mutex_lock(&e->mu);
+    while (!e->opened)
+        pthread_cond_wait(&e->cv, &e->mu);
+    rc = e->open_rc;
+    if (rc)
+        *err = e->open_err;
+    pthread_mutex_unlock(&e->mu);
+    if (rc) {
+        pthread_join(e->thread, NULL);
+        close(e->efd);
+        pthread_mutex_destroy(&e->mu);
+        pthread_cond_destroy(&e->cv);
+        free(e);
+        return -1;
+    }
+    *out = e;
+    return 0;
+}
+
+uint32_t gt_engine_configure(gt_engine *e, const gt_experiment *exp, const int64_t *vals)
+{
+    uint32_t gen;
+
+    pthread_mutex_lock(&e->mu);
+    e->exp = exp;
+    memcpy(e->vals, vals, sizeof e->vals);
+    gen = ++e->want_gen;
+    e->qlen = 0;        /* samples of older generations are stale */
+    pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+    return gen;
+}
+
+void gt_engine_set_paused(gt_engine *e, bool paused)
+{
+    pthread_mutex_lock(&e->mu);
+    e->paused = paused;
+    if (!paused && e->st.state == GT_ST_PAUSED)
+        set_state(e, GT_ST_RUNNING, e->st.gen);
+    pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+int gt_engine_fd(const gt_engine *e)
+{
+    return e->efd;
+}
+
+size_t gt_engine_drain(gt_engine *e, gt_sample *buf, size_t max)
+{
+    uint64_t v;
+    size_t n = 0;
+    ssize_t r = read(e->efd, &v, sizeof v);
+
+    (void)r;
+    pthread_mutex_lock(&e->mu);
+    while (n < max && e->qlen) {
+        buf[n++] = e->q[e->qhead];
+        e->qhead = (e->qhead + 1) % QUEUE_CAP;
+        e->qlen--;
+    }
+    if (e->qlen)
+        notify(e);      /* more left: stay readable */
+    if (n)
+        pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+    return n;
+}
+
+void gt_engine_status(gt_engine *e, gt_status *st)
+{
+    pthread_mutex_lock(&e->mu);
+    *st = e->st;
+    pthread_mutex_unlock(&e->mu);
+}
+
+void gt_engine_props(gt_engine *e, gt_devprops *p)
+{
+    pthread_mutex_lock(&e->mu);
+    *p = e->props;
+    pthread_mutex_unlock(&e->mu);
+}
+
+void gt_engine_stop(gt_engine *e)
+{
+    if (!e)
+        return;
+    pthread_mutex_lock(&e->mu);
+    e->quit = true;
+    pthread_cond_broadcast(&e->cv);
+    pthread_mutex_unlock(&e->mu);
+    pthread_join(e->thread, NULL);
+    close(e->efd);
+    pthread_mutex_destroy(&e->mu);
+    pthread_cond_destroy(&e->cv);
+    free(e);
+}

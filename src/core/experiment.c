@@ -1,0 +1,78 @@
+#include "gputui/experiment.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gputui/exp_transfer.h"
+
+const gt_experiment *const gt_experiments[] = {&gt_exp_transfer};
+const int gt_nexperiments = (int)(sizeof gt_experiments / sizeof gt_experiments[0]);
+
+const gt_experiment *gt_experiment_find(const char *name)
+{
+    for (int i = 0; i < gt_nexperiments; i++)
+        if (!strcmp(gt_experiments[i]->name, name))
+            return gt_experiments[i];
+    return NULL;
+}
+
+int gt_experiment_param(const gt_experiment *e, const char *name)
+{
+    for (int i = 0; i < e->nparams; i++)
+        if (!strcmp(e->params[i].name, name))
+            return i;
+    return -1;
+}
+
+void gt_experiment_defaults(const gt_experiment *e, int64_t *vals)
+{
+    memset(vals, 0, GT_MAX_PARAMS * sizeof *vals);
+    for (int i = 0; i < e->nparams; i++)
+        vals[i] = e->params[i].def;
+}
+
+int gt_experiment_validate(const gt_experiment *e, const int64_t *vals,
+                           uint64_t given, char *err, size_t errlen)
+{
+    for (int i = 0; i < e->nparams; i++) {
+        const char *why;
+        if (gt_param_check(&e->params[i], vals[i], err, errlen))
+            return -1;
+        if (((given >> i) & 1u) && !gt_param_applies(&e->params[i], vals, &why)) {
+            snprintf(err, errlen, "--%s applies %s", e->params[i].name, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+char *gt_experiment_describe(const gt_experiment *e, const int64_t *vals,
+                             char *buf, size_t len)
+{
+    size_t off = 0;
+    char v[48];
+
+    buf[0] = '\0';
+    for (int i = 0; i < e->nparams && off < len; i++) {
+        if (!gt_param_applies(&e->params[i], vals, NULL))
+            continue;
+        gt_param_format(&e->params[i], vals[i], v, sizeof v);
+        off += (size_t)snprintf(buf + off, len - off, "%s%s=%s", off ? " " : "",
+                                e->params[i].name, v);
+    }
+    return buf;
+}
+
+void gt_setup_info_time(gt_setup_info *info, double sec, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (info->ntimes >= GT_MAX_TIMES)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(info->times[info->ntimes].label,
+              sizeof info->times[info->ntimes].label, fmt, ap);
+    va_end(ap);
+    info->times[info->ntimes++].sec = sec;
+}

@@ -1,0 +1,205 @@
+#include "gputui/report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "gputui/units.h"
+
+void gt_report_device_line(FILE *f, const gt_devprops *p)
+{
+    char cc[16], mem[32], l2[32], pcie[64] = "PCIe N/A";
+
+    if (gt_dp_ok(p, GT_DP_PCIE_BW))
+        snprintf(pcie, sizeof pcie, "PCIe Gen%lld x%lld (%.1f GB/s)",
+                 (long long)p->v[GT_DP_PCIE_GEN_MAX], (long long)p->v[GT_DP_PCIE_WIDTH_MAX],
+                 (double)p->v[GT_DP_PCIE_BW] / 1e9);
+    fprintf(f, "%d: %s, cc %s, %s, L2 %s, %s, %s\n", p->ordinal, p->name,
+            gt_dp_format(p, GT_DP_CC, cc, sizeof cc),
+            gt_dp_format(p, GT_DP_MEM_TOTAL, mem, sizeof mem),
+            gt_dp_format(p, GT_DP_L2, l2, sizeof l2), pcie, p->pci_bus_id);
+}
+
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *summary_json(const gt_summary *s, double scale)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "count", json_integer((json_int_t)s->count));
+    json_object_set_new(o, "min", num_or_null(s->min * scale));
+    json_object_set_new(o, "p50", num_or_null(s->p50 * scale));
+    json_object_set_new(o, "p90", num_or_null(s->p90 * scale));
+    json_object_set_new(o, "p99", num_or_null(s->p99 * scale));
+    json_object_set_new(o, "max", num_or_null(s->max * scale));
+    json_object_set_new(o, "mean", num_or_null(s->mean * scale));
+    json_object_set_new(o, "stddev", num_or_null(s->stddev * scale));
+    return o;
+}
+
+json_t *gt_devprops_json(const gt_devprops *p)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "ordinal", json_integer(p->ordinal));
+    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "pci_bus_id", json_string(p->pci_bus_id));
+    json_object_set_new(o, "driver_version", p->driver[0] ? json_string(p->driver) : json_null());
+    for (int i = 0; i < GT_DP_COUNT; i++)
+        json_object_set_new(o, gt_dp_table[i].key,
+                            gt_dp_ok(p, (gt_dp_id)i) ? json_integer(p->v[i]) : json_null());
+    return o;
+}
+
+static int report_json(FILE *f, const gt_devprops *p, gt_run *r)
+{
+    json_t *root = json_object(), *cfg = json_object(), *series = json_array();
+    json_t *setup = json_array();
+    char v[64];
+    int rc;
+
+    json_object_set_new(root, "tool", json_string("gputui"));
+    json_object_set_new(root, "version", json_string(GT_VERSION));
+    json_object_set_new(root, "device", gt_devprops_json(p));
+    json_object_set_new(root, "experiment", json_string(r->exp->name));
+    for (int i = 0; i < r->exp->nparams; i++) {
+        const gt_param *pa = &r->exp->params[i];
+        if (!gt_param_applies(pa, r->vals, NULL))
+            continue;
+        if (pa->type == GT_P_ENUM)
+            json_object_set_new(cfg, pa->name, json_string(gt_param_format(pa, r->vals[i], v, sizeof v)));
+        else if (pa->type == GT_P_BOOL)
+            json_object_set_new(cfg, pa->name, json_boolean(r->vals[i]));
+        else
+            json_object_set_new(cfg, pa->name, json_integer(r->vals[i]));
+    }
+    json_object_set_new(root, "config", cfg);
+    for (int i = 0; i < r->info.ntimes; i++) {
+        json_t *t = json_object();
+        json_object_set_new(t, "what", json_string(r->info.times[i].label));
+        json_object_set_new(t, "seconds", json_real(r->info.times[i].sec));
+        json_array_append_new(setup, t);
+    }
+    json_object_set_new(root, "setup_times", setup);
+    json_object_set_new(root, "verification", json_string(r->info.note));
+    for (int s = 0; s < r->nseries; s++) {
+        gt_series *se = &r->s[s];
+        gt_summary lat, bw;
+        double factor = 1.0, ceil;
+        char label[64];
+        json_t *o = json_object();
+
+        gt_dist_summary(&se->lat, &lat);
+        gt_dist_summary(&se->bw, &bw);
+        ceil = r->exp->ceiling(r->vals, s, p, &factor, label, sizeof label);
+        json_object_set_new(o, "name", json_string(se->name));
+        json_object_set_new(o, "latency_s", summary_json(&lat, 1.0));
+        json_object_set_new(o, "bandwidth_GBps", summary_json(&bw, 1e-9));
+        json_object_set_new(o, "verified_full", json_integer((json_int_t)se->full));
+        json_object_set_new(o, "verified_sampled", json_integer((json_int_t)se->sampled));
+        json_object_set_new(o, "failed", json_integer((json_int_t)se->failed));
+        json_object_set_new(o, "percentiles_exact", json_boolean(gt_dist_exact(&se->lat)));
+        json_object_set_new(o, "ceiling_GBps", ceil > 0 ? json_real(ceil / 1e9) : json_null());
+        json_object_set_new(o, "ceiling", json_string(label));
+        json_object_set_new(o, "ceiling_factor", json_real(factor));
+        json_object_set_new(o, "p50_pct_of_ceiling",
+                            ceil > 0 && isfinite(bw.p50) ? json_real(100.0 * bw.p50 * factor / ceil)
+                                                         : json_null());
+        json_array_append_new(series, o);
+    }
+    json_object_set_new(root, "series", series);
+    rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', f);
+    json_decref(root);
+    return rc;
+}
+
+static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
+{
+    char cfg[512], t[32];
+
+    fprintf(f, "gputui %s  device ", GT_VERSION);
+    gt_report_device_line(f, p);
+    fprintf(f, "experiment %s: %s\n", r->exp->name,
+            gt_experiment_describe(r->exp, r->vals, cfg, sizeof cfg));
+    for (int i = 0; i < r->info.ntimes; i++)
+        fprintf(f, "setup: %-40s %s\n", r->info.times[i].label,
+                gt_format_seconds(r->info.times[i].sec, t, sizeof t));
+    if (r->info.note[0])
+        fprintf(f, "verification: %s\n", r->info.note);
+    for (int s = 0; s < r->nseries; s++) {
+        gt_series *se = &r->s[s];
+        gt_summary lat, bw;
+        double factor = 1.0, ceil;
+        char label[64];
+
+        gt_dist_summary(&se->lat, &lat);
+        gt_dist_summary(&se->bw, &bw);
+        fprintf(f, "\n%s: %llu samples (%llu fully verified, %llu sampled check, "
+                "%llu FAILED)%s\n", se->name, (unsigned long long)lat.count,
+                (unsigned long long)se->full, (unsigned long long)se->sampled,
+                (unsigned long long)se->failed,
+                gt_dist_exact(&se->lat) ? "" : ", percentiles from a reservoir");
+        fprintf(f, "  %-16s %10s %10s %10s %10s %10s %10s %10s\n", "", "min", "p50",
+                "p90", "p99", "max", "mean", "stddev");
+        fprintf(f, "  %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n",
+                "bandwidth GB/s", bw.min / 1e9, bw.p50 / 1e9, bw.p90 / 1e9,
+                bw.p99 / 1e9, bw.max / 1e9, bw.mean / 1e9, bw.stddev / 1e9);
+        fprintf(f, "  %-16s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
+                "latency ms", lat.min * 1e3, lat.p50 * 1e3, lat.p90 * 1e3,
+                lat.p99 * 1e3, lat.max * 1e3, lat.mean * 1e3, lat.stddev * 1e3);
+        ceil = r->exp->ceiling(r->vals, s, p, &factor, label, sizeof label);
+        if (ceil > 0 && isfinite(bw.p50))
+            fprintf(f, "  p50 = %.1f%% of %s (%.1f GB/s)%s\n",
+                    100.0 * bw.p50 * factor / ceil, label, ceil / 1e9,
+                    factor != 1.0 ? ", bytes counted twice for this comparison" : "");
+        else
+            fprintf(f, "  ceiling: %s\n", label);
+    }
+}
+
+static void report_csv(FILE *f, gt_run *r, const gt_devprops *p)
+{
+    fprintf(f, "series,metric,unit,count,min,p50,p90,p99,max,mean,stddev,"
+               "verified_full,verified_sampled,failed,ceiling,ceiling_value\n");
+    for (int s = 0; s < r->nseries; s++) {
+        gt_series *se = &r->s[s];
+        struct { const char *metric, *unit; gt_dist *d; double k; } m[2] = {
+            {"bandwidth", "GB/s", &se->bw, 1e-9}, {"latency", "s", &se->lat, 1.0}};
+        double factor = 1.0, ceil;
+        char label[64];
+
+        ceil = r->exp->ceiling(r->vals, s, p, &factor, label, sizeof label);
+        for (int k = 0; k < 2; k++) {
+            gt_summary x;
+            gt_dist_summary(m[k].d, &x);
+            fprintf(f, "%s,%s,%s,%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%llu,%llu,%llu,",
+                    se->name, m[k].metric, m[k].unit, (unsigned long long)x.count,
+                    x.min * m[k].k, x.p50 * m[k].k, x.p90 * m[k].k, x.p99 * m[k].k,
+                    x.max * m[k].k, x.mean * m[k].k, x.stddev * m[k].k,
+                    (unsigned long long)se->full, (unsigned long long)se->sampled,
+                    (unsigned long long)se->failed);
+            if (k == 0 && ceil > 0)
+                fprintf(f, "\"%s\",%.9g\n", label, ceil / factor * 1e-9);
+            else
+                fprintf(f, ",\n");
+        }
+    }
+}
+
+int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *r)
+{
+    switch (fmt) {
+    case GT_FMT_JSON:
+        return report_json(f, p, r);
+    case GT_FMT_CSV:
+        report_csv(f, r, p);
+        return 0;
+    default:
+        report_text(f, p, r);
+        return 0;
+    }
+}

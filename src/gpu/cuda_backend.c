@@ -1,0 +1,296 @@
+/* The CUDA back-end: device discovery and properties, plus the table that
+ * maps experiment names to their operations.
+ *
+ * No -lcuda and no -lnvidia-ml: the static cudart loads the driver at run
+ * time, driver API functions come from cudaGetDriverEntryPointByVersion and
+ * NVML from dlopen, so the binary starts (and says why it cannot measure)
+ * on a machine with no NVIDIA driver. */
+#define _GNU_SOURCE
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+static int sms = 1;
+static long fault_countdown = 0;
+
+int gt_cuda_check(cudaError_t rc, const char *expr, const char *file, int line,
+                  gt_err *err)
+{
+    const char *base = strrchr(file, '/');
+
+    if (rc == cudaSuccess)
+        return 0;
+    cudaGetLastError();     /* so a later launch check does not see it again */
+    gt_err_set(err, GT_EXIT_FAIL, "%s failed: %s (%s) [%s:%d]", expr,
+               cudaGetErrorName(rc), cudaGetErrorString(rc), base ? base + 1 : file, line);
+    return -1;
+}
+
+void gt_fault_set(long n)
+{
+    fault_countdown = n;
+}
+
+void gt_fault_init(void)
+{
+    const char *s = getenv("GPUTUI_FAULT_ALLOC");
+
+    fault_countdown = s ? strtol(s, NULL, 10) : 0;
+}
+
+int gt_fault_hit(void)
+{
+    return fault_countdown > 0 && --fault_countdown == 0;
+}
+
+int gt_gpu_sms(void)
+{
+    return sms;
+}
+
+/* ---- driver API through the runtime's entry-point lookup ---- */
+
+typedef CUresult (*pfn_device_get)(CUdevice *, int);
+typedef CUresult (*pfn_get_attr)(int *, CUdevice_attribute, CUdevice);
+typedef CUresult (*pfn_granularity)(size_t *, const CUmemAllocationProp *,
+                                    CUmemAllocationGranularity_flags);
+
+static void *driver_fn(const char *name)
+{
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult q;
+
+    if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q) !=
+            cudaSuccess || q != cudaDriverEntryPointSuccess)
+        return NULL;
+    return fn;
+}
+
+static void query_vmm(int ordinal, gt_devprops *p)
+{
+    pfn_device_get device_get = (pfn_device_get)driver_fn("cuDeviceGet");
+    pfn_get_attr get_attr = (pfn_get_attr)driver_fn("cuDeviceGetAttribute");
+    pfn_granularity gran = (pfn_granularity)driver_fn("cuMemGetAllocationGranularity");
+    CUdevice dev;
+    int vmm = 0;
+    size_t g;
+    CUmemAllocationProp prop;
+
+    if (!device_get || !get_attr || device_get(&dev, ordinal) != CUDA_SUCCESS)
+        return;
+    if (get_attr(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, dev) !=
+        CUDA_SUCCESS)
+        return;
+    gt_dp_set(p, GT_DP_VMM, vmm);
+    if (!vmm || !gran)
+        return;
+    memset(&prop, 0, sizeof prop);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = ordinal;
+    if (gran(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM) == CUDA_SUCCESS)
+        gt_dp_set(p, GT_DP_GRAN_MIN, (int64_t)g);
+    if (gran(&g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED) == CUDA_SUCCESS)
+        gt_dp_set(p, GT_DP_GRAN_REC, (int64_t)g);
+}
+
+/* ---- NVML through dlopen ---- */
+
+typedef struct nvmlDevice_st *nvml_device;
+typedef int (*pfn_nvml_void)(void);
+typedef int (*pfn_nvml_by_bus)(const char *, nvml_device *);
+typedef int (*pfn_nvml_uint)(nvml_device, unsigned int *);
+typedef int (*pfn_nvml_str)(char *, unsigned int);
+
+static void *nvml;
+static bool nvml_ready;
+
+static void query_nvml(gt_devprops *p)
+{
+    pfn_nvml_by_bus by_bus;
+    pfn_nvml_str drv;
+    nvml_device d;
+    unsigned int v;
+    static const struct { const char *fn; gt_dp_id id; } links[] = {
+        {"nvmlDeviceGetCurrPcieLinkGeneration", GT_DP_PCIE_GEN},
+        {"nvmlDeviceGetMaxPcieLinkGeneration", GT_DP_PCIE_GEN_MAX},
+        {"nvmlDeviceGetCurrPcieLinkWidth", GT_DP_PCIE_WIDTH},
+        {"nvmlDeviceGetMaxPcieLinkWidth", GT_DP_PCIE_WIDTH_MAX},
+    };
+
+    if (!nvml) {
+        nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!nvml) {
+            snprintf(p->nvml_note, sizeof p->nvml_note, "NVML not found (libnvidia-ml.so.1)");
+            return;
+        }
+        pfn_nvml_void init = (pfn_nvml_void)dlsym(nvml, "nvmlInit_v2");
+        nvml_ready = init && init() == 0;
+    }
+    if (!nvml_ready) {
+        snprintf(p->nvml_note, sizeof p->nvml_note, "NVML did not initialize");
+        return;
+    }
+    drv = (pfn_nvml_str)dlsym(nvml, "nvmlSystemGetDriverVersion");
+    if (drv && drv(p->driver, sizeof p->driver) != 0)
+        p->driver[0] = '\0';
+    by_bus = (pfn_nvml_by_bus)dlsym(nvml, "nvmlDeviceGetHandleByPciBusId_v2");
+    if (!by_bus || by_bus(p->pci_bus_id, &d) != 0) {
+        snprintf(p->nvml_note, sizeof p->nvml_note, "NVML does not know PCI %s", p->pci_bus_id);
+        return;
+    }
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        pfn_nvml_uint f = (pfn_nvml_uint)dlsym(nvml, links[i].fn);
+        if (f && f(d, &v) == 0 && v > 0 && v < 1000)
+            gt_dp_set(p, links[i].id, v);
+    }
+}
+
+static void nvml_close(void)
+{
+    if (nvml) {
+        pfn_nvml_void shut = (pfn_nvml_void)dlsym(nvml, "nvmlShutdown");
+        if (nvml_ready && shut)
+            shut();
+        dlclose(nvml);
+        nvml = NULL;
+        nvml_ready = false;
+    }
+}
+
+/* ---- back-end table ---- */
+
+static int device_count(int *n, gt_err *err)
+{
+    int rt = 0, drv = 0;
+
+    *n = 0;
+    cudaRuntimeGetVersion(&rt);
+    cudaDriverGetVersion(&drv);
+    if (GT_CUDA(err, cudaGetDeviceCount(n))) {
+        char m[sizeof err->msg];
+        snprintf(m, sizeof m, "no usable CUDA device: %s; CUDA runtime %d.%d, driver %s",
+                 err->msg, rt / 1000, rt % 1000 / 10,
+                 drv ? "found" : "not found (libcuda.so.1)");
+        gt_err_set(err, GT_EXIT_FAIL, "%s", m);
+        return -1;
+    }
+    if (*n == 0) {
+        gt_err_set(err, GT_EXIT_FAIL, "no usable CUDA device: cudaGetDeviceCount() found 0 devices");
+        return -1;
+    }
+    return 0;
+}
+
+static void refresh(gt_devprops *p)
+{
+    size_t fr, tot;
+
+    if (cudaMemGetInfo(&fr, &tot) == cudaSuccess)
+        gt_dp_set(p, GT_DP_MEM_FREE, (int64_t)fr);
+    else
+        cudaGetLastError();
+}
+
+static int query(int ordinal, gt_devprops *p, gt_err *err)
+{
+    struct cudaDeviceProp prop;
+    int n, v;
+    static const struct { enum cudaDeviceAttr a; gt_dp_id id; } attrs[] = {
+        {cudaDevAttrMultiProcessorCount, GT_DP_SMS},
+        {cudaDevAttrGlobalMemoryBusWidth, GT_DP_BUS_WIDTH},
+        {cudaDevAttrMemoryClockRate, GT_DP_MEM_CLOCK},
+        {cudaDevAttrL2CacheSize, GT_DP_L2},
+        {cudaDevAttrMaxPersistingL2CacheSize, GT_DP_PERSIST_MAX},
+        {cudaDevAttrMaxAccessPolicyWindowSize, GT_DP_WINDOW_MAX},
+        {cudaDevAttrCanMapHostMemory, GT_DP_CAN_MAP},
+        {cudaDevAttrIntegrated, GT_DP_INTEGRATED},
+        {cudaDevAttrUnifiedAddressing, GT_DP_UVA},
+        {cudaDevAttrPageableMemoryAccess, GT_DP_PAGEABLE},
+        {cudaDevAttrAsyncEngineCount, GT_DP_ASYNC_ENGINES},
+        {cudaDevAttrConcurrentKernels, GT_DP_CONC_KERNELS},
+    };
+
+    gt_devprops_init(p);
+    if (device_count(&n, err))
+        return -1;
+    if (ordinal >= n) {
+        gt_err_set(err, GT_EXIT_USAGE, "--device: %d is out of range (allowed: 0 to %d)",
+                   ordinal, n - 1);
+        return -1;
+    }
+    if (GT_CUDA(err, cudaGetDeviceProperties(&prop, ordinal)) ||
+        GT_CUDA(err, cudaSetDevice(ordinal)))
+        return -1;
+    p->ordinal = ordinal;
+    snprintf(p->name, sizeof p->name, "%s", prop.name);
+    gt_dp_set(p, GT_DP_CC, prop.major * 10 + prop.minor);
+    gt_dp_set(p, GT_DP_MEM_TOTAL, (int64_t)prop.totalGlobalMem);
+    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
+        if (cudaDeviceGetAttribute(&v, attrs[i].a, ordinal) == cudaSuccess)
+            gt_dp_set(p, attrs[i].id, v);
+        else
+            cudaGetLastError();
+    }
+    /* 0 means "not reported" for these, not a real zero. */
+    if (gt_dp_get(p, GT_DP_MEM_CLOCK) == 0)
+        p->valid &= ~(1ull << GT_DP_MEM_CLOCK);
+    if (gt_dp_get(p, GT_DP_BUS_WIDTH) == 0)
+        p->valid &= ~(1ull << GT_DP_BUS_WIDTH);
+    if (cudaDriverGetVersion(&v) == cudaSuccess && v)
+        gt_dp_set(p, GT_DP_DRIVER_CUDA, v);
+    if (cudaRuntimeGetVersion(&v) == cudaSuccess)
+        gt_dp_set(p, GT_DP_RUNTIME, v);
+    if (cudaDeviceGetPCIBusId(p->pci_bus_id, sizeof p->pci_bus_id, ordinal) != cudaSuccess) {
+        cudaGetLastError();
+        p->pci_bus_id[0] = '\0';
+    }
+    refresh(p);
+    query_vmm(ordinal, p);
+    query_nvml(p);
+    gt_devprops_derive(p);
+    return 0;
+}
+
+static int open_device(int ordinal, gt_devprops *p, gt_err *err)
+{
+    int v;
+
+    gt_fault_init();
+    if (query(ordinal, p, err))
+        return -1;
+    /* Create the context now, so the first experiment's timings do not
+     * include it. */
+    if (GT_CUDA(err, cudaFree(NULL)))
+        return -1;
+    if (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, ordinal) == cudaSuccess)
+        sms = v;
+    refresh(p);
+    return 0;
+}
+
+static void close_device(void)
+{
+    nvml_close();
+}
+
+static const gt_exp_ops *ops(const char *name)
+{
+    if (!strcmp(name, "transfer"))
+        return &gt_transfer_ops;
+    return NULL;
+}
+
+const gt_backend gt_cuda_backend = {
+    .name = "cuda",
+    .device_count = device_count,
+    .query = query,
+    .open = open_device,
+    .refresh = refresh,
+    .close = close_device,
+    .ops = ops,
+};

@@ -1,0 +1,431 @@
+/* The transfer experiment on the GPU: one buffer copied host<->device or
+ * device<->device, by a copy engine or by a kernel, timed with events on
+ * the copying stream and verified after every sample.
+ *
+ * Verification: the destination is poisoned (alternating 0xA5../0x5A..
+ * words, so a word that happens to equal one poison is caught by the
+ * other) and the source holds a pattern; after the copy every word is
+ * compared on the GPU, or on the CPU for pageable host memory, where
+ * buffers above GT_TR_FULL_CHECK_MAX are checked on random blocks. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/exp_transfer.h"
+#include "gputui/kernels.h"
+#include "gputui/units.h"
+#include "gpu.h"
+
+#define CHECK_BLOCKS 64
+#define CHECK_BLOCK_WORDS 16384     /* 64 KiB */
+
+typedef struct hostbuf {
+    void *p;            /* host address */
+    void *dev;          /* address kernels can use; NULL if none */
+    int kind;           /* GT_HOST_* */
+    bool pinned;        /* cudaMallocHost / cudaHostAlloc: cudaFreeHost */
+    bool registered;    /* cudaHostRegister: unregister, then free */
+} hostbuf;
+
+typedef struct lane {
+    void *src, *dst;    /* for cudaMemcpyAsync */
+    void *ksrc, *kdst;  /* for kernels (method=sm) */
+    void *vdst;         /* poisoned and checked on the GPU; NULL: on the CPU */
+    void *hdst;         /* host destination (CPU check) */
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+} lane;
+
+typedef struct tr {
+    size_t bytes, words;
+    int iters, method, blocks, nlanes;
+    int64_t host;
+    unsigned int alloc_flags, reg_flags;
+    bool sampled_check;
+    hostbuf hsrc, hdst;
+    void *da, *db;
+    lane l[2];
+    unsigned long long *dres, *hres;
+    uint32_t seed, sample_no;
+    uint64_t rng;
+    size_t check_off[CHECK_BLOCKS + 2];
+    int ncheck;
+} tr;
+
+static uint64_t next_rand(uint64_t *s)
+{
+    uint64_t x = *s;
+
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *s = x;
+}
+
+static const char *flag_names(unsigned f, bool reg, char *buf, size_t n)
+{
+    size_t off = 0;
+
+    buf[0] = '\0';
+    if (f & (reg ? cudaHostRegisterPortable : cudaHostAllocPortable))
+        off += (size_t)snprintf(buf + off, n - off, "Portable");
+    if (!reg && (f & cudaHostAllocWriteCombined))
+        off += (size_t)snprintf(buf + off, n - off, "%sWriteCombined", off ? "|" : "");
+    if (f & (reg ? cudaHostRegisterMapped : cudaHostAllocMapped))
+        off += (size_t)snprintf(buf + off, n - off, "%sMapped", off ? "|" : "");
+    if (!off)
+        snprintf(buf, n, "Default");
+    return buf;
+}
+
+static void host_free(hostbuf *h)
+{
+    if (!h->p)
+        return;
+    if (h->pinned)
+        cudaFreeHost(h->p);
+    else {
+        if (h->registered)
+            cudaHostUnregister(h->p);
+        free(h->p);
+    }
+    memset(h, 0, sizeof *h);
+}
+
+static void *page_alloc(size_t n)
+{
+    return aligned_alloc(4096, (n + 4095) & ~(size_t)4095);
+}
+
+/* Allocates one host buffer of the configured kind and records how long
+ * the allocation (and registration) took. */
+static int host_alloc(tr *t, hostbuf *h, const char *role, const gt_devprops *p,
+                      gt_setup_info *info, gt_err *err)
+{
+    char sz[32], fl[64];
+    double t0;
+
+    gt_format_size(t->bytes, sz, sizeof sz);
+    h->kind = (int)t->host;
+    switch (t->host) {
+    case GT_HOST_PAGEABLE:
+    case GT_HOST_REGISTER:
+        t0 = gt_now();
+        h->p = gt_fault_hit() ? NULL : page_alloc(t->bytes);
+        if (!h->p) {
+            gt_err_set(err, GT_EXIT_FAIL, "malloc(%s) for the %s buffer failed: out of host memory",
+                       sz, role);
+            return -1;
+        }
+        memset(h->p, 0, t->bytes);      /* first touch: the pages exist now */
+        gt_setup_info_time(info, gt_now() - t0, "%s: malloc + first touch %s", role, sz);
+        if (t->host == GT_HOST_PAGEABLE) {
+            if (gt_dp_get(p, GT_DP_PAGEABLE))
+                h->dev = h->p;
+            return 0;
+        }
+        t0 = gt_now();
+        if (GT_CUDA_ALLOC(err, cudaHostRegister(h->p, t->bytes, t->reg_flags)))
+            return -1;
+        h->registered = true;
+        gt_setup_info_time(info, gt_now() - t0, "%s: cudaHostRegister(%s) %s", role,
+                           flag_names(t->reg_flags, true, fl, sizeof fl), sz);
+        break;
+    case GT_HOST_PINNED:
+        t0 = gt_now();
+        if (GT_CUDA_ALLOC(err, cudaMallocHost(&h->p, t->bytes)))
+            return -1;
+        h->pinned = true;
+        gt_setup_info_time(info, gt_now() - t0, "%s: cudaMallocHost %s", role, sz);
+        break;
+    default:
+        t0 = gt_now();
+        if (GT_CUDA_ALLOC(err, cudaHostAlloc(&h->p, t->bytes, t->alloc_flags)))
+            return -1;
+        h->pinned = true;
+        gt_setup_info_time(info, gt_now() - t0, "%s: cudaHostAlloc(%s) %s", role,
+                           flag_names(t->alloc_flags, false, fl, sizeof fl), sz);
+        break;
+    }
+    /* Pinned memory is addressable by kernels when mapped (always so for
+     * cudaMallocHost/cudaHostAlloc under unified addressing). */
+    if (cudaHostGetDevicePointer(&h->dev, h->p, 0) != cudaSuccess) {
+        cudaGetLastError();
+        h->dev = NULL;
+    }
+    return 0;
+}
+
+static void teardown(void *state)
+{
+    tr *t = state;
+
+    if (!t)
+        return;
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+    for (int i = 0; i < 2; i++) {
+        if (t->l[i].e0)
+            cudaEventDestroy(t->l[i].e0);
+        if (t->l[i].e1)
+            cudaEventDestroy(t->l[i].e1);
+        if (t->l[i].s)
+            cudaStreamDestroy(t->l[i].s);
+    }
+    host_free(&t->hsrc);
+    host_free(&t->hdst);
+    if (t->da)
+        cudaFree(t->da);
+    if (t->db)
+        cudaFree(t->db);
+    if (t->dres)
+        cudaFree(t->dres);
+    if (t->hres)
+        cudaFreeHost(t->hres);
+    free(t);
+}
+
+static void cpu_fill_pattern(uint32_t *p, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = gt_pattern_word(i, seed);
+}
+
+static int make_lane(tr *t, lane *l, void *src, void *ksrc, void *dst, void *kdst,
+                     void *hdst, gt_err *err)
+{
+    l->src = src;
+    l->ksrc = ksrc;
+    l->dst = dst;
+    l->kdst = kdst;
+    l->hdst = hdst;
+    /* Pageable memory is checked by the CPU even where the GPU could
+     * address it: GPU access would migrate its pages. */
+    l->vdst = hdst && t->host == GT_HOST_PAGEABLE ? NULL : kdst;
+    if (t->method == GT_METHOD_SM && (!ksrc || !kdst)) {
+        gt_err_set(err, GT_EXIT_FAIL, "method=sm: this host memory is not addressable by "
+                   "kernels (cudaHostGetDevicePointer failed); use host=pinned or hostalloc, "
+                   "or register with --mapped");
+        return -1;
+    }
+    if (GT_CUDA(err, cudaStreamCreateWithFlags(&l->s, cudaStreamNonBlocking)) ||
+        GT_CUDA(err, cudaEventCreate(&l->e0)) || GT_CUDA(err, cudaEventCreate(&l->e1)))
+        return -1;
+    return 0;
+}
+
+static int setup(void **state, const int64_t *v, const gt_devprops *p,
+                 gt_setup_info *info, gt_err *err)
+{
+    tr *t = calloc(1, sizeof *t);
+    int dir = (int)v[GT_TR_DIR];
+    char sz[32];
+    double t0;
+
+    *state = NULL;
+    if (!t) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
+        return -1;
+    }
+    t->bytes = (size_t)v[GT_TR_SIZE];
+    t->words = t->bytes / 4;
+    t->iters = (int)v[GT_TR_ITERS];
+    t->method = (int)v[GT_TR_METHOD];
+    t->host = v[GT_TR_HOST];
+    t->blocks = gt_gpu_sms() * 4;
+    t->alloc_flags = (v[GT_TR_PORTABLE] ? cudaHostAllocPortable : 0) |
+                     (v[GT_TR_WC] ? cudaHostAllocWriteCombined : 0) |
+                     (v[GT_TR_MAPPED] ? cudaHostAllocMapped : 0);
+    t->reg_flags = (v[GT_TR_PORTABLE] ? cudaHostRegisterPortable : 0) |
+                   (v[GT_TR_MAPPED] ? cudaHostRegisterMapped : 0);
+    t->rng = (uint64_t)(gt_now() * 1e9) ^ (uintptr_t)t;
+    t->seed = (uint32_t)next_rand(&t->rng) | 1u;
+
+    gt_format_size(gt_transfer_device_bytes(v), sz, sizeof sz);
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMalloc(&t->da, t->bytes)))
+        goto fail;
+    if ((dir == GT_DIR_D2D || dir == GT_DIR_BIDIR) &&
+        GT_CUDA_ALLOC(err, cudaMalloc(&t->db, t->bytes)))
+        goto fail;
+    gt_setup_info_time(info, gt_now() - t0, "device: cudaMalloc %s", sz);
+    if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&t->dres, 4 * sizeof *t->dres)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&t->hres, 4 * sizeof *t->hres)))
+        goto fail;
+    if ((dir == GT_DIR_H2D || dir == GT_DIR_BIDIR) &&
+        host_alloc(t, &t->hsrc, "source", p, info, err))
+        goto fail;
+    if ((dir == GT_DIR_D2H || dir == GT_DIR_BIDIR) &&
+        host_alloc(t, &t->hdst, "destination", p, info, err))
+        goto fail;
+
+    /* Sources hold the pattern for the whole configuration. */
+    if (t->hsrc.p)
+        cpu_fill_pattern(t->hsrc.p, t->words, t->seed);
+    if (dir == GT_DIR_D2H || dir == GT_DIR_D2D) {
+        if (GT_CUDA(err, gt_k_fill_pattern(t->da, t->words, t->seed, t->blocks, 0)))
+            goto fail;
+    } else if (dir == GT_DIR_BIDIR) {
+        if (GT_CUDA(err, gt_k_fill_pattern(t->db, t->words, t->seed, t->blocks, 0)))
+            goto fail;
+    }
+    if (GT_CUDA(err, cudaDeviceSynchronize()))
+        goto fail;
+
+    switch (dir) {
+    case GT_DIR_H2D:
+        t->nlanes = 1;
+        if (make_lane(t, &t->l[0], t->hsrc.p, t->hsrc.dev, t->da, t->da, NULL, err))
+            goto fail;
+        break;
+    case GT_DIR_D2H:
+        t->nlanes = 1;
+        if (make_lane(t, &t->l[0], t->da, t->da, t->hdst.p, t->hdst.dev, t->hdst.p, err))
+            goto fail;
+        break;
+    case GT_DIR_D2D:
+        t->nlanes = 1;
+        if (make_lane(t, &t->l[0], t->da, t->da, t->db, t->db, NULL, err))
+            goto fail;
+        break;
+    default:
+        t->nlanes = 2;
+        if (make_lane(t, &t->l[0], t->hsrc.p, t->hsrc.dev, t->da, t->da, NULL, err) ||
+            make_lane(t, &t->l[1], t->db, t->db, t->hdst.p, t->hdst.dev, t->hdst.p, err))
+            goto fail;
+        break;
+    }
+
+    bool cpu_check = false;
+    for (int i = 0; i < t->nlanes; i++)
+        cpu_check |= t->l[i].vdst == NULL;
+    t->sampled_check = cpu_check && t->bytes > GT_TR_FULL_CHECK_MAX;
+    if (!cpu_check)
+        snprintf(info->note, sizeof info->note, "every word, on the GPU, after every sample");
+    else if (!t->sampled_check)
+        snprintf(info->note, sizeof info->note, "every word, on the CPU, after every sample");
+    else
+        snprintf(info->note, sizeof info->note,
+                 "SAMPLED: %d random 64 KiB blocks + both ends of the pageable buffer "
+                 "per sample (full check above 256 MiB would dominate)", CHECK_BLOCKS);
+    *state = t;
+    return 0;
+fail:
+    teardown(t);
+    return -1;
+}
+
+/* Picks the blocks a sampled check poisons and compares this time. */
+static void pick_blocks(tr *t)
+{
+    size_t nblk = t->words / CHECK_BLOCK_WORDS;
+
+    t->ncheck = 0;
+    t->check_off[t->ncheck++] = 0;
+    if (nblk > 1)
+        t->check_off[t->ncheck++] = t->words - CHECK_BLOCK_WORDS;
+    for (int i = 0; i < CHECK_BLOCKS && nblk > 2; i++)
+        t->check_off[t->ncheck++] = (next_rand(&t->rng) % nblk) * CHECK_BLOCK_WORDS;
+}
+
+static void cpu_poison(tr *t, uint32_t *p, uint32_t poison)
+{
+    if (!t->sampled_check) {
+        memset(p, poison & 0xff, t->bytes);
+        return;
+    }
+    for (int i = 0; i < t->ncheck; i++)
+        memset(p + t->check_off[i], poison & 0xff, CHECK_BLOCK_WORDS * 4);
+}
+
+static uint64_t cpu_check_range(const uint32_t *p, size_t from, size_t n, uint32_t seed)
+{
+    uint64_t bad = 0;
+
+    for (size_t i = from; i < from + n; i++)
+        bad += p[i] != gt_pattern_word(i, seed);
+    return bad;
+}
+
+static uint64_t cpu_check(tr *t, const uint32_t *p)
+{
+    uint64_t bad = 0;
+
+    if (!t->sampled_check)
+        return cpu_check_range(p, 0, t->words, t->seed);
+    for (int i = 0; i < t->ncheck; i++)
+        bad += cpu_check_range(p, t->check_off[i], CHECK_BLOCK_WORDS, t->seed);
+    return bad;
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    tr *t = state;
+    uint32_t poison = (++t->sample_no & 1) ? 0xA5A5A5A5u : 0x5A5A5A5Au;
+    static const unsigned long long init[2] = {0, ~0ull};
+
+    if (t->sampled_check)
+        pick_blocks(t);
+    for (int i = 0; i < t->nlanes; i++) {
+        lane *l = &t->l[i];
+        if (l->vdst) {
+            if (GT_CUDA(err, gt_k_fill_word(l->vdst, t->words, poison, t->blocks, l->s)))
+                return -1;
+        } else {
+            cpu_poison(t, l->hdst, poison);
+        }
+        memcpy(t->hres + 2 * i, init, sizeof init);
+        if (GT_CUDA(err, cudaMemcpyAsync(t->dres + 2 * i, t->hres + 2 * i, sizeof init,
+                                         cudaMemcpyHostToDevice, l->s)))
+            return -1;
+    }
+    for (int i = 0; i < t->nlanes; i++)
+        if (GT_CUDA(err, cudaStreamSynchronize(t->l[i].s)))
+            return -1;
+
+    /* Timed region: events on the copying stream around the copies only. */
+    for (int i = 0; i < t->nlanes; i++) {
+        lane *l = &t->l[i];
+        if (GT_CUDA(err, cudaEventRecord(l->e0, l->s)))
+            return -1;
+        for (int k = 0; k < t->iters; k++) {
+            cudaError_t rc = t->method == GT_METHOD_CE
+                ? cudaMemcpyAsync(l->dst, l->src, t->bytes, cudaMemcpyDefault, l->s)
+                : gt_k_copy(l->kdst, l->ksrc, t->bytes, t->blocks, l->s);
+            if (GT_CUDA(err, rc))
+                return -1;
+        }
+        if (GT_CUDA(err, cudaEventRecord(l->e1, l->s)))
+            return -1;
+    }
+
+    for (int i = 0; i < t->nlanes; i++) {
+        lane *l = &t->l[i];
+        float ms = 0;
+        uint64_t bad;
+
+        if (GT_CUDA(err, cudaEventSynchronize(l->e1)) ||
+            GT_CUDA(err, cudaEventElapsedTime(&ms, l->e0, l->e1)))
+            return -1;
+        if (l->vdst) {
+            if (GT_CUDA(err, gt_k_verify_pattern(l->vdst, t->words, t->seed, t->dres + 2 * i,
+                                                 t->blocks, l->s)) ||
+                GT_CUDA(err, cudaMemcpyAsync(t->hres + 2 * i, t->dres + 2 * i,
+                                             2 * sizeof *t->hres, cudaMemcpyDeviceToHost, l->s)) ||
+                GT_CUDA(err, cudaStreamSynchronize(l->s)))
+                return -1;
+            bad = t->hres[2 * i];
+        } else {
+            bad = cpu_check(t, l->hdst);
+        }
+        out[i].series = (uint8_t)i;
+        out[i].verify = bad ? GT_V_FAILED : t->sampled_check && !l->vdst ? GT_V_SAMPLED
+                                                                        : GT_V_FULL;
+        out[i].sec = (double)ms * 1e-3;
+        out[i].bytes = (uint64_t)t->bytes * (uint64_t)t->iters;
+    }
+    return t->nlanes;
+}
+
+const gt_exp_ops gt_transfer_ops = {setup, run, teardown};

@@ -1,0 +1,800 @@
+/* The ncurses front end: device panel, experiment pane, live histograms
+ * (current configuration against the previous one), status line, help
+ * overlay. Key handlers only change UI state and return what should
+ * happen; the main loop alone redraws, reconfigures, restarts or quits. */
+#include "gputui/ui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gputui/keys.h"
+#include "gputui/run.h"
+#include "gputui/signals.h"
+#include "gputui/units.h"
+
+#define MIN_COLS 80
+#define MIN_LINES 24
+#define FRAME_S (1.0 / 30.0)
+#define MAX_BINS 256
+
+enum { PANE_EXP, PANE_DEV, PANE_COUNT };
+enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE };
+
+typedef enum { OUT_NONE, OUT_REDRAW, OUT_APPLY, OUT_RESTART, OUT_PAUSE,
+               OUT_CLEAR, OUT_QUIT } outcome;
+
+typedef struct ui {
+    gt_engine *eng;
+    const gt_experiment *exp;
+    int64_t vals[GT_MAX_PARAMS];
+    gt_run cur, prev;
+    gt_status st;
+    gt_devprops props;
+    int pane, sel, dev_scroll, dev_lines;
+    bool help, paused, color, utf8;
+    bool editing;
+    char edit[64];
+    char msg[400];
+    bool msg_err;
+    FILE *trace;
+    double trace_t0;
+    uint32_t trace_gen;
+} ui;
+
+/* ---- small helpers ---- */
+
+static attr_t role(const ui *u, int c)
+{
+    if (u->color)
+        return COLOR_PAIR(c) | (c == C_ERR || c == C_TITLE ? A_BOLD : 0);
+    switch (c) {
+    case C_HEAD: return A_REVERSE;
+    case C_BW: case C_LAT: case C_ERR: case C_TITLE: return A_BOLD;
+    case C_GHOST: return A_DIM;
+    default: return A_NORMAL;
+    }
+}
+
+static void set_msg(ui *u, bool err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_msg(ui *u, bool err, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(u->msg, sizeof u->msg, fmt, ap);
+    va_end(ap);
+    u->msg_err = err;
+}
+
+/* Writes at most w columns of s at (y, x), padding with spaces. */
+static void put(int y, int x, int w, attr_t a, const char *s)
+{
+    int n = 0;
+
+    if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
+        return;
+    if (x + w > COLS)
+        w = COLS - x;
+    attron(a);
+    mvaddnstr(y, x, s, w);
+    getyx(stdscr, y, n);
+    for (n -= x; n < w; n++)
+        addch(' ');
+    attroff(a);
+}
+
+static void putf(int y, int x, int w, attr_t a, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void putf(int y, int x, int w, attr_t a, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    put(y, x, w, a, buf);
+}
+
+static int translate_key(int ch)
+{
+    switch (ch) {
+    case KEY_UP: return GT_KEY_UP;
+    case KEY_DOWN: return GT_KEY_DOWN;
+    case KEY_LEFT: return GT_KEY_LEFT;
+    case KEY_RIGHT: return GT_KEY_RIGHT;
+    case KEY_ENTER: case '\n': case '\r': return GT_KEY_ENTER;
+    case '\t': return GT_KEY_TAB;
+    case KEY_F(1): return GT_KEY_F1;
+    default: return ch;
+    }
+}
+
+/* ---- parameter changes ---- */
+
+/* Validates a new value of parameter i and, when it is good, takes it. */
+static outcome try_value(ui *u, int i, int64_t v)
+{
+    int64_t vals[GT_MAX_PARAMS];
+    const gt_param *p = &u->exp->params[i];
+    const char *why;
+    char err[400];
+
+    if (!gt_param_applies(p, u->vals, &why)) {
+        set_msg(u, true, "%s applies %s", p->name, why);
+        return OUT_REDRAW;
+    }
+    if (gt_param_check(p, v, err, sizeof err)) {
+        set_msg(u, true, "%s", err);
+        return OUT_REDRAW;
+    }
+    memcpy(vals, u->vals, sizeof vals);
+    vals[i] = v;
+    if (u->exp->check(vals, &u->props, err, sizeof err)) {
+        set_msg(u, true, "%s", err);
+        return OUT_REDRAW;
+    }
+    if (vals[i] == u->vals[i])
+        return OUT_REDRAW;
+    memcpy(u->vals, vals, sizeof vals);
+    u->msg[0] = '\0';
+    return OUT_APPLY;
+}
+
+static outcome edit_key(ui *u, int ch)
+{
+    size_t n = strlen(u->edit);
+    const gt_param *p = &u->exp->params[u->sel];
+    char err[400];
+    int64_t v;
+
+    if (ch == 27) {
+        u->editing = false;
+        u->msg[0] = '\0';
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        if (n)
+            u->edit[n - 1] = '\0';
+    } else if (ch == KEY_ENTER || ch == '\n' || ch == '\r') {
+        u->editing = false;
+        if (gt_param_parse(p, u->edit, &v, err, sizeof err)) {
+            set_msg(u, true, "%s", err);
+            return OUT_REDRAW;
+        }
+        return try_value(u, u->sel, v);
+    } else if (ch >= 32 && ch < 127 && n + 1 < sizeof u->edit) {
+        u->edit[n] = (char)ch;
+        u->edit[n + 1] = '\0';
+    }
+    return OUT_REDRAW;
+}
+
+static outcome handle_key(ui *u, int ch)
+{
+    const gt_param *p;
+
+    if (u->editing)
+        return edit_key(u, ch);
+    if (ch == KEY_RESIZE)
+        return OUT_REDRAW;
+    gt_action a = gt_key_action(translate_key(ch));
+    if (u->help && a != GT_A_QUIT) {
+        u->help = false;          /* any key closes the help */
+        return OUT_REDRAW;
+    }
+    p = &u->exp->params[u->sel];
+    switch (a) {
+    case GT_A_QUIT: return OUT_QUIT;
+    case GT_A_HELP: u->help = true; return OUT_REDRAW;
+    case GT_A_PAUSE: u->paused = !u->paused; return OUT_PAUSE;
+    case GT_A_RESTART: return OUT_RESTART;
+    case GT_A_CLEAR: return OUT_CLEAR;
+    case GT_A_NEXT_PANE: u->pane = (u->pane + 1) % PANE_COUNT; return OUT_REDRAW;
+    case GT_A_UP:
+        if (u->pane == PANE_DEV) {
+            if (u->dev_scroll > 0)
+                u->dev_scroll--;
+        } else {
+            u->sel = (u->sel + u->exp->nparams - 1) % u->exp->nparams;
+        }
+        return OUT_REDRAW;
+    case GT_A_DOWN:
+        if (u->pane == PANE_DEV)
+            u->dev_scroll++;
+        else
+            u->sel = (u->sel + 1) % u->exp->nparams;
+        return OUT_REDRAW;
+    case GT_A_DEC:
+    case GT_A_INC:
+        if (u->pane != PANE_EXP)
+            return OUT_NONE;
+        return try_value(u, u->sel, gt_param_step(p, u->vals[u->sel], a == GT_A_INC ? 1 : -1));
+    case GT_A_TOGGLE:
+        if (u->pane != PANE_EXP)
+            return OUT_NONE;
+        return try_value(u, u->sel, gt_param_step(p, u->vals[u->sel], 1));
+    case GT_A_EDIT: {
+        const char *why;
+        char allowed[200];
+        if (u->pane != PANE_EXP)
+            return OUT_NONE;
+        if (!gt_param_applies(p, u->vals, &why)) {
+            set_msg(u, true, "%s applies %s", p->name, why);
+            return OUT_REDRAW;
+        }
+        u->editing = true;
+        u->edit[0] = '\0';
+        set_msg(u, false, "%s (%s): ", p->name, gt_param_allowed(p, allowed, sizeof allowed));
+        return OUT_REDRAW;
+    }
+    default:
+        return OUT_NONE;
+    }
+}
+
+/* ---- drawing ---- */
+
+static void draw_header(ui *u)
+{
+    char right[64];
+    int st = u->st.state;
+
+    put(0, 0, COLS, role(u, C_HEAD), "");
+    putf(0, 0, COLS, role(u, C_HEAD), " gputui %s | GPU %d: %s | %s | %s", GT_VERSION,
+         u->props.ordinal, u->props.name, u->exp->name, gt_state_name((gt_state)st));
+    snprintf(right, sizeof right, "?:help  q:quit ");
+    put(0, COLS - (int)strlen(right), (int)strlen(right), role(u, C_HEAD), right);
+}
+
+typedef struct devline { char label[32]; char value[64]; } devline;
+
+static int device_lines(const ui *u, devline *out, int max)
+{
+    const gt_devprops *p = &u->props;
+    int n = 0;
+    char a[48], b[48];
+
+#define LINE(l, ...) do { if (n < max) { snprintf(out[n].label, sizeof out[n].label, "%s", l); \
+        snprintf(out[n].value, sizeof out[n].value, __VA_ARGS__); n++; } } while (0)
+    LINE("Name", "%s", p->name);
+    LINE("PCI bus", "%s", p->pci_bus_id[0] ? p->pci_bus_id : "N/A");
+    for (int i = 0; i < GT_DP_COUNT; i++) {
+        const gt_dp_desc *d = &gt_dp_table[i];
+        if (!d->label[0])
+            continue;           /* shown with the line before it */
+        gt_dp_format(p, (gt_dp_id)i, a, sizeof a);
+        if (i + 1 < GT_DP_COUNT && !gt_dp_table[i + 1].label[0])
+            LINE(d->label, "%s / %s", a, gt_dp_format(p, (gt_dp_id)(i + 1), b, sizeof b));
+        else
+            LINE(d->label, "%s", a);
+        if (i == GT_DP_DRIVER_CUDA)
+            LINE("Driver", "%s", p->driver[0] ? p->driver : "N/A");
+    }
+    if (p->nvml_note[0])
+        LINE("NVML", "%s", p->nvml_note);
+#undef LINE
+    return n;
+}
+
+static void draw_device(ui *u, int y, int x, int w, int h)
+{
+    devline lines[48];
+    int n = device_lines(u, lines, 48);
+    attr_t t = role(u, C_TITLE) | (u->pane == PANE_DEV ? A_REVERSE : 0);
+
+    u->dev_lines = n;
+    if (u->dev_scroll > n - (h - 1))
+        u->dev_scroll = n - (h - 1) > 0 ? n - (h - 1) : 0;
+    putf(y, x, w, t, " Device%s", n > h - 1 ? "  (Tab, then Up/Down to scroll)" : "");
+    for (int i = 0; i < h - 1; i++) {
+        int k = i + u->dev_scroll;
+        if (k >= n) {
+            put(y + 1 + i, x, w, A_NORMAL, "");
+            continue;
+        }
+        bool na = !strcmp(lines[k].value, "N/A");
+        int lw = w > 44 ? 22 : 19;
+        put(y + 1 + i, x, lw, A_NORMAL, lines[k].label);
+        put(y + 1 + i, x + lw, w - lw, na ? role(u, C_GHOST) : A_BOLD, lines[k].value);
+    }
+}
+
+/* Word-wraps text into at most maxl lines of width w at (y, x). */
+static int wrap(int y, int x, int w, int maxl, attr_t a, const char *text)
+{
+    int lines = 0;
+    const char *s = text;
+
+    while (*s && lines < maxl && w > 8) {
+        int len = (int)strlen(s), cut = len;
+        if (len > w) {
+            cut = w;
+            while (cut > 0 && s[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = w;
+        }
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", cut, s);
+        put(y + lines, x, w, a, buf);
+        lines++;
+        s += cut;
+        while (*s == ' ')
+            s++;
+    }
+    return lines;
+}
+
+static void draw_experiment(ui *u, int y, int x, int w, int h)
+{
+    const gt_experiment *e = u->exp;
+    attr_t t = role(u, C_TITLE) | (u->pane == PANE_EXP ? A_REVERSE : 0);
+    int row = y + 1, end = y + h;
+    char v[64], tbuf[32];
+
+    putf(y, x, w, t, " Experiment: %s", e->title);
+    for (int i = 0; i < e->nparams && row < end; i++, row++) {
+        const gt_param *p = &e->params[i];
+        const char *why;
+        bool ok = gt_param_applies(p, u->vals, &why);
+        bool sel = i == u->sel && u->pane == PANE_EXP;
+        attr_t a = (ok ? A_NORMAL : role(u, C_GHOST)) | (sel ? A_REVERSE : 0);
+
+        gt_param_format(p, u->vals[i], v, sizeof v);
+        if (p->type == GT_P_SIZE) {
+            char pretty[32];
+            snprintf(v, sizeof v, "%s", gt_format_size((uint64_t)u->vals[i], pretty, sizeof pretty));
+        }
+        if (p->type == GT_P_BOOL)
+            snprintf(v, sizeof v, "%s", u->vals[i] ? "[x]" : "[ ]");
+        putf(row, x, w, a, " %-18s %s%s%s", p->label, p->type == GT_P_ENUM ? "< " : "",
+             v, p->type == GT_P_ENUM ? " >" : "");
+        if (!ok && w > 52)
+            putf(row, x + 40, w - 40, role(u, C_GHOST), "(%s)", why);
+    }
+    if (row < end && e->params[u->sel].help)
+        putf(row++, x, w, role(u, C_GHOST), " %s: %s", e->params[u->sel].name,
+             e->params[u->sel].help);
+    /* Set-up figures: allocation and registration times. */
+    for (int i = 0; i < u->st.info.ntimes && row < end; i++)
+        putf(row++, x, w, A_NORMAL, " %-44s %s", u->st.info.times[i].label,
+             gt_format_seconds(u->st.info.times[i].sec, tbuf, sizeof tbuf));
+    if (row < end && u->st.info.note[0])
+        putf(row++, x, w, strncmp(u->st.info.note, "SAMPLED", 7) ? A_NORMAL : role(u, C_WARN),
+             " verify: %s", u->st.info.note);
+    if (row < end && u->st.warmup_total)
+        putf(row++, x, w, role(u, C_GHOST), " warm-up: %d of %d copies done, not in the histograms",
+             u->st.warmup_done, u->st.warmup_total);
+    if (row < end - 1) {
+        row++;
+        row += wrap(row, x + 1, w - 2, end - row, role(u, C_GHOST), e->explain);
+    }
+    while (row < end)
+        put(row++, x, w, A_NORMAL, "");
+}
+
+static gt_series *prev_series(ui *u, const char *name)
+{
+    for (int i = 0; i < u->prev.nseries; i++)
+        if (!strcmp(u->prev.s[i].name, name))
+            return &u->prev.s[i];
+    return u->prev.nseries == 1 ? &u->prev.s[0] : NULL;
+}
+
+static void fmt_val(char *buf, size_t n, double v, bool bw)
+{
+    if (!isfinite(v))
+        snprintf(buf, n, "-");
+    else if (bw)
+        snprintf(buf, n, v >= 1e12 ? "%.0f" : "%.2f", v / 1e9);
+    else
+        gt_format_seconds(v, buf, n);
+}
+
+static void stats_row(int y, int x, int w, const char *label, gt_dist *d,
+                      bool bw, attr_t a)
+{
+    gt_summary s;
+    char line[256], c[32];
+    int off, ncol = (w - 7) / 9;
+
+    gt_dist_summary(d, &s);
+    double vals[] = {s.p50, s.p90, s.p99, s.min, s.max, s.mean, s.stddev};
+    off = snprintf(line, sizeof line, " %-6s", label);
+    for (int i = 0; i < 7 && i < ncol; i++) {
+        fmt_val(c, sizeof c, vals[i], bw);
+        off += snprintf(line + off, sizeof line - (size_t)off, "%9s", c);
+    }
+    if (ncol >= 8)
+        snprintf(line + off, sizeof line - (size_t)off, "%9llu%s", (unsigned long long)s.count,
+                 gt_dist_exact(d) ? "" : "~");
+    put(y, x, w, a, line);
+}
+
+/* One histogram block: title, chart (current bars over the previous
+ * configuration's ghost, both on one x axis), axis, statistics. */
+static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
+{
+    gt_series *now = &u->cur.s[si], *pv = prev_series(u, now->name);
+    gt_dist *dn = bw ? &now->bw : &now->lat;
+    gt_dist *dp = pv ? (bw ? &pv->bw : &pv->lat) : NULL;
+    int ch = h - 5, nb = w - 2 < MAX_BINS ? w - 2 : MAX_BINS;
+    uint64_t bn[MAX_BINS], bp[MAX_BINS], tn = 0, tp = 0;
+    double lo = NAN, hi = NAN;
+    char title[256], a[32], b[32];
+    static const char *const eighths[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584",
+                                          "\u2585", "\u2586", "\u2587", "\u2588"};
+
+    /* Title with the headline figure against its ceiling. */
+    if (bw) {
+        double factor = 1.0, ceil;
+        char label[64];
+        double p50 = gt_dist_percentile(dn, 0.5);
+        ceil = u->exp->ceiling(u->vals, si, &u->props, &factor, label, sizeof label);
+        if (ceil > 0 && isfinite(p50))
+            snprintf(title, sizeof title, " %s bandwidth GB/s  p50 %.2f = %.1f%% of %s %.1f%s",
+                     now->name, p50 / 1e9, 100.0 * p50 * factor / ceil, label, ceil / 1e9,
+                     factor != 1.0 ? " (x2)" : "");
+        else
+            snprintf(title, sizeof title, " %s bandwidth GB/s  (%s)", now->name, label);
+    } else {
+        snprintf(title, sizeof title, " %s latency per sample", now->name);
+    }
+    put(y, x, w, role(u, C_TITLE), title);
+    if (now->failed) {
+        snprintf(title, sizeof title, " %llu FAILED ", (unsigned long long)now->failed);
+        put(y, x + w - (int)strlen(title) - 1, (int)strlen(title), role(u, C_ERR) | A_REVERSE, title);
+    }
+
+    if (dn->count) {
+        lo = dn->min;
+        hi = gt_dist_percentile(dn, 0.99);
+    }
+    if (dp && dp->count) {
+        double plo = dp->min, phi = gt_dist_percentile(dp, 0.99);
+        lo = isfinite(lo) ? fmin(lo, plo) : plo;
+        hi = isfinite(hi) ? fmax(hi, phi) : phi;
+    }
+    if (isfinite(lo) && hi <= lo) {
+        double pad = fabs(lo) * 0.005 + 1e-12;
+        lo -= pad;
+        hi += pad;
+    }
+    if (isfinite(lo)) {
+        tn = dn->count ? gt_dist_bins(dn, lo, hi, bn, nb) : 0;
+        tp = dp && dp->count ? gt_dist_bins(dp, lo, hi, bp, nb) : 0;
+    }
+    for (int r = 0; r < ch; r++) {
+        int yy = y + 1 + r, level = ch - 1 - r;     /* 0 = bottom row */
+        put(yy, x, w, A_NORMAL, "");
+        if (!isfinite(lo))
+            continue;
+        for (int c = 0; c < nb; c++) {
+            /* Heights in eighths of a row, each distribution scaled to its
+             * own peak so both stay visible. */
+            int en = tn ? (int)((double)bn[c] * ch * 8 / (double)tn + 0.5) : 0;
+            int ep = tp ? (int)((double)bp[c] * ch * 8 / (double)tp + 0.5) : 0;
+            int cell = en - level * 8;
+            if (bn[c] && en == 0)
+                en = cell = 1 - level * 8;              /* never hide a sample */
+            if (cell > 0) {
+                attron(role(u, bw ? C_BW : C_LAT));
+                if (u->utf8)
+                    mvaddstr(yy, x + 1 + c, eighths[cell > 8 ? 8 : cell]);
+                else
+                    mvaddch(yy, x + 1 + c, cell >= 4 ? '#' : (level == 0 ? '_' : ' '));
+                attroff(role(u, bw ? C_BW : C_LAT));
+            } else if (ep - level * 8 > 0) {
+                attron(role(u, C_GHOST));
+                if (u->utf8)
+                    mvaddstr(yy, x + 1 + c, "\u2591");
+                else
+                    mvaddch(yy, x + 1 + c, ':');
+                attroff(role(u, C_GHOST));
+            }
+        }
+    }
+    /* Axis: range of both distributions; the last bin also holds values
+     * above the larger p99. */
+    if (isfinite(lo)) {
+        fmt_val(a, sizeof a, lo, bw);
+        fmt_val(b, sizeof b, hi, bw);
+        char axis[256];
+        snprintf(axis, sizeof axis, " %s", a);
+        put(y + 1 + ch, x, w, A_NORMAL, axis);
+        snprintf(axis, sizeof axis, ">=%s ", b);
+        put(y + 1 + ch, x + w - (int)strlen(axis), (int)strlen(axis), A_NORMAL, axis);
+        if (w > 60) {
+            snprintf(axis, sizeof axis, "%s now  %s before",
+                     u->utf8 ? "\u2588" : "#", u->utf8 ? "\u2591" : ":");
+            put(y + 1 + ch, x + w / 2 - 8, 18, role(u, C_GHOST), axis);
+        }
+    } else {
+        put(y + 1 + ch, x, w, role(u, C_GHOST), " waiting for samples");
+    }
+    {
+        char hdr[256];
+        const char *names[] = {"p50", "p90", "p99", "min", "max", "mean", "stddev", "n"};
+        int off = snprintf(hdr, sizeof hdr, " %-6s", "");
+        int ncol = (w - 7) / 9;
+        for (int i = 0; i < 8 && i < ncol; i++)
+            off += snprintf(hdr + off, sizeof hdr - (size_t)off, "%9s", names[i]);
+        put(y + 2 + ch, x, w, role(u, C_GHOST), hdr);
+    }
+    stats_row(y + 3 + ch, x, w, "now", dn, bw, role(u, bw ? C_BW : C_LAT));
+    if (dp)
+        stats_row(y + 4 + ch, x, w, "before", dp, bw, role(u, C_GHOST));
+    else
+        put(y + 4 + ch, x, w, role(u, C_GHOST), " before -  (change a parameter to compare)");
+}
+
+static void draw_status(ui *u)
+{
+    int y = LINES - 1;
+    char left[256], t[32];
+    double el = gt_now() - u->st.since;
+    uint64_t failed = gt_run_failed(&u->cur);
+
+    if (u->editing) {
+        putf(y, 0, COLS, A_REVERSE, " %s%s_", u->msg, u->edit);
+        return;
+    }
+    switch (u->st.state) {
+    case GT_ST_SETUP:
+        snprintf(left, sizeof left, " SETUP: allocating and filling buffers... %s",
+                 gt_format_seconds(el, t, sizeof t));
+        break;
+    case GT_ST_WARMUP:
+        snprintf(left, sizeof left, " WARM-UP %d/%d", u->st.warmup_done, u->st.warmup_total);
+        break;
+    case GT_ST_ERROR:
+        snprintf(left, sizeof left, " ERROR: %s", u->st.msg);
+        break;
+    default:
+        snprintf(left, sizeof left, " %s  %llu iterations  %llu samples", u->paused ? "PAUSED" :
+                 gt_state_name(u->st.state), (unsigned long long)u->st.iterations,
+                 (unsigned long long)gt_run_count(&u->cur));
+        break;
+    }
+    if (u->st.state == GT_ST_ERROR)
+        put(y, 0, COLS, role(u, C_ERR) | A_REVERSE, left);
+    else if (failed)
+        putf(y, 0, COLS, role(u, C_ERR) | A_REVERSE, "%s  VERIFY FAILED: %llu samples", left,
+             (unsigned long long)failed);
+    else
+        put(y, 0, COLS, A_REVERSE, left);
+    if (u->msg[0] && u->st.state != GT_ST_ERROR) {
+        int w = (int)strlen(u->msg) + 2;
+        int x = COLS - w > (int)strlen(left) + 2 ? COLS - w : (int)strlen(left) + 2;
+        put(y, x, COLS - x, (u->msg_err ? role(u, C_ERR) : 0) | A_REVERSE, u->msg);
+    }
+}
+
+static void draw_help(void)
+{
+    int w = COLS - 8 < 76 ? COLS - 8 : 76, h = (int)GT_A_COUNT + 8;
+    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2, row;
+    char keys[64];
+
+    if (h > LINES - 2)
+        h = LINES - 2, y0 = 1;
+    for (int r = 0; r < h; r++)
+        put(y0 + r, x0, w, A_REVERSE, "");
+    putf(y0, x0, w, A_REVERSE | A_BOLD, "  gputui keys  (any key closes)");
+    row = y0 + 2;
+    for (int a = 1; a < GT_A_COUNT && row < y0 + h - 1; a++, row++)
+        putf(row, x0, w, A_REVERSE, "  %-22s %s", gt_action_keys((gt_action)a, keys, sizeof keys),
+             gt_action_help((gt_action)a));
+    row++;
+    if (row < y0 + h - 1)
+        putf(row, x0, w, A_REVERSE, "  In the device pane Up/Down scroll; elsewhere they pick a parameter.");
+}
+
+static void draw(ui *u)
+{
+    int top, avail, dw, hy, hh, ns;
+
+    erase();
+    if (COLS < MIN_COLS || LINES < MIN_LINES) {
+        char m[128];
+        snprintf(m, sizeof m, "terminal too small: %dx%d, gputui needs at least %dx%d",
+                 COLS, LINES, MIN_COLS, MIN_LINES);
+        mvaddnstr(LINES / 2, COLS > (int)strlen(m) ? (COLS - (int)strlen(m)) / 2 : 0, m, COLS);
+        refresh();
+        return;
+    }
+    avail = LINES - 2;
+    top = avail / 2 - 1;
+    if (top < 10)
+        top = 10;
+    if (top > 20)
+        top = 20;
+    dw = COLS >= 120 ? 42 : 34;
+    draw_header(u);
+    draw_device(u, 1, 0, dw, top);
+    draw_experiment(u, 1, dw + 1, COLS - dw - 1, top);
+    for (int r = 1; r <= top; r++)
+        mvaddch(r, dw, u->utf8 ? ACS_VLINE : '|');
+
+    hy = 1 + top;
+    hh = avail - top;
+    ns = u->cur.nseries ? u->cur.nseries : 1;
+    for (int s = 0; s < u->cur.nseries; s++) {
+        int y = hy + s * (hh / ns), h = hh / ns;
+        draw_block(u, y, 0, COLS / 2, h, s, true);
+        draw_block(u, y, COLS / 2, COLS - COLS / 2, h, s, false);
+    }
+    draw_status(u);
+    if (u->help)
+        draw_help();
+    refresh();
+}
+
+/* ---- main loop ---- */
+
+/* tkey: when the key that caused this was read (for --trace). */
+static void apply(ui *u, bool restart, double tkey)
+{
+    uint32_t gen;
+
+    if (gt_run_count(&u->cur) || !u->prev.exp || restart)
+        gt_run_move(&u->prev, &u->cur);
+    else
+        gt_run_free(&u->cur);
+    gen = gt_engine_configure(u->eng, u->exp, u->vals);
+    gt_run_init(&u->cur, u->exp, u->vals, gen);
+    u->trace_t0 = tkey;
+    u->trace_gen = gen;
+}
+
+static void init_colors(ui *u, const gt_cli *cli)
+{
+    const char *nc = getenv("NO_COLOR");
+
+    u->color = !cli->no_color && !(nc && nc[0]) && has_colors();
+    if (!u->color)
+        return;
+    start_color();
+    use_default_colors();
+    init_pair(C_HEAD, COLOR_BLACK, COLOR_CYAN);
+    init_pair(C_BW, COLOR_GREEN, -1);
+    init_pair(C_LAT, COLOR_CYAN, -1);
+    init_pair(C_GHOST, COLORS >= 16 ? 8 : COLOR_WHITE, -1);
+    init_pair(C_ERR, COLOR_RED, -1);
+    init_pair(C_WARN, COLOR_YELLOW, -1);
+    init_pair(C_OK, COLOR_GREEN, -1);
+    init_pair(C_TITLE, COLOR_YELLOW, -1);
+}
+
+int gt_ui_run(const gt_cli *cli, gt_engine *eng)
+{
+    ui u;
+    gt_sample buf[1024];
+    double last_draw = 0;
+    bool dirty = true, quit = false;
+    const char *cs;
+
+    memset(&u, 0, sizeof u);
+    u.eng = eng;
+    u.exp = cli->exp;
+    memcpy(u.vals, cli->vals, sizeof u.vals);
+    gt_engine_props(eng, &u.props);
+    if (cli->trace) {
+        u.trace = fopen(cli->trace, "w");
+        if (!u.trace) {
+            fprintf(stderr, "gputui: --trace %s: %s\n", cli->trace, strerror(errno));
+            return GT_EXIT_USAGE;
+        }
+    }
+    {
+        char msg[400];
+        if (u.exp->check(u.vals, &u.props, msg, sizeof msg)) {
+            fprintf(stderr, "gputui: --%s\n", msg);
+            if (u.trace)
+                fclose(u.trace);
+            return GT_EXIT_USAGE;
+        }
+    }
+    cs = nl_langinfo(CODESET);
+    u.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+
+    if (!initscr()) {
+        fprintf(stderr, "gputui: cannot initialize the terminal (TERM=%s)\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return GT_EXIT_FAIL;
+    }
+    cbreak();
+    noecho();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    init_colors(&u, cli);
+    apply(&u, false, gt_now());
+
+    while (!quit) {
+        struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {gt_engine_fd(eng), POLLIN, 0}};
+        double now = gt_now(), wait;
+        int timeout = -1, ch;
+        size_t n;
+
+        if (gt_signal_caught)
+            break;
+        if (dirty && now - last_draw >= FRAME_S) {
+            gt_engine_status(eng, &u.st);
+            gt_engine_props(eng, &u.props);
+            draw(&u);
+            last_draw = now;
+            dirty = false;
+            if (u.trace && u.trace_gen && u.cur.gen == u.trace_gen && gt_run_count(&u.cur)) {
+                fprintf(u.trace, "%u %.3f\n", u.trace_gen, (gt_now() - u.trace_t0) * 1e3);
+                fflush(u.trace);
+                u.trace_gen = 0;
+            }
+        }
+        if (dirty) {
+            /* Frame pending: leave the engine's fd alone until it is due,
+             * so a fast sample stream cannot spin this loop. */
+            wait = last_draw + FRAME_S - now;
+            timeout = (int)(wait * 1e3) + 1;
+            pfd[1].fd = -1;
+        } else if (u.st.state == GT_ST_SETUP || u.st.state == GT_ST_WARMUP) {
+            timeout = 250;      /* the elapsed time on screen moves */
+        }
+        if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
+            break;
+        if (timeout > 0 && !pfd[0].revents && !pfd[1].revents)
+            dirty = true;
+        if (pfd[1].fd >= 0 && pfd[1].revents) {
+            while ((n = gt_engine_drain(eng, buf, GT_ARRAY_LEN(buf))) > 0)
+                for (size_t i = 0; i < n; i++)
+                    gt_run_add(&u.cur, &buf[i]);
+            dirty = true;
+        }
+        /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
+        while ((ch = getch()) != ERR) {
+            double tkey = gt_now();
+            switch (handle_key(&u, ch)) {
+            case OUT_QUIT:
+                quit = true;
+                break;
+            case OUT_APPLY:
+                apply(&u, false, tkey);
+                break;
+            case OUT_RESTART:
+                apply(&u, true, tkey);
+                set_msg(&u, false, "restarted");
+                break;
+            case OUT_PAUSE:
+                gt_engine_set_paused(eng, u.paused);
+                break;
+            case OUT_CLEAR:
+                gt_run_clear(&u.cur);
+                gt_run_free(&u.prev);
+                set_msg(&u, false, "histograms cleared");
+                break;
+            default:
+                break;
+            }
+            dirty = true;
+            if (quit)
+                break;
+        }
+    }
+    endwin();
+    if (u.trace)
+        fclose(u.trace);
+    gt_run_free(&u.cur);
+    gt_run_free(&u.prev);
+    if (gt_signal_caught)
+        fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+    return GT_EXIT_OK;
+}

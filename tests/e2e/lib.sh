@@ -1,0 +1,54 @@
+# Helpers for end-to-end tests driven under tmux. Each test gets its own
+# tmux socket, removed afterwards; waits poll the screen with a bound.
+E2E_PASS=0
+E2E_FAIL=0
+SOCK=""
+
+tm() { tmux -L "$SOCK" "$@"; }
+
+# start NAME COLS ROWS CMD... : runs CMD in a detached session; the exit
+# status is written to $TMPD/NAME.rc when it ends.
+start() {
+    local name=$1 cols=$2 rows=$3
+    shift 3
+    SOCK="gputui-e2e-$$-$name"
+    rm -f "$TMPD/$name.rc"
+    tm -f /dev/null new-session -d -s t -x "$cols" -y "$rows" \
+        "env TERM=xterm-256color $*; echo \$? > $TMPD/$name.rc; sleep 30"
+}
+
+stop() { tm kill-server 2>/dev/null; SOCK=""; }
+screen() { tm capture-pane -p -t t; }
+
+# wait_for REGEX [SECONDS]: polls the pane every 50 ms.
+wait_for() {
+    local re=$1 limit=${2:-10} i=0
+    while [ $i -lt $((limit * 20)) ]; do
+        screen | grep -Eq -- "$re" && return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    return 1
+}
+
+# wait_rc NAME [SECONDS]: waits for the command's exit status file.
+wait_rc() {
+    local name=$1 limit=${2:-10} i=0
+    while [ $i -lt $((limit * 20)) ]; do
+        [ -s "$TMPD/$name.rc" ] && { cat "$TMPD/$name.rc"; return 0; }
+        sleep 0.05
+        i=$((i + 1))
+    done
+    echo timeout
+    return 1
+}
+
+ok() { E2E_PASS=$((E2E_PASS + 1)); echo "ok   $1"; }
+bad() {
+    E2E_FAIL=$((E2E_FAIL + 1)); echo "FAIL $1"
+    [ -n "$SOCK" ] && { echo "---- screen ----"; screen; echo "----------------"; }
+}
+check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+
+# No raw escape sequences or control characters on the captured screen.
+clean_screen() { ! screen | LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]'; }

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# End-to-end tests that need no GPU: command-line behaviour, the no-device
+# path (one clear line, exit 1, terminal untouched) and the man page.
+set -u
+BIN=$(realpath "${1:-build/gputui}")
+TMPD=$(mktemp -d)
+trap 'stop; rm -rf "$TMPD"' EXIT
+. "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/../.."
+
+out=$("$BIN" --help); rc=$?
+check "--help exits 0 and lists the options" [ $rc = 0 ]
+for o in --batch --format --samples --list-devices --device --host --dir --method --size \
+         --iters --warmup --portable --write-combined --mapped --no-color; do
+    grep -q -- "$o" <<<"$out" || bad "--help lists $o"
+done
+check "--version" bash -c "'$BIN' --version | grep -q '^gputui [0-9]'"
+
+usage() {   # usage ARGS... : exit 64 and a message naming the problem
+    local expect=$1; shift
+    local msg; msg=$("$BIN" "$@" 2>&1 >/dev/null); local rc=$?
+    if [ $rc = 64 ] && grep -q -- "$expect" <<<"$msg"; then ok "usage error: $*"; else
+        bad "usage error: $* (rc $rc: $msg)"; fi
+}
+usage "allowed: 4 KiB to 4 GiB" --batch --size 9G
+usage "allowed: pageable, pinned, hostalloc, register" --batch --host gpu
+usage "allowed: h2d, d2h, d2d, bidir" --dir sideways
+usage "unknown option '--frobnicate'" --frobnicate
+usage "applies only with host=hostalloc" --write-combined
+usage "only with --batch" --format json
+
+if "$BIN" --list-devices >/dev/null 2>&1; then
+    echo "skip no-device tests: a CUDA device is present"
+else
+    msg=$("$BIN" --batch 2>&1); rc=$?
+    check "no device: batch exits 1" [ $rc = 1 ]
+    check "no device: one line naming the CUDA error" \
+        bash -c "[ \$(printf '%s\n' \"\$0\" | wc -l) = 1 ] && grep -q 'no usable CUDA device: cudaGetDeviceCount' <<<\"\$0\"" "$msg"
+    "$BIN" --list-devices >/dev/null 2>&1
+    check "no device: --list-devices exits 1" [ $? = 1 ]
+
+    # The TUI must not take over the terminal when it cannot measure.
+    start nodev 100 30 "'$BIN'"
+    check "no device: TUI prints the reason" wait_for "no usable CUDA device" 10
+    check "no device: TUI exits 1" [ "$(wait_rc nodev 10)" = 1 ]
+    check "no device: the screen is clean" clean_screen
+    check "no device: terminal not left in the alternate screen" \
+        bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
+    stop
+fi
+
+if command -v groff >/dev/null; then
+    warn=$(groff -man -Tutf8 -ww man/gputui.1 2>&1 >/dev/null)
+    check "man page renders without warnings" [ -z "$warn" ]
+    page=$(groff -man -Tutf8 man/gputui.1 2>/dev/null | col -b 2>/dev/null || groff -man -Tascii man/gputui.1)
+    for o in --batch --format --samples --list-devices --device --host --dir --method --size \
+             --iters --warmup --portable --write-combined --mapped --no-color --trace; do
+        grep -q -- "$o" <<<"$page" || bad "man page documents $o"
+    done
+    for k in "Tab" "Enter" "Space" "F1"; do
+        grep -q -- "$k" <<<"$page" || bad "man page documents key $k"
+    done
+    grep -qi "bytes.*once" <<<"$page" || bad "man page states the byte-counting method"
+fi
+
+echo "e2e: $E2E_PASS passed, $E2E_FAIL failed"
+[ $E2E_FAIL = 0 ]

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# make test: unit tests (ASan+UBSan) and end-to-end tests, then one summary
+# line. The GPU suite needs a GPU; without one it is reported as skipped.
+set -u
+BIN=$1; shift
+UNIT=("$@")
+pass=0 fail=0 skip=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+echo "== unit tests (cmocka, ASan + UBSan)"
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+for t in "${UNIT[@]}"; do
+    "$t" >"$log" 2>&1
+    rc=$?
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log")
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log")
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-0}))
+    if [ $rc != 0 ]; then
+        cat "$log"
+        [ -z "$f" ] && fail=$((fail + 1))     # crashed or sanitizer report
+        echo "FAILED: $t"
+    else
+        echo "ok   $(basename "$t"): ${p:-0} tests"
+    fi
+done
+
+echo "== end-to-end tests (tmux)"
+tests/e2e/run.sh "$BIN" | tee "$log"
+p=$(sed -n 's/^e2e: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
+f=$(sed -n 's/^e2e: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
+
+if scripts/gpu-available.sh "$BIN"; then
+    echo "GPU present: the GPU suite is 'make test-gpu' (not part of make test)."
+else
+    echo "GPU suite SKIPPED: no usable CUDA device here; run 'make test-gpu' on a machine with a GPU."
+    skip=1
+fi
+echo "test: $pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]

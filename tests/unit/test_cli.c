@@ -1,0 +1,180 @@
+#define _POSIX_C_SOURCE 200809L
+/* Command line and parameter table: every option, every bad value. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "gputui/cli.h"
+#include "gputui/exp_transfer.h"
+
+static int parse(gt_cli *c, gt_err *e, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    va_list ap;
+
+    argv[argc++] = "gputui";
+    va_start(ap, e);
+    for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
+        argv[argc++] = a;
+    va_end(ap);
+    argv[argc] = NULL;
+    gt_err_clear(e);
+    return gt_cli_parse(argc, argv, c, e);
+}
+
+static void defaults(void **state)
+{
+    gt_cli c;
+    gt_err e;
+    (void)state;
+    assert_int_equal(parse(&c, &e, NULL), 0);
+    assert_int_equal(c.mode, GT_MODE_TUI);
+    assert_ptr_equal(c.exp, &gt_exp_transfer);
+    assert_int_equal(c.vals[GT_TR_HOST], GT_HOST_PINNED);
+    assert_int_equal(c.vals[GT_TR_DIR], GT_DIR_H2D);
+    assert_int_equal(c.vals[GT_TR_SIZE], 64ll << 20);
+    assert_int_equal(c.samples, 50);
+    assert_int_equal(c.format, GT_FMT_TEXT);
+}
+
+static void the_issue_example(void **state)
+{
+    gt_cli c;
+    gt_err e;
+    (void)state;
+    assert_int_equal(parse(&c, &e, "--batch", "-e", "transfer", "--host", "pinned", "--dir",
+                           "h2d", "--size", "64M", "--samples", "50", "--format", "json", NULL), 0);
+    assert_int_equal(c.mode, GT_MODE_BATCH);
+    assert_int_equal(c.format, GT_FMT_JSON);
+    assert_int_equal(c.vals[GT_TR_SIZE], 64ll << 20);
+    assert_int_equal(parse(&c, &e, "--batch", "--size=1.5G", "--dir=bidir", "--format=csv",
+                           "--host", "hostalloc", "--write-combined", "--mapped=on",
+                           "--portable", "--method", "sm", "--iters", "10", "--warmup", "0",
+                           "--device", "1", NULL), 0);
+    assert_int_equal(c.vals[GT_TR_SIZE], 3ll << 29);
+    assert_int_equal(c.vals[GT_TR_DIR], GT_DIR_BIDIR);
+    assert_int_equal(c.vals[GT_TR_WC], 1);
+    assert_int_equal(c.vals[GT_TR_MAPPED], 1);
+    assert_int_equal(c.vals[GT_TR_PORTABLE], 1);
+    assert_int_equal(c.vals[GT_TR_METHOD], GT_METHOD_SM);
+    assert_int_equal(c.vals[GT_TR_ITERS], 10);
+    assert_int_equal(c.vals[GT_TR_WARMUP], 0);
+    assert_int_equal(c.device, 1);
+    assert_int_equal(c.format, GT_FMT_CSV);
+}
+
+static void modes(void **state)
+{
+    gt_cli c;
+    gt_err e;
+    (void)state;
+    assert_int_equal(parse(&c, &e, "--help", NULL), 0);
+    assert_int_equal(c.mode, GT_MODE_HELP);
+    assert_int_equal(parse(&c, &e, "-V", NULL), 0);
+    assert_int_equal(c.mode, GT_MODE_VERSION);
+    assert_int_equal(parse(&c, &e, "--list-devices", NULL), 0);
+    assert_int_equal(c.mode, GT_MODE_LIST);
+    assert_int_equal(parse(&c, &e, "--no-color", "--trace", "/tmp/x", NULL), 0);
+    assert_true(c.no_color);
+    assert_string_equal(c.trace, "/tmp/x");
+}
+
+/* Each bad input: exit status 64 and a message naming the option and,
+ * where there is a range or a set, the allowed values. */
+static void bad_values(void **state)
+{
+    static const struct { const char *a, *b, *must1, *must2; } bad[] = {
+        {"--host", "gpu", "host", "pageable, pinned, hostalloc, register"},
+        {"--dir", "up", "dir", "h2d, d2h, d2d, bidir"},
+        {"--method", "dma", "method", "ce, sm"},
+        {"--size", "2K", "size", "4 KiB to 4 GiB"},
+        {"--size", "8G", "size", "4 KiB to 4 GiB"},
+        {"--size", "5X", "size", "4 KiB to 4 GiB"},
+        {"--size", "4097", "size", "multiple of 4"},
+        {"--size", "-1", "size", "4 KiB to 4 GiB"},
+        {"--iters", "0", "iters", "1 to 1000"},
+        {"--iters", "1001", "iters", "1 to 1000"},
+        {"--iters", "ten", "iters", "1 to 1000"},
+        {"--warmup", "-1", "warmup", "0 to 1000"},
+        {"--warmup", "3.5", "warmup", "0 to 1000"},
+        {"--mapped=maybe", NULL, "mapped", "on or off"},
+        {"--samples", "0", "--samples", "1 to 1000000"},
+        {"--samples", "x", "--samples", "1 to 1000000"},
+        {"--device", "-1", "--device", "0 to 1023"},
+        {"--format", "xml", "--format", "text, json, csv"},
+        {"-e", "nope", "experiment", "transfer"},
+        {"--bogus", "1", "--bogus", "--help"},
+    };
+    gt_cli c;
+    gt_err e;
+    (void)state;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = parse(&c, &e, "--batch", bad[i].a, bad[i].b, NULL);
+        if (rc != -1 || e.code != GT_EXIT_USAGE || !strstr(e.msg, bad[i].must1) ||
+            !strstr(e.msg, bad[i].must2))
+            fail_msg("%s %s -> rc %d code %d '%s'", bad[i].a, bad[i].b, rc, e.code, e.msg);
+    }
+}
+
+static void missing_value_and_strays(void **state)
+{
+    gt_cli c;
+    gt_err e;
+    (void)state;
+    assert_int_equal(parse(&c, &e, "--size", NULL), -1);
+    assert_non_null(strstr(e.msg, "--size needs a value"));
+    assert_int_equal(parse(&c, &e, "stray", NULL), -1);
+    assert_int_equal(e.code, GT_EXIT_USAGE);
+    assert_int_equal(parse(&c, &e, "--format", "json", NULL), -1);
+    assert_non_null(strstr(e.msg, "only with --batch"));
+}
+
+static void flags_that_do_not_apply(void **state)
+{
+    gt_cli c;
+    gt_err e;
+    (void)state;
+    assert_int_equal(parse(&c, &e, "--host", "pinned", "--write-combined", NULL), -1);
+    assert_non_null(strstr(e.msg, "--write-combined applies only with host=hostalloc"));
+    assert_int_equal(parse(&c, &e, "--host", "register", "--write-combined", NULL), -1);
+    assert_int_equal(parse(&c, &e, "--host", "pinned", "--mapped", NULL), -1);
+    assert_non_null(strstr(e.msg, "hostalloc or host=register"));
+    assert_int_equal(parse(&c, &e, "--dir", "d2d", "--host", "pageable", NULL), -1);
+    assert_non_null(strstr(e.msg, "not dir=d2d"));
+    assert_int_equal(parse(&c, &e, "--host", "register", "--mapped", "--portable", NULL), 0);
+}
+
+static void usage_lists_every_param(void **state)
+{
+    char buf[8192] = {0};
+    FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+    (void)state;
+    gt_cli_usage(f);
+    fclose(f);
+    for (int i = 0; i < gt_exp_transfer.nparams; i++) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "--%s", gt_exp_transfer.params[i].name);
+        assert_non_null(strstr(buf, opt));
+    }
+    assert_non_null(strstr(buf, "--batch"));
+    assert_non_null(strstr(buf, "exit status"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(defaults), cmocka_unit_test(the_issue_example),
+        cmocka_unit_test(modes), cmocka_unit_test(bad_values),
+        cmocka_unit_test(missing_value_and_strays),
+        cmocka_unit_test(flags_that_do_not_apply),
+        cmocka_unit_test(usage_lists_every_param),
+    };
+    return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}

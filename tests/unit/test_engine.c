@@ -1,0 +1,212 @@
+/* The run controller against a scripted back-end: generations, warm-up,
+ * errors, pause, and that every set-up is torn down exactly once. */
+#define _POSIX_C_SOURCE 200809L
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "gputui/engine.h"
+#include "gputui/exp_transfer.h"
+#include "gputui/run.h"
+
+static int setups, teardowns, runs, fail_setup, fail_open;
+static int64_t last_size;
+
+static int f_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
+                   gt_err *err)
+{
+    (void)p;
+    if (fail_setup) {
+        gt_err_set(err, GT_EXIT_FAIL, "cudaMallocHost failed: cudaErrorMemoryAllocation");
+        return -1;
+    }
+    setups++;
+    last_size = v[GT_TR_SIZE];
+    gt_setup_info_time(info, 0.001, "fake alloc");
+    *st = &setups;
+    return 0;
+}
+
+static int f_run(void *st, gt_sample *out, gt_err *err)
+{
+    (void)st;
+    (void)err;
+    runs++;
+    out[0].series = 0;
+    out[0].verify = GT_V_FULL;
+    out[0].sec = 1e-3;
+    out[0].bytes = (uint64_t)last_size;
+    return 1;
+}
+
+static void f_teardown(void *st)
+{
+    if (st)
+        teardowns++;
+}
+
+static const gt_exp_ops fops = {f_setup, f_run, f_teardown};
+static int f_count(int *n, gt_err *e) { (void)e; *n = 1; return 0; }
+static int f_query(int o, gt_devprops *p, gt_err *e) { (void)e; gt_devprops_init(p); p->ordinal = o; return 0; }
+static int f_open(int o, gt_devprops *p, gt_err *e)
+{
+    if (fail_open) {
+        gt_err_set(e, GT_EXIT_FAIL, "no usable CUDA device: test");
+        return -1;
+    }
+    f_query(o, p, e);
+    snprintf(p->name, sizeof p->name, "Fake GPU");
+    return 0;
+}
+static void f_refresh(gt_devprops *p) { (void)p; }
+static void f_close(void) {}
+static const gt_exp_ops *f_ops(const char *n) { return strcmp(n, "transfer") ? NULL : &fops; }
+static const gt_backend fake = {"fake", f_count, f_query, f_open, f_refresh, f_close, f_ops};
+
+static void reset(void)
+{
+    setups = teardowns = runs = fail_setup = fail_open = 0;
+}
+
+/* Waits (bounded) until the run has n samples or the state is ERROR. */
+static void collect(gt_engine *e, gt_run *r, uint64_t n, gt_status *st)
+{
+    gt_sample buf[64];
+    for (int i = 0; i < 2000; i++) {
+        struct pollfd pfd = {gt_engine_fd(e), POLLIN, 0};
+        size_t k;
+        poll(&pfd, 1, 5);
+        while ((k = gt_engine_drain(e, buf, 64)) > 0)
+            for (size_t j = 0; j < k; j++)
+                gt_run_add(r, &buf[j]);
+        gt_engine_status(e, st);
+        if (gt_run_count(r) >= n || (st->state == GT_ST_ERROR && st->gen == r->gen))
+            return;
+    }
+}
+
+static void samples_flow_and_generations(void **state)
+{
+    gt_engine *e;
+    gt_err err;
+    gt_status st;
+    gt_run r;
+    int64_t v[GT_MAX_PARAMS];
+    gt_devprops p;
+    (void)state;
+    reset();
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
+    gt_engine_props(e, &p);
+    assert_string_equal(p.name, "Fake GPU");
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 100, &st);
+    assert_true(gt_run_count(&r) >= 100);
+    assert_int_equal(st.warmup_done, 3);
+    assert_int_equal(st.info.ntimes, 1);
+    assert_string_equal(r.s[0].name, "H2D");
+    /* A new configuration: new generation, old samples are not mixed in. */
+    v[GT_TR_SIZE] = 128ll << 20;
+    gt_run_free(&r);
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    assert_int_equal(r.gen, 2);
+    collect(e, &r, 50, &st);
+    assert_true(gt_run_count(&r) >= 50);
+    assert_int_equal(last_size, 128ll << 20);
+    assert_near(gt_dist_percentile(&r.s[0].bw, 0.5), (double)(128ll << 20) / 1e-3, 1);
+    gt_engine_stop(e);
+    gt_run_free(&r);
+    assert_int_equal(setups, 2);
+    assert_int_equal(teardowns, 2);    /* nothing left allocated */
+}
+
+static void setup_error_is_reported_and_recoverable(void **state)
+{
+    gt_engine *e;
+    gt_err err;
+    gt_status st;
+    gt_run r;
+    int64_t v[GT_MAX_PARAMS];
+    (void)state;
+    reset();
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
+    fail_setup = 1;
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 1, &st);
+    assert_int_equal(st.state, GT_ST_ERROR);
+    assert_non_null(strstr(st.msg, "cudaErrorMemoryAllocation"));
+    fail_setup = 0;
+    gt_run_free(&r);
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 10, &st);
+    assert_true(gt_run_count(&r) >= 10);
+    gt_engine_stop(e);
+    gt_run_free(&r);
+    assert_int_equal(setups, teardowns);
+}
+
+static void open_failure(void **state)
+{
+    gt_engine *e = (gt_engine *)1;
+    gt_err err;
+    (void)state;
+    reset();
+    fail_open = 1;
+    gt_err_clear(&err);
+    assert_int_equal(gt_engine_start(&e, &fake, 0, &err), -1);
+    assert_null(e);
+    assert_non_null(strstr(err.msg, "no usable CUDA device"));
+}
+
+static void pause_stops_sampling(void **state)
+{
+    gt_engine *e;
+    gt_err err;
+    gt_status st;
+    gt_run r;
+    int64_t v[GT_MAX_PARAMS];
+    gt_sample buf[64];
+    int before;
+    (void)state;
+    reset();
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 10, &st);
+    gt_engine_set_paused(e, true);
+    for (int i = 0; i < 200; i++) {     /* wait for the pause to take */
+        gt_engine_drain(e, buf, 64);
+        gt_engine_status(e, &st);
+        if (st.state == GT_ST_PAUSED)
+            break;
+        poll(NULL, 0, 2);
+    }
+    assert_int_equal(st.state, GT_ST_PAUSED);
+    before = runs;
+    poll(NULL, 0, 50);
+    assert_int_equal(runs, before);
+    gt_engine_set_paused(e, false);
+    collect(e, &r, gt_run_count(&r) + 10, &st);
+    assert_true(runs > before);
+    gt_engine_stop(e);
+    gt_run_free(&r);
+    assert_int_equal(setups, teardowns);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(samples_flow_and_generations),
+        cmocka_unit_test(setup_error_is_reported_and_recoverable),
+        cmocka_unit_test(open_failure), cmocka_unit_test(pause_stops_sampling),
+    };
+    return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
+}

@@ -1,0 +1,147 @@
+/* Parameter stepping, formatting, applicability and device checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "gputui/exp_transfer.h"
+
+static const gt_param *P(int i) { return &gt_exp_transfer.params[i]; }
+
+static void size_steps_powers_of_two(void **state)
+{
+    (void)state;
+    assert_int_equal(gt_param_step(P(GT_TR_SIZE), 64ll << 20, 1), 128ll << 20);
+    assert_int_equal(gt_param_step(P(GT_TR_SIZE), 64ll << 20, -1), 32ll << 20);
+    assert_int_equal(gt_param_step(P(GT_TR_SIZE), 3ll << 29, 1), 2ll << 30);   /* 1.5G up */
+    assert_int_equal(gt_param_step(P(GT_TR_SIZE), 3ll << 29, -1), 1ll << 30);  /* 1.5G down */
+    assert_int_equal(gt_param_step(P(GT_TR_SIZE), 4096, -1), 4096);            /* clamps */
+    assert_int_equal(gt_param_step(P(GT_TR_SIZE), 4ll << 30, 1), 4ll << 30);
+}
+
+static void enums_wrap_ints_clamp(void **state)
+{
+    (void)state;
+    assert_int_equal(gt_param_step(P(GT_TR_DIR), GT_DIR_BIDIR, 1), GT_DIR_H2D);
+    assert_int_equal(gt_param_step(P(GT_TR_DIR), GT_DIR_H2D, -1), GT_DIR_BIDIR);
+    assert_int_equal(gt_param_step(P(GT_TR_ITERS), 1, -1), 1);
+    assert_int_equal(gt_param_step(P(GT_TR_ITERS), 5, 1), 6);
+    assert_int_equal(gt_param_step(P(GT_TR_WC), 0, 1), 1);
+    assert_int_equal(gt_param_step(P(GT_TR_WC), 1, -1), 0);
+}
+
+/* What the editor shows parses back to the same value, for every param. */
+static void format_round_trips(void **state)
+{
+    const int64_t sizes[] = {4096, 12288, 64ll << 20, 3ll << 29, 4ll << 30, 1000000};
+    char buf[64], err[256];
+    int64_t v;
+    (void)state;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        gt_param_format(P(GT_TR_SIZE), sizes[i], buf, sizeof buf);
+        assert_int_equal(gt_param_parse(P(GT_TR_SIZE), buf, &v, err, sizeof err), 0);
+        assert_int_equal(v, sizes[i]);
+    }
+    for (int i = 0; i < gt_exp_transfer.nparams; i++) {
+        const gt_param *p = P(i);
+        for (int64_t x = p->min; x <= p->max && x <= p->min + 4; x++) {
+            if (p->type == GT_P_SIZE)
+                break;
+            gt_param_format(p, x, buf, sizeof buf);
+            assert_int_equal(gt_param_parse(p, buf, &v, err, sizeof err), 0);
+            assert_int_equal(v, x);
+        }
+    }
+}
+
+static void applicability(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    const char *why;
+    (void)state;
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    assert_true(gt_param_applies(P(GT_TR_HOST), v, &why));
+    assert_false(gt_param_applies(P(GT_TR_WC), v, &why));
+    assert_non_null(why);
+    v[GT_TR_HOST] = GT_HOST_HOSTALLOC;
+    assert_true(gt_param_applies(P(GT_TR_WC), v, &why));
+    assert_true(gt_param_applies(P(GT_TR_MAPPED), v, &why));
+    v[GT_TR_HOST] = GT_HOST_REGISTER;
+    assert_false(gt_param_applies(P(GT_TR_WC), v, &why));
+    assert_true(gt_param_applies(P(GT_TR_PORTABLE), v, &why));
+    v[GT_TR_DIR] = GT_DIR_D2D;
+    assert_false(gt_param_applies(P(GT_TR_HOST), v, &why));
+    assert_false(gt_param_applies(P(GT_TR_PORTABLE), v, &why));
+}
+
+static void device_checks(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    gt_devprops p;
+    char err[400];
+    (void)state;
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    gt_devprops_init(&p);
+    /* Unknown free memory: no check can be made, none is invented. */
+    assert_int_equal(gt_exp_transfer.check(v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_MEM_FREE, 100ll << 20);
+    assert_int_equal(gt_exp_transfer.check(v, &p, err, sizeof err), 0);
+    v[GT_TR_DIR] = GT_DIR_D2D;      /* two 64 MiB buffers > 100 MiB */
+    assert_int_equal(gt_exp_transfer.check(v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "128 MiB of device memory"));
+    assert_non_null(strstr(err, "100 MiB is free"));
+    v[GT_TR_DIR] = GT_DIR_H2D;
+    v[GT_TR_METHOD] = GT_METHOD_SM;
+    v[GT_TR_HOST] = GT_HOST_PAGEABLE;
+    gt_dp_set(&p, GT_DP_PAGEABLE, 0);
+    assert_int_equal(gt_exp_transfer.check(v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "pageableMemoryAccess"));
+    gt_dp_set(&p, GT_DP_PAGEABLE, 1);
+    assert_int_equal(gt_exp_transfer.check(v, &p, err, sizeof err), 0);
+    v[GT_TR_METHOD] = GT_METHOD_CE;
+    v[GT_TR_HOST] = GT_HOST_HOSTALLOC;
+    v[GT_TR_MAPPED] = 1;
+    gt_dp_set(&p, GT_DP_CAN_MAP, 0);
+    assert_int_equal(gt_exp_transfer.check(v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "canMapHostMemory"));
+}
+
+static void ceilings(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    gt_devprops p;
+    char label[64];
+    double f;
+    (void)state;
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    gt_devprops_init(&p);
+    assert_true(gt_exp_transfer.ceiling(v, 0, &p, &f, label, sizeof label) == 0.0);
+    assert_non_null(strstr(label, "N/A"));
+    gt_dp_set(&p, GT_DP_PCIE_GEN_MAX, 5);
+    gt_dp_set(&p, GT_DP_PCIE_WIDTH_MAX, 16);
+    gt_dp_set(&p, GT_DP_MEM_CLOCK, 3201000);
+    gt_dp_set(&p, GT_DP_BUS_WIDTH, 6016);
+    gt_devprops_derive(&p);
+    assert_near(gt_exp_transfer.ceiling(v, 0, &p, &f, label, sizeof label) / 1e9,
+                        63.015, 0.01);
+    assert_string_equal(label, "PCIe Gen5 x16");
+    assert_near(f, 1.0, 0);
+    v[GT_TR_DIR] = GT_DIR_D2D;
+    assert_near(gt_exp_transfer.ceiling(v, 0, &p, &f, label, sizeof label) / 1e9,
+                        4814.3, 0.1);
+    assert_near(f, 2.0, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(size_steps_powers_of_two), cmocka_unit_test(enums_wrap_ints_clamp),
+        cmocka_unit_test(format_round_trips), cmocka_unit_test(applicability),
+        cmocka_unit_test(device_checks), cmocka_unit_test(ceilings),
+    };
+    return cmocka_run_group_tests_name("param", tests, NULL, NULL);
+}
