@@ -39,8 +39,8 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
         size_t n;
 
         if (gt_signal_caught) {
-            fprintf(stderr, "gputui: interrupted\n");
-            rc = GT_EXIT_FAIL;
+            fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+            rc = 128 + (int)gt_signal_caught;
             break;
         }
         if (poll(&pfd, 1, 500) < 0 && errno != EINTR) {

@@ -201,5 +201,5 @@ void gt_cli_usage(FILE *f)
         }
     }
     fprintf(f, "\nexit status: 0 ok, 1 CUDA or I/O error, 3 a result failed "
-               "verification, 64 bad option or value\n");
+               "verification, 64 bad option or value, 128+N stopped by signal N\n");
 }

@@ -75,20 +75,36 @@ static void set_msg(ui *u, bool err, const char *fmt, ...)
     u->msg_err = err;
 }
 
-/* Writes at most w columns of s at (y, x), padding with spaces. */
+/* Writes s at (y, x) in exactly w columns: cut or padded with spaces.
+ * Counts columns, not bytes, so UTF-8 glyphs (one column each) fit. */
 static void put(int y, int x, int w, attr_t a, const char *s)
 {
-    int n = 0;
+    char buf[1024];
+    size_t o = 0;
+    int cols = 0;
 
     if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
         return;
     if (x + w > COLS)
         w = COLS - x;
+    while (*s && cols < w && o + 8 < sizeof buf) {
+        int len = 1;
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0xF0) len = 4;
+        else if (c >= 0xE0) len = 3;
+        else if (c >= 0xC0) len = 2;
+        for (int i = 0; i < len && s[i]; i++)
+            buf[o++] = s[i];
+        s += len;
+        cols++;
+    }
+    while (cols < w && o + 1 < sizeof buf) {
+        buf[o++] = ' ';
+        cols++;
+    }
+    buf[o] = '\0';
     attron(a);
-    mvaddnstr(y, x, s, w);
-    getyx(stdscr, y, n);
-    for (n -= x; n < w; n++)
-        addch(' ');
+    mvaddstr(y, x, buf);
     attroff(a);
 }
 
@@ -293,7 +309,7 @@ static void draw_device(ui *u, int y, int x, int w, int h)
     u->dev_lines = n;
     if (u->dev_scroll > n - (h - 1))
         u->dev_scroll = n - (h - 1) > 0 ? n - (h - 1) : 0;
-    putf(y, x, w, t, " Device%s", n > h - 1 ? "  (Tab, then Up/Down to scroll)" : "");
+    putf(y, x, w, t, " Device%s", n > h - 1 ? "  (Tab, Up/Down: scroll)" : "");
     for (int i = 0; i < h - 1; i++) {
         int k = i + u->dev_scroll;
         if (k >= n) {
@@ -301,7 +317,7 @@ static void draw_device(ui *u, int y, int x, int w, int h)
             continue;
         }
         bool na = !strcmp(lines[k].value, "N/A");
-        int lw = w > 44 ? 22 : 19;
+        int lw = 21;
         put(y + 1 + i, x, lw, A_NORMAL, lines[k].label);
         put(y + 1 + i, x + lw, w - lw, na ? role(u, C_GHOST) : A_BOLD, lines[k].value);
     }
@@ -622,7 +638,7 @@ static void draw(ui *u)
     draw_device(u, 1, 0, dw, top);
     draw_experiment(u, 1, dw + 1, COLS - dw - 1, top);
     for (int r = 1; r <= top; r++)
-        mvaddch(r, dw, u->utf8 ? ACS_VLINE : '|');
+        put(r, dw, 1, role(u, C_GHOST), u->utf8 ? "\u2502" : "|");
 
     hy = 1 + top;
     hh = avail - top;
@@ -794,7 +810,9 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng)
         fclose(u.trace);
     gt_run_free(&u.cur);
     gt_run_free(&u.prev);
-    if (gt_signal_caught)
+    if (gt_signal_caught) {
         fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+        return 128 + (int)gt_signal_caught;
+    }
     return GT_EXIT_OK;
 }

@@ -3,18 +3,26 @@
 E2E_PASS=0
 E2E_FAIL=0
 SOCK=""
+# The terminal type tmux emulates, as a program inside it should see it.
+E2E_TERM=xterm-256color
+for t in tmux-256color screen-256color; do
+    if [ -e "/usr/share/terminfo/${t:0:1}/$t" ] || [ -e "/lib/terminfo/${t:0:1}/$t" ]; then
+        E2E_TERM=$t; break
+    fi
+done
 
 tm() { tmux -L "$SOCK" "$@"; }
 
-# start NAME COLS ROWS CMD... : runs CMD in a detached session; the exit
-# status is written to $TMPD/NAME.rc when it ends.
+# start NAME COLS ROWS CMD... : runs CMD (a bash command line) in a
+# detached session; its exit status goes to $TMPD/NAME.rc when it ends.
 start() {
     local name=$1 cols=$2 rows=$3
     shift 3
     SOCK="gputui-e2e-$$-$name"
     rm -f "$TMPD/$name.rc"
-    tm -f /dev/null new-session -d -s t -x "$cols" -y "$rows" \
-        "env TERM=xterm-256color $*; echo \$? > $TMPD/$name.rc; sleep 30"
+    printf 'export TERM=%s\n%s\necho $? > %s\nsleep 30\n' "$E2E_TERM" "$*" "$TMPD/$name.rc" \
+        >"$TMPD/$name.sh"
+    tm -f /dev/null new-session -d -s t -x "$cols" -y "$rows" "bash $TMPD/$name.sh"
 }
 
 stop() { tm kill-server 2>/dev/null; SOCK=""; }
@@ -25,6 +33,17 @@ wait_for() {
     local re=$1 limit=${2:-10} i=0
     while [ $i -lt $((limit * 20)) ]; do
         screen | grep -Eq -- "$re" && return 0
+        sleep 0.05
+        i=$((i + 1))
+    done
+    return 1
+}
+
+# wait_gone REGEX [SECONDS]: polls until the pattern is off the screen.
+wait_gone() {
+    local re=$1 limit=${2:-10} i=0
+    while [ $i -lt $((limit * 20)) ]; do
+        screen | grep -Eq -- "$re" || return 0
         sleep 0.05
         i=$((i + 1))
     done

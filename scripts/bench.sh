@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# make bench: one table, on a machine with a GPU.
+#  - gputui's batch figures (median over REPEATS runs of each run's p50)
+#    against the physical ceiling and the reference figures of an H200
+#    measured with NVIDIA's nvbandwidth and bandwidthTest;
+#  - key press to first new sample on screen (median of PRESSES size
+#    changes, from gputui --trace, under tmux);
+#  - CPU use of the TUI process while paused and while running.
+set -u
+BIN=$(realpath "$1")
+cd "$(dirname "$0")/.."
+LOG=${GPUTUI_LOG_DIR:-build/bench}
+mkdir -p "$LOG"
+REPEATS=${REPEATS:-5} PRESSES=${PRESSES:-20} SAMPLES=${SAMPLES:-50}
+GPU=$("$BIN" --list-devices | head -1) || { echo "bench: no usable CUDA device"; exit 1; }
+
+# label | gputui arguments | reference GB/s (low-high) | what the reference is
+CONFIGS=(
+  "pinned H2D 64 MiB|--host pinned --dir h2d --size 64M|55.2|nvbandwidth CE"
+  "pinned D2H 64 MiB|--host pinned --dir d2h --size 64M|55.3|nvbandwidth CE"
+  "pinned H2D 512 MiB|--host pinned --dir h2d --size 512M|55.2|nvbandwidth CE"
+  "pinned D2H 512 MiB|--host pinned --dir d2h --size 512M|55.3|nvbandwidth CE"
+  "SM copy H2D 512 MiB|--host pinned --dir h2d --method sm --size 512M|51.1|nvbandwidth SM"
+  "SM copy D2H 512 MiB|--host pinned --dir d2h --method sm --size 512M|52.6|nvbandwidth SM"
+  "pageable H2D 64 MiB|--host pageable --dir h2d --size 64M|6.6-7.6|bandwidthTest/nvbandwidth"
+  "pageable D2H 64 MiB|--host pageable --dir d2h --size 64M|9.8-15|bandwidthTest/nvbandwidth"
+  "D2D 512 MiB|--dir d2d --size 512M|2093|nvbandwidth, bytes once"
+)
+: >"$LOG/bench-batch.tsv"
+for c in "${CONFIGS[@]}"; do
+    IFS='|' read -r label args ref what <<<"$c"
+    for r in $(seq "$REPEATS"); do
+        # shellcheck disable=SC2086
+        "$BIN" --batch --format json --samples "$SAMPLES" $args >"$LOG/b.json" 2>"$LOG/b.err" ||
+            { echo "bench: $label failed: $(cat "$LOG/b.err")"; exit 1; }
+        python3 - "$LOG/b.json" "$label" "$ref" "$what" >>"$LOG/bench-batch.tsv" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["series"][0]
+assert s["failed"] == 0, "verification failed"
+print("\t".join([sys.argv[2], str(s["bandwidth_GBps"]["p50"]), str(s["ceiling_GBps"] or 0),
+                 s["ceiling"], str(s["ceiling_factor"]), sys.argv[3], sys.argv[4]]))
+PY
+    done
+done
+
+# Responsiveness and CPU, under tmux.
+TMPD=$(mktemp -d)
+trap 'stop; rm -rf "$TMPD"' EXIT
+. tests/e2e/lib.sh
+TRACE="$TMPD/trace"
+start bench 120 40 "'$BIN' --host pinned --dir h2d --size 64M --trace '$TRACE'"
+wait_for "RUNNING" 30 || { echo "bench: TUI did not start"; screen; exit 1; }
+for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done
+lines() { [ -f "$TRACE" ] && wc -l <"$TRACE" || echo 0; }
+for i in $(seq "$PRESSES"); do
+    n=$(lines)
+    if [ $((i % 2)) = 1 ]; then tm send-keys -t t +; else tm send-keys -t t -; fi
+    for _ in $(seq 200); do [ "$(lines)" -gt "$n" ] && break; sleep 0.02; done
+    sleep 0.3
+done
+cp "$TRACE" "$LOG/trace.txt"
+pid=$(pgrep -P "$(tm display -p -t t '#{pane_pid}')" gputui)
+ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+hz=$(getconf CLK_TCK)
+cpu_window() {  # percent of one core over $1 seconds
+    local a b; a=$(ticks); sleep "$1"; b=$(ticks)
+    python3 -c "print(100.0 * ($b - $a) / $hz / $1)"
+}
+running=$(for _ in 1 2 3; do cpu_window 3; done | sort -g | sed -n 2p)
+tm send-keys -t t p
+wait_for "PAUSED" 5
+sleep 1
+paused=$(for _ in 1 2 3; do cpu_window 5; done | sort -g | sed -n 2p)
+tm send-keys -t t q
+stop
+
+python3 - "$LOG/bench-batch.tsv" "$LOG/trace.txt" "$paused" "$running" "$GPU" "$REPEATS" \
+    "$SAMPLES" <<'PY' | tee "$LOG/bench.txt"
+import statistics as st, sys
+tsv, trace, paused, running, gpu, reps, samples = sys.argv[1:]
+rows = {}
+for line in open(tsv):
+    label, p50, ceil, clabel, factor, ref, what = line.rstrip("\n").split("\t")
+    rows.setdefault(label, dict(v=[], ceil=float(ceil), clabel=clabel, factor=float(factor),
+                                ref=ref, what=what))["v"].append(float(p50))
+print(f"gputui bench on {gpu}")
+print(f"bandwidth: median over {reps} runs of each run's p50 ({samples} verified samples a run), GB/s, bytes counted once")
+print(f"{'configuration':<22}{'gputui':>9}{'runs min-max':>16}{'ceiling':>9}{'% ceil':>8}  "
+      f"{'reference':>10}{'vs ref':>8}  reference source")
+for label, r in rows.items():
+    m = st.median(r["v"])
+    pct = 100 * m * r["factor"] / r["ceil"] if r["ceil"] else float("nan")
+    lo, _, hi = r["ref"].partition("-")
+    lo = float(lo); hi = float(hi) if hi else lo
+    if m < lo: diff = f"{100 * (m - lo) / lo:+.1f}%"
+    elif m > hi: diff = f"{100 * (m - hi) / hi:+.1f}%"
+    else: diff = "within" if hi != lo else "+0.0%"
+    ceil = f"{r['ceil']:.1f}" + ("*" if r["factor"] != 1 else "")
+    print(f"{label:<22}{m:>9.2f}{min(r['v']):>8.2f}-{max(r['v']):<7.2f}{ceil:>9}{pct:>7.1f}%  "
+          f"{r['ref']:>10}{diff:>8}  {r['what']}")
+print("  * device memory peak (clock x bus width x 2); a copy reads and writes, so % uses 2x the bytes")
+lat = [float(l.split()[1]) for l in open(trace)][1:]
+print(f"key press -> first new sample on screen (pinned H2D, size 64M <-> 128M, n={len(lat)}): "
+      f"median {st.median(lat):.1f} ms, min {min(lat):.1f}, max {max(lat):.1f}")
+print(f"TUI CPU use: paused {float(paused):.2f}% of a core, running {float(running):.1f}% "
+      f"(median of 3 windows)")
+PY

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Checks one gputui --batch --format json report: every sample verified,
+enough samples, figures physically plausible against the device's own
+properties. Usage: check_batch.py REPORT.json SAMPLES [--min-pcie-pct P]"""
+import json
+import sys
+
+
+def main():
+    path, want = sys.argv[1], int(sys.argv[2])
+    min_pct = float(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--min-pcie-pct" else None
+    r = json.load(open(path))
+    dev, cfg = r["device"], r["config"]
+    problems = []
+    for s in r["series"]:
+        lat, bw = s["latency_s"], s["bandwidth_GBps"]
+        if s["failed"]:
+            problems.append(f"{s['name']}: {s['failed']} samples FAILED verification")
+        if lat["count"] < want:
+            problems.append(f"{s['name']}: {lat['count']} samples, wanted {want}")
+        if not (lat["min"] > 0 and lat["min"] <= lat["p50"] <= lat["p99"] <= lat["max"]):
+            problems.append(f"{s['name']}: latency statistics out of order: {lat}")
+        ceil = s["ceiling_GBps"]
+        if ceil:
+            # A figure above the physical ceiling means the timing is wrong.
+            pct = 100.0 * bw["p50"] * s["ceiling_factor"] / ceil
+            if pct > 102.0:
+                problems.append(f"{s['name']}: p50 {bw['p50']:.1f} GB/s is {pct:.1f}% of {s['ceiling']}")
+            if min_pct is not None and pct < min_pct:
+                problems.append(f"{s['name']}: p50 {bw['p50']:.2f} GB/s is only {pct:.1f}% of "
+                                f"{s['ceiling']} ({ceil:.1f} GB/s), wanted >= {min_pct}%")
+        elif cfg["dir"] != "d2d" and dev["pcie_bytes_per_s"] is not None:
+            problems.append(f"{s['name']}: no ceiling although the PCIe link is known")
+    for p in problems:
+        print("   " + p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# make test-gpu-memcheck: batch mode and the unwind test under
+# compute-sanitizer memcheck (with leak checking): zero errors expected.
+set -u
+BIN=$(realpath "$1"); UNWIND=$(realpath "$2")
+cd "$(dirname "$0")/../.."
+LOG=${GPUTUI_LOG_DIR:-build/test-gpu}
+mkdir -p "$LOG"
+CS=${COMPUTE_SANITIZER:-compute-sanitizer}
+pass=0 fail=0
+one() {     # one NAME [--report-api-errors no] CMD...
+    local name=$1; shift
+    local api=()
+    [ "$1" = --report-api-errors ] && { api=("$1" "$2"); shift 2; }
+    if "$CS" --tool memcheck --leak-check full --error-exitcode 99 "${api[@]}" "$@" >"$LOG/memcheck-$name.log" 2>&1 \
+        && grep -q "ERROR SUMMARY: 0 errors" "$LOG/memcheck-$name.log"; then
+        pass=$((pass + 1)); echo "ok   memcheck $name"
+    else
+        fail=$((fail + 1)); echo "FAIL memcheck $name"; tail -30 "$LOG/memcheck-$name.log"
+    fi
+}
+B=("$BIN" --batch --samples 3 --warmup 1 --size 8M)
+one h2d-pinned-ce "${B[@]}" --dir h2d
+one d2h-pageable-ce "${B[@]}" --dir d2h --host pageable
+one d2d-sm "${B[@]}" --dir d2d --method sm
+one bidir-hostalloc-sm "${B[@]}" --dir bidir --host hostalloc --mapped --write-combined --method sm
+one bidir-register-ce "${B[@]}" --dir bidir --host register --mapped
+# The unwind test makes allocations fail on purpose: API errors are expected there.
+one unwind --report-api-errors no "$UNWIND"
+echo "memcheck: $pass passed, $fail failed"
+[ $fail = 0 ]

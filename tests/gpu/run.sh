@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# make test-gpu: on a machine with a CUDA GPU.
+#  1. batch mode over every host-memory kind (with its flags) x direction x
+#     method at three sizes: verified, plausible against the device's
+#     ceilings; pinned copy-engine H2D/D2H at 64 MiB at >= 80% of PCIe;
+#  2. the unwind test (no device memory leaked at any failure point);
+#  3. the TUI under tmux on the real device.
+# Logs go to $GPUTUI_LOG_DIR (default build/test-gpu).
+set -u
+BIN=$(realpath "$1"); UNWIND=$(realpath "$2")
+cd "$(dirname "$0")/../.."
+LOG=${GPUTUI_LOG_DIR:-build/test-gpu}
+mkdir -p "$LOG"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+if ! "$BIN" --list-devices; then
+    echo "test-gpu: no usable CUDA device; nothing was run"
+    exit 1
+fi
+SAMPLES=${SAMPLES:-8}
+HOSTS=("pageable" "pinned" "hostalloc" "hostalloc --portable" "hostalloc --write-combined"
+       "hostalloc --mapped" "hostalloc --portable --write-combined --mapped"
+       "register" "register --portable" "register --mapped")
+i=0
+run_one() {     # run_one EXPECTED-MIN-PCT ARGS...
+    local min=$1; shift
+    local f="$LOG/batch-$i.json" err="$LOG/batch-$i.err"
+    i=$((i + 1))
+    "$BIN" --batch --format json --samples "$SAMPLES" --warmup 2 "$@" >"$f" 2>"$err"
+    local rc=$?
+    if [ $rc = 64 ] && grep -q "pageableMemoryAccess = 0" "$err"; then
+        ok "$* -> refused as documented (no pageableMemoryAccess)"; return; fi
+    if [ $rc = 1 ] && grep -q "not addressable by kernels" "$err"; then
+        ok "$* -> refused as documented ($(head -c 80 "$err"))"; return; fi
+    if [ $rc != 0 ]; then bad "$* -> exit $rc: $(cat "$err")"; return; fi
+    if python3 tests/gpu/check_batch.py "$f" "$SAMPLES" ${min:+--min-pcie-pct $min}; then
+        ok "$* -> $(python3 -c "import json,sys; r=json.load(open('$f')); print(', '.join('%s %.2f GB/s' % (s['name'], s['bandwidth_GBps']['p50']) for s in r['series']))")"
+    else
+        bad "$*"
+    fi
+}
+for size in 4K 64M 256M; do
+    for method in ce sm; do
+        run_one "" --dir d2d --method $method --size $size
+        for host in "${HOSTS[@]}"; do
+            for dir in h2d d2h bidir; do
+                min=""
+                [ "$host" = pinned ] && [ $method = ce ] && [ $size = 64M ] && [ $dir != bidir ] && min=80
+                # shellcheck disable=SC2086
+                run_one "$min" --host $host --dir $dir --method $method --size $size
+            done
+        done
+    done
+done
+
+echo "== unwind"
+if "$UNWIND" >"$LOG/unwind.log" 2>&1; then ok "unwind: $(grep -c '^ok' "$LOG/unwind.log") checks"
+else cat "$LOG/unwind.log"; bad "unwind"; fi
+
+echo "== TUI on the device"
+if tests/gpu/tui.sh "$BIN" >"$LOG/tui.log" 2>&1; then ok "tui: $(tail -1 "$LOG/tui.log")"
+else cat "$LOG/tui.log"; bad "tui"; fi
+
+echo "test-gpu: $pass passed, $fail failed"
+[ $fail = 0 ]

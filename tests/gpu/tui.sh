@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The TUI on a real GPU under tmux: live histograms, a parameter change
+# with the before/after view, help, pause, resize, monochrome and ASCII
+# rendering, quitting with q and with SIGTERM.
+set -u
+BIN=$(realpath "$1")
+TMPD=$(mktemp -d)
+trap 'stop; rm -rf "$TMPD"' EXIT
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.sh
+
+samples() { screen | sed -n 's/.* \([0-9][0-9]*\) samples.*/\1/p' | head -1; }
+
+start main 120 40 "LC_ALL=C.UTF-8 '$BIN' --size 16M"
+check "starts and runs" wait_for "RUNNING" 20
+check "device panel: name" wait_for "^Name +NVIDIA" 5
+check "device panel: L2 size" wait_for "^L2 cache +[0-9.]+ MiB" 5
+check "device panel: global memory" wait_for "^Global memory +[0-9.]+ GiB" 5
+check "histogram titles" wait_for "H2D bandwidth GB/s +p50 [0-9.]+ = [0-9.]+% of PCIe" 10
+a=$(samples); sleep 0.5; b=$(samples)
+check "sample count grows ($a -> $b)" [ "${b:-0}" -gt "${a:-0}" ]
+for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done          # select size
+tm send-keys -t t +
+check "size doubled to 32 MiB" wait_for "size +32 MiB" 5
+check "before row shows the previous run" wait_for "^ before +[0-9]" 10
+check "new samples after the change" wait_for " [1-9][0-9]* samples" 10
+tm send-keys -t t Enter; tm send-keys -t t -l "1.5G"; tm send-keys -t t Enter
+check "typed size 1.5G" wait_for "size +1.50 GiB" 10
+tm send-keys -t t Enter; tm send-keys -t t -l "9G"; tm send-keys -t t Enter
+check "bad typed size names the allowed range" wait_for "allowed: 4 KiB to 4 GiB" 5
+tm send-keys -t t '?'
+check "help overlay opens" wait_for "gputui keys" 5
+tm send-keys -t t x
+check "help overlay closes" wait_gone "gputui keys" 5
+tm send-keys -t t p
+check "pause" wait_for "PAUSED" 5
+a=$(samples); sleep 0.5; b=$(samples)
+check "no samples while paused ($a = $b)" [ "$a" = "$b" ]
+tm send-keys -t t p
+check "resume" wait_for "RUNNING" 5
+tm resize-window -t t -x 60 -y 20
+check "too small at 60x20" wait_for "terminal too small" 5
+tm resize-window -t t -x 120 -y 40
+check "redraws at 120x40" wait_for "Experiment: Host/device transfer" 5
+check "clean screen (UTF-8, colour)" clean_screen
+tm send-keys -t t q
+check "q exits 0" [ "$(wait_rc main 15)" = 0 ]
+check "terminal restored" bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
+stop
+
+start mono 100 30 "NO_COLOR=1 LC_ALL=C '$BIN' --dir bidir --size 8M"
+check "monochrome ASCII: runs" wait_for "RUNNING" 20
+check "monochrome ASCII: both directions" wait_for "D2H bandwidth" 10
+check "monochrome ASCII: clean screen" clean_screen
+check "monochrome ASCII: no UTF-8 blocks" bash -c "! tmux -L '$SOCK' capture-pane -p -t t | grep -q $'\u2588'"
+pid=$(tm display -p -t t '#{pane_pid}')
+pkill -TERM -P "$pid" gputui
+check "SIGTERM exits 143" [ "$(wait_rc mono 15)" = 143 ]
+check "SIGTERM: terminal restored" bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
+stop
+
+start small 80 24 "'$BIN' --host register --mapped --method sm"
+check "80x24 fits" wait_for "RUNNING" 20
+check "80x24: histogram drawn" wait_for "H2D latency" 5
+tm send-keys -t t C-c
+check "Ctrl-C exits 130" [ "$(wait_rc small 15)" = 130 ]
+stop
+
+echo "tui: $E2E_PASS passed, $E2E_FAIL failed"
+[ $E2E_FAIL = 0 ]
