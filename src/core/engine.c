@@ -120,10 +120,13 @@ static void *worker(void *arg)
             set_state(e, GT_ST_SETUP, gen);
             pthread_mutex_unlock(&e->mu);
 
+            memset(&info, 0, sizeof info);
+            double t0 = gt_now();
             if (state)
                 ops->teardown(state);
+            double t_down = gt_now() - t0;
+            bool had_state = state != NULL;
             state = NULL;
-            memset(&info, 0, sizeof info);
             gt_err_clear(&err);
             e->be->refresh(&props);
             ops = e->be->ops(exp->name);
@@ -134,6 +137,8 @@ static void *worker(void *arg)
                 gt_err_set(&err, GT_EXIT_USAGE, "%s", msg);
             else
                 ops->setup(&state, vals, &props, &info, &err);
+            if (had_state)
+                gt_setup_info_time(&info, t_down, "previous configuration: free all");
             e->be->refresh(&props);
 
             pthread_mutex_lock(&e->mu);

@@ -770,10 +770,13 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng)
         if (timeout > 0 && !pfd[0].revents && !pfd[1].revents)
             dirty = true;
         if (pfd[1].fd >= 0 && pfd[1].revents) {
+            bool first = gt_run_count(&u.cur) == 0;
             while ((n = gt_engine_drain(eng, buf, GT_ARRAY_LEN(buf))) > 0)
                 for (size_t i = 0; i < n; i++)
                     gt_run_add(&u.cur, &buf[i]);
             dirty = true;
+            if (first && gt_run_count(&u.cur))
+                last_draw = 0;      /* the first sample after a change: show it now */
         }
         /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
         while ((ch = getch()) != ERR) {
