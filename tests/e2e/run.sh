@@ -29,6 +29,15 @@ usage "unknown option '--frobnicate'" --frobnicate
 usage "applies only with host=hostalloc" --write-combined
 usage "only with --batch" --format json
 
+# The binary must start without an NVIDIA driver: no link-time libcuda/NVML.
+libs=$(ldd "$BIN" 2>&1)
+check "ldd lists neither libcuda nor NVML" bash -c "! grep -Eq 'libcuda|libnvidia-ml' <<<\"\$0\"" "$libs"
+check "cudart and jansson are linked statically" bash -c "! grep -Eq 'libcudart|libjansson' <<<\"\$0\"" "$libs"
+
+dest="$TMPD/prefix"
+if make -s install PREFIX="$dest" BIN="$BIN" >/dev/null 2>&1 && [ -x "$dest/bin/gputui" ] &&
+   [ -f "$dest/share/man/man1/gputui.1" ]; then ok "make install PREFIX=..."; else bad "make install PREFIX=..."; fi
+
 if "$BIN" --list-devices >/dev/null 2>&1; then
     echo "skip no-device tests: a CUDA device is present"
 else

@@ -66,5 +66,16 @@ tm send-keys -t t C-c
 check "Ctrl-C exits 130" [ "$(wait_rc small 15)" = 130 ]
 stop
 
+# A failed allocation: message in the status line, no exit, and another
+# configuration works afterwards.
+start fault 120 40 "GPUTUI_FAULT_ALLOC=2 '$BIN' --size 32M"
+check "failed allocation: shown in the status line" wait_for "ERROR: .*cudaErrorMemoryAllocation" 20
+for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done
+tm send-keys -t t -
+check "failed allocation: another size then runs" wait_for "RUNNING .* [1-9][0-9]* samples" 20
+tm send-keys -t t q
+check "failed allocation: q exits 0" [ "$(wait_rc fault 15)" = 0 ]
+stop
+
 echo "tui: $E2E_PASS passed, $E2E_FAIL failed"
 [ $E2E_FAIL = 0 ]
