@@ -55,7 +55,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/%)
 SAN_CORE := $(CORE_SRC:%.c=$(BUILD)/san/%.o)
 
 .SECONDARY:
-.PHONY: all run test test-e2e test-gpu test-gpu-memcheck bench deps \
+.PHONY: all run test test-e2e test-gpu test-gpu-memcheck bench recordings fuzz deps \
         deps-test install uninstall clean
 all: $(BIN)
 
@@ -112,13 +112,29 @@ $(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
 bench: $(BIN)
 	@scripts/bench.sh $(BIN)
 
+# libFuzzer on the recording reader (clang); FUZZ_TIME seconds.
+$(BUILD)/fuzz_record: tests/fuzz/fuzz_record.c $(CORE_SRC)
+	@mkdir -p $(@D)
+	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -pthread -o $@ $^ \
+	  $(JANSSON_LIBS) -lm
+
+fuzz: $(BUILD)/fuzz_record
+	@scripts/fuzz.sh $(BUILD)/fuzz_record
+
+# Needs a GPU: re-record tests/data/bundled.gtr after an experiment changes.
+recordings: $(BIN)
+	@scripts/make-recordings.sh $(BIN) tests/data/bundled.gtr
+
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gputui
 	install -m 644 man/gputui.1 $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1
+	install -d $(DESTDIR)$(PREFIX)/share/gputui
+	install -m 644 tests/data/bundled.gtr $(DESTDIR)$(PREFIX)/share/gputui/bundled.gtr
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gputui $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/gputui
 
 clean:
 	rm -rf $(BUILD)

@@ -38,7 +38,7 @@ for c in "${CONFIGS[@]}"; do
         python3 - "$LOG/b.json" "$label" "$ref" "$what" >>"$LOG/bench-batch.tsv" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-s = r["series"][0]
+s = r["runs"][0]["series"][0]
 assert s["failed"] == 0, "verification failed"
 print("\t".join([sys.argv[2], str(s["bandwidth_GBps"]["p50"]), str(s["ceiling_GBps"] or 0),
                  s["ceiling"], str(s["ceiling_factor"]), sys.argv[3], sys.argv[4]]))

@@ -1,17 +1,27 @@
 /* gputui entry point: parse the command line, then hand over to batch
- * mode, the device list or the TUI. The engine is started before the
- * terminal is touched, so "no device" is one plain line on stderr. */
+ * mode, the device list or the TUI, on a GPU or on a recording. The engine
+ * is started before the terminal is touched, so "no device" is one plain
+ * line on stderr; without a device the TUI falls back to the bundled
+ * recording unless --no-fallback says otherwise. */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "gputui/batch.h"
 #include "gputui/cli.h"
+#include "gputui/cuda_backend.h"
 #include "gputui/engine.h"
+#include "gputui/record.h"
+#include "gputui/replay.h"
 #include "gputui/report.h"
 #include "gputui/signals.h"
 #include "gputui/ui.h"
-#include "gputui/cuda_backend.h"
+
+#define BUNDLED "bundled.gtr"
 
 static int list_devices(const gt_backend *be)
 {
@@ -35,12 +45,69 @@ static int list_devices(const gt_backend *be)
     return GT_EXIT_OK;
 }
 
+/* The bundled recording: $GPUTUI_DATA_DIR, then beside the binary in the
+ * build tree (build/../tests/data) or an installation (bin/../share/gputui). */
+static bool find_bundled(char *out, size_t len)
+{
+    char exe[PATH_MAX], *slash;
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    const char *env = getenv("GPUTUI_DATA_DIR");
+
+    if (env && env[0]) {
+        snprintf(out, len, "%s/%s", env, BUNDLED);
+        return access(out, R_OK) == 0;
+    }
+    if (n <= 0)
+        return false;
+    exe[n] = '\0';
+    if ((slash = strrchr(exe, '/')))
+        *slash = '\0';
+    snprintf(out, len, "%s/../tests/data/%s", exe, BUNDLED);
+    if (access(out, R_OK) == 0)
+        return true;
+    snprintf(out, len, "%s/../share/gputui/%s", exe, BUNDLED);
+    return access(out, R_OK) == 0;
+}
+
+/* "cudaErrorNoDevice" out of a longer message, for the banner. */
+static void short_reason(const char *msg, char *out, size_t len)
+{
+    const char *p = strstr(msg, "cudaError");
+    size_t n = 0;
+
+    if (!p) {
+        snprintf(out, len, "no usable device");
+        return;
+    }
+    while (p[n] && (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z')))
+        n++;
+    snprintf(out, len, "%.*s", (int)n, p);
+}
+
+static int replay(const gt_cli *cli, gt_recording *rec, const char *banner)
+{
+    gt_engine *eng;
+    gt_err err;
+    int rc;
+
+    gt_err_clear(&err);
+    if (gt_engine_start(&eng, gt_replay_backend(rec), 0, &err)) {
+        fprintf(stderr, "gputui: %s\n", err.msg);
+        return GT_EXIT_FAIL;
+    }
+    rc = gt_ui_run(cli, eng, rec, banner);
+    gt_engine_stop(eng);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const gt_backend *be = &gt_cuda_backend;
     gt_engine *eng;
+    gt_recording rec;
     gt_cli cli;
     gt_err err;
+    char banner[512], path[PATH_MAX + 32], reason[64];
     int rc;
 
     setlocale(LC_ALL, "");
@@ -54,7 +121,7 @@ int main(int argc, char **argv)
         gt_cli_usage(stdout);
         return GT_EXIT_OK;
     case GT_MODE_VERSION:
-        printf("gputui %s\n", GT_VERSION);
+        printf("gputui %s (recording format %d.%d)\n", GT_VERSION, GT_REC_MAJOR, GT_REC_MINOR);
         return GT_EXIT_OK;
     case GT_MODE_LIST:
         return list_devices(be);
@@ -62,11 +129,46 @@ int main(int argc, char **argv)
         break;
     }
     gt_signals_install();
-    if (gt_engine_start(&eng, be, cli.device, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
-        return err.code ? err.code : GT_EXIT_FAIL;
+
+    if (cli.replay) {
+        if (gt_recording_load(&rec, cli.replay, &err)) {
+            fprintf(stderr, "gputui: %s\n", err.msg);
+            return GT_EXIT_FAIL;
+        }
+        if (cli.mode == GT_MODE_BATCH) {
+            rc = gt_batch_replay(&cli, &rec);
+        } else {
+            snprintf(banner, sizeof banner, "REPLAY of %s: %s, recorded %s", cli.replay,
+                     rec.props.name, rec.created);
+            rc = replay(&cli, &rec, banner);
+        }
+        gt_recording_free(&rec);
+        return rc;
     }
-    rc = cli.mode == GT_MODE_BATCH ? gt_batch_run(&cli, eng) : gt_ui_run(&cli, eng);
+
+    if (gt_engine_start(&eng, be, cli.device, &err)) {
+        bool fallback = cli.mode == GT_MODE_TUI && !cli.no_fallback && !cli.record &&
+                        err.code != GT_EXIT_USAGE;
+        gt_err lerr;
+        if (!fallback) {
+            fprintf(stderr, "gputui: %s\n", err.msg);
+            return err.code ? err.code : GT_EXIT_FAIL;
+        }
+        gt_err_clear(&lerr);
+        if (!find_bundled(path, sizeof path) || gt_recording_load(&rec, path, &lerr)) {
+            fprintf(stderr, "gputui: %s\n", err.msg);
+            fprintf(stderr, "gputui: and no bundled recording to replay instead%s%s\n",
+                    lerr.code ? ": " : " (" BUNDLED " not found)", lerr.msg);
+            return GT_EXIT_FAIL;
+        }
+        short_reason(err.msg, reason, sizeof reason);
+        snprintf(banner, sizeof banner, "no CUDA device here (%s) -- replaying %s, recorded %s",
+                 reason, rec.props.name, rec.created);
+        rc = replay(&cli, &rec, banner);
+        gt_recording_free(&rec);
+        return rc;
+    }
+    rc = cli.mode == GT_MODE_BATCH ? gt_batch_run(&cli, eng) : gt_ui_run(&cli, eng, NULL, NULL);
     gt_engine_stop(eng);
     return rc;
 }

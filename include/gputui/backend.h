@@ -23,6 +23,11 @@ typedef struct gt_exp_ops {
     int (*run)(void *state, gt_sample *out, gt_err *err);
     /* Frees everything setup took. state may be NULL. */
     void (*teardown)(void *state);
+    /* Optional: true when run() has nothing more to give (a replayed
+     * configuration that has played out). run() returning 0 samples
+     * without being done just means "nothing yet". */
+    bool (*done)(void *state);
+    bool no_warmup;     /* skip the warm-up iterations (replay) */
 } gt_exp_ops;
 
 typedef struct gt_backend {

@@ -25,7 +25,8 @@ typedef enum {
     GT_ST_WARMUP,
     GT_ST_RUNNING,
     GT_ST_PAUSED,
-    GT_ST_ERROR        /* set-up or run failed; waits for a new config */
+    GT_ST_ERROR,       /* set-up or run failed; waits for a new config */
+    GT_ST_DONE         /* the back-end has no more samples (replay) */
 } gt_state;
 
 typedef struct gt_status {

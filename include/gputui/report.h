@@ -8,7 +8,12 @@
 #include "gputui/devprops.h"
 #include "gputui/run.h"
 
-int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *r);
+struct gt_recording;
+/* Reports nruns runs measured on p; rec is the recording they were read
+ * from, or NULL for live measurements. Text: a block per run; CSV: one row
+ * per run, series and metric; JSON: one object with a "runs" array. */
+int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *runs, int nruns,
+              const struct gt_recording *rec);
 struct json_t;
 /* The device's properties as a JSON object (N/A fields are null); the
  * caller owns the reference. */

@@ -6,7 +6,11 @@
 
 #include "gputui/cli.h"
 #include "gputui/engine.h"
+#include "gputui/record.h"
 
-int gt_ui_run(const gt_cli *cli, gt_engine *eng);
+/* rec: the recording the engine replays, or NULL for a live GPU; banner:
+ * a line shown above everything while replaying (why, what, when). */
+int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec,
+              const char *banner);
 
 #endif

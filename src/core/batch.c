@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "gputui/report.h"
 #include "gputui/run.h"
@@ -17,62 +18,175 @@ static bool enough(const gt_run *r, int64_t want)
     return true;
 }
 
-int gt_batch_run(const gt_cli *cli, gt_engine *eng)
+static uint64_t failed(gt_run *runs, int n)
 {
-    gt_devprops props;
-    gt_status st;
-    gt_run run;
-    gt_sample buf[256];
-    char msg[512];
-    uint32_t gen;
-    int rc = GT_EXIT_OK;
+    uint64_t f = 0;
 
-    gt_engine_props(eng, &props);
-    if (cli->exp->check(cli->vals, &props, msg, sizeof msg)) {
-        fprintf(stderr, "gputui: --%s\n", msg);
-        return GT_EXIT_USAGE;
-    }
-    gen = gt_engine_configure(eng, cli->exp, cli->vals);
-    gt_run_init(&run, cli->exp, cli->vals, gen);
+    for (int i = 0; i < n; i++)
+        f += gt_run_failed(&runs[i]);
+    return f;
+}
+
+/* Measures one configuration into *run. Returns 0, GT_EXIT_FAIL after a
+ * set-up or run error (already printed), or 128+N after signal N. */
+static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_run *run,
+                   gt_recorder *rec)
+{
+    gt_sample buf[256];
+    gt_status st;
+    uint32_t gen = gt_engine_configure(eng, cli->exp, vals);
+    bool config_written = false;
+
+    gt_run_init(run, cli->exp, vals, gen);
     for (;;) {
         struct pollfd pfd = {gt_engine_fd(eng), POLLIN, 0};
         size_t n;
 
         if (gt_signal_caught) {
             fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
-            rc = 128 + (int)gt_signal_caught;
-            break;
+            return 128 + (int)gt_signal_caught;
         }
         if (poll(&pfd, 1, 500) < 0 && errno != EINTR) {
             perror("gputui: poll");
-            rc = GT_EXIT_FAIL;
-            break;
+            return GT_EXIT_FAIL;
         }
-        while ((n = gt_engine_drain(eng, buf, GT_ARRAY_LEN(buf))) > 0)
-            for (size_t i = 0; i < n; i++)
-                gt_run_add(&run, &buf[i]);
         gt_engine_status(eng, &st);
+        while ((n = gt_engine_drain(eng, buf, GT_ARRAY_LEN(buf))) > 0)
+            for (size_t i = 0; i < n; i++) {
+                if (buf[i].gen != gen)
+                    continue;
+                if (!config_written) {
+                    gt_recorder_config(rec, cli->exp, vals, gen, &st.info);
+                    config_written = true;
+                }
+                gt_recorder_sample(rec, &buf[i]);
+                gt_run_add(run, &buf[i]);
+            }
         if (st.gen == gen && st.state == GT_ST_ERROR) {
+            if (!config_written)
+                gt_recorder_config(rec, cli->exp, vals, gen, &st.info);
+            gt_recorder_error(rec, gen, st.msg);
             fprintf(stderr, "gputui: %s\n", st.msg);
-            rc = GT_EXIT_FAIL;
+            return GT_EXIT_FAIL;
+        }
+        if (enough(run, cli->samples)) {
+            run->info = st.info;
+            return 0;
+        }
+    }
+}
+
+int gt_batch_run(const gt_cli *cli, gt_engine *eng)
+{
+    static int64_t cfgs[GT_MAX_CONFIGS][GT_MAX_PARAMS];
+    gt_devprops props;
+    gt_recorder *rec = NULL;
+    gt_run *runs;
+    gt_err err;
+    char msg[512], desc[512];
+    int ncfg, nrun = 0, rc = GT_EXIT_OK;
+
+    gt_err_clear(&err);
+    gt_engine_props(eng, &props);
+    ncfg = gt_cli_configs(cli, cfgs, GT_MAX_CONFIGS, msg, sizeof msg);
+    if (ncfg < 0) {
+        fprintf(stderr, "gputui: %s\n", msg);
+        return GT_EXIT_USAGE;
+    }
+    if (ncfg == 1 && cli->exp->check(cfgs[0], &props, msg, sizeof msg)) {
+        fprintf(stderr, "gputui: --%s\n", msg);
+        return GT_EXIT_USAGE;
+    }
+    if (cli->record && gt_recorder_open(&rec, cli->record, &props, &err)) {
+        fprintf(stderr, "gputui: %s\n", err.msg);
+        return GT_EXIT_FAIL;
+    }
+    runs = calloc((size_t)ncfg, sizeof *runs);
+    if (!runs) {
+        gt_recorder_close(rec, &err);
+        fprintf(stderr, "gputui: out of memory\n");
+        return GT_EXIT_FAIL;
+    }
+    for (int i = 0; i < ncfg; i++) {
+        int r;
+        gt_experiment_describe(cli->exp, cfgs[i], desc, sizeof desc);
+        gt_engine_props(eng, &props);
+        if (cli->exp->check(cfgs[i], &props, msg, sizeof msg)) {
+            fprintf(stderr, "gputui: skipped %s: %s\n", desc, msg);
+            continue;
+        }
+        r = measure(cli, eng, cfgs[i], &runs[nrun], rec);
+        if (r == 0) {
+            nrun++;
+            continue;
+        }
+        gt_run_free(&runs[nrun]);
+        if (r > 128 || ncfg == 1) {
+            rc = r;
             break;
         }
-        if (enough(&run, cli->samples))
-            break;
+        fprintf(stderr, "gputui: skipped %s after that error\n", desc);
     }
-    gt_engine_status(eng, &st);
-    gt_engine_props(eng, &props);
-    run.info = st.info;
+    if (gt_recorder_close(rec, &err)) {
+        fprintf(stderr, "gputui: %s\n", err.msg);
+        rc = rc ? rc : GT_EXIT_FAIL;
+    }
+    if (rc == GT_EXIT_OK && nrun == 0) {
+        fprintf(stderr, "gputui: no configuration could be measured\n");
+        rc = GT_EXIT_FAIL;
+    }
     if (rc == GT_EXIT_OK) {
-        if (gt_report(stdout, cli->format, &props, &run)) {
+        gt_engine_props(eng, &props);
+        if (gt_report(stdout, cli->format, &props, runs, nrun, NULL)) {
             fprintf(stderr, "gputui: cannot write the report\n");
             rc = GT_EXIT_FAIL;
-        } else if (gt_run_failed(&run)) {
+        } else if (failed(runs, nrun)) {
             fprintf(stderr, "gputui: %llu samples FAILED verification\n",
-                    (unsigned long long)gt_run_failed(&run));
+                    (unsigned long long)failed(runs, nrun));
             rc = GT_EXIT_VERIFY;
         }
     }
-    gt_run_free(&run);
+    for (int i = 0; i < nrun; i++)
+        gt_run_free(&runs[i]);
+    free(runs);
+    return rc;
+}
+
+int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
+{
+    gt_run *runs = calloc(rec->ncfg, sizeof *runs);
+    int nrun = 0, rc = GT_EXIT_OK;
+    char desc[512];
+
+    if (!runs) {
+        fprintf(stderr, "gputui: out of memory\n");
+        return GT_EXIT_FAIL;
+    }
+    for (size_t i = 0; i < rec->ncfg; i++) {
+        const gt_rec_config *c = &rec->cfg[i];
+        if (c->n == 0) {
+            fprintf(stderr, "gputui: %s: configuration %s has no samples%s%s\n", rec->path,
+                    gt_experiment_describe(c->exp, c->vals, desc, sizeof desc),
+                    c->error[0] ? "; recorded error: " : "", c->error);
+            continue;
+        }
+        gt_run_init(&runs[nrun], c->exp, c->vals, c->gen);
+        runs[nrun].info = c->info;
+        for (size_t k = 0; k < c->n; k++)
+            gt_run_add(&runs[nrun], &c->s[k]);
+        nrun++;
+    }
+    if (rec->dropped)
+        fprintf(stderr, "gputui: %s: the last line was cut off; %zu line%s dropped\n", rec->path,
+                rec->dropped, rec->dropped == 1 ? "" : "s");
+    if (gt_report(stdout, cli->format, &rec->props, runs, nrun, rec)) {
+        fprintf(stderr, "gputui: cannot write the report\n");
+        rc = GT_EXIT_FAIL;
+    } else if (failed(runs, nrun)) {
+        rc = GT_EXIT_VERIFY;
+    }
+    for (int i = 0; i < nrun; i++)
+        gt_run_free(&runs[i]);
+    free(runs);
     return rc;
 }

@@ -38,7 +38,7 @@ static const char *split(const char *arg, char *name, size_t len)
 int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
 {
     char name[64], msg[400];
-    bool batch_only = false, batch_opt_seen = false;
+    bool batch_only = false, batch_opt_seen = false, list_seen = false;
     const char *batch_opt = NULL;
 
     memset(c, 0, sizeof *c);
@@ -138,16 +138,44 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         } else if (!strcmp(name, "--trace")) {
             NEED_VALUE();
             c->trace = val;
+        } else if (!strcmp(name, "--record")) {
+            NEED_VALUE();
+            c->record = val;
+        } else if (!strcmp(name, "--replay")) {
+            NEED_VALUE();
+            c->replay = val;
+        } else if (!strcmp(name, "--no-fallback")) {
+            c->no_fallback = true;
         } else if (!strncmp(name, "--", 2) &&
                    (pi = gt_experiment_param(c->exp, name + 2)) >= 0) {
             const gt_param *p = &c->exp->params[pi];
+            char item[64];
             if (p->type == GT_P_BOOL && !val)
                 val = "on";
             NEED_VALUE();
-            if (gt_param_parse(p, val, &c->vals[pi], msg, sizeof msg)) {
-                gt_err_set(err, GT_EXIT_USAGE, "--%s", msg);
-                return -1;
+            /* A comma-separated list sweeps the values (batch). */
+            c->nsweep[pi] = 0;
+            for (const char *v = val;; v++) {
+                const char *end = strchr(v, ',');
+                size_t n = end ? (size_t)(end - v) : strlen(v);
+                if (c->nsweep[pi] == GT_MAX_SWEEP) {
+                    gt_err_set(err, GT_EXIT_USAGE, "--%s: more than %d values in the list",
+                               p->name, GT_MAX_SWEEP);
+                    return -1;
+                }
+                snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), v);
+                if (gt_param_parse(p, item, &c->sweep[pi][c->nsweep[pi]], msg, sizeof msg)) {
+                    gt_err_set(err, GT_EXIT_USAGE, "--%s", msg);
+                    return -1;
+                }
+                c->nsweep[pi]++;
+                if (!end)
+                    break;
+                v = end;
             }
+            c->vals[pi] = c->sweep[pi][0];
+            if (c->nsweep[pi] > 1)
+                batch_opt = "a list of values", list_seen = true;
             c->given |= 1ull << pi;
         } else {
             gt_err_set(err, GT_EXIT_USAGE, "unknown option '%s' (see gputui --help)", arg);
@@ -155,16 +183,79 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         }
 #undef NEED_VALUE
     }
-    batch_only = c->mode != GT_MODE_BATCH && batch_opt_seen;
+    batch_only = c->mode != GT_MODE_BATCH && (batch_opt_seen || list_seen);
     if (batch_only) {
         gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --batch", batch_opt);
         return -1;
     }
-    if (gt_experiment_validate(c->exp, c->vals, c->given, msg, sizeof msg)) {
-        gt_err_set(err, GT_EXIT_USAGE, "%s", msg);
+    if (c->record && c->replay) {
+        gt_err_set(err, GT_EXIT_USAGE, "--record and --replay cannot be used together");
         return -1;
     }
+    if (c->mode != GT_MODE_BATCH && c->mode != GT_MODE_TUI && (c->record || c->replay)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--%s applies to the TUI and --batch only",
+                   c->record ? "record" : "replay");
+        return -1;
+    }
+    {
+        static int64_t all[GT_MAX_CONFIGS][GT_MAX_PARAMS];
+        if (gt_cli_configs(c, all, GT_MAX_CONFIGS, msg, sizeof msg) < 0) {
+            gt_err_set(err, GT_EXIT_USAGE, "%s", msg);
+            return -1;
+        }
+    }
     return 0;
+}
+
+int gt_cli_configs(const gt_cli *c, int64_t (*out)[GT_MAX_PARAMS], int max, char *err,
+                   size_t errlen)
+{
+    const gt_experiment *e = c->exp;
+    int idx[GT_MAX_PARAMS] = {0}, n = 0;
+    char first_err[400] = "", da[512], db[512];
+    uint64_t given = c->given;
+
+    /* In a sweep, a value that does not apply to one combination (--host
+     * for dir=d2d) is left out of it; given alone, it is an error. */
+    for (int i = 0; i < e->nparams; i++)
+        if (c->nsweep[i] > 1)
+            given = 0;
+
+    for (;;) {
+        int64_t v[GT_MAX_PARAMS];
+        memcpy(v, c->vals, sizeof v);
+        for (int i = 0; i < e->nparams; i++)
+            if (c->nsweep[i])
+                v[i] = c->sweep[i][idx[i]];
+        if (gt_experiment_validate(e, v, given, first_err[0] ? da : first_err,
+                                   first_err[0] ? sizeof da : sizeof first_err) == 0) {
+            bool dup = false;
+            gt_experiment_describe(e, v, da, sizeof da);
+            for (int k = 0; k < n && !dup; k++)
+                dup = !strcmp(gt_experiment_describe(e, out[k], db, sizeof db), da);
+            if (!dup) {
+                if (n == max) {
+                    snprintf(err, errlen, "more than %d configurations in one run", max);
+                    return -1;
+                }
+                memcpy(out[n++], v, sizeof v);
+            }
+        }
+        /* Next combination, odometer style. */
+        int i = 0;
+        for (; i < e->nparams; i++) {
+            if (c->nsweep[i] > 1 && ++idx[i] < c->nsweep[i])
+                break;
+            idx[i] = 0;
+        }
+        if (i == e->nparams)
+            break;
+    }
+    if (n == 0) {
+        snprintf(err, errlen, "%s", first_err);
+        return -1;
+    }
+    return n;
 }
 
 void gt_cli_usage(FILE *f)
@@ -184,6 +275,10 @@ void gt_cli_usage(FILE *f)
             "      --samples N         batch: samples per series, 1 to 1000000 (default 50)\n"
             "      --no-color          monochrome TUI (also NO_COLOR=1)\n"
             "      --trace FILE        log key-press to first-sample latency\n"
+            "      --record FILE       write every configuration and sample to FILE (.gtr)\n"
+            "      --replay FILE       play a recording back (TUI), or report it (--batch)\n"
+            "      --no-fallback       with no CUDA device, fail instead of replaying the\n"
+            "                          bundled recording\n"
             "      --list-devices      list CUDA devices and exit\n"
             "  -h, --help              this text\n"
             "  -V, --version           print the version\n",
@@ -200,6 +295,8 @@ void gt_cli_usage(FILE *f)
                     gt_param_format(p, p->def, def, sizeof def));
         }
     }
+    fprintf(f, "\nWith --batch, an experiment option may take a comma-separated list\n"
+               "(--size 4M,64M --dir h2d,d2h): every combination is measured.\n");
     fprintf(f, "\nexit status: 0 ok, 1 CUDA or I/O error, 3 a result failed "
                "verification, 64 bad option or value, 128+N stopped by signal N\n");
 }

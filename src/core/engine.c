@@ -40,8 +40,8 @@ struct gt_engine {
 const char *gt_state_name(gt_state s)
 {
     static const char *const n[] = {"IDLE", "SETUP", "WARM-UP", "RUNNING",
-                                    "PAUSED", "ERROR"};
-    return s <= GT_ST_ERROR ? n[s] : "?";
+                                    "PAUSED", "ERROR", "END"};
+    return s <= GT_ST_DONE ? n[s] : "?";
 }
 
 static void notify(gt_engine *e)
@@ -69,7 +69,7 @@ static bool cancelled(gt_engine *e, uint32_t gen)
 static void *worker(void *arg)
 {
     gt_engine *e = arg;
-    const gt_exp_ops *ops = NULL;
+    const gt_exp_ops *ops = NULL, *active_ops = NULL;   /* requested, owning 'state' */
     void *state = NULL;
     uint32_t active = 0;
     gt_devprops props;
@@ -94,7 +94,8 @@ static void *worker(void *arg)
     for (;;) {
         while (!e->quit && (e->want_gen == 0 ||
                             (active == e->want_gen &&
-                             (e->paused || e->st.state == GT_ST_ERROR)))) {
+                             (e->paused || e->st.state == GT_ST_ERROR ||
+                              e->st.state == GT_ST_DONE)))) {
             if (e->paused && active == e->want_gen && e->st.state == GT_ST_RUNNING)
                 set_state(e, GT_ST_PAUSED, active);
             pthread_cond_wait(&e->cv, &e->mu);
@@ -115,7 +116,8 @@ static void *worker(void *arg)
             e->st.iterations = 0;
             e->st.msg[0] = '\0';
             e->st.warmup_done = 0;
-            e->st.warmup_total = nwarm = exp->warmup_param >= 0 ?
+            ops = e->be->ops(exp->name);
+            e->st.warmup_total = nwarm = exp->warmup_param >= 0 && ops && !ops->no_warmup ?
                 (int)vals[exp->warmup_param] : 0;
             set_state(e, GT_ST_SETUP, gen);
             pthread_mutex_unlock(&e->mu);
@@ -123,13 +125,13 @@ static void *worker(void *arg)
             memset(&info, 0, sizeof info);
             double t0 = gt_now();
             if (state)
-                ops->teardown(state);
+                active_ops->teardown(state);
             double t_down = gt_now() - t0;
             bool had_state = state != NULL;
             state = NULL;
             gt_err_clear(&err);
             e->be->refresh(&props);
-            ops = e->be->ops(exp->name);
+            active_ops = ops;
             if (!ops)
                 gt_err_set(&err, GT_EXIT_FAIL, "experiment '%s' is not available "
                            "in the %s back-end", exp->name, e->be->name);
@@ -182,6 +184,11 @@ static void *worker(void *arg)
             set_state(e, GT_ST_ERROR, active);
             continue;
         }
+        if (rc == 0) {
+            if (ops->done && ops->done(state))
+                set_state(e, GT_ST_DONE, active);
+            continue;
+        }
         while (e->qlen + (size_t)rc > QUEUE_CAP && !cancelled(e, active))
             pthread_cond_wait(&e->cv, &e->mu);
         if (cancelled(e, active))
@@ -196,7 +203,7 @@ static void *worker(void *arg)
     }
     pthread_mutex_unlock(&e->mu);
     if (state)
-        ops->teardown(state);
+        active_ops->teardown(state);
     e->be->close();
     return NULL;
 }

@@ -16,6 +16,9 @@ const gt_keybind gt_keys[] = {
     {GT_KEY_RIGHT, GT_A_INC}, {'l', GT_A_INC}, {'+', GT_A_INC}, {'=', GT_A_INC},
     {GT_KEY_ENTER, GT_A_EDIT},
     {' ', GT_A_TOGGLE},
+    {'<', GT_A_SLOWER}, {',', GT_A_SLOWER},
+    {'>', GT_A_FASTER}, {'.', GT_A_FASTER},
+    {'n', GT_A_NEXT_CONFIG}, {'N', GT_A_PREV_CONFIG},
 };
 const size_t gt_nkeys = sizeof gt_keys / sizeof gt_keys[0];
 
@@ -33,6 +36,10 @@ static const char *const help[GT_A_COUNT] = {
     [GT_A_INC] = "increase the value (sizes double, choices cycle)",
     [GT_A_EDIT] = "type a value (Enter applies, Esc cancels)",
     [GT_A_TOGGLE] = "toggle a flag, or next choice",
+    [GT_A_SLOWER] = "replay: half the speed (down to x0.5)",
+    [GT_A_FASTER] = "replay: double the speed (up to x8)",
+    [GT_A_NEXT_CONFIG] = "replay: next recorded configuration",
+    [GT_A_PREV_CONFIG] = "replay: previous recorded configuration",
 };
 
 gt_action gt_key_action(int key)

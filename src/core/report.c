@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "gputui/record.h"
 #include "gputui/units.h"
 
 void gt_report_device_line(FILE *f, const gt_devprops *p)
@@ -54,16 +55,12 @@ json_t *gt_devprops_json(const gt_devprops *p)
     return o;
 }
 
-static int report_json(FILE *f, const gt_devprops *p, gt_run *r)
+static json_t *run_json(const gt_devprops *p, gt_run *r)
 {
     json_t *root = json_object(), *cfg = json_object(), *series = json_array();
     json_t *setup = json_array();
     char v[64];
-    int rc;
 
-    json_object_set_new(root, "tool", json_string("gputui"));
-    json_object_set_new(root, "version", json_string(GT_VERSION));
-    json_object_set_new(root, "device", gt_devprops_json(p));
     json_object_set_new(root, "experiment", json_string(r->exp->name));
     for (int i = 0; i < r->exp->nparams; i++) {
         const gt_param *pa = &r->exp->params[i];
@@ -111,6 +108,32 @@ static int report_json(FILE *f, const gt_devprops *p, gt_run *r)
         json_array_append_new(series, o);
     }
     json_object_set_new(root, "series", series);
+    return root;
+}
+
+static int report_json(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
+                       const gt_recording *rec)
+{
+    json_t *root = json_object(), *arr = json_array();
+    int rc;
+
+    json_object_set_new(root, "tool", json_string("gputui"));
+    json_object_set_new(root, "version", json_string(GT_VERSION));
+    if (rec) {
+        json_t *o = json_object();
+        char fmt[16];
+        snprintf(fmt, sizeof fmt, "%d.%d", rec->major, rec->minor);
+        json_object_set_new(o, "path", json_string(rec->path));
+        json_object_set_new(o, "created", json_string(rec->created));
+        json_object_set_new(o, "gputui_version", json_string(rec->version));
+        json_object_set_new(o, "format", json_string(fmt));
+        json_object_set_new(o, "lines_dropped", json_integer((json_int_t)rec->dropped));
+        json_object_set_new(root, "recording", o);
+    }
+    json_object_set_new(root, "device", gt_devprops_json(p));
+    for (int i = 0; i < nruns; i++)
+        json_array_append_new(arr, run_json(p, &runs[i]));
+    json_object_set_new(root, "runs", arr);
     rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', f);
     json_decref(root);
@@ -121,8 +144,6 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
 {
     char cfg[512], t[32];
 
-    fprintf(f, "gputui %s  device ", GT_VERSION);
-    gt_report_device_line(f, p);
     fprintf(f, "experiment %s: %s\n", r->exp->name,
             gt_experiment_describe(r->exp, r->vals, cfg, sizeof cfg));
     for (int i = 0; i < r->info.ntimes; i++)
@@ -161,10 +182,26 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
     }
 }
 
-static void report_csv(FILE *f, gt_run *r, const gt_devprops *p)
+static void report_text_all(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
+                            const gt_recording *rec)
 {
-    fprintf(f, "series,metric,unit,count,min,p50,p90,p99,max,mean,stddev,"
-               "verified_full,verified_sampled,failed,ceiling,ceiling_value\n");
+    fprintf(f, "gputui %s  device ", GT_VERSION);
+    gt_report_device_line(f, p);
+    if (rec)
+        fprintf(f, "replayed from %s (recorded %s by gputui %s, format %d.%d)\n", rec->path,
+                rec->created, rec->version, rec->major, rec->minor);
+    for (int i = 0; i < nruns; i++) {
+        if (nruns > 1)
+            fprintf(f, "\n== run %d of %d\n", i + 1, nruns);
+        report_text(f, p, &runs[i]);
+    }
+}
+
+static void report_csv(FILE *f, gt_run *r, int run, const gt_devprops *p)
+{
+    char desc[512];
+
+    gt_experiment_describe(r->exp, r->vals, desc, sizeof desc);
     for (int s = 0; s < r->nseries; s++) {
         gt_series *se = &r->s[s];
         struct { const char *metric, *unit; gt_dist *d; double k; } m[2] = {
@@ -176,8 +213,9 @@ static void report_csv(FILE *f, gt_run *r, const gt_devprops *p)
         for (int k = 0; k < 2; k++) {
             gt_summary x;
             gt_dist_summary(m[k].d, &x);
-            fprintf(f, "%s,%s,%s,%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%llu,%llu,%llu,",
-                    se->name, m[k].metric, m[k].unit, (unsigned long long)x.count,
+            fprintf(f, "%d,%s,\"%s\",%s,%s,%s,%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%llu,%llu,%llu,",
+                    run, r->exp->name, desc, se->name, m[k].metric, m[k].unit,
+                    (unsigned long long)x.count,
                     x.min * m[k].k, x.p50 * m[k].k, x.p90 * m[k].k, x.p99 * m[k].k,
                     x.max * m[k].k, x.mean * m[k].k, x.stddev * m[k].k,
                     (unsigned long long)se->full, (unsigned long long)se->sampled,
@@ -190,16 +228,20 @@ static void report_csv(FILE *f, gt_run *r, const gt_devprops *p)
     }
 }
 
-int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *r)
+int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *runs, int nruns,
+              const gt_recording *rec)
 {
     switch (fmt) {
     case GT_FMT_JSON:
-        return report_json(f, p, r);
+        return report_json(f, p, runs, nruns, rec);
     case GT_FMT_CSV:
-        report_csv(f, r, p);
-        return 0;
+        fprintf(f, "run,experiment,config,series,metric,unit,count,min,p50,p90,p99,max,mean,"
+                   "stddev,verified_full,verified_sampled,failed,ceiling,ceiling_bytes_once_GBps\n");
+        for (int i = 0; i < nruns; i++)
+            report_csv(f, &runs[i], i + 1, p);
+        return ferror(f) ? -1 : 0;
     default:
-        report_text(f, p, r);
-        return 0;
+        report_text_all(f, p, runs, nruns, rec);
+        return ferror(f) ? -1 : 0;
     }
 }

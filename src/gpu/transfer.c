@@ -447,4 +447,4 @@ static int run(void *state, gt_sample *out, gt_err *err)
     return t->nlanes;
 }
 
-const gt_exp_ops gt_transfer_ops = {setup, run, teardown};
+const gt_exp_ops gt_transfer_ops = {.setup = setup, .run = run, .teardown = teardown};

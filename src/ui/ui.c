@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "gputui/keys.h"
+#include "gputui/replay.h"
 #include "gputui/run.h"
 #include "gputui/signals.h"
 #include "gputui/units.h"
@@ -24,6 +25,7 @@
 #define MIN_LINES 24
 #define FRAME_S (1.0 / 30.0)
 #define MAX_BINS 256
+#define REPLAY_DWELL_S 8.0      /* a played-out configuration stays this long */
 
 enum { PANE_EXP, PANE_DEV, PANE_COUNT };
 enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE };
@@ -47,6 +49,12 @@ typedef struct ui {
     FILE *trace;
     double trace_t0;
     uint32_t trace_gen;
+    const gt_recording *rec;    /* replaying, or NULL */
+    const char *banner;
+    int cfg_idx;                /* replay: the recorded configuration shown */
+    double done_since;          /* replay: when it played out, 0 = not yet */
+    gt_recorder *recorder;      /* --record, or NULL */
+    uint32_t recorded_gen, error_gen;
 } ui;
 
 /* ---- small helpers ---- */
@@ -155,15 +163,47 @@ static outcome try_value(ui *u, int i, int64_t v)
     }
     memcpy(vals, u->vals, sizeof vals);
     vals[i] = v;
+    if (vals[i] == u->vals[i])
+        return OUT_REDRAW;
+    if (u->rec) {
+        /* Replaying: move to the recorded configuration with that value. */
+        char have[300], vb[48];
+        int idx = gt_recording_match(u->rec, u->exp, vals, i, have, sizeof have);
+        if (idx < 0) {
+            set_msg(u, true, "the recording has no configuration with %s=%s (recorded: %s)",
+                    p->name, gt_param_format(p, v, vb, sizeof vb), have);
+            return OUT_REDRAW;
+        }
+        u->cfg_idx = idx;
+        memcpy(u->vals, u->rec->cfg[idx].vals, sizeof u->vals);
+        u->msg[0] = '\0';
+        return OUT_APPLY;
+    }
     if (u->exp->check(vals, &u->props, err, sizeof err)) {
         set_msg(u, true, "%s", err);
         return OUT_REDRAW;
     }
-    if (vals[i] == u->vals[i])
-        return OUT_REDRAW;
     memcpy(u->vals, vals, sizeof vals);
     u->msg[0] = '\0';
     return OUT_APPLY;
+}
+
+/* Replay: the next (dir 1) or previous (-1) recorded configuration of
+ * this experiment, wrapping around. */
+static outcome step_config(ui *u, int dir)
+{
+    int n = (int)u->rec->ncfg;
+
+    for (int k = 1; k <= n; k++) {
+        int i = ((u->cfg_idx + dir * k) % n + n) % n;
+        if (u->rec->cfg[i].exp == u->exp) {
+            u->cfg_idx = i;
+            memcpy(u->vals, u->rec->cfg[i].vals, sizeof u->vals);
+            set_msg(u, false, "recorded configuration %d of %d", i + 1, n);
+            return OUT_APPLY;
+        }
+    }
+    return OUT_REDRAW;
 }
 
 static outcome edit_key(ui *u, int ch)
@@ -237,6 +277,22 @@ static outcome handle_key(ui *u, int ch)
         if (u->pane != PANE_EXP)
             return OUT_NONE;
         return try_value(u, u->sel, gt_param_step(p, u->vals[u->sel], 1));
+    case GT_A_SLOWER:
+    case GT_A_FASTER:
+        if (!u->rec) {
+            set_msg(u, true, "speed applies only when replaying a recording");
+            return OUT_REDRAW;
+        }
+        gt_replay_set_speed(gt_replay_speed() * (a == GT_A_FASTER ? 2.0 : 0.5));
+        set_msg(u, false, "replay speed x%g", gt_replay_speed());
+        return OUT_REDRAW;
+    case GT_A_NEXT_CONFIG:
+    case GT_A_PREV_CONFIG:
+        if (!u->rec) {
+            set_msg(u, true, "n/N step through a recording's configurations (--replay)");
+            return OUT_REDRAW;
+        }
+        return step_config(u, a == GT_A_NEXT_CONFIG ? 1 : -1);
     case GT_A_EDIT: {
         const char *why;
         char allowed[200];
@@ -263,11 +319,14 @@ static void draw_header(ui *u)
     char right[64];
     int st = u->st.state;
 
-    put(0, 0, COLS, role(u, C_HEAD), "");
-    putf(0, 0, COLS, role(u, C_HEAD), " gputui %s | GPU %d: %s | %s | %s", GT_VERSION,
-         u->props.ordinal, u->props.name, u->exp->name, gt_state_name((gt_state)st));
+    putf(0, 0, COLS, role(u, C_HEAD), " gputui %s | %sGPU %d: %s | %s | %s", GT_VERSION,
+         u->rec ? "REPLAY " : "", u->props.ordinal, u->props.name, u->exp->name,
+         gt_state_name((gt_state)st));
     snprintf(right, sizeof right, "?:help  q:quit ");
     put(0, COLS - (int)strlen(right), (int)strlen(right), role(u, C_HEAD), right);
+    if (u->banner)
+        putf(1, 0, COLS, role(u, C_WARN) | A_REVERSE | A_BOLD, " %s | x%g (< >)  n/N: configuration %d of %zu",
+             u->banner, gt_replay_speed(), u->cfg_idx + 1, u->rec->ncfg);
 }
 
 typedef struct devline { char label[32]; char value[64]; } devline;
@@ -574,6 +633,10 @@ static void draw_status(ui *u)
     case GT_ST_ERROR:
         snprintf(left, sizeof left, " ERROR: %s", u->st.msg);
         break;
+    case GT_ST_DONE:
+        snprintf(left, sizeof left, " END of this recorded configuration: %llu samples; "
+                 "n: next (moves on by itself)", (unsigned long long)gt_run_count(&u->cur));
+        break;
     default:
         snprintf(left, sizeof left, " %s  %llu iterations  %llu samples", u->paused ? "PAUSED" :
                  gt_state_name(u->st.state), (unsigned long long)u->st.iterations,
@@ -627,7 +690,8 @@ static void draw(ui *u)
         refresh();
         return;
     }
-    avail = LINES - 2;
+    int y0 = u->banner ? 2 : 1;
+    avail = LINES - 1 - y0;
     top = avail / 2 - 1;
     if (top < 10)
         top = 10;
@@ -635,12 +699,12 @@ static void draw(ui *u)
         top = 20;
     dw = COLS >= 120 ? 42 : 34;
     draw_header(u);
-    draw_device(u, 1, 0, dw, top);
-    draw_experiment(u, 1, dw + 1, COLS - dw - 1, top);
-    for (int r = 1; r <= top; r++)
+    draw_device(u, y0, 0, dw, top);
+    draw_experiment(u, y0, dw + 1, COLS - dw - 1, top);
+    for (int r = y0; r < y0 + top; r++)
         put(r, dw, 1, role(u, C_GHOST), u->utf8 ? "\u2502" : "|");
 
-    hy = 1 + top;
+    hy = y0 + top;
     hh = avail - top;
     ns = u->cur.nseries ? u->cur.nseries : 1;
     for (int s = 0; s < u->cur.nseries; s++) {
@@ -690,7 +754,38 @@ static void init_colors(ui *u, const gt_cli *cli)
     init_pair(C_TITLE, COLOR_YELLOW, -1);
 }
 
-int gt_ui_run(const gt_cli *cli, gt_engine *eng)
+/* --record: a configuration's line goes out with its first sample, when
+ * its set-up figures are known; an error once per configuration. */
+static void record_samples(ui *u, const gt_sample *buf, size_t n)
+{
+    if (!u->recorder)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i].gen != u->cur.gen)
+            continue;
+        if (u->recorded_gen != u->cur.gen) {
+            gt_status st;
+            gt_engine_status(u->eng, &st);
+            gt_recorder_config(u->recorder, u->exp, u->vals, u->cur.gen, &st.info);
+            u->recorded_gen = u->cur.gen;
+        }
+        gt_recorder_sample(u->recorder, &buf[i]);
+    }
+}
+
+static void record_error(ui *u)
+{
+    if (!u->recorder || u->st.state != GT_ST_ERROR || u->st.gen != u->cur.gen ||
+        u->error_gen == u->cur.gen)
+        return;
+    if (u->recorded_gen != u->cur.gen)
+        gt_recorder_config(u->recorder, u->exp, u->vals, u->cur.gen, &u->st.info);
+    u->recorded_gen = u->cur.gen;
+    gt_recorder_error(u->recorder, u->cur.gen, u->st.msg);
+    u->error_gen = u->cur.gen;
+}
+
+int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const char *banner)
 {
     ui u;
     gt_sample buf[1024];
@@ -701,8 +796,30 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng)
     memset(&u, 0, sizeof u);
     u.eng = eng;
     u.exp = cli->exp;
+    u.rec = rec;
+    u.banner = banner;
     memcpy(u.vals, cli->vals, sizeof u.vals);
     gt_engine_props(eng, &u.props);
+    if (rec) {
+        /* Start on the configuration asked for if it was recorded, else
+         * on the first recorded one. */
+        int idx = gt_recording_find(rec, u.exp, u.vals);
+        if (idx < 0) {
+            for (idx = 0; idx < (int)rec->ncfg && rec->cfg[idx].exp != u.exp; idx++)
+                ;
+            if (idx == (int)rec->ncfg) {
+                fprintf(stderr, "gputui: %s holds no '%s' configuration\n", rec->path, u.exp->name);
+                return GT_EXIT_FAIL;
+            }
+            if (cli->given)
+                set_msg(&u, true, "that configuration was not recorded; showing the first recorded one");
+        }
+        u.cfg_idx = idx;
+        memcpy(u.vals, rec->cfg[idx].vals, sizeof u.vals);
+        if (rec->dropped && !u.msg[0])
+            set_msg(&u, true, "%s: the last line was cut off; %zu line dropped", rec->path,
+                    rec->dropped);
+    }
     if (cli->trace) {
         u.trace = fopen(cli->trace, "w");
         if (!u.trace) {
@@ -710,12 +827,23 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng)
             return GT_EXIT_USAGE;
         }
     }
-    {
+    if (cli->record) {
+        gt_err err;
+        gt_err_clear(&err);
+        if (gt_recorder_open(&u.recorder, cli->record, &u.props, &err)) {
+            fprintf(stderr, "gputui: %s\n", err.msg);
+            if (u.trace)
+                fclose(u.trace);
+            return GT_EXIT_FAIL;
+        }
+    }
+    if (!rec) {
         char msg[400];
         if (u.exp->check(u.vals, &u.props, msg, sizeof msg)) {
             fprintf(stderr, "gputui: --%s\n", msg);
             if (u.trace)
                 fclose(u.trace);
+            gt_recorder_close(u.recorder, &(gt_err){0});
             return GT_EXIT_USAGE;
         }
     }
@@ -762,8 +890,9 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng)
             wait = last_draw + FRAME_S - now;
             timeout = (int)(wait * 1e3) + 1;
             pfd[1].fd = -1;
-        } else if (u.st.state == GT_ST_SETUP || u.st.state == GT_ST_WARMUP) {
-            timeout = 250;      /* the elapsed time on screen moves */
+        } else if (u.st.state == GT_ST_SETUP || u.st.state == GT_ST_WARMUP ||
+                   u.st.state == GT_ST_DONE) {
+            timeout = 250;      /* elapsed time on screen; replay dwell */
         }
         if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
             break;
@@ -771,12 +900,28 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng)
             dirty = true;
         if (pfd[1].fd >= 0 && pfd[1].revents) {
             bool first = gt_run_count(&u.cur) == 0;
-            while ((n = gt_engine_drain(eng, buf, GT_ARRAY_LEN(buf))) > 0)
+            while ((n = gt_engine_drain(eng, buf, GT_ARRAY_LEN(buf))) > 0) {
+                record_samples(&u, buf, n);
                 for (size_t i = 0; i < n; i++)
                     gt_run_add(&u.cur, &buf[i]);
+            }
             dirty = true;
             if (first && gt_run_count(&u.cur))
                 last_draw = 0;      /* the first sample after a change: show it now */
+        }
+        gt_engine_status(eng, &u.st);
+        record_error(&u);
+        /* Replay: a played-out configuration gives way to the next one. */
+        if (u.rec && u.st.state == GT_ST_DONE && u.st.gen == u.cur.gen && !u.paused) {
+            if (!u.done_since)
+                u.done_since = now;
+            else if (now - u.done_since >= REPLAY_DWELL_S / gt_replay_speed()) {
+                step_config(&u, 1);
+                apply(&u, false, now);
+                dirty = true;
+            }
+        } else {
+            u.done_since = 0;
         }
         /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
         while ((ch = getch()) != ERR) {
@@ -811,6 +956,12 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng)
     endwin();
     if (u.trace)
         fclose(u.trace);
+    {
+        gt_err err;
+        gt_err_clear(&err);
+        if (gt_recorder_close(u.recorder, &err))
+            fprintf(stderr, "gputui: %s\n", err.msg);
+    }
     gt_run_free(&u.cur);
     gt_run_free(&u.prev);
     if (gt_signal_caught) {

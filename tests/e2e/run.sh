@@ -11,7 +11,8 @@ cd "$(dirname "$0")/../.."
 out=$("$BIN" --help); rc=$?
 check "--help exits 0 and lists the options" [ $rc = 0 ]
 for o in --batch --format --samples --list-devices --device --host --dir --method --size \
-         --iters --warmup --portable --write-combined --mapped --no-color; do
+         --iters --warmup --portable --write-combined --mapped --no-color --record --replay \
+         --no-fallback; do
     grep -q -- "$o" <<<"$out" || bad "--help lists $o"
 done
 check "--version" bash -c "'$BIN' --version | grep -q '^gputui [0-9]'"
@@ -48,22 +49,35 @@ else
     "$BIN" --list-devices >/dev/null 2>&1
     check "no device: --list-devices exits 1" [ $? = 1 ]
 
-    # The TUI must not take over the terminal when it cannot measure.
-    start nodev 100 30 "'$BIN'"
-    check "no device: TUI prints the reason" wait_for "no usable CUDA device" 10
-    check "no device: TUI exits 1" [ "$(wait_rc nodev 10)" = 1 ]
-    check "no device: the screen is clean" clean_screen
-    check "no device: terminal not left in the alternate screen" \
+    # --no-fallback: the plain error, and the terminal is not taken over.
+    start nodev 100 30 "'$BIN' --no-fallback"
+    check "no device, --no-fallback: TUI prints the reason" wait_for "no usable CUDA device" 10
+    check "no device, --no-fallback: exits 1" [ "$(wait_rc nodev 10)" = 1 ]
+    check "no device, --no-fallback: the screen is clean" clean_screen
+    check "no device, --no-fallback: terminal not left in the alternate screen" \
         bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
     stop
+
+    # Otherwise the TUI replays the bundled recording and says why.
+    start fallback 120 40 "'$BIN'"
+    check "no device: fallback banner" \
+        wait_for "no CUDA device here \(cudaError[A-Za-z]+\) -- replaying NVIDIA H[0-9]+, recorded 20" 10
+    check "no device: fallback shows histograms" wait_for "bandwidth GB/s +p50" 10
+    tm send-keys -t t q
+    check "no device: fallback q exits 0" [ "$(wait_rc fallback 10)" = 0 ]
+    stop
 fi
+
+tests/e2e/replay.sh "$BIN" "$TMPD"
+E2E_PASS=$((E2E_PASS + $(cat "$TMPD/replay.pass"))); E2E_FAIL=$((E2E_FAIL + $(cat "$TMPD/replay.fail")))
 
 if command -v groff >/dev/null; then
     warn=$(groff -man -Tutf8 -ww man/gputui.1 2>&1 >/dev/null)
     check "man page renders without warnings" [ -z "$warn" ]
     page=$(groff -man -Tutf8 man/gputui.1 2>/dev/null | col -b 2>/dev/null || groff -man -Tascii man/gputui.1)
     for o in --batch --format --samples --list-devices --device --host --dir --method --size \
-             --iters --warmup --portable --write-combined --mapped --no-color --trace; do
+             --iters --warmup --portable --write-combined --mapped --no-color --trace --record \
+             --replay --no-fallback; do
         grep -q -- "$o" <<<"$page" || bad "man page documents $o"
     done
     for k in "Tab" "Enter" "Space" "F1"; do

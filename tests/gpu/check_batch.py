@@ -9,9 +9,13 @@ import sys
 def main():
     path, want = sys.argv[1], int(sys.argv[2])
     min_pct = float(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--min-pcie-pct" else None
-    r = json.load(open(path))
-    dev, cfg = r["device"], r["config"]
+    doc = json.load(open(path))
+    dev = doc["device"]
     problems = []
+    if len(doc["runs"]) != 1:
+        problems.append(f"{len(doc['runs'])} runs in the report, wanted 1")
+    r = doc["runs"][0]
+    cfg = r["config"]
     for s in r["series"]:
         lat, bw = s["latency_s"], s["bandwidth_GBps"]
         if s["failed"]:

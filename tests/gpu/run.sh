@@ -36,7 +36,7 @@ run_one() {     # run_one EXPECTED-MIN-PCT ARGS...
         ok "$* -> refused as documented ($(head -c 80 "$err"))"; return; fi
     if [ $rc != 0 ]; then bad "$* -> exit $rc: $(cat "$err")"; return; fi
     if python3 tests/gpu/check_batch.py "$f" "$SAMPLES" ${min:+--min-pcie-pct $min}; then
-        ok "$* -> $(python3 -c "import json,sys; r=json.load(open('$f')); print(', '.join('%s %.2f GB/s' % (s['name'], s['bandwidth_GBps']['p50']) for s in r['series']))")"
+        ok "$* -> $(python3 -c "import json,sys; r=json.load(open('$f')); print(', '.join('%s %.2f GB/s' % (s['name'], s['bandwidth_GBps']['p50']) for s in r['runs'][0]['series']))")"
     else
         bad "$*"
     fi

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 
 samples() { screen | sed -n 's/.* \([0-9][0-9]*\) samples.*/\1/p' | head -1; }
 
-start main 120 40 "LC_ALL=C.UTF-8 '$BIN' --size 16M"
+start main 120 40 "LC_ALL=C.UTF-8 '$BIN' --size 16M --record '$TMPD/live.gtr'"
 check "starts and runs" wait_for "RUNNING" 20
 check "device panel: name" wait_for "^Name +NVIDIA" 5
 check "device panel: L2 size" wait_for "^L2 cache +[0-9.]+ MiB" 5
@@ -47,6 +47,15 @@ tm send-keys -t t q
 check "q exits 0" [ "$(wait_rc main 15)" = 0 ]
 check "terminal restored" bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
 stop
+# The session was recorded: every configuration it ran, with samples.
+"$BIN" --batch --replay "$TMPD/live.gtr" --format json >"$TMPD/live.json" 2>"$TMPD/live.err"
+check "TUI --record: the recording replays in batch mode" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+sizes = [r['config']['size'] for r in d['runs']]
+assert 16 << 20 in sizes and 32 << 20 in sizes, sizes
+assert all(s['failed'] == 0 for r in d['runs'] for s in r['series'])
+" "$TMPD/live.json"
 
 start mono 100 30 "NO_COLOR=1 LC_ALL=C '$BIN' --dir bidir --size 8M"
 check "monochrome ASCII: runs" wait_for "RUNNING" 20

@@ -50,7 +50,7 @@ static void json_round_trip(void **state)
     json_t *root, *s0;
     (void)state;
     make_run(&r, &p, GT_DIR_BIDIR);
-    assert_int_equal(gt_report(f, GT_FMT_JSON, &p, &r), 0);
+    assert_int_equal(gt_report(f, GT_FMT_JSON, &p, &r, 1, NULL), 0);
     fclose(f);
     root = json_loads(buf, 0, &je);
     assert_non_null(root);
@@ -59,10 +59,13 @@ static void json_round_trip(void **state)
     assert_true(json_is_null(json_object_get(json_object_get(root, "device"), "sm_count")));
     assert_int_equal(json_integer_value(json_object_get(json_object_get(root, "device"), "l2_bytes")),
                      50ll << 20);
-    assert_string_equal(json_string_value(json_object_get(json_object_get(root, "config"), "dir")),
+    json_t *run = json_array_get(json_object_get(root, "runs"), 0);
+    assert_int_equal(json_array_size(json_object_get(root, "runs")), 1);
+    assert_null(json_object_get(root, "recording"));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(run, "config"), "dir")),
                         "bidir");
-    assert_int_equal(json_array_size(json_object_get(root, "series")), 2);
-    s0 = json_array_get(json_object_get(root, "series"), 0);
+    assert_int_equal(json_array_size(json_object_get(run, "series")), 2);
+    s0 = json_array_get(json_object_get(run, "series"), 0);
     assert_string_equal(json_string_value(json_object_get(s0, "name")), "H2D");
     assert_int_equal(json_integer_value(json_object_get(s0, "failed")), 1);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(s0, "latency_s"), "count")), 5);
@@ -80,15 +83,15 @@ static void csv_and_text(void **state)
     int lines = 0;
     (void)state;
     make_run(&r, &p, GT_DIR_H2D);
-    gt_report(f, GT_FMT_CSV, &p, &r);
+    gt_report(f, GT_FMT_CSV, &p, &r, 1, NULL);
     fclose(f);
     for (char *c = buf; *c; c++)
         lines += *c == '\n';
     assert_int_equal(lines, 3);     /* header + bandwidth + latency */
-    assert_non_null(strstr(buf, "H2D,bandwidth,GB/s,10,"));
+    assert_non_null(strstr(buf, "1,transfer,\"dir=h2d method=ce host=pinned size=64M iters=1 warmup=3\",H2D,bandwidth,GB/s,10,"));
     memset(buf, 0, sizeof buf);
     f = fmemopen(buf, sizeof buf - 1, "w");
-    gt_report(f, GT_FMT_TEXT, &p, &r);
+    gt_report(f, GT_FMT_TEXT, &p, &r, 1, NULL);
     fclose(f);
     assert_non_null(strstr(buf, "1 FAILED"));
     assert_non_null(strstr(buf, "of PCIe Gen4 x16"));

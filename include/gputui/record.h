@@ -1,0 +1,87 @@
+/* record.h - recordings (.gtr): versioned JSON Lines written and read with
+ * jansson.
+ *
+ * Format 1.0, one JSON object per line, each with a "type":
+ *   header  (first line) format [major, minor], tool, version, created
+ *           (UTC, ISO 8601), device {the gt_dp_table keys; null = N/A}
+ *   config  gen, t, experiment, values {param: text as typed on the
+ *           command line}, setup [{what, seconds}], verification
+ *   sample  gen, t, series, verify ("full"|"sampled"|"failed"), sec, bytes
+ *   error   gen, t, message
+ * t is seconds since the recording started. Readers reject another major
+ * version, ignore unknown fields and unknown line types, load every
+ * complete line of a file whose last line was cut off, and name the line
+ * of anything else that is wrong. */
+#ifndef GPUTUI_RECORD_H
+#define GPUTUI_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gputui/common.h"
+#include "gputui/devprops.h"
+#include "gputui/experiment.h"
+
+#define GT_REC_MAJOR 1
+#define GT_REC_MINOR 0
+
+/* ---- writing ---- */
+
+typedef struct gt_recorder gt_recorder;
+
+int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p,
+                     gt_err *err);
+/* A configuration, once its set-up is known (before its first sample). */
+void gt_recorder_config(gt_recorder *r, const gt_experiment *exp,
+                        const int64_t *vals, uint32_t gen,
+                        const gt_setup_info *info);
+void gt_recorder_sample(gt_recorder *r, const gt_sample *s);
+void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg);
+/* Flushes and closes; -1 with a message if anything could not be written. */
+int gt_recorder_close(gt_recorder *r, gt_err *err);
+
+/* ---- reading ---- */
+
+typedef struct gt_rec_config {
+    const gt_experiment *exp;
+    int64_t vals[GT_MAX_PARAMS];
+    uint32_t gen;
+    gt_setup_info info;
+    char error[256];        /* recorded error, "" if none */
+    gt_sample *s;           /* samples in recorded order */
+    double *t;              /* their times */
+    size_t n, cap;
+} gt_rec_config;
+
+typedef struct gt_recording {
+    char path[512];
+    int major, minor;
+    char version[32];       /* gputui version that wrote it */
+    char created[40];
+    gt_devprops props;
+    gt_rec_config *cfg;
+    size_t ncfg, cfgcap;
+    size_t lines;           /* lines loaded */
+    size_t dropped;         /* cut-off lines at the end, not loaded */
+} gt_recording;
+
+/* Loads a file. On failure everything is freed and err says what and, for
+ * a bad line, "PATH:LINE: ...". */
+int gt_recording_load(gt_recording *r, const char *path, gt_err *err);
+/* The same from memory (name is used in messages). */
+int gt_recording_parse(gt_recording *r, const char *name, const char *buf,
+                       size_t len, gt_err *err);
+void gt_recording_free(gt_recording *r);
+
+/* Index of the configuration with exactly these values, or -1. */
+int gt_recording_find(const gt_recording *r, const gt_experiment *exp,
+                      const int64_t *vals);
+/* After parameter 'changed' was set in vals: the recorded configuration
+ * with that value which shares the most other values (ties: the first
+ * recorded), or -1 with the recorded values of that parameter in 'have'
+ * ("4M, 64M, 256M"). */
+int gt_recording_match(const gt_recording *r, const gt_experiment *exp,
+                       const int64_t *vals, int changed, char *have,
+                       size_t havelen);
+
+#endif

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# make recordings: regenerate tests/data/bundled.gtr on a machine with a
+# GPU. Run it whenever an experiment changes. The sweep covers every host
+# memory kind, direction and copy method of the transfer experiment at
+# three sizes; combinations the GPU cannot run are reported and skipped.
+set -euo pipefail
+BIN=$(realpath "${1:-build/gputui}")
+OUTF=${2:-tests/data/bundled.gtr}
+cd "$(dirname "$0")/.."
+mkdir -p "$(dirname "$OUTF")"
+"$BIN" --batch --record "$OUTF.tmp" --samples 40 --format csv \
+    --dir h2d,d2h,bidir,d2d --method ce,sm --host pageable,pinned,hostalloc,register \
+    --write-combined=off,on --size 4M,64M,256M >"$OUTF.csv"
+mv "$OUTF.tmp" "$OUTF"
+rm -f "$OUTF.csv"
+ls -l "$OUTF"
+"$BIN" --batch --replay "$OUTF" --format text | grep -c '^== run' | sed 's/^/configurations: /'

@@ -1,0 +1,498 @@
+/* Recordings: writer and reader of the .gtr JSON Lines format (record.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "gputui/record.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gputui/report.h"
+
+static const char *const verify_names[] = {"full", "sampled", "failed"};
+
+/* ---------------------------------------------------------------- writer */
+
+struct gt_recorder {
+    FILE *f;
+    double t0, last_flush;
+    char path[512];
+};
+
+static void put_line(gt_recorder *r, json_t *o)
+{
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    double now = gt_now();
+
+    if (s) {
+        fputs(s, r->f);
+        fputc('\n', r->f);
+        free(s);
+    }
+    json_decref(o);
+    /* Flush now and then, so a run cut off by a signal keeps most lines. */
+    if (now - r->last_flush > 0.5) {
+        fflush(r->f);
+        r->last_flush = now;
+    }
+}
+
+int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p, gt_err *err)
+{
+    gt_recorder *r = calloc(1, sizeof *r);
+    json_t *h, *fmt;
+    char created[40];
+    time_t now = time(NULL);
+    struct tm tm;
+
+    *out = NULL;
+    if (!r) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of memory");
+        return -1;
+    }
+    r->f = fopen(path, "w");
+    if (!r->f) {
+        gt_err_set(err, GT_EXIT_FAIL, "--record %s: %s", path, strerror(errno));
+        free(r);
+        return -1;
+    }
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->t0 = r->last_flush = gt_now();
+    gmtime_r(&now, &tm);
+    strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    h = json_object();
+    fmt = json_array();
+    json_array_append_new(fmt, json_integer(GT_REC_MAJOR));
+    json_array_append_new(fmt, json_integer(GT_REC_MINOR));
+    json_object_set_new(h, "type", json_string("header"));
+    json_object_set_new(h, "format", fmt);
+    json_object_set_new(h, "tool", json_string("gputui"));
+    json_object_set_new(h, "version", json_string(GT_VERSION));
+    json_object_set_new(h, "created", json_string(created));
+    json_object_set_new(h, "device", gt_devprops_json(p));
+    put_line(r, h);
+    fflush(r->f);
+    *out = r;
+    return 0;
+}
+
+void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t *vals,
+                        uint32_t gen, const gt_setup_info *info)
+{
+    json_t *o, *v = json_object(), *setup = json_array();
+    char buf[64];
+
+    if (!r)
+        return;
+    for (int i = 0; i < exp->nparams; i++)
+        json_object_set_new(v, exp->params[i].name,
+                            json_string(gt_param_format(&exp->params[i], vals[i], buf, sizeof buf)));
+    for (int i = 0; info && i < info->ntimes; i++) {
+        json_t *t = json_object();
+        json_object_set_new(t, "what", json_string(info->times[i].label));
+        json_object_set_new(t, "seconds", json_real(info->times[i].sec));
+        json_array_append_new(setup, t);
+    }
+    o = json_object();
+    json_object_set_new(o, "type", json_string("config"));
+    json_object_set_new(o, "gen", json_integer(gen));
+    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    json_object_set_new(o, "experiment", json_string(exp->name));
+    json_object_set_new(o, "values", v);
+    json_object_set_new(o, "setup", setup);
+    json_object_set_new(o, "verification", json_string(info ? info->note : ""));
+    put_line(r, o);
+}
+
+void gt_recorder_sample(gt_recorder *r, const gt_sample *s)
+{
+    json_t *o;
+
+    if (!r)
+        return;
+    o = json_object();
+    json_object_set_new(o, "type", json_string("sample"));
+    json_object_set_new(o, "gen", json_integer(s->gen));
+    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    json_object_set_new(o, "series", json_integer(s->series));
+    json_object_set_new(o, "verify", json_string(verify_names[s->verify <= GT_V_FAILED ? s->verify : GT_V_FAILED]));
+    json_object_set_new(o, "sec", json_real(s->sec));
+    json_object_set_new(o, "bytes", json_integer((json_int_t)s->bytes));
+    put_line(r, o);
+}
+
+void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg)
+{
+    json_t *o;
+
+    if (!r)
+        return;
+    o = json_object();
+    json_object_set_new(o, "type", json_string("error"));
+    json_object_set_new(o, "gen", json_integer(gen));
+    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    json_object_set_new(o, "message", json_string(msg));
+    put_line(r, o);
+}
+
+int gt_recorder_close(gt_recorder *r, gt_err *err)
+{
+    int bad;
+
+    if (!r)
+        return 0;
+    bad = fflush(r->f) != 0 || ferror(r->f);
+    bad |= fclose(r->f) != 0;
+    if (bad)
+        gt_err_set(err, GT_EXIT_FAIL, "--record %s: could not write the recording", r->path);
+    free(r);
+    return bad ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- reader */
+
+void gt_recording_free(gt_recording *r)
+{
+    for (size_t i = 0; i < r->ncfg; i++) {
+        free(r->cfg[i].s);
+        free(r->cfg[i].t);
+    }
+    free(r->cfg);
+    memset(r, 0, sizeof *r);
+}
+
+/* "PATH:LINE: what" */
+#define BAD(...)                                                                     \
+    do {                                                                             \
+        char what_[300];                                                             \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                                  \
+        gt_err_set(err, GT_EXIT_FAIL, "%s:%zu: %s", name, lineno, what_);            \
+        goto fail;                                                                   \
+    } while (0)
+
+static bool get_number(json_t *o, const char *k, double *out)
+{
+    json_t *v = json_object_get(o, k);
+
+    if (!json_is_number(v))
+        return false;
+    *out = json_number_value(v);
+    return true;
+}
+
+static bool get_int(json_t *o, const char *k, json_int_t *out)
+{
+    json_t *v = json_object_get(o, k);
+
+    if (!json_is_integer(v))
+        return false;
+    *out = json_integer_value(v);
+    return true;
+}
+
+static void read_device(json_t *d, gt_devprops *p)
+{
+    json_t *v;
+
+    gt_devprops_init(p);
+    if (!json_is_object(d))
+        return;
+    if (json_is_integer(v = json_object_get(d, "ordinal")))
+        p->ordinal = (int)json_integer_value(v);
+    if (json_is_string(v = json_object_get(d, "name")))
+        snprintf(p->name, sizeof p->name, "%s", json_string_value(v));
+    if (json_is_string(v = json_object_get(d, "pci_bus_id")))
+        snprintf(p->pci_bus_id, sizeof p->pci_bus_id, "%s", json_string_value(v));
+    if (json_is_string(v = json_object_get(d, "driver_version")))
+        snprintf(p->driver, sizeof p->driver, "%s", json_string_value(v));
+    for (int i = 0; i < GT_DP_COUNT; i++)
+        if (json_is_integer(v = json_object_get(d, gt_dp_table[i].key)))
+            gt_dp_set(p, (gt_dp_id)i, json_integer_value(v));
+}
+
+static gt_rec_config *config_of(gt_recording *r, json_int_t gen)
+{
+    for (size_t i = r->ncfg; i-- > 0;)
+        if (r->cfg[i].gen == (uint32_t)gen)
+            return &r->cfg[i];
+    return NULL;
+}
+
+static int add_sample(gt_rec_config *c, const gt_sample *s, double t)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        gt_sample *ns = realloc(c->s, cap * sizeof *ns);
+        if (!ns)
+            return -1;
+        c->s = ns;
+        double *nt = realloc(c->t, cap * sizeof *nt);
+        if (!nt)
+            return -1;
+        c->t = nt;
+        c->cap = cap;
+    }
+    c->s[c->n] = *s;
+    c->t[c->n++] = t;
+    return 0;
+}
+
+static int parse_line(gt_recording *r, json_t *o, const char *name, size_t lineno, gt_err *err)
+{
+    const char *type = json_string_value(json_object_get(o, "type"));
+    json_int_t gen;
+    double t = 0;
+
+    if (!type)
+        BAD("no \"type\" field");
+    if (!strcmp(type, "header"))
+        BAD("a second header line");
+    if (!strcmp(type, "config")) {
+        const char *en = json_string_value(json_object_get(o, "experiment"));
+        json_t *vals = json_object_get(o, "values"), *setup = json_object_get(o, "setup");
+        const char *note = json_string_value(json_object_get(o, "verification"));
+        gt_rec_config *c;
+        const gt_experiment *exp;
+
+        if (!get_int(o, "gen", &gen) || gen < 0 || gen > UINT32_MAX)
+            BAD("config without a valid \"gen\"");
+        if (!en || !(exp = gt_experiment_find(en)))
+            BAD("config of an unknown experiment '%s'", en ? en : "(none)");
+        if (!json_is_object(vals))
+            BAD("config without \"values\"");
+        if (config_of(r, gen))
+            BAD("configuration %lld appears twice", (long long)gen);
+        if (r->ncfg == r->cfgcap) {
+            size_t cap = r->cfgcap ? r->cfgcap * 2 : 16;
+            gt_rec_config *nc = realloc(r->cfg, cap * sizeof *nc);
+            if (!nc)
+                BAD("out of memory");
+            r->cfg = nc;
+            r->cfgcap = cap;
+        }
+        c = &r->cfg[r->ncfg++];
+        memset(c, 0, sizeof *c);
+        c->exp = exp;
+        c->gen = (uint32_t)gen;
+        gt_experiment_defaults(exp, c->vals);
+        for (int i = 0; i < exp->nparams; i++) {
+            json_t *v = json_object_get(vals, exp->params[i].name);
+            char msg[300];
+            if (!v)
+                continue;       /* written by an older gputui: default */
+            if (!json_is_string(v) ||
+                gt_param_parse(&exp->params[i], json_string_value(v), &c->vals[i], msg, sizeof msg))
+                BAD("config value %s: %s", exp->params[i].name,
+                    json_is_string(v) ? msg : "not a string");
+        }
+        for (size_t i = 0; json_is_array(setup) && i < json_array_size(setup); i++) {
+            json_t *e = json_array_get(setup, i);
+            const char *what = json_string_value(json_object_get(e, "what"));
+            double sec;
+            if (what && get_number(e, "seconds", &sec))
+                gt_setup_info_time(&c->info, sec, "%s", what);
+        }
+        if (note)
+            snprintf(c->info.note, sizeof c->info.note, "%s", note);
+        return 0;
+    }
+    if (!strcmp(type, "sample") || !strcmp(type, "error")) {
+        gt_rec_config *c;
+        if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
+            BAD("%s of configuration %s, which has no config line before it", type,
+                json_is_integer(json_object_get(o, "gen")) ? "given" : "(none)");
+        get_number(o, "t", &t);
+        if (!strcmp(type, "error")) {
+            const char *m = json_string_value(json_object_get(o, "message"));
+            snprintf(c->error, sizeof c->error, "%s", m ? m : "error");
+            return 0;
+        }
+        const char *names[GT_MAX_SERIES];
+        int ns = c->exp->series(c->vals, names);
+        json_int_t series, bytes;
+        double sec;
+        const char *vs = json_string_value(json_object_get(o, "verify"));
+        gt_sample s = {c->gen, 0, GT_V_FULL, 0, 0};
+        if (!get_int(o, "series", &series) || series < 0 || series >= ns)
+            BAD("sample with a series outside 0..%d", ns - 1);
+        if (!get_number(o, "sec", &sec) || !(sec >= 0) || sec > 1e6)
+            BAD("sample without a valid \"sec\"");
+        if (!get_int(o, "bytes", &bytes) || bytes < 0)
+            BAD("sample without a valid \"bytes\"");
+        s.series = (uint8_t)series;
+        s.sec = sec;
+        s.bytes = (uint64_t)bytes;
+        s.verify = GT_V_FAILED;
+        for (int i = 0; vs && i < 3; i++)
+            if (!strcmp(vs, verify_names[i]))
+                s.verify = (uint8_t)i;
+        if (!vs)
+            BAD("sample without \"verify\"");
+        if (add_sample(c, &s, t))
+            BAD("out of memory");
+        return 0;
+    }
+    return 0;   /* unknown line types come from newer writers: ignored */
+fail:
+    return -1;
+}
+
+int gt_recording_parse(gt_recording *r, const char *name, const char *buf, size_t len,
+                       gt_err *err)
+{
+    size_t lineno = 0, pos = 0;
+
+    memset(r, 0, sizeof *r);
+    snprintf(r->path, sizeof r->path, "%s", name);
+    if (len == 0)
+        BAD("empty file, not a gputui recording");
+    while (pos < len) {
+        const char *line = buf + pos, *nl = memchr(line, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - line) : len - pos;
+        json_error_t je;
+        json_t *o;
+
+        pos += n + (nl ? 1 : 0);
+        lineno++;
+        if (n == 0 || (n == 1 && line[0] == '\r'))
+            continue;
+        o = json_loadb(line, n, 0, &je);
+        if (!o || !json_is_object(o)) {
+            json_decref(o);
+            /* A last line without its newline was cut off: drop it. */
+            if (!nl && lineno > 1) {
+                r->dropped++;
+                break;
+            }
+            if (lineno == 1)
+                BAD("not a gputui recording (the first line is not a JSON header)");
+            BAD("not a JSON object: %s", o ? "another JSON value" : je.text);
+        }
+        if (lineno == 1) {
+            json_t *fmt = json_object_get(o, "format");
+            const char *type = json_string_value(json_object_get(o, "type"));
+            const char *v = json_string_value(json_object_get(o, "version"));
+            const char *c = json_string_value(json_object_get(o, "created"));
+            if (!type || strcmp(type, "header") || !json_is_array(fmt) ||
+                !json_is_integer(json_array_get(fmt, 0)) || !json_is_integer(json_array_get(fmt, 1))) {
+                json_decref(o);
+                BAD("not a gputui recording (no header line with a format [major, minor])");
+            }
+            r->major = (int)json_integer_value(json_array_get(fmt, 0));
+            r->minor = (int)json_integer_value(json_array_get(fmt, 1));
+            if (r->major != GT_REC_MAJOR) {
+                json_decref(o);
+                BAD("recording format %d.%d is not supported: this gputui (%s) reads format %d.x",
+                    r->major, r->minor, GT_VERSION, GT_REC_MAJOR);
+            }
+            snprintf(r->version, sizeof r->version, "%s", v ? v : "?");
+            snprintf(r->created, sizeof r->created, "%s", c ? c : "?");
+            read_device(json_object_get(o, "device"), &r->props);
+        } else if (parse_line(r, o, name, lineno, err)) {
+            json_decref(o);
+            goto fail_quiet;
+        }
+        json_decref(o);
+        r->lines++;
+    }
+    if (r->ncfg == 0)
+        BAD("the recording holds no configuration");
+    return 0;
+fail:
+fail_quiet:
+    gt_recording_free(r);
+    return -1;
+}
+
+int gt_recording_load(gt_recording *r, const char *path, gt_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    if (!f) {
+        gt_err_set(err, GT_EXIT_FAIL, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    do {
+        if (len + 65536 > cap) {
+            cap = cap ? cap * 2 : 1 << 20;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                gt_err_set(err, GT_EXIT_FAIL, "%s: out of memory", path);
+                return -1;
+            }
+            buf = nb;
+        }
+        n = fread(buf + len, 1, cap - len, f);
+        len += n;
+    } while (n > 0);
+    if (ferror(f)) {
+        gt_err_set(err, GT_EXIT_FAIL, "%s: %s", path, strerror(errno));
+        free(buf);
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    rc = gt_recording_parse(r, path, buf ? buf : "", len, err);
+    free(buf);
+    return rc;
+}
+
+int gt_recording_find(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)
+{
+    for (size_t i = 0; i < r->ncfg; i++) {
+        const gt_rec_config *c = &r->cfg[i];
+        bool same = c->exp == exp;
+        for (int k = 0; same && k < exp->nparams; k++)
+            /* Values that do not apply are not part of the configuration. */
+            if (gt_param_applies(&exp->params[k], vals, NULL) && c->vals[k] != vals[k])
+                same = false;
+        if (same)
+            return (int)i;
+    }
+    return -1;
+}
+
+int gt_recording_match(const gt_recording *r, const gt_experiment *exp, const int64_t *vals,
+                       int changed, char *have, size_t havelen)
+{
+    int best = -1, best_score = -1;
+    size_t off = 0;
+    char v[48];
+
+    for (size_t i = 0; i < r->ncfg; i++) {
+        const gt_rec_config *c = &r->cfg[i];
+        int score = 0;
+        if (c->exp != exp || c->vals[changed] != vals[changed])
+            continue;
+        for (int k = 0; k < exp->nparams; k++)
+            score += c->vals[k] == vals[k];
+        if (score > best_score) {
+            best = (int)i;
+            best_score = score;
+        }
+    }
+    if (best >= 0 || !have)
+        return best;
+    /* None: list the recorded values of that parameter, once each. */
+    have[0] = '\0';
+    for (size_t i = 0; i < r->ncfg && off < havelen; i++) {
+        bool seen = false;
+        if (r->cfg[i].exp != exp)
+            continue;
+        for (size_t j = 0; j < i; j++)
+            seen |= r->cfg[j].exp == exp && r->cfg[j].vals[changed] == r->cfg[i].vals[changed];
+        if (seen)
+            continue;
+        gt_param_format(&exp->params[changed], r->cfg[i].vals[changed], v, sizeof v);
+        off += (size_t)snprintf(have + off, havelen - off, "%s%s", off ? ", " : "", v);
+    }
+    return -1;
+}

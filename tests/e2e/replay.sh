@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# End-to-end tests of replay, on the bundled recording made on a real GPU:
+# the TUI under tmux, batch reports, and bad recordings. Needs no GPU.
+# Usage: replay.sh BIN TMPDIR (writes TMPDIR/replay.pass and .fail).
+set -u
+BIN=$(realpath "$1")
+OUTD=$2
+TMPD=$(mktemp -d)
+trap 'stop; rm -rf "$TMPD"' EXIT
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.sh
+REC=tests/data/bundled.gtr
+
+samples() { screen | sed -n 's/.* \([0-9][0-9]*\) samples.*/\1/p' | head -1; }
+
+# The longest recorded configuration (about 4 s) shows the count growing.
+start replay 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay $REC --dir bidir --host pageable --size 256M"
+check "banner says REPLAY, device and date" wait_for "REPLAY of $REC: NVIDIA H[0-9]+, recorded 20[0-9-]+T" 10
+check "device panel: recorded device name" wait_for "^Name +NVIDIA H[0-9]+" 5
+check "device panel: recorded L2 size" wait_for "^L2 cache +[0-9]+ MiB" 5
+check "histograms drawn for both directions" bash -c "tmux -L '$SOCK' capture-pane -p -t t | grep -q 'H2D bandwidth GB/s' && tmux -L '$SOCK' capture-pane -p -t t | grep -q 'D2H bandwidth GB/s'"
+wait_for " [1-9][0-9]* samples" 5
+a=$(samples); sleep 0.6; b=$(samples)
+check "sample count grows during playback ($a -> $b)" [ "${b:-0}" -gt "${a:-0}" ]
+for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done        # select size
+tm send-keys -t t -
+check "a size that was not recorded is refused, naming the recorded ones" \
+    wait_for "no configuration with size=128M \(recorded: 4M, 64M, 256M\)" 5
+tm send-keys -t t Enter; tm send-keys -t t -l 64M; tm send-keys -t t Enter
+check "changing the size moves to the recorded 64 MiB configuration" wait_for "size +64 MiB" 5
+check "the previous configuration stays as 'before'" wait_for "^ before +[0-9]" 10
+tm send-keys -t t n
+check "n: next recorded configuration" wait_for "recorded configuration [0-9]+ of [0-9]+" 5
+tm send-keys -t t '>'
+check "speed x2" wait_for "x2 \(< >\)" 5
+tm send-keys -t t '?'
+check "help overlay opens" wait_for "gputui keys" 5
+check "help lists the replay keys" wait_for "replay: next recorded configuration" 5
+tm send-keys -t t x
+check "help overlay closes" wait_gone "gputui keys" 5
+tm resize-window -t t -x 60 -y 20
+check "too small at 60x20" wait_for "terminal too small: 60x20" 5
+tm resize-window -t t -x 120 -y 40
+check "redraws at 120x40" wait_for "Experiment: Host/device transfer" 5
+check "clean screen (UTF-8, colour)" clean_screen
+tm send-keys -t t q
+check "q exits 0" [ "$(wait_rc replay 10)" = 0 ]
+check "terminal restored" bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
+stop
+
+start mono 100 30 "NO_COLOR=1 LC_ALL=C '$BIN' --replay $REC --dir d2d --size 256M"
+check "NO_COLOR + LANG=C: runs" wait_for "D2D bandwidth GB/s" 10
+check "NO_COLOR + LANG=C: clean screen" clean_screen
+check "NO_COLOR + LANG=C: ASCII only" bash -c "! tmux -L '$SOCK' capture-pane -p -t t | LC_ALL=C grep -q '[^ -~]'"
+tm send-keys -t t q
+check "NO_COLOR + LANG=C: q exits 0" [ "$(wait_rc mono 10)" = 0 ]
+stop
+
+# Batch reports of the recording: machines compared without a GPU.
+"$BIN" --batch --replay $REC --format json >"$TMPD/replay.json"
+check "batch replay: JSON with every configuration" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['recording']['format'] == '1.0', d['recording']
+assert d['device']['name'].startswith('NVIDIA'), d['device']
+assert len(d['runs']) > 20, len(d['runs'])
+assert all(s['failed'] == 0 and s['latency_s']['count'] > 0 for r in d['runs'] for s in r['series'])
+" "$TMPD/replay.json"
+check "batch replay: CSV" bash -c "'$BIN' --batch --replay $REC --format csv | head -1 | grep -q '^run,experiment,config,series'"
+check "batch replay: text names the recording" bash -c "'$BIN' --batch --replay $REC | grep -q '^replayed from $REC (recorded 20'"
+
+# Bad recordings: a clear message, exit 1, never a crash.
+head -c 3000 $REC >"$TMPD/cut.gtr"
+msg=$("$BIN" --batch --replay "$TMPD/cut.gtr" --format csv 2>&1 >/dev/null); rc=$?
+check "cut-off recording: loads, says a line was dropped (rc $rc)" \
+    bash -c "[ $rc = 0 ] && grep -q 'last line was cut off; 1 line dropped' <<<\"\$0\"" "$msg"
+sed '1s/"format":\[1,0\]/"format":[2,0]/' $REC >"$TMPD/v2.gtr"
+msg=$("$BIN" --batch --replay "$TMPD/v2.gtr" 2>&1); rc=$?
+check "unknown major version: clear error" bash -c "[ $rc = 1 ] && grep -q 'v2.gtr:1: recording format 2.0 is not supported' <<<\"\$0\"" "$msg"
+sed '5s/.*/{"type":"sample",garbage/' $REC >"$TMPD/bad.gtr"
+msg=$("$BIN" --batch --replay "$TMPD/bad.gtr" 2>&1); rc=$?
+check "corrupt line: error names line 5" bash -c "[ $rc = 1 ] && grep -q 'bad.gtr:5: not a JSON object' <<<\"\$0\"" "$msg"
+msg=$("$BIN" --replay /nonexistent.gtr 2>&1); rc=$?
+check "missing file: clear error" bash -c "[ $rc = 1 ] && grep -q '/nonexistent.gtr: No such file' <<<\"\$0\"" "$msg"
+
+echo "$E2E_PASS" >"$OUTD/replay.pass"
+echo "$E2E_FAIL" >"$OUTD/replay.fail"

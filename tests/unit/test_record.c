@@ -1,0 +1,292 @@
+/* Recordings: write, read back, and every way a file can be wrong. Also
+ * replays a recording through the engine and the replay back-end. */
+#define _POSIX_C_SOURCE 200809L
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "gputui/engine.h"
+#include "gputui/exp_transfer.h"
+#include "gputui/record.h"
+#include "gputui/replay.h"
+#include "gputui/run.h"
+
+static char path[64];
+
+static void props(gt_devprops *p)
+{
+    gt_devprops_init(p);
+    p->ordinal = 0;
+    snprintf(p->name, sizeof p->name, "Test GPU");
+    gt_dp_set(p, GT_DP_L2, 60ll << 20);
+    gt_dp_set(p, GT_DP_PCIE_GEN_MAX, 5);
+    gt_dp_set(p, GT_DP_PCIE_WIDTH_MAX, 16);
+    gt_devprops_derive(p);
+}
+
+/* Two configurations: h2d 64M (3 samples) and bidir 4M (2 x 2 samples). */
+static void write_sample_file(void)
+{
+    gt_recorder *r;
+    gt_devprops p;
+    gt_err err;
+    gt_setup_info info = {0};
+    int64_t v[GT_MAX_PARAMS];
+
+    props(&p);
+    gt_err_clear(&err);
+    strcpy(path, "/tmp/gputui-test-XXXXXX");
+    close(mkstemp(path));
+    assert_int_equal(gt_recorder_open(&r, path, &p, &err), 0);
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    gt_setup_info_time(&info, 0.025, "source: cudaMallocHost 64 MiB");
+    snprintf(info.note, sizeof info.note, "every word");
+    gt_recorder_config(r, &gt_exp_transfer, v, 1, &info);
+    for (int i = 0; i < 3; i++) {
+        gt_sample s = {1, 0, GT_V_FULL, 1e-3 * (i + 1), 64ull << 20};
+        gt_recorder_sample(r, &s);
+    }
+    v[GT_TR_DIR] = GT_DIR_BIDIR;
+    v[GT_TR_SIZE] = 4 << 20;
+    gt_recorder_config(r, &gt_exp_transfer, v, 2, NULL);
+    for (int i = 0; i < 4; i++) {
+        gt_sample s = {2, (uint8_t)(i % 2), i == 3 ? GT_V_FAILED : GT_V_SAMPLED, 2e-3, 4 << 20};
+        gt_recorder_sample(r, &s);
+    }
+    gt_recorder_error(r, 2, "cudaErrorIllegalAddress");
+    assert_int_equal(gt_recorder_close(r, &err), 0);
+}
+
+static void round_trip(void **state)
+{
+    gt_recording rec;
+    gt_err err;
+    (void)state;
+    write_sample_file();
+    gt_err_clear(&err);
+    assert_int_equal(gt_recording_load(&rec, path, &err), 0);
+    assert_int_equal(rec.major, 1);
+    assert_string_equal(rec.version, GT_VERSION);
+    assert_string_equal(rec.props.name, "Test GPU");
+    assert_int_equal(gt_dp_get(&rec.props, GT_DP_L2), 60ll << 20);
+    assert_false(gt_dp_ok(&rec.props, GT_DP_SMS));          /* N/A stays N/A */
+    assert_int_equal(rec.ncfg, 2);
+    assert_int_equal(rec.dropped, 0);
+    assert_int_equal(rec.cfg[0].n, 3);
+    assert_int_equal(rec.cfg[0].vals[GT_TR_SIZE], 64ll << 20);
+    assert_int_equal(rec.cfg[0].info.ntimes, 1);
+    assert_near(rec.cfg[0].info.times[0].sec, 0.025, 1e-12);
+    assert_string_equal(rec.cfg[0].info.note, "every word");
+    assert_near(rec.cfg[0].s[2].sec, 3e-3, 1e-15);
+    assert_int_equal(rec.cfg[1].vals[GT_TR_DIR], GT_DIR_BIDIR);
+    assert_int_equal(rec.cfg[1].n, 4);
+    assert_int_equal(rec.cfg[1].s[1].series, 1);
+    assert_int_equal(rec.cfg[1].s[0].verify, GT_V_SAMPLED);
+    assert_int_equal(rec.cfg[1].s[3].verify, GT_V_FAILED);
+    assert_string_equal(rec.cfg[1].error, "cudaErrorIllegalAddress");
+    gt_recording_free(&rec);
+    unlink(path);
+}
+
+/* Parses text; on failure returns the message. */
+static int parse_text(const char *text, gt_recording *rec, gt_err *err)
+{
+    gt_err_clear(err);
+    return gt_recording_parse(rec, "t.gtr", text, strlen(text), err);
+}
+
+#define HDR "{\"type\":\"header\",\"format\":[1,0],\"version\":\"0.1.0\",\"created\":\"x\",\"device\":{\"name\":\"G\"}}\n"
+#define CFG "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{\"size\":\"8M\"}}\n"
+#define SMP "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":0,\"verify\":\"full\",\"sec\":0.001,\"bytes\":8388608}\n"
+
+static void bad_files(void **state)
+{
+    static const struct { const char *text, *must; } bad[] = {
+        {"", "empty file"},
+        {"hello\n", "t.gtr:1: not a gputui recording"},
+        {"{\"type\":\"config\"}\n", "t.gtr:1: not a gputui recording"},
+        {"{\"type\":\"header\",\"format\":[2,0]}\n" CFG, "t.gtr:1: recording format 2.0 is not supported"},
+        {HDR CFG "{not json}\n" SMP, "t.gtr:3: not a JSON object"},
+        {HDR CFG "[1,2]\n", "t.gtr:3: not a JSON object"},
+        {HDR SMP, "t.gtr:2: sample of configuration"},
+        {HDR CFG "{\"gen\":1}\n", "t.gtr:3: no \"type\""},
+        {HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"warp\",\"values\":{}}\n", "unknown experiment 'warp'"},
+        {HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{\"size\":\"9G\"}}\n", "t.gtr:2: config value size"},
+        {HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{\"dir\":3}}\n", "not a string"},
+        {HDR CFG CFG, "t.gtr:3: configuration 1 appears twice"},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":5,\"verify\":\"full\",\"sec\":1,\"bytes\":1}\n", "series outside 0..0"},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":0,\"verify\":\"full\",\"sec\":-1,\"bytes\":1}\n", "valid \"sec\""},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":0,\"verify\":\"full\",\"sec\":1,\"bytes\":-4}\n", "valid \"bytes\""},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":0,\"sec\":1,\"bytes\":4}\n", "without \"verify\""},
+        {HDR CFG HDR, "a second header"},
+        {HDR, "no configuration"},
+        {"{\"type\":\"header\",\"format\":[1,0]", "not a gputui recording"},
+    };
+    gt_recording rec;
+    gt_err err;
+    (void)state;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = parse_text(bad[i].text, &rec, &err);
+        if (rc != -1 || !strstr(err.msg, bad[i].must))
+            fail_msg("case %zu: rc %d, message '%s', wanted '%s'", i, rc, err.msg, bad[i].must);
+        assert_int_equal(rec.ncfg, 0);      /* freed */
+    }
+}
+
+static void tolerant_reading(void **state)
+{
+    gt_recording rec;
+    gt_err err;
+    (void)state;
+    /* Unknown fields and line types are ignored; a later minor version loads. */
+    assert_int_equal(parse_text("{\"type\":\"header\",\"format\":[1,7],\"future\":1}\n"
+                                "{\"type\":\"comment\",\"text\":\"hi\"}\n"
+                                "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"new\":[1],"
+                                "\"values\":{\"size\":\"8M\",\"color\":\"red\"}}\n" SMP "\n\n",
+                                &rec, &err), 0);
+    assert_int_equal(rec.minor, 7);
+    assert_int_equal(rec.ncfg, 1);
+    assert_int_equal(rec.cfg[0].n, 1);
+    assert_int_equal(rec.cfg[0].vals[GT_TR_SIZE], 8 << 20);
+    assert_int_equal(rec.cfg[0].vals[GT_TR_HOST], GT_HOST_PINNED);   /* default */
+    gt_recording_free(&rec);
+    /* A cut-off last line (no newline) is dropped and counted. */
+    assert_int_equal(parse_text(HDR CFG SMP "{\"type\":\"sample\",\"gen\":1,\"t\":0.6,\"ser", &rec, &err), 0);
+    assert_int_equal(rec.dropped, 1);
+    assert_int_equal(rec.cfg[0].n, 1);
+    gt_recording_free(&rec);
+    /* ... but a complete last line without a newline loads. */
+    assert_int_equal(parse_text(HDR CFG "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":0,"
+                                "\"verify\":\"full\",\"sec\":0.001,\"bytes\":8}", &rec, &err), 0);
+    assert_int_equal(rec.dropped, 0);
+    assert_int_equal(rec.cfg[0].n, 1);
+    gt_recording_free(&rec);
+}
+
+static void find_and_match(void **state)
+{
+    gt_recording rec;
+    gt_err err;
+    int64_t v[GT_MAX_PARAMS];
+    char have[200];
+    (void)state;
+    write_sample_file();
+    assert_int_equal(gt_recording_load(&rec, path, &err), 0);
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), 0);
+    v[GT_TR_WC] = 1;        /* does not apply to host=pinned: still the same configuration */
+    assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), 0);
+    v[GT_TR_SIZE] = 4 << 20;
+    assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), -1);
+    /* Changing the size to 4M moves to the recorded configuration with 4M. */
+    assert_int_equal(gt_recording_match(&rec, &gt_exp_transfer, v, GT_TR_SIZE, have, sizeof have), 1);
+    v[GT_TR_SIZE] = 32 << 20;
+    assert_int_equal(gt_recording_match(&rec, &gt_exp_transfer, v, GT_TR_SIZE, have, sizeof have), -1);
+    assert_string_equal(have, "64M, 4M");
+    gt_recording_free(&rec);
+    unlink(path);
+}
+
+/* The replay back-end through the engine: the recorded samples come out,
+ * in order, and then the configuration is done. */
+static void replay_through_engine(void **state)
+{
+    gt_recording rec;
+    gt_engine *e;
+    gt_err err;
+    gt_status st;
+    gt_run r;
+    gt_devprops p;
+    gt_sample buf[16];
+    (void)state;
+    write_sample_file();
+    assert_int_equal(gt_recording_load(&rec, path, &err), 0);
+    gt_replay_set_speed(100);
+    assert_near(gt_replay_speed(), GT_REPLAY_MAX_SPEED, 0);
+    assert_int_equal(gt_engine_start(&e, gt_replay_backend(&rec), 0, &err), 0);
+    gt_engine_props(e, &p);
+    assert_string_equal(p.name, "Test GPU");
+    gt_run_init(&r, &gt_exp_transfer, rec.cfg[1].vals,
+                gt_engine_configure(e, &gt_exp_transfer, rec.cfg[1].vals));
+    for (int i = 0; i < 400; i++) {
+        struct pollfd pfd = {gt_engine_fd(e), POLLIN, 0};
+        size_t n;
+        poll(&pfd, 1, 5);
+        while ((n = gt_engine_drain(e, buf, 16)) > 0)
+            for (size_t k = 0; k < n; k++)
+                gt_run_add(&r, &buf[k]);
+        gt_engine_status(e, &st);
+        if (st.state == GT_ST_DONE)
+            break;
+    }
+    assert_int_equal(st.state, GT_ST_DONE);
+    assert_int_equal(st.warmup_total, 0);
+    assert_int_equal(r.s[0].sampled, 2);
+    assert_int_equal(r.s[1].sampled, 1);
+    assert_int_equal(r.s[1].failed, 1);
+    /* A configuration that was not recorded is an error that says so. */
+    int64_t v[GT_MAX_PARAMS];
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    v[GT_TR_SIZE] = 128 << 20;
+    gt_engine_configure(e, &gt_exp_transfer, v);
+    for (int i = 0; i < 400; i++) {
+        gt_engine_drain(e, buf, 16);
+        gt_engine_status(e, &st);
+        if (st.state == GT_ST_ERROR)
+            break;
+        poll(NULL, 0, 5);
+    }
+    assert_int_equal(st.state, GT_ST_ERROR);
+    assert_non_null(strstr(st.msg, "the recording has no configuration"));
+    gt_engine_stop(e);
+    gt_run_free(&r);
+    gt_recording_free(&rec);
+    gt_replay_set_speed(1);
+    unlink(path);
+}
+
+/* Inputs that once broke the reader (found by make fuzz) must load or be
+ * refused cleanly. */
+static void fuzz_regressions(void **state)
+{
+    char cmd[256];
+    FILE *ls;
+    char name[512];
+    int n = 0;
+    (void)state;
+    snprintf(cmd, sizeof cmd, "ls tests/fuzz/regressions/* 2>/dev/null | grep -v README");
+    ls = popen(cmd, "r");
+    while (ls && fgets(name, sizeof name, ls)) {
+        gt_recording rec;
+        gt_err err;
+        name[strcspn(name, "\n")] = '\0';
+        gt_err_clear(&err);
+        if (gt_recording_load(&rec, name, &err) == 0)
+            gt_recording_free(&rec);
+        else
+            assert_true(strlen(err.msg) > 0);
+        n++;
+    }
+    if (ls)
+        pclose(ls);
+    print_message("%d regression inputs\n", n);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip), cmocka_unit_test(bad_files),
+        cmocka_unit_test(tolerant_reading), cmocka_unit_test(find_and_match),
+        cmocka_unit_test(replay_through_engine), cmocka_unit_test(fuzz_regressions),
+    };
+    return cmocka_run_group_tests_name("record", tests, NULL, NULL);
+}
