@@ -32,6 +32,11 @@ void gt_err_set(gt_err *e, int code, const char *fmt, ...)
 /* CLOCK_MONOTONIC in seconds. */
 double gt_now(void);
 
+/* xorshift64: a small, fast generator for sampling decisions (reservoir,
+ * which blocks to check); not for anything that needs good randomness.
+ * The state must not be 0. */
+uint64_t gt_xorshift64(uint64_t *state);
+
 #define GT_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

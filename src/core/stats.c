@@ -1,5 +1,7 @@
 #include "gputui/stats.h"
 
+#include "gputui/common.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,16 +29,6 @@ void gt_dist_clear(gt_dist *d)
     d->cap = cap;
     d->tmp = tmp;
     d->tmpcap = tmpcap;
-}
-
-static uint64_t xorshift(uint64_t *s)
-{
-    uint64_t x = *s;
-
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
 }
 
 int gt_dist_add(gt_dist *d, double x)
@@ -69,7 +61,7 @@ int gt_dist_add(gt_dist *d, double x)
         d->v[d->n++] = x;
     } else {
         /* Algorithm R: keep x with probability KEEP/count. */
-        uint64_t j = xorshift(&d->rng) % d->count;
+        uint64_t j = gt_xorshift64(&d->rng) % d->count;
         if (j < GT_DIST_KEEP) {
             d->v[j] = x;
             if (j < d->nsorted)

@@ -53,16 +53,6 @@ typedef struct tr {
     int ncheck;
 } tr;
 
-static uint64_t next_rand(uint64_t *s)
-{
-    uint64_t x = *s;
-
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *s = x;
-}
-
 static const char *flag_names(unsigned f, bool reg, char *buf, size_t n)
 {
     size_t off = 0;
@@ -260,7 +250,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     t->reg_flags = (v[GT_TR_PORTABLE] ? cudaHostRegisterPortable : 0) |
                    (v[GT_TR_MAPPED] ? cudaHostRegisterMapped : 0);
     t->rng = (uint64_t)(gt_now() * 1e9) ^ (uintptr_t)t;
-    t->seed = (uint32_t)next_rand(&t->rng) | 1u;
+    t->seed = (uint32_t)gt_xorshift64(&t->rng) | 1u;
 
     gt_format_size(gt_transfer_device_bytes(v), sz, sizeof sz);
     t0 = gt_now();
@@ -345,7 +335,7 @@ static void pick_blocks(tr *t)
     if (nblk > 1)
         t->check_off[t->ncheck++] = t->words - CHECK_BLOCK_WORDS;
     for (int i = 0; i < CHECK_BLOCKS && nblk > 2; i++)
-        t->check_off[t->ncheck++] = (next_rand(&t->rng) % nblk) * CHECK_BLOCK_WORDS;
+        t->check_off[t->ncheck++] = (gt_xorshift64(&t->rng) % nblk) * CHECK_BLOCK_WORDS;
 }
 
 static void cpu_poison(tr *t, uint32_t *p, uint32_t poison)

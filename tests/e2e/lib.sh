@@ -28,27 +28,20 @@ start() {
 stop() { tm kill-server 2>/dev/null; SOCK=""; }
 screen() { tm capture-pane -p -t t; }
 
-# wait_for REGEX [SECONDS]: polls the pane every 50 ms.
-wait_for() {
-    local re=$1 limit=${2:-10} i=0
+# wait_for REGEX [SECONDS]: polls the pane every 50 ms until REGEX shows.
+# wait_gone REGEX [SECONDS]: the same, until it is gone.
+wait_screen() {
+    local want=$1 re=$2 limit=${3:-10} i=0 seen
     while [ $i -lt $((limit * 20)) ]; do
-        screen | grep -Eq -- "$re" && return 0
+        if screen | grep -Eq -- "$re"; then seen=1; else seen=0; fi
+        [ $seen = "$want" ] && return 0
         sleep 0.05
         i=$((i + 1))
     done
     return 1
 }
-
-# wait_gone REGEX [SECONDS]: polls until the pattern is off the screen.
-wait_gone() {
-    local re=$1 limit=${2:-10} i=0
-    while [ $i -lt $((limit * 20)) ]; do
-        screen | grep -Eq -- "$re" || return 0
-        sleep 0.05
-        i=$((i + 1))
-    done
-    return 1
-}
+wait_for() { wait_screen 1 "$@"; }
+wait_gone() { wait_screen 0 "$@"; }
 
 # wait_rc NAME [SECONDS]: waits for the command's exit status file.
 wait_rc() {
@@ -68,6 +61,24 @@ bad() {
     [ -n "$SOCK" ] && { echo "---- screen ----"; screen; echo "----------------"; }
 }
 check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+
+# The checks every TUI session shares: help overlay, resize below the
+# minimum and back, a clean screen, q quits with 0 and restores the terminal.
+common_tui_checks() {
+    local name=$1
+    tm send-keys -t t '?'
+    check "help overlay opens" wait_for "gputui keys" 5
+    tm send-keys -t t x
+    check "help overlay closes" wait_gone "gputui keys" 5
+    tm resize-window -t t -x 60 -y 20
+    check "too small at 60x20" wait_for "terminal too small: 60x20" 5
+    tm resize-window -t t -x 120 -y 40
+    check "redraws at 120x40" wait_for "Experiment: Host/device transfer" 5
+    check "clean screen" clean_screen
+    tm send-keys -t t q
+    check "q exits 0" [ "$(wait_rc "$name" 15)" = 0 ]
+    check "terminal restored" bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
+}
 
 # No raw escape sequences or control characters on the captured screen.
 clean_screen() { ! screen | LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]'; }

@@ -34,18 +34,9 @@ check "n: next recorded configuration" wait_for "recorded configuration [0-9]+ o
 tm send-keys -t t '>'
 check "speed x2" wait_for "x2 \(< >\)" 5
 tm send-keys -t t '?'
-check "help overlay opens" wait_for "gputui keys" 5
 check "help lists the replay keys" wait_for "replay: next recorded configuration" 5
 tm send-keys -t t x
-check "help overlay closes" wait_gone "gputui keys" 5
-tm resize-window -t t -x 60 -y 20
-check "too small at 60x20" wait_for "terminal too small: 60x20" 5
-tm resize-window -t t -x 120 -y 40
-check "redraws at 120x40" wait_for "Experiment: Host/device transfer" 5
-check "clean screen (UTF-8, colour)" clean_screen
-tm send-keys -t t q
-check "q exits 0" [ "$(wait_rc replay 10)" = 0 ]
-check "terminal restored" bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
+common_tui_checks replay
 stop
 
 start mono 100 30 "NO_COLOR=1 LC_ALL=C '$BIN' --replay $REC --dir d2d --size 256M"

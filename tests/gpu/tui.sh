@@ -28,24 +28,13 @@ tm send-keys -t t Enter; tm send-keys -t t -l "1.5G"; tm send-keys -t t Enter
 check "typed size 1.5G" wait_for "size +1.50 GiB" 10
 tm send-keys -t t Enter; tm send-keys -t t -l "9G"; tm send-keys -t t Enter
 check "bad typed size names the allowed range" wait_for "allowed: 4 KiB to 4 GiB" 5
-tm send-keys -t t '?'
-check "help overlay opens" wait_for "gputui keys" 5
-tm send-keys -t t x
-check "help overlay closes" wait_gone "gputui keys" 5
 tm send-keys -t t p
 check "pause" wait_for "PAUSED" 5
 a=$(samples); sleep 0.5; b=$(samples)
 check "no samples while paused ($a = $b)" [ "$a" = "$b" ]
 tm send-keys -t t p
 check "resume" wait_for "RUNNING" 5
-tm resize-window -t t -x 60 -y 20
-check "too small at 60x20" wait_for "terminal too small" 5
-tm resize-window -t t -x 120 -y 40
-check "redraws at 120x40" wait_for "Experiment: Host/device transfer" 5
-check "clean screen (UTF-8, colour)" clean_screen
-tm send-keys -t t q
-check "q exits 0" [ "$(wait_rc main 15)" = 0 ]
-check "terminal restored" bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
+common_tui_checks main
 stop
 # The session was recorded: every configuration it ran, with samples.
 "$BIN" --batch --replay "$TMPD/live.gtr" --format json >"$TMPD/live.json" 2>"$TMPD/live.err"
