@@ -46,6 +46,21 @@ PY
     done
 done
 
+# Zero-copy at the configuration of the "CUDA zero-copy mapped memory"
+# article: n = 1,000,000 floats, 32 blocks x 1024 threads.
+: >"$LOG/bench-zc.tsv"
+for r in $(seq "$REPEATS"); do
+    "$BIN" --batch -e zerocopy --format json --samples "$SAMPLES" >"$LOG/z.json" 2>"$LOG/z.err" ||
+        { echo "bench: zerocopy failed: $(cat "$LOG/z.err")"; exit 1; }
+    python3 - "$LOG/z.json" >>"$LOG/bench-zc.tsv" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+for s in r["series"]:
+    assert s["failed"] == 0, "verification failed"
+    print(f"{s['name']}\t{s['latency_s']['p50']}")
+PY
+done
+
 # Responsiveness and CPU, under tmux.
 TMPD=$(mktemp -d)
 trap 'stop; rm -rf "$TMPD"' EXIT
@@ -78,9 +93,9 @@ tm send-keys -t t q
 stop
 
 python3 - "$LOG/bench-batch.tsv" "$LOG/trace.txt" "$paused" "$running" "$GPU" "$REPEATS" \
-    "$SAMPLES" <<'PY' | tee "$LOG/bench.txt"
+    "$SAMPLES" "$LOG/bench-zc.tsv" <<'PY' | tee "$LOG/bench.txt"
 import statistics as st, sys
-tsv, trace, paused, running, gpu, reps, samples = sys.argv[1:]
+tsv, trace, paused, running, gpu, reps, samples, zc = sys.argv[1:]
 rows = {}
 for line in open(tsv):
     label, p50, ceil, clabel, factor, ref, what = line.rstrip("\n").split("\t")
@@ -102,6 +117,17 @@ for label, r in rows.items():
     print(f"{label:<22}{m:>9.2f}{min(r['v']):>8.2f}-{max(r['v']):<7.2f}{ceil:>9}{pct:>7.1f}%  "
           f"{r['ref']:>10}{diff:>8}  {r['what']}")
 print("  * device memory peak (clock x bus width x 2); a copy reads and writes, so % uses 2x the bytes")
+zrows = {}
+for line in open(zc):
+    name, p50 = line.split("\t")
+    zrows.setdefault(name, []).append(float(p50) * 1e3)
+zref = {"explicit": 0.245, "mapped": 0.168}
+print(f"zero-copy, n = 1,000,000 floats, 32 x 1024 threads: median over {reps} runs of each run's p50 (ms)")
+for name, v in zrows.items():
+    m = st.median(v)
+    ref = zref.get(name)
+    cmp = f"reference {ref:.3f} ms (the article's program), {100 * (m - ref) / ref:+.1f}%" if ref else "no reference"
+    print(f"  {name:<18}{m:>8.3f} ms  runs {min(v):.3f}-{max(v):.3f}  {cmp}")
 lat = [float(l.split()[1]) for l in open(trace)][1:]
 up, down = lat[0::2], lat[1::2]
 print(f"key press -> first new sample on screen, pinned H2D (includes freeing the old and "

@@ -8,10 +8,12 @@ BIN=$(realpath "${1:-build/gputui}")
 OUTF=${2:-tests/data/bundled.gtr}
 cd "$(dirname "$0")/.."
 mkdir -p "$(dirname "$OUTF")"
-"$BIN" --batch --record "$OUTF.tmp" --samples 40 --format csv \
+"$BIN" --batch --record "$OUTF.1" --samples 40 --format csv \
     --dir h2d,d2h,bidir,d2d --method ce,sm --host pageable,pinned,hostalloc,register \
-    --write-combined=off,on --size 4M,64M,256M >"$OUTF.csv"
-mv "$OUTF.tmp" "$OUTF"
-rm -f "$OUTF.csv"
+    --write-combined=off,on --size 4M,64M,256M >/dev/null
+"$BIN" --batch --record "$OUTF.2" --samples 60 --format csv -e zerocopy \
+    --count 1000000,16777216 --passes 1,8 --write-combined=off,on >/dev/null
+python3 scripts/merge-recordings.py "$OUTF.1" "$OUTF.2" >"$OUTF"
+rm -f "$OUTF.1" "$OUTF.2"
 ls -l "$OUTF"
 "$BIN" --batch --replay "$OUTF" --format text | grep -c '^== run' | sed 's/^/configurations: /'

@@ -39,6 +39,11 @@ typedef struct gt_setup_info {
     char note[160];    /* e.g. how results are verified */
 } gt_setup_info;
 
+struct gt_run;
+
+#define GT_SUMMARY_LINES 8
+typedef char gt_summary_line[160];
+
 typedef struct gt_experiment {
     const char *name;
     const char *title;
@@ -57,6 +62,11 @@ typedef struct gt_experiment {
      * compared with the ceiling (2 for a device copy: read + write). */
     double (*ceiling)(const int64_t *vals, int s, const gt_devprops *p,
                       double *factor, char *label, size_t labellen);
+    bool bandwidth;               /* bandwidth means something here (shown) */
+    /* Optional: lines that compare the series of a run (ratios, speed-up);
+     * returns how many. */
+    int (*summary)(struct gt_run *r, const gt_devprops *p,
+                   gt_summary_line *lines, int max);
 } gt_experiment;
 
 extern const gt_experiment *const gt_experiments[];

@@ -23,13 +23,14 @@ typedef struct gt_param {
     const char *label;          /* on screen */
     gt_ptype type;
     int64_t min, max, def;
-    int64_t step;               /* INT: +/- step; SIZE: 0 = powers of two */
+    int64_t step;               /* +/- step; 0 = powers of two (SIZE, INT) */
     int64_t align;              /* SIZE: value must be a multiple of this */
     const char *const *choices; /* ENUM: names, nchoices of them */
     int nchoices;
     const char *unit;
     const char *help;           /* one line */
     gt_applies_fn applies;      /* NULL = always */
+    const char *zero_name;      /* INT: how 0 is shown and typed ("auto") */
 } gt_param;
 
 /* Parses text for p into *out. Returns 0, or -1 with a message that names

@@ -156,4 +156,5 @@ const gt_experiment gt_exp_transfer = {
     .series = series,
     .check = check,
     .ceiling = ceiling,
+    .bandwidth = true,
 };

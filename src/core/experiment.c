@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "gputui/exp_transfer.h"
+#include "gputui/exp_zerocopy.h"
 
-const gt_experiment *const gt_experiments[] = {&gt_exp_transfer};
+const gt_experiment *const gt_experiments[] = {&gt_exp_transfer, &gt_exp_zerocopy};
 const int gt_nexperiments = (int)(sizeof gt_experiments / sizeof gt_experiments[0]);
 
 const gt_experiment *gt_experiment_find(const char *name)

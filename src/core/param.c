@@ -25,7 +25,10 @@ char *gt_param_allowed(const gt_param *p, char *buf, size_t len)
                  gt_format_size((uint64_t)p->max, b, sizeof b));
         break;
     case GT_P_INT:
-        snprintf(buf, len, "%lld to %lld", (long long)p->min, (long long)p->max);
+        if (p->zero_name && p->min == 0)
+            snprintf(buf, len, "%s or 1 to %lld", p->zero_name, (long long)p->max);
+        else
+            snprintf(buf, len, "%lld to %lld", (long long)p->min, (long long)p->max);
         break;
     case GT_P_BOOL:
         snprintf(buf, len, "on or off");
@@ -86,6 +89,10 @@ int gt_param_parse(const gt_param *p, const char *text, int64_t *out,
         *out = (int64_t)sz;
         return 0;
     case GT_P_INT:
+        if (p->zero_name && !strcasecmp(text, p->zero_name)) {
+            *out = 0;
+            return 0;
+        }
         errno = 0;
         ll = strtoll(text, &end, 10);
         if (errno || end == text || *end) {
@@ -126,8 +133,6 @@ int64_t gt_param_step(const gt_param *p, int64_t v, int dir)
     case GT_P_BOOL:
         return !v;
     case GT_P_INT:
-        n = v + (dir > 0 ? p->step : -p->step);
-        break;
     case GT_P_SIZE:
         if (p->step > 0) {
             n = v + (dir > 0 ? p->step : -p->step);
@@ -135,6 +140,8 @@ int64_t gt_param_step(const gt_param *p, int64_t v, int dir)
             n = 1;
             while (n <= v && n < INT64_MAX / 2)
                 n *= 2;
+        } else if (v <= 1) {
+            n = p->min;             /* 1 down to 0 ("auto") */
         } else {
             n = 1;
             while (n * 2 < v)
@@ -161,7 +168,10 @@ char *gt_param_format(const gt_param *p, int64_t v, char *buf, size_t len)
         snprintf(buf, len, "%s", v ? "on" : "off");
         break;
     case GT_P_INT:
-        snprintf(buf, len, "%lld", (long long)v);
+        if (v == 0 && p->zero_name)
+            snprintf(buf, len, "%s", p->zero_name);
+        else
+            snprintf(buf, len, "%lld", (long long)v);
         break;
     case GT_P_SIZE: {
         /* Exact, so that the text parses back to the same value. */

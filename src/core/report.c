@@ -108,6 +108,14 @@ static json_t *run_json(const gt_devprops *p, gt_run *r)
         json_array_append_new(series, o);
     }
     json_object_set_new(root, "series", series);
+    if (r->exp->summary) {
+        gt_summary_line lines[GT_SUMMARY_LINES];
+        json_t *sum = json_array();
+        int n = r->exp->summary(r, p, lines, GT_SUMMARY_LINES);
+        for (int i = 0; i < n; i++)
+            json_array_append_new(sum, json_string(lines[i]));
+        json_object_set_new(root, "summary", sum);
+    }
     return root;
 }
 
@@ -166,9 +174,10 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
                 gt_dist_exact(&se->lat) ? "" : ", percentiles from a reservoir");
         fprintf(f, "  %-16s %10s %10s %10s %10s %10s %10s %10s\n", "", "min", "p50",
                 "p90", "p99", "max", "mean", "stddev");
-        fprintf(f, "  %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n",
-                "bandwidth GB/s", bw.min / 1e9, bw.p50 / 1e9, bw.p90 / 1e9,
-                bw.p99 / 1e9, bw.max / 1e9, bw.mean / 1e9, bw.stddev / 1e9);
+        if (r->exp->bandwidth)
+            fprintf(f, "  %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n",
+                    "bandwidth GB/s", bw.min / 1e9, bw.p50 / 1e9, bw.p90 / 1e9,
+                    bw.p99 / 1e9, bw.max / 1e9, bw.mean / 1e9, bw.stddev / 1e9);
         fprintf(f, "  %-16s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
                 "latency ms", lat.min * 1e3, lat.p50 * 1e3, lat.p90 * 1e3,
                 lat.p99 * 1e3, lat.max * 1e3, lat.mean * 1e3, lat.stddev * 1e3);
@@ -177,8 +186,16 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
             fprintf(f, "  p50 = %.1f%% of %s (%.1f GB/s)%s\n",
                     100.0 * bw.p50 * factor / ceil, label, ceil / 1e9,
                     factor != 1.0 ? ", bytes counted twice for this comparison" : "");
-        else
+        else if (r->exp->bandwidth)
             fprintf(f, "  ceiling: %s\n", label);
+    }
+    if (r->exp->summary) {
+        gt_summary_line lines[GT_SUMMARY_LINES];
+        int n = r->exp->summary(r, p, lines, GT_SUMMARY_LINES);
+        if (n)
+            fputc('\n', f);
+        for (int i = 0; i < n; i++)
+            fprintf(f, "%s\n", lines[i]);
     }
 }
 

@@ -282,6 +282,8 @@ static const gt_exp_ops *ops(const char *name)
 {
     if (!strcmp(name, "transfer"))
         return &gt_transfer_ops;
+    if (!strcmp(name, "zerocopy"))
+        return &gt_zerocopy_ops;
     return NULL;
 }
 

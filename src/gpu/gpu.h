@@ -31,5 +31,6 @@ int gt_fault_hit(void);
 int gt_gpu_sms(void);
 
 extern const gt_exp_ops gt_transfer_ops;
+extern const gt_exp_ops gt_zerocopy_ops;
 
 #endif

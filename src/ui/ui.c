@@ -33,10 +33,14 @@ enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE };
 typedef enum { OUT_NONE, OUT_REDRAW, OUT_APPLY, OUT_RESTART, OUT_PAUSE,
                OUT_CLEAR, OUT_QUIT } outcome;
 
+#define MAX_EXPS 16
+
 typedef struct ui {
     gt_engine *eng;
     const gt_experiment *exp;
+    int exp_idx;
     int64_t vals[GT_MAX_PARAMS];
+    int64_t saved[MAX_EXPS][GT_MAX_PARAMS];     /* each experiment's last values */
     gt_run cur, prev;
     gt_status st;
     gt_devprops props;
@@ -188,6 +192,41 @@ static outcome try_value(ui *u, int i, int64_t v)
     return OUT_APPLY;
 }
 
+/* The next (dir 1) or previous (-1) experiment, with the values it had
+ * last time (its defaults at first; when replaying, its first recorded
+ * configuration). */
+static outcome step_experiment(ui *u, int dir)
+{
+    int n = gt_nexperiments;
+
+    memcpy(u->saved[u->exp_idx], u->vals, sizeof u->vals);
+    for (int k = 1; k <= n; k++) {
+        int i = ((u->exp_idx + dir * k) % n + n) % n;
+        const gt_experiment *e = gt_experiments[i];
+        if (u->rec) {
+            size_t c = 0;
+            while (c < u->rec->ncfg && u->rec->cfg[c].exp != e)
+                c++;
+            if (c == u->rec->ncfg)
+                continue;       /* not in this recording */
+            u->cfg_idx = (int)c;
+            memcpy(u->saved[i], u->rec->cfg[c].vals, sizeof u->vals);
+        }
+        if (i == u->exp_idx) {
+            set_msg(u, true, u->rec ? "the recording holds no other experiment"
+                                    : "there is no other experiment");
+            return OUT_REDRAW;
+        }
+        u->exp_idx = i;
+        u->exp = e;
+        memcpy(u->vals, u->saved[i], sizeof u->vals);
+        u->sel = 0;
+        set_msg(u, false, "experiment %d of %d: %s", i + 1, n, e->title);
+        return OUT_APPLY;
+    }
+    return OUT_REDRAW;
+}
+
 /* Replay: the next (dir 1) or previous (-1) recorded configuration of
  * this experiment, wrapping around. */
 static outcome step_config(ui *u, int dir)
@@ -277,6 +316,9 @@ static outcome handle_key(ui *u, int ch)
         if (u->pane != PANE_EXP)
             return OUT_NONE;
         return try_value(u, u->sel, gt_param_step(p, u->vals[u->sel], 1));
+    case GT_A_NEXT_EXP:
+    case GT_A_PREV_EXP:
+        return step_experiment(u, a == GT_A_NEXT_EXP ? 1 : -1);
     case GT_A_SLOWER:
     case GT_A_FASTER:
         if (!u->rec) {
@@ -442,6 +484,12 @@ static void draw_experiment(ui *u, int y, int x, int w, int h)
     for (int i = 0; i < u->st.info.ntimes && row < end; i++)
         putf(row++, x, w, A_NORMAL, " %-44s %s", u->st.info.times[i].label,
              gt_format_seconds(u->st.info.times[i].sec, tbuf, sizeof tbuf));
+    if (e->summary && row < end) {
+        gt_summary_line lines[GT_SUMMARY_LINES];
+        int n = e->summary(&u->cur, &u->props, lines, GT_SUMMARY_LINES);
+        for (int i = 0; i < n && row < end; i++)
+            putf(row++, x, w, role(u, C_TITLE), " %s", lines[i]);
+    }
     if (row < end && u->st.info.note[0])
         putf(row++, x, w, strncmp(u->st.info.note, "SAMPLED", 7) ? A_NORMAL : role(u, C_WARN),
              " verify: %s", u->st.info.note);
@@ -706,11 +754,19 @@ static void draw(ui *u)
 
     hy = y0 + top;
     hh = avail - top;
+    /* Two blocks a row: bandwidth and latency of one series, or the
+     * latency of two series when bandwidth means nothing here. */
     ns = u->cur.nseries ? u->cur.nseries : 1;
-    for (int s = 0; s < u->cur.nseries; s++) {
-        int y = hy + s * (hh / ns), h = hh / ns;
-        draw_block(u, y, 0, COLS / 2, h, s, true);
-        draw_block(u, y, COLS / 2, COLS - COLS / 2, h, s, false);
+    {
+        int nblocks = u->exp->bandwidth ? 2 * ns : ns, rows = (nblocks + 1) / 2;
+        for (int b = 0; b < nblocks; b++) {
+            int r = b / 2, y = hy + r * (hh / rows), h = hh / rows;
+            int x = b % 2 ? COLS / 2 : 0, w = b % 2 ? COLS - COLS / 2 : COLS / 2;
+            if (u->exp->bandwidth)
+                draw_block(u, y, x, w, h, b / 2, b % 2 == 0);
+            else
+                draw_block(u, y, x, w, h, b, false);
+        }
     }
     draw_status(u);
     if (u->help)
@@ -799,6 +855,11 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
     u.rec = rec;
     u.banner = banner;
     memcpy(u.vals, cli->vals, sizeof u.vals);
+    for (int i = 0; i < gt_nexperiments && i < MAX_EXPS; i++) {
+        gt_experiment_defaults(gt_experiments[i], u.saved[i]);
+        if (gt_experiments[i] == u.exp)
+            u.exp_idx = i;
+    }
     gt_engine_props(eng, &u.props);
     if (rec) {
         /* Start on the configuration asked for if it was recorded, else
@@ -807,13 +868,15 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
         if (idx < 0) {
             for (idx = 0; idx < (int)rec->ncfg && rec->cfg[idx].exp != u.exp; idx++)
                 ;
-            if (idx == (int)rec->ncfg) {
-                fprintf(stderr, "gputui: %s holds no '%s' configuration\n", rec->path, u.exp->name);
-                return GT_EXIT_FAIL;
-            }
+            if (idx == (int)rec->ncfg)
+                idx = 0;        /* this experiment was not recorded: the first one */
             if (cli->given)
                 set_msg(&u, true, "that configuration was not recorded; showing the first recorded one");
         }
+        u.exp = rec->cfg[idx].exp;
+        for (int i = 0; i < gt_nexperiments; i++)
+            if (gt_experiments[i] == u.exp)
+                u.exp_idx = i;
         u.cfg_idx = idx;
         memcpy(u.vals, rec->cfg[idx].vals, sizeof u.vals);
         if (rec->dropped && !u.msg[0])

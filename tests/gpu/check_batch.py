@@ -35,6 +35,18 @@ def main():
                                 f"{s['ceiling']} ({ceil:.1f} GB/s), wanted >= {min_pct}%")
         elif cfg["dir"] != "d2d" and dev["pcie_bytes_per_s"] is not None:
             problems.append(f"{s['name']}: no ceiling although the PCIe link is known")
+    if r["experiment"] == "zerocopy":
+        # No variant can beat the PCIe link: explicit moves a and b in and
+        # out back, mapped at least reads a and b across it.
+        n = cfg["count"] * 4
+        link = (dev["pcie_bytes_per_s"] or 0) / 1e9
+        floors = {"explicit": 3 * n, "mapped": 2 * n}
+        for s in r["series"]:
+            if link and s["name"] in floors:
+                floor = floors[s["name"]] / (link * 1e9)
+                if s["latency_s"]["p50"] < 0.97 * floor:
+                    problems.append(f"{s['name']}: p50 {s['latency_s']['p50'] * 1e3:.3f} ms is faster "
+                                    f"than the PCIe link allows ({floor * 1e3:.3f} ms)")
     for p in problems:
         print("   " + p)
     return 1 if problems else 0

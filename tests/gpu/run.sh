@@ -36,7 +36,7 @@ run_one() {     # run_one EXPECTED-MIN-PCT ARGS...
         ok "$* -> refused as documented ($(head -c 80 "$err"))"; return; fi
     if [ $rc != 0 ]; then bad "$* -> exit $rc: $(cat "$err")"; return; fi
     if python3 tests/gpu/check_batch.py "$f" "$SAMPLES" ${min:+--min-pcie-pct $min}; then
-        ok "$* -> $(python3 -c "import json,sys; r=json.load(open('$f')); print(', '.join('%s %.2f GB/s' % (s['name'], s['bandwidth_GBps']['p50']) for s in r['runs'][0]['series']))")"
+        ok "$* -> $(python3 -c "import json,sys; r=json.load(open('$f'))['runs'][0]; print(', '.join(('%s %.2f GB/s' % (s['name'], s['bandwidth_GBps']['p50'])) if r['experiment'] == 'transfer' else ('%s %.3f ms' % (s['name'], s['latency_s']['p50'] * 1e3)) for s in r['series']))")"
     else
         bad "$*"
     fi
@@ -54,6 +54,13 @@ for size in 4K 64M 256M; do
         done
     done
 done
+
+echo "== zerocopy"
+ZC=(-e zerocopy --warmup 1)
+run_one "" "${ZC[@]}"
+run_one "" "${ZC[@]}" --blocks auto --passes 8
+run_one "" "${ZC[@]}" --write-combined --count 16777216 --threads 256
+run_one "" "${ZC[@]}" --count 1024 --blocks 1 --threads 32
 
 echo "== unwind"
 if "$UNWIND" >"$LOG/unwind.log" 2>&1; then ok "unwind: $(grep -c '^ok' "$LOG/unwind.log") checks"

@@ -10,6 +10,7 @@
 
 #include "gpu/gpu.h"
 #include "gputui/exp_transfer.h"
+#include "gputui/exp_zerocopy.h"
 
 static int failures;
 
@@ -33,9 +34,9 @@ static int leaked(size_t base, const char *name, const char *when)
     return 1;
 }
 
-static void run_config(const char *name, int64_t *v, const gt_devprops *p)
+static void run_config(const char *exp, const char *name, int64_t *v, const gt_devprops *p)
 {
-    const gt_exp_ops *ops = gt_cuda_backend.ops("transfer");
+    const gt_exp_ops *ops = gt_cuda_backend.ops(exp);
     size_t base;
     int k;
     char when[64];
@@ -112,8 +113,11 @@ int main(void)
         v[GT_TR_MAPPED] = cfg[i].mapped;
         v[GT_TR_METHOD] = cfg[i].method;
         v[GT_TR_SIZE] = 16ll << 20;
-        run_config(cfg[i].name, v, &p);
+        run_config("transfer", cfg[i].name, v, &p);
     }
+    gt_experiment_defaults(&gt_exp_zerocopy, v);
+    v[GT_ZC_COUNT] = 1 << 20;
+    run_config("zerocopy", "zerocopy", v, &p);
 
     /* A real out-of-memory: more device memory than is free. */
     {

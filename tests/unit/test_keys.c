@@ -21,6 +21,7 @@ static void documented_keys(void **state)
         {GT_KEY_RIGHT, GT_A_INC}, {'l', GT_A_INC}, {'+', GT_A_INC},
         {GT_KEY_ENTER, GT_A_EDIT}, {' ', GT_A_TOGGLE}, {'x', GT_A_NONE}, {0, GT_A_NONE},
         {'<', GT_A_SLOWER}, {'>', GT_A_FASTER}, {'n', GT_A_NEXT_CONFIG}, {'N', GT_A_PREV_CONFIG},
+        {'e', GT_A_NEXT_EXP}, {'E', GT_A_PREV_EXP},
     };
     (void)state;
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)

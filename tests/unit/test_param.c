@@ -9,6 +9,8 @@
 #include "testutil.h"
 
 #include "gputui/exp_transfer.h"
+#include "gputui/exp_zerocopy.h"
+#include "gputui/run.h"
 
 static const gt_param *P(int i) { return &gt_exp_transfer.params[i]; }
 
@@ -136,9 +138,54 @@ static void ceilings(void **state)
     assert_near(f, 2.0, 0);
 }
 
+/* Zero-copy: "auto" blocks, power-of-two steps, checks and the ratio
+ * summary against the explicit variant. */
+static void zerocopy_table(void **state)
+{
+    const gt_param *blocks = &gt_exp_zerocopy.params[GT_ZC_BLOCKS];
+    int64_t v[GT_MAX_PARAMS], x;
+    char buf[64], err[400];
+    gt_devprops p;
+    gt_run r;
+    gt_summary_line lines[GT_SUMMARY_LINES];
+    (void)state;
+    assert_int_equal(gt_param_parse(blocks, "auto", &x, err, sizeof err), 0);
+    assert_int_equal(x, 0);
+    assert_string_equal(gt_param_format(blocks, 0, buf, sizeof buf), "auto");
+    assert_int_equal(gt_param_step(blocks, 32, 1), 64);
+    assert_int_equal(gt_param_step(blocks, 1, -1), 0);
+    assert_non_null(strstr(gt_param_allowed(blocks, buf, sizeof buf), "auto or 1 to 65535"));
+    gt_experiment_defaults(&gt_exp_zerocopy, v);
+    assert_int_equal(v[GT_ZC_COUNT], 1000000);
+    assert_int_equal(v[GT_ZC_BLOCKS], 32);
+    assert_int_equal(v[GT_ZC_THREADS], 1024);
+    gt_devprops_init(&p);
+    gt_dp_set(&p, GT_DP_MEM_FREE, 16 << 20);     /* 2 x 12 MB does not fit */
+    assert_int_equal(gt_exp_zerocopy.check(v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "of device memory"));
+    gt_dp_set(&p, GT_DP_MEM_FREE, 1ll << 30);
+    v[GT_ZC_THREADS] = 100;
+    assert_int_equal(gt_exp_zerocopy.check(v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "multiple of 32"));
+    v[GT_ZC_THREADS] = 1024;
+    gt_run_init(&r, &gt_exp_zerocopy, v, 1);
+    assert_int_equal(r.nseries, 4);
+    for (int s = 0; s < 4; s++) {
+        gt_sample smp = {1, (uint8_t)s, GT_V_FULL, s == 1 ? 0.168e-3 : 0.245e-3, 12000000};
+        gt_run_add(&r, &smp);
+    }
+    assert_int_equal(gt_exp_zerocopy.summary(&r, &p, lines, GT_SUMMARY_LINES), 3);
+    assert_non_null(strstr(lines[0], "mapped / explicit: 0.69x"));
+    gt_dp_set(&p, GT_DP_INTEGRATED, 1);
+    assert_int_equal(gt_exp_zerocopy.summary(&r, &p, lines, GT_SUMMARY_LINES), 4);
+    assert_non_null(strstr(lines[3], "same physical memory"));
+    gt_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(zerocopy_table),
         cmocka_unit_test(size_steps_powers_of_two), cmocka_unit_test(enums_wrap_ints_clamp),
         cmocka_unit_test(format_round_trips), cmocka_unit_test(applicability),
         cmocka_unit_test(device_checks), cmocka_unit_test(ceilings),

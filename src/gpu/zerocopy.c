@@ -1,0 +1,216 @@
+/* The zero-copy experiment on the GPU: out = a + b four ways (explicit
+ * copies, mapped pinned memory, managed memory, managed with prefetch),
+ * one after another in every iteration, each timed with events on one
+ * stream from its first to its last GPU operation and checked element by
+ * element on the CPU. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/exp_zerocopy.h"
+#include "gputui/kernels.h"
+#include "gputui/units.h"
+#include "gpu.h"
+
+typedef struct zc {
+    size_t n, bytes;
+    int blocks, threads, passes, device;
+    bool can_map, can_prefetch;
+    float *h_a, *h_b, *h_out;       /* explicit: pinned, not mapped */
+    float *d_a, *d_b, *d_out;
+    float *m_a, *m_b, *m_out;       /* mapped: host addresses ... */
+    float *dm_a, *dm_b, *dm_out;    /* ... and the device's for them */
+    float *u_a, *u_b, *u_out;       /* managed */
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+    uint32_t seed;
+} zc;
+
+static void teardown(void *state)
+{
+    zc *z = state;
+
+    if (!z)
+        return;
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+    float **host[] = {&z->h_a, &z->h_b, &z->h_out, &z->m_a, &z->m_b, &z->m_out};
+    float **dev[] = {&z->d_a, &z->d_b, &z->d_out, &z->u_a, &z->u_b, &z->u_out};
+    for (size_t i = 0; i < GT_ARRAY_LEN(host); i++)
+        if (*host[i])
+            cudaFreeHost(*host[i]);
+    for (size_t i = 0; i < GT_ARRAY_LEN(dev); i++)
+        if (*dev[i])
+            cudaFree(*dev[i]);
+    if (z->e0)
+        cudaEventDestroy(z->e0);
+    if (z->e1)
+        cudaEventDestroy(z->e1);
+    if (z->s)
+        cudaStreamDestroy(z->s);
+    free(z);
+}
+
+static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
+                 gt_err *err)
+{
+    zc *z = calloc(1, sizeof *z);
+    unsigned wc = v[GT_ZC_WC] ? cudaHostAllocWriteCombined : 0;
+    int attr = 0;
+    double t0;
+    char sz[32];
+    size_t off = 0;
+
+    *state = NULL;
+    if (!z) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
+        return -1;
+    }
+    z->n = (size_t)v[GT_ZC_COUNT];
+    z->bytes = z->n * sizeof(float);
+    z->threads = (int)v[GT_ZC_THREADS];
+    z->blocks = v[GT_ZC_BLOCKS] ? (int)v[GT_ZC_BLOCKS] : gt_gpu_sms() * (2048 / z->threads);
+    z->passes = (int)v[GT_ZC_PASSES];
+    z->can_map = gt_dp_get(p, GT_DP_CAN_MAP) != 0;
+    cudaGetDevice(&z->device);
+    if (cudaDeviceGetAttribute(&attr, cudaDevAttrConcurrentManagedAccess, z->device) != cudaSuccess)
+        cudaGetLastError();
+    z->can_prefetch = attr != 0;
+    gt_format_size(3 * z->bytes, sz, sizeof sz);
+
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaHostAlloc((void **)&z->h_a, z->bytes, wc)) ||
+        GT_CUDA_ALLOC(err, cudaHostAlloc((void **)&z->h_b, z->bytes, wc)) ||
+        GT_CUDA_ALLOC(err, cudaHostAlloc((void **)&z->h_out, z->bytes, cudaHostAllocDefault)))
+        goto fail;
+    gt_setup_info_time(info, gt_now() - t0, "explicit: cudaHostAlloc%s 3 x %s",
+                       wc ? "(WriteCombined inputs)" : "", gt_format_size(z->bytes, sz, sizeof sz));
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->d_a, z->bytes)) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->d_b, z->bytes)) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->d_out, z->bytes)))
+        goto fail;
+    gt_setup_info_time(info, gt_now() - t0, "explicit: cudaMalloc 3 x %s", sz);
+    if (z->can_map) {
+        t0 = gt_now();
+        if (GT_CUDA_ALLOC(err, cudaHostAlloc((void **)&z->m_a, z->bytes, cudaHostAllocMapped | wc)) ||
+            GT_CUDA_ALLOC(err, cudaHostAlloc((void **)&z->m_b, z->bytes, cudaHostAllocMapped | wc)) ||
+            GT_CUDA_ALLOC(err, cudaHostAlloc((void **)&z->m_out, z->bytes, cudaHostAllocMapped)) ||
+            GT_CUDA(err, cudaHostGetDevicePointer((void **)&z->dm_a, z->m_a, 0)) ||
+            GT_CUDA(err, cudaHostGetDevicePointer((void **)&z->dm_b, z->m_b, 0)) ||
+            GT_CUDA(err, cudaHostGetDevicePointer((void **)&z->dm_out, z->m_out, 0)))
+            goto fail;
+        gt_setup_info_time(info, gt_now() - t0, "mapped: cudaHostAlloc(Mapped%s) 3 x %s",
+                           wc ? ", WriteCombined inputs" : "", sz);
+    }
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMallocManaged((void **)&z->u_a, z->bytes, cudaMemAttachGlobal)) ||
+        GT_CUDA_ALLOC(err, cudaMallocManaged((void **)&z->u_b, z->bytes, cudaMemAttachGlobal)) ||
+        GT_CUDA_ALLOC(err, cudaMallocManaged((void **)&z->u_out, z->bytes, cudaMemAttachGlobal)))
+        goto fail;
+    gt_setup_info_time(info, gt_now() - t0, "managed: cudaMallocManaged 3 x %s", sz);
+    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)) ||
+        GT_CUDA(err, cudaEventCreate(&z->e0)) ||
+        GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)))
+        goto fail;
+    z->seed = (uint32_t)(gt_now() * 1e6);
+
+    off += (size_t)snprintf(info->note + off, sizeof info->note - off,
+                            "every element, on the CPU; %d x %d threads",
+                            z->blocks, z->threads);
+    if (!z->can_map)
+        off += (size_t)snprintf(info->note + off, sizeof info->note - off,
+                                "; mapped NOT RUN: canMapHostMemory = 0");
+    if (!z->can_prefetch)
+        off += (size_t)snprintf(info->note + off, sizeof info->note - off,
+                                "; prefetch NOT RUN: concurrentManagedAccess = 0");
+    *state = z;
+    return 0;
+fail:
+    teardown(z);
+    return -1;
+}
+
+static void fill_inputs(float *a, float *b, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        a[i] = gt_zc_a(i, seed);
+        b[i] = gt_zc_b(i, seed);
+    }
+}
+
+static bool check_out(const float *out, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++)
+        if (out[i] != gt_zc_a(i, seed) + gt_zc_b(i, seed))
+            return false;
+    return true;
+}
+
+/* One variant: fresh inputs and a poisoned output from the CPU, then the
+ * timed GPU work, then the check. */
+static int run_variant(zc *z, int var, gt_sample *out, gt_err *err)
+{
+    float *a, *b, *o, *ka, *kb, *ko;
+    struct cudaMemLocation dev = {cudaMemLocationTypeDevice, z->device};
+    float ms = 0;
+
+    switch (var) {
+    case GT_ZC_EXPLICIT:
+        a = z->h_a, b = z->h_b, o = z->h_out, ka = z->d_a, kb = z->d_b, ko = z->d_out;
+        break;
+    case GT_ZC_MAPPED:
+        a = z->m_a, b = z->m_b, o = z->m_out, ka = z->dm_a, kb = z->dm_b, ko = z->dm_out;
+        break;
+    default:
+        a = ka = z->u_a, b = kb = z->u_b, o = ko = z->u_out;
+        break;
+    }
+    z->seed++;
+    fill_inputs(a, b, z->n, z->seed);       /* managed pages come back to the CPU here */
+    memset(o, 0xFF, z->bytes);              /* poison: NaN */
+    if (var == GT_ZC_EXPLICIT &&
+        GT_CUDA(err, cudaMemsetAsync(z->d_out, 0xFF, z->bytes, z->s)))
+        return -1;
+    if (GT_CUDA(err, cudaStreamSynchronize(z->s)) || GT_CUDA(err, cudaEventRecord(z->e0, z->s)))
+        return -1;
+    if (var == GT_ZC_EXPLICIT &&
+        (GT_CUDA(err, cudaMemcpyAsync(z->d_a, a, z->bytes, cudaMemcpyHostToDevice, z->s)) ||
+         GT_CUDA(err, cudaMemcpyAsync(z->d_b, b, z->bytes, cudaMemcpyHostToDevice, z->s))))
+        return -1;
+    if (var == GT_ZC_PREFETCH &&
+        (GT_CUDA(err, cudaMemPrefetchAsync(z->u_a, z->bytes, dev, 0, z->s)) ||
+         GT_CUDA(err, cudaMemPrefetchAsync(z->u_b, z->bytes, dev, 0, z->s)) ||
+         GT_CUDA(err, cudaMemPrefetchAsync(z->u_out, z->bytes, dev, 0, z->s))))
+        return -1;
+    if (GT_CUDA(err, gt_k_add_passes(ko, ka, kb, z->n, z->passes, z->blocks, z->threads, z->s)))
+        return -1;
+    if (var == GT_ZC_EXPLICIT &&
+        GT_CUDA(err, cudaMemcpyAsync(z->h_out, z->d_out, z->bytes, cudaMemcpyDeviceToHost, z->s)))
+        return -1;
+    if (GT_CUDA(err, cudaEventRecord(z->e1, z->s)) || GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
+        GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)))
+        return -1;
+    out->series = (uint8_t)var;
+    out->sec = (double)ms * 1e-3;
+    out->bytes = 3 * (uint64_t)z->bytes;     /* a and b in, out back: once each */
+    out->verify = check_out(o, z->n, z->seed) ? GT_V_FULL : GT_V_FAILED;
+    return 0;
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    zc *z = state;
+    int k = 0;
+
+    for (int var = 0; var < GT_ZC_NVARIANTS; var++) {
+        if ((var == GT_ZC_MAPPED && !z->can_map) || (var == GT_ZC_PREFETCH && !z->can_prefetch))
+            continue;
+        if (run_variant(z, var, &out[k++], err))
+            return -1;
+    }
+    return k;
+}
+
+const gt_exp_ops gt_zerocopy_ops = {.setup = setup, .run = run, .teardown = teardown};
