@@ -36,9 +36,9 @@ cudaError_t gt_k_verify_pattern(const uint32_t *p, size_t nwords,
 cudaError_t gt_k_copy(void *dst, const void *src, size_t bytes, int blocks,
                       cudaStream_t stream);
 
-/* out[i] = (sum over 'passes' re-reads of a[i] + b[i]) / passes, with
- * volatile loads so every pass reads memory again; grid-stride loop over
- * blocks x threads. */
+/* out[i] = a[i] + b[i] over a grid-stride loop of blocks x threads; with
+ * passes > 1, (sum over 'passes' re-reads of a[i] + b[i]) / passes, with
+ * volatile loads so that every pass reads memory again. */
 cudaError_t gt_k_add_passes(float *out, const float *a, const float *b, size_t n,
                             int passes, int blocks, int threads, cudaStream_t stream);
 
