@@ -472,10 +472,10 @@ static void draw_experiment(ui *u, int y, int x, int w, int h)
         }
         if (p->type == GT_P_BOOL)
             snprintf(v, sizeof v, "%s", u->vals[i] ? "[x]" : "[ ]");
-        putf(row, x, w, a, " %-18s %s%s%s", p->label, p->type == GT_P_ENUM ? "< " : "",
+        putf(row, x, w, a, " %-21s %s%s%s", p->label, p->type == GT_P_ENUM ? "< " : "",
              v, p->type == GT_P_ENUM ? " >" : "");
-        if (!ok && w > 52)
-            putf(row, x + 40, w - 40, role(u, C_GHOST), "(%s)", why);
+        if (!ok && w > 54)
+            putf(row, x + 42, w - 42, role(u, C_GHOST), "(%s)", why);
     }
     if (row < end && e->params[u->sel].help)
         putf(row++, x, w, role(u, C_GHOST), " %s: %s", e->params[u->sel].name,

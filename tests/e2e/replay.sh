@@ -33,6 +33,13 @@ tm send-keys -t t n
 check "n: next recorded configuration" wait_for "recorded configuration [0-9]+ of [0-9]+" 5
 tm send-keys -t t '>'
 check "speed x2" wait_for "x2 \(< >\)" 5
+tm send-keys -t t e
+check "e: the next experiment, at its first recorded configuration" \
+    wait_for "Experiment: Zero-copy vs explicit copies" 5
+check "zero-copy: every variant's histogram" bash -c "tmux -L '$SOCK' capture-pane -p -t t | grep -q 'explicit latency' && tmux -L '$SOCK' capture-pane -p -t t | grep -q 'managed+prefetch latency'"
+check "zero-copy: ratios to explicit" wait_for "mapped / explicit: [0-9.]+x" 10
+tm send-keys -t t E
+check "E: back to the transfer experiment" wait_for "Experiment: Host/device transfer" 5
 tm send-keys -t t '?'
 check "help lists the replay keys" wait_for "replay: next recorded configuration" 5
 tm send-keys -t t x
