@@ -69,7 +69,7 @@ static bool cancelled(gt_engine *e, uint32_t gen)
 static void *worker(void *arg)
 {
     gt_engine *e = arg;
-    const gt_exp_ops *ops = NULL, *active_ops = NULL;   /* requested, owning 'state' */
+    const gt_exp_ops *ops = NULL;       /* the operations that own 'state' */
     void *state = NULL;
     uint32_t active = 0;
     gt_devprops props;
@@ -115,23 +115,22 @@ static void *worker(void *arg)
             memset(&e->st.info, 0, sizeof e->st.info);
             e->st.iterations = 0;
             e->st.msg[0] = '\0';
-            e->st.warmup_done = 0;
-            ops = e->be->ops(exp->name);
-            e->st.warmup_total = nwarm = exp->warmup_param >= 0 && ops && !ops->no_warmup ?
-                (int)vals[exp->warmup_param] : 0;
+            e->st.warmup_done = e->st.warmup_total = 0;
             set_state(e, GT_ST_SETUP, gen);
             pthread_mutex_unlock(&e->mu);
 
             memset(&info, 0, sizeof info);
             double t0 = gt_now();
             if (state)
-                active_ops->teardown(state);
+                ops->teardown(state);
             double t_down = gt_now() - t0;
             bool had_state = state != NULL;
             state = NULL;
             gt_err_clear(&err);
             e->be->refresh(&props);
-            active_ops = ops;
+            ops = e->be->ops(exp->name);
+            nwarm = exp->warmup_param >= 0 && ops && !ops->no_warmup ?
+                (int)vals[exp->warmup_param] : 0;
             if (!ops)
                 gt_err_set(&err, GT_EXIT_FAIL, "experiment '%s' is not available "
                            "in the %s back-end", exp->name, e->be->name);
@@ -147,6 +146,7 @@ static void *worker(void *arg)
             active = gen;
             e->props = props;
             e->st.info = info;
+            e->st.warmup_total = nwarm;
             if (err.code) {
                 snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
                 set_state(e, GT_ST_ERROR, gen);
@@ -203,7 +203,7 @@ static void *worker(void *arg)
     }
     pthread_mutex_unlock(&e->mu);
     if (state)
-        active_ops->teardown(state);
+        ops->teardown(state);
     e->be->close();
     return NULL;
 }
