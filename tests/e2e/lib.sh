@@ -25,7 +25,15 @@ start() {
     tm -f /dev/null new-session -d -s t -x "$cols" -y "$rows" "bash $TMPD/$name.sh"
 }
 
-stop() { tm kill-server 2>/dev/null; SOCK=""; }
+# Ends the session and removes its socket.
+stop() {
+    [ -n "$SOCK" ] || return 0
+    local path
+    path=$(tm display -p '#{socket_path}' 2>/dev/null)
+    tm kill-server 2>/dev/null
+    [ -n "$path" ] && rm -f "$path"
+    SOCK=""
+}
 screen() { tm capture-pane -p -t t; }
 
 # wait_for REGEX [SECONDS]: polls the pane every 50 ms until REGEX shows.

@@ -37,7 +37,11 @@ check "cudart and jansson are linked statically" bash -c "! grep -Eq 'libcudart|
 
 dest="$TMPD/prefix"
 if make -s install PREFIX="$dest" BIN="$BIN" >/dev/null 2>&1 && [ -x "$dest/bin/gputui" ] &&
-   [ -f "$dest/share/man/man1/gputui.1" ]; then ok "make install PREFIX=..."; else bad "make install PREFIX=..."; fi
+   [ -f "$dest/share/man/man1/gputui.1" ] && [ -f "$dest/share/gputui/bundled.gtr" ]; then
+    ok "make install PREFIX=... (binary, man page, bundled recording)"
+else
+    bad "make install PREFIX=..."
+fi
 
 if "$BIN" --list-devices >/dev/null 2>&1; then
     echo "skip no-device tests: a CUDA device is present"
@@ -65,6 +69,14 @@ else
     check "no device: fallback shows histograms" wait_for "bandwidth GB/s +p50" 10
     tm send-keys -t t q
     check "no device: fallback q exits 0" [ "$(wait_rc fallback 10)" = 0 ]
+    stop
+
+    # An installed gputui finds the installed recording.
+    start installed 120 40 "'$dest/bin/gputui'"
+    check "no device: the installed binary replays the installed recording" \
+        wait_for "no CUDA device here .* -- replaying NVIDIA" 10
+    tm send-keys -t t q
+    wait_rc installed 10 >/dev/null
     stop
 fi
 
