@@ -13,7 +13,11 @@ mkdir -p "$(dirname "$OUTF")"
     --write-combined=off,on --size 4M,64M,256M >/dev/null
 "$BIN" --batch --record "$OUTF.2" --samples 60 --format csv -e zerocopy \
     --count 1000000,16777216 --passes 1,8 --write-combined=off,on >/dev/null
-python3 scripts/merge-recordings.py "$OUTF.1" "$OUTF.2" >"$OUTF"
-rm -f "$OUTF.1" "$OUTF.2"
+"$BIN" --batch --record "$OUTF.3" --samples 15 --format csv -e hostalloc --op alloc \
+    --kind pageable,pinned,hostalloc,register --write-combined=off,on --size 64M,1G >/dev/null
+"$BIN" --batch --record "$OUTF.4" --samples 15 --format csv -e hostalloc --op cpu \
+    --kind pageable,pinned,hostalloc,register --write-combined=off,on --size 64M >/dev/null
+python3 scripts/merge-recordings.py "$OUTF.1" "$OUTF.2" "$OUTF.3" "$OUTF.4" >"$OUTF"
+rm -f "$OUTF.1" "$OUTF.2" "$OUTF.3" "$OUTF.4"
 ls -l "$OUTF"
 "$BIN" --batch --replay "$OUTF" --format text | grep -c '^== run' | sed 's/^/configurations: /'

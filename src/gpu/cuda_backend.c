@@ -284,6 +284,8 @@ static const gt_exp_ops *ops(const char *name)
         return &gt_transfer_ops;
     if (!strcmp(name, "zerocopy"))
         return &gt_zerocopy_ops;
+    if (!strcmp(name, "hostalloc"))
+        return &gt_hostalloc_ops;
     return NULL;
 }
 

@@ -27,10 +27,32 @@ int gt_fault_hit(void);
     gt_cuda_check(gt_fault_hit() ? cudaErrorMemoryAllocation : (expr), #expr, \
                   __FILE__, __LINE__, (err))
 
+/* Host memory of one kind (GT_HOST_* of exp_transfer.h): hostmem.c. */
+typedef struct gt_hostbuf {
+    void *p;            /* host address */
+    void *dev;          /* address kernels can use; NULL if none (gt_hostmem_map) */
+    int kind;
+    bool pinned;        /* cudaMallocHost / cudaHostAlloc: cudaFreeHost */
+    bool registered;    /* cudaHostRegister: unregister, then free */
+} gt_hostbuf;
+
+/* cudaHostAlloc flags (hostalloc) or cudaHostRegister flags (register). */
+unsigned gt_hostmem_flags(int kind, bool portable, bool wc, bool mapped);
+const char *gt_hostmem_flag_names(unsigned flags, bool reg, char *buf, size_t n);
+/* The allocation call of the kind: cudaMallocHost, cudaHostAlloc(flags), or
+ * for pageable and register a page-aligned malloc with no page touched. */
+int gt_hostmem_alloc(gt_hostbuf *h, int kind, size_t bytes, unsigned flags, gt_err *err);
+/* register: cudaHostRegister(flags) after gt_hostmem_alloc. */
+int gt_hostmem_register(gt_hostbuf *h, size_t bytes, unsigned flags, gt_err *err);
+void gt_hostmem_map(gt_hostbuf *h);
+/* Unregisters and frees whatever the buffer holds; h may be empty. */
+void gt_hostmem_free(gt_hostbuf *h);
+
 /* Multiprocessors of the current device (grid sizing). */
 int gt_gpu_sms(void);
 
 extern const gt_exp_ops gt_transfer_ops;
 extern const gt_exp_ops gt_zerocopy_ops;
+extern const gt_exp_ops gt_hostalloc_ops;
 
 #endif

@@ -20,14 +20,6 @@
 #define CHECK_BLOCKS 64
 #define CHECK_BLOCK_WORDS 16384     /* 64 KiB */
 
-typedef struct hostbuf {
-    void *p;            /* host address */
-    void *dev;          /* address kernels can use; NULL if none */
-    int kind;           /* GT_HOST_* */
-    bool pinned;        /* cudaMallocHost / cudaHostAlloc: cudaFreeHost */
-    bool registered;    /* cudaHostRegister: unregister, then free */
-} hostbuf;
-
 typedef struct lane {
     void *src, *dst;    /* for cudaMemcpyAsync */
     void *ksrc, *kdst;  /* for kernels (method=sm) */
@@ -43,7 +35,7 @@ typedef struct tr {
     int64_t host;
     unsigned int alloc_flags, reg_flags;
     bool sampled_check;
-    hostbuf hsrc, hdst;
+    gt_hostbuf hsrc, hdst;
     void *da, *db;
     lane l[2];
     unsigned long long *dres, *hres;
@@ -52,41 +44,6 @@ typedef struct tr {
     size_t check_off[CHECK_BLOCKS + 2];
     int ncheck;
 } tr;
-
-static const char *flag_names(unsigned f, bool reg, char *buf, size_t n)
-{
-    size_t off = 0;
-
-    buf[0] = '\0';
-    if (f & (reg ? cudaHostRegisterPortable : cudaHostAllocPortable))
-        off += (size_t)snprintf(buf + off, n - off, "Portable");
-    if (!reg && (f & cudaHostAllocWriteCombined))
-        off += (size_t)snprintf(buf + off, n - off, "%sWriteCombined", off ? "|" : "");
-    if (f & (reg ? cudaHostRegisterMapped : cudaHostAllocMapped))
-        off += (size_t)snprintf(buf + off, n - off, "%sMapped", off ? "|" : "");
-    if (!off)
-        snprintf(buf, n, "Default");
-    return buf;
-}
-
-static void host_free(hostbuf *h)
-{
-    if (!h->p)
-        return;
-    if (h->pinned)
-        cudaFreeHost(h->p);
-    else {
-        if (h->registered)
-            cudaHostUnregister(h->p);
-        free(h->p);
-    }
-    memset(h, 0, sizeof *h);
-}
-
-static void *page_alloc(size_t n)
-{
-    return aligned_alloc(4096, (n + 4095) & ~(size_t)4095);
-}
 
 static void cpu_fill_pattern(uint32_t *p, size_t n, uint32_t seed)
 {
@@ -98,69 +55,49 @@ static void cpu_fill_pattern(uint32_t *p, size_t n, uint32_t seed)
  * the allocation (and registration) took. A source also gets the pattern:
  * written by the GPU through the mapped pointer where there is one (fast,
  * and no CPU cache is warmed), else by the CPU. */
-static int host_alloc(tr *t, hostbuf *h, bool src, const gt_devprops *p,
+static int host_alloc(tr *t, gt_hostbuf *h, bool src, const gt_devprops *p,
                       gt_setup_info *info, gt_err *err)
 {
     const char *role = src ? "source" : "destination";
+    unsigned flags = t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags;
     char sz[32], fl[64];
-    double t0;
+    double t0 = gt_now();
 
     gt_format_size(t->bytes, sz, sizeof sz);
-    h->kind = (int)t->host;
+    if (gt_hostmem_alloc(h, (int)t->host, t->bytes, flags, err))
+        return -1;
     switch (t->host) {
     case GT_HOST_PAGEABLE:
-    case GT_HOST_REGISTER:
-        t0 = gt_now();
-        h->p = gt_fault_hit() ? NULL : page_alloc(t->bytes);
-        if (!h->p) {
-            gt_err_set(err, GT_EXIT_FAIL, "malloc(%s) for the %s buffer failed: out of host memory",
-                       sz, role);
-            return -1;
-        }
         gt_setup_info_time(info, gt_now() - t0, "%s: malloc %s", role, sz);
-        if (t->host == GT_HOST_PAGEABLE) {
-            /* The page faults of the first touch are the cost of pageable
-             * memory that malloc does not show. */
-            t0 = gt_now();
-            if (src)
-                cpu_fill_pattern(h->p, t->words, t->seed);
-            else
-                memset(h->p, 0, t->bytes);
-            gt_setup_info_time(info, gt_now() - t0, "%s: first touch%s (page faults) %s", role,
-                               src ? " + pattern" : "", sz);
-            if (gt_dp_get(p, GT_DP_PAGEABLE))
-                h->dev = h->p;
-            return 0;
-        }
+        /* The page faults of the first touch are the cost of pageable
+         * memory that malloc does not show. */
         t0 = gt_now();
-        if (GT_CUDA_ALLOC(err, cudaHostRegister(h->p, t->bytes, t->reg_flags)))
+        if (src)
+            cpu_fill_pattern(h->p, t->words, t->seed);
+        else
+            memset(h->p, 0, t->bytes);
+        gt_setup_info_time(info, gt_now() - t0, "%s: first touch%s (page faults) %s", role,
+                           src ? " + pattern" : "", sz);
+        if (gt_dp_get(p, GT_DP_PAGEABLE))
+            h->dev = h->p;
+        return 0;
+    case GT_HOST_REGISTER:
+        gt_setup_info_time(info, gt_now() - t0, "%s: malloc %s", role, sz);
+        t0 = gt_now();
+        if (gt_hostmem_register(h, t->bytes, flags, err))
             return -1;
-        h->registered = true;
         gt_setup_info_time(info, gt_now() - t0, "%s: cudaHostRegister(%s) %s", role,
-                           flag_names(t->reg_flags, true, fl, sizeof fl), sz);
+                           gt_hostmem_flag_names(flags, true, fl, sizeof fl), sz);
         break;
     case GT_HOST_PINNED:
-        t0 = gt_now();
-        if (GT_CUDA_ALLOC(err, cudaMallocHost(&h->p, t->bytes)))
-            return -1;
-        h->pinned = true;
         gt_setup_info_time(info, gt_now() - t0, "%s: cudaMallocHost %s", role, sz);
         break;
     default:
-        t0 = gt_now();
-        if (GT_CUDA_ALLOC(err, cudaHostAlloc(&h->p, t->bytes, t->alloc_flags)))
-            return -1;
-        h->pinned = true;
         gt_setup_info_time(info, gt_now() - t0, "%s: cudaHostAlloc(%s) %s", role,
-                           flag_names(t->alloc_flags, false, fl, sizeof fl), sz);
+                           gt_hostmem_flag_names(flags, false, fl, sizeof fl), sz);
         break;
     }
-    /* Pinned memory is addressable by kernels when mapped (always so for
-     * cudaMallocHost/cudaHostAlloc under unified addressing). */
-    if (cudaHostGetDevicePointer(&h->dev, h->p, 0) != cudaSuccess) {
-        cudaGetLastError();
-        h->dev = NULL;
-    }
+    gt_hostmem_map(h);
     if (src) {
         if (!h->dev)
             cpu_fill_pattern(h->p, t->words, t->seed);
@@ -186,8 +123,8 @@ static void teardown(void *state)
         if (t->l[i].s)
             cudaStreamDestroy(t->l[i].s);
     }
-    host_free(&t->hsrc);
-    host_free(&t->hdst);
+    gt_hostmem_free(&t->hsrc);
+    gt_hostmem_free(&t->hdst);
     if (t->da)
         cudaFree(t->da);
     if (t->db)
@@ -244,11 +181,9 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     t->method = (int)v[GT_TR_METHOD];
     t->host = v[GT_TR_HOST];
     t->blocks = gt_gpu_sms() * 4;
-    t->alloc_flags = (v[GT_TR_PORTABLE] ? cudaHostAllocPortable : 0) |
-                     (v[GT_TR_WC] ? cudaHostAllocWriteCombined : 0) |
-                     (v[GT_TR_MAPPED] ? cudaHostAllocMapped : 0);
-    t->reg_flags = (v[GT_TR_PORTABLE] ? cudaHostRegisterPortable : 0) |
-                   (v[GT_TR_MAPPED] ? cudaHostRegisterMapped : 0);
+    t->alloc_flags = gt_hostmem_flags(GT_HOST_HOSTALLOC, v[GT_TR_PORTABLE], v[GT_TR_WC],
+                                      v[GT_TR_MAPPED]);
+    t->reg_flags = gt_hostmem_flags(GT_HOST_REGISTER, v[GT_TR_PORTABLE], false, v[GT_TR_MAPPED]);
     t->rng = (uint64_t)(gt_now() * 1e9) ^ (uintptr_t)t;
     t->seed = (uint32_t)gt_xorshift64(&t->rng) | 1u;
 

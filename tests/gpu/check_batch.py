@@ -47,6 +47,15 @@ def main():
                 if s["latency_s"]["p50"] < 0.97 * floor:
                     problems.append(f"{s['name']}: p50 {s['latency_s']['p50'] * 1e3:.3f} ms is faster "
                                     f"than the PCIe link allows ({floor * 1e3:.3f} ms)")
+    if r["experiment"] == "hostalloc" and cfg["op"] == "alloc":
+        # Pinning touches every page: it cannot be faster than a fraction
+        # of a microsecond per 4 KiB page.
+        pages = cfg["size"] // 4096
+        for s in r["series"]:
+            if s["name"] == "allocate" and cfg["kind"] != "pageable" and pages > 1024 and \
+                    s["latency_s"]["p50"] < pages * 20e-9:
+                problems.append(f"allocate: p50 {s['latency_s']['p50'] * 1e3:.3f} ms for {pages} "
+                                "pages is implausibly fast")
     for p in problems:
         print("   " + p)
     return 1 if problems else 0

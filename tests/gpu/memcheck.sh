@@ -25,6 +25,7 @@ one d2h-pageable-ce "${B[@]}" --dir d2h --host pageable
 one d2d-sm "${B[@]}" --dir d2d --method sm
 one bidir-hostalloc-sm "${B[@]}" --dir bidir --host hostalloc --mapped --write-combined --method sm
 one bidir-register-ce "${B[@]}" --dir bidir --host register --mapped
+one hostalloc "$BIN" --batch --samples 3 --warmup 1 -e hostalloc --kind register --mapped --size 16M
 one zerocopy "$BIN" --batch --samples 3 --warmup 1 -e zerocopy --count 100000 --passes 2 --write-combined
 # The unwind test makes allocations fail on purpose: API errors are expected there.
 one unwind --report-api-errors no "$UNWIND"

@@ -36,12 +36,12 @@ run_one() {     # run_one EXPECTED-MIN-PCT ARGS...
         ok "$* -> refused as documented ($(head -c 80 "$err"))"; return; fi
     if [ $rc != 0 ]; then bad "$* -> exit $rc: $(cat "$err")"; return; fi
     if python3 tests/gpu/check_batch.py "$f" "$SAMPLES" ${min:+--min-pcie-pct $min}; then
-        ok "$* -> $(python3 -c "import json,sys; r=json.load(open('$f'))['runs'][0]; print(', '.join(('%s %.2f GB/s' % (s['name'], s['bandwidth_GBps']['p50'])) if r['experiment'] == 'transfer' else ('%s %.3f ms' % (s['name'], s['latency_s']['p50'] * 1e3)) for s in r['series']))")"
+        ok "$* -> $(python3 -c "import json,sys; r=json.load(open('$f'))['runs'][0]; print(', '.join(('%s %.2f GB/s' % (s['name'], s['bandwidth_GBps']['p50'])) if r['experiment'] in ('transfer', 'hostalloc') else ('%s %.3f ms' % (s['name'], s['latency_s']['p50'] * 1e3)) for s in r['series']))")"
     else
         bad "$*"
     fi
 }
-for size in 4K 64M 256M; do
+for size in ${SIZES:-4K 64M 256M}; do
     for method in ce sm; do
         run_one "" --dir d2d --method $method --size $size
         for host in "${HOSTS[@]}"; do
@@ -61,6 +61,19 @@ run_one "" "${ZC[@]}"
 run_one "" "${ZC[@]}" --blocks auto --passes 8
 run_one "" "${ZC[@]}" --write-combined --count 16777216 --threads 256
 run_one "" "${ZC[@]}" --count 1024 --blocks 1 --threads 32
+
+echo "== hostalloc"
+HA=(-e hostalloc --warmup 1)
+for kind in "pageable" "pinned" "hostalloc" "hostalloc --write-combined" \
+            "hostalloc --portable --mapped" "register" "register --mapped"; do
+    # shellcheck disable=SC2086
+    run_one "" "${HA[@]}" --op alloc --kind $kind --size 64M
+    # shellcheck disable=SC2086
+    run_one "" "${HA[@]}" --op cpu --kind $kind --size 64M
+done
+run_one "" "${HA[@]}" --op alloc --kind pinned --size 1G
+run_one "" "${HA[@]}" --op alloc --kind register --size 1G
+run_one "" "${HA[@]}" --op alloc --kind pageable --size 4K
 
 echo "== unwind"
 if "$UNWIND" >"$LOG/unwind.log" 2>&1; then ok "unwind: $(grep -c '^ok' "$LOG/unwind.log") checks"

@@ -9,6 +9,7 @@
 #include "testutil.h"
 
 #include "gputui/exp_transfer.h"
+#include "gputui/exp_hostalloc.h"
 #include "gputui/exp_zerocopy.h"
 #include "gputui/run.h"
 
@@ -182,9 +183,36 @@ static void zerocopy_table(void **state)
     gt_run_free(&r);
 }
 
+static void hostalloc_table(void **state)
+{
+    const gt_experiment *e = &gt_exp_hostalloc;
+    int64_t v[GT_MAX_PARAMS], x;
+    char err[400];
+    const char *why;
+    const char *names[GT_MAX_SERIES];
+    (void)state;
+    gt_experiment_defaults(e, v);
+    assert_int_equal(e->series(v, names), 2);
+    assert_string_equal(names[0], "allocate");
+    v[GT_HA_OP] = GT_HA_OP_CPU;
+    e->series(v, names);
+    assert_string_equal(names[1], "CPU read");
+    assert_false(gt_param_applies(&e->params[GT_HA_WC], v, &why));
+    v[GT_HA_KIND] = GT_HOST_HOSTALLOC;
+    assert_true(gt_param_applies(&e->params[GT_HA_WC], v, &why));
+    v[GT_HA_KIND] = GT_HOST_REGISTER;
+    assert_false(gt_param_applies(&e->params[GT_HA_WC], v, &why));
+    assert_true(gt_param_applies(&e->params[GT_HA_MAPPED], v, &why));
+    /* Allocations come in whole pages. */
+    assert_int_equal(gt_param_parse(&e->params[GT_HA_SIZE], "6000", &x, err, sizeof err), -1);
+    assert_non_null(strstr(err, "multiple of 4096"));
+    assert_int_equal(gt_param_parse(&e->params[GT_HA_SIZE], "1G", &x, err, sizeof err), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(hostalloc_table),
         cmocka_unit_test(zerocopy_table),
         cmocka_unit_test(size_steps_powers_of_two), cmocka_unit_test(enums_wrap_ints_clamp),
         cmocka_unit_test(format_round_trips), cmocka_unit_test(applicability),

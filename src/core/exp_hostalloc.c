@@ -1,0 +1,122 @@
+/* The host-allocation experiment's table row. The GPU side is
+ * src/gpu/hostalloc.c. */
+#include "gputui/exp_hostalloc.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "gputui/exp_transfer.h"
+#include "gputui/run.h"
+#include "gputui/units.h"
+
+static const char *const op_names[] = {"alloc", "cpu"};
+static const char *const kind_names[] = {"pageable", "pinned", "hostalloc", "register"};
+
+static bool flag_applies(const int64_t *v, const char **why)
+{
+    if (v[GT_HA_KIND] != GT_HOST_HOSTALLOC && v[GT_HA_KIND] != GT_HOST_REGISTER) {
+        *why = "only with kind=hostalloc or kind=register";
+        return false;
+    }
+    return true;
+}
+
+static bool wc_applies(const int64_t *v, const char **why)
+{
+    if (v[GT_HA_KIND] != GT_HOST_HOSTALLOC) {
+        *why = "only with kind=hostalloc (cudaHostAllocWriteCombined)";
+        return false;
+    }
+    return true;
+}
+
+static const gt_param params[GT_HA_NPARAMS] = {
+    [GT_HA_OP] = {"op", "measure", GT_P_ENUM, 0, 1, GT_HA_OP_ALLOC, 0, 0, op_names, 2, NULL,
+                  "alloc: time to allocate and to free; cpu: CPU write and read bandwidth", NULL},
+    [GT_HA_KIND] = {"kind", "host memory", GT_P_ENUM, 0, 3, GT_HOST_PINNED, 0, 0, kind_names, 4,
+                    NULL, "pageable (malloc + first touch), pinned (cudaMallocHost), hostalloc "
+                    "(cudaHostAlloc + flags), register (malloc + cudaHostRegister)", NULL},
+    [GT_HA_PORTABLE] = {"portable", "  portable", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
+                        "cudaHostAllocPortable / cudaHostRegisterPortable", flag_applies},
+    [GT_HA_WC] = {"write-combined", "  write-combined", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
+                  "cudaHostAllocWriteCombined: fast for the CPU to write, very slow to read",
+                  wc_applies},
+    [GT_HA_MAPPED] = {"mapped", "  mapped", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
+                      "cudaHostAllocMapped / cudaHostRegisterMapped", flag_applies},
+    [GT_HA_SIZE] = {"size", "size", GT_P_SIZE, 4096, 4ll << 30, 64ll << 20, 0, 4096, NULL, 0,
+                    "bytes", "bytes per allocation, a multiple of 4 KiB; +/- in powers of two",
+                    NULL},
+    [GT_HA_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 1, 1, 0, NULL, 0, NULL,
+                      "untimed iterations after each change, kept out of the histograms", NULL},
+};
+
+static int series(const int64_t *v, const char **out)
+{
+    if (v[GT_HA_OP] == GT_HA_OP_ALLOC) {
+        out[0] = "allocate";
+        out[1] = "free";
+    } else {
+        out[0] = "CPU write";
+        out[1] = "CPU read";
+    }
+    return 2;
+}
+
+static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
+{
+    (void)v;
+    (void)p;
+    (void)err;
+    (void)n;
+    return 0;   /* host memory: a failed allocation says so itself */
+}
+
+static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
+                      char *label, size_t n)
+{
+    (void)v;
+    (void)s;
+    (void)p;
+    *factor = 1.0;
+    snprintf(label, n, "no ceiling known for host work");
+    return 0.0;
+}
+
+static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    double a = gt_dist_percentile(&r->s[0].lat, 0.5), b = gt_dist_percentile(&r->s[1].lat, 0.5);
+    char x[32], y[32], sz[32];
+
+    (void)p;
+    if (max < 1 || !isfinite(a) || !isfinite(b))
+        return 0;
+    gt_format_size((uint64_t)r->vals[GT_HA_SIZE], sz, sizeof sz);
+    if (r->vals[GT_HA_OP] == GT_HA_OP_ALLOC)
+        snprintf(lines[0], sizeof lines[0], "%s: allocate %s, free %s (p50)", sz,
+                 gt_format_seconds(a, x, sizeof x), gt_format_seconds(b, y, sizeof y));
+    else
+        snprintf(lines[0], sizeof lines[0], "%s: CPU write %.2f GB/s, read %.2f GB/s (p50); "
+                 "read/write %.3f", sz, (double)r->vals[GT_HA_SIZE] / a / 1e9,
+                 (double)r->vals[GT_HA_SIZE] / b / 1e9, a / b);
+    return 1;
+}
+
+const gt_experiment gt_exp_hostalloc = {
+    .name = "hostalloc",
+    .title = "Host allocation cost",
+    .explain =
+        "op=alloc allocates and frees one buffer per iteration and times both on the CPU: "
+        "pinning memory (cudaMallocHost, cudaHostAlloc) costs far more than malloc, and "
+        "registering existing memory (cudaHostRegister) sits in between. op=cpu writes and "
+        "then reads the whole buffer with the CPU: write-combined memory is fast to write "
+        "and very slow to read back. Each allocation is checked with "
+        "cudaPointerGetAttributes and by writing and reading back its pages.",
+    .params = params,
+    .nparams = GT_HA_NPARAMS,
+    .warmup_param = GT_HA_WARMUP,
+    .series = series,
+    .check = check,
+    .ceiling = ceiling,
+    .bandwidth = true,
+    .summary = summary,
+};

@@ -1,0 +1,101 @@
+/* Host memory of every kind gputui compares: pageable (malloc), pinned
+ * (cudaMallocHost), cudaHostAlloc with flags, and malloc + cudaHostRegister.
+ * Used by the transfer and host-alloc experiments; each times the steps
+ * it reports around these calls. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/exp_transfer.h"
+#include "gputui/units.h"
+#include "gpu.h"
+
+const char *gt_hostmem_flag_names(unsigned f, bool reg, char *buf, size_t n)
+{
+    size_t off = 0;
+
+    buf[0] = '\0';
+    if (f & (reg ? cudaHostRegisterPortable : cudaHostAllocPortable))
+        off += (size_t)snprintf(buf + off, n - off, "Portable");
+    if (!reg && (f & cudaHostAllocWriteCombined))
+        off += (size_t)snprintf(buf + off, n - off, "%sWriteCombined", off ? "|" : "");
+    if (f & (reg ? cudaHostRegisterMapped : cudaHostAllocMapped))
+        off += (size_t)snprintf(buf + off, n - off, "%sMapped", off ? "|" : "");
+    if (!off)
+        snprintf(buf, n, "Default");
+    return buf;
+}
+
+unsigned gt_hostmem_flags(int kind, bool portable, bool wc, bool mapped)
+{
+    if (kind == GT_HOST_HOSTALLOC)
+        return (portable ? cudaHostAllocPortable : 0) | (wc ? cudaHostAllocWriteCombined : 0) |
+               (mapped ? cudaHostAllocMapped : 0);
+    if (kind == GT_HOST_REGISTER)
+        return (portable ? cudaHostRegisterPortable : 0) | (mapped ? cudaHostRegisterMapped : 0);
+    return 0;
+}
+
+int gt_hostmem_alloc(gt_hostbuf *h, int kind, size_t bytes, unsigned flags, gt_err *err)
+{
+    char sz[32];
+
+    memset(h, 0, sizeof *h);
+    h->kind = kind;
+    switch (kind) {
+    case GT_HOST_PINNED:
+        if (GT_CUDA_ALLOC(err, cudaMallocHost(&h->p, bytes)))
+            return -1;
+        h->pinned = true;
+        return 0;
+    case GT_HOST_HOSTALLOC:
+        if (GT_CUDA_ALLOC(err, cudaHostAlloc(&h->p, bytes, flags)))
+            return -1;
+        h->pinned = true;
+        return 0;
+    default:
+        h->p = gt_fault_hit() ? NULL : aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
+        if (!h->p) {
+            gt_err_set(err, GT_EXIT_FAIL, "malloc(%s) failed: out of host memory",
+                       gt_format_size(bytes, sz, sizeof sz));
+            return -1;
+        }
+        return 0;
+    }
+}
+
+int gt_hostmem_register(gt_hostbuf *h, size_t bytes, unsigned flags, gt_err *err)
+{
+    if (GT_CUDA_ALLOC(err, cudaHostRegister(h->p, bytes, flags)))
+        return -1;
+    h->registered = true;
+    return 0;
+}
+
+void gt_hostmem_map(gt_hostbuf *h)
+{
+    h->dev = NULL;
+    if (h->kind == GT_HOST_PAGEABLE)
+        return;
+    /* Mapped when asked for, and always for cudaMallocHost/cudaHostAlloc
+     * under unified addressing. */
+    if (cudaHostGetDevicePointer(&h->dev, h->p, 0) != cudaSuccess) {
+        cudaGetLastError();
+        h->dev = NULL;
+    }
+}
+
+void gt_hostmem_free(gt_hostbuf *h)
+{
+    if (!h->p)
+        return;
+    if (h->pinned) {
+        cudaFreeHost(h->p);
+    } else {
+        if (h->registered)
+            cudaHostUnregister(h->p);
+        free(h->p);
+    }
+    memset(h, 0, sizeof *h);
+}
