@@ -106,10 +106,8 @@ const gt_experiment gt_exp_hostalloc = {
     .title = "Host allocation cost",
     .explain =
         "op=alloc allocates and frees one buffer per iteration and times both on the CPU: "
-        "pinning new memory (cudaMallocHost, cudaHostAlloc) must also create and zero its "
-        "pages; register times malloc + cudaHostRegister of a buffer whose pages already "
-        "exist (and cudaHostUnregister), pageable malloc + the first touch of every page "
-        "(and free). op=cpu writes and "
+        "pinning memory (cudaMallocHost, cudaHostAlloc) costs far more than malloc, and "
+        "registering existing memory (cudaHostRegister) sits in between. op=cpu writes and "
         "then reads the whole buffer with the CPU: write-combined memory is fast to write "
         "and very slow to read back. Each allocation is checked with "
         "cudaPointerGetAttributes and by writing and reading back its pages.",

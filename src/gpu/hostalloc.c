@@ -33,54 +33,21 @@ static void teardown(void *state)
     free(h);
 }
 
-static void touch_pages(void *p, size_t bytes)
+/* One allocation of the configured kind, ready to use: pageable memory
+ * has every page touched (the first touch is its real cost); registered
+ * memory is pinned by cudaHostRegister itself. */
+static int alloc_once(ha *h, gt_hostbuf *b, gt_err *err)
 {
-    for (size_t off = 0; off < bytes; off += PAGE)
-        ((volatile char *)p)[off] = 0;
-}
-
-/* One allocation of the configured kind, ready to use, and the seconds it
- * took: pageable memory with every page touched (the first touch is its
- * real cost); registered memory as a program registers a buffer it
- * already has: malloc and cudaHostRegister timed, the first touch of the
- * pages in between not. */
-static int alloc_once(ha *h, gt_hostbuf *b, double *sec, gt_err *err)
-{
-    double t0 = gt_now(), t1;
-
     if (gt_hostmem_alloc(b, h->kind, h->bytes, h->flags, err))
         return -1;
-    if (h->kind == GT_HOST_PAGEABLE)
-        touch_pages(b->p, h->bytes);
-    t1 = gt_now();
-    *sec = t1 - t0;
-    if (h->kind == GT_HOST_REGISTER) {
-        touch_pages(b->p, h->bytes);
-        t0 = gt_now();
-        if (gt_hostmem_register(b, h->bytes, h->flags, err)) {
-            gt_hostmem_free(b);
-            return -1;
-        }
-        *sec += gt_now() - t0;
-    }
-    return 0;
-}
-
-/* Releases one allocation; for registered memory only cudaHostUnregister
- * is timed, the buffer's own free is not. */
-static double free_once(ha *h, gt_hostbuf *b)
-{
-    double t0 = gt_now(), t;
-
-    if (h->kind == GT_HOST_REGISTER) {
-        cudaHostUnregister(b->p);
-        t = gt_now() - t0;
-        b->registered = false;
+    if (h->kind == GT_HOST_REGISTER && gt_hostmem_register(b, h->bytes, h->flags, err)) {
         gt_hostmem_free(b);
-        return t;
+        return -1;
     }
-    gt_hostmem_free(b);
-    return gt_now() - t0;
+    if (h->kind == GT_HOST_PAGEABLE)
+        for (size_t off = 0; off < h->bytes; off += PAGE)
+            ((volatile char *)b->p)[off] = 0;
+    return 0;
 }
 
 /* CUDA sees the memory as the kind it should be, and its pages hold what
@@ -128,15 +95,15 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     h->seed = (uint64_t)(gt_now() * 1e9);
     gt_format_size(h->bytes, sz, sizeof sz);
     if (h->op == GT_HA_OP_CPU) {
-        if (alloc_once(h, &h->buf, &t0, err)) {
+        t0 = gt_now();
+        if (alloc_once(h, &h->buf, err)) {
             teardown(h);
             return -1;
         }
-        gt_setup_info_time(info, t0, "buffer: %s%s%s%s %s",
+        gt_setup_info_time(info, gt_now() - t0, "buffer: %s%s%s%s %s",
                            h->kind == GT_HOST_PAGEABLE ? "malloc + first touch" :
                            h->kind == GT_HOST_PINNED ? "cudaMallocHost" :
-                           h->kind == GT_HOST_HOSTALLOC ? "cudaHostAlloc"
-                                                        : "malloc + cudaHostRegister (touch excluded)",
+                           h->kind == GT_HOST_HOSTALLOC ? "cudaHostAlloc" : "malloc + cudaHostRegister",
                            h->flags ? "(" : "",
                            h->flags ? gt_hostmem_flag_names(h->flags, h->kind == GT_HOST_REGISTER,
                                                             fl, sizeof fl) : "",
@@ -166,18 +133,21 @@ static uint64_t xor_upto(uint64_t m)
 static int run(void *state, gt_sample *out, gt_err *err)
 {
     ha *h = state;
-    double t0, t1, t2;
+    double t0, t1, t2, t3;
 
     if (h->op == GT_HA_OP_ALLOC) {
         gt_hostbuf b;
-        double ta, tf;
         bool ok;
-        if (alloc_once(h, &b, &ta, err))
+        t0 = gt_now();
+        if (alloc_once(h, &b, err))
             return -1;
+        t1 = gt_now();
         ok = check_alloc(h, &b);
-        tf = free_once(h, &b);
-        out[0] = (gt_sample){0, 0, ok ? GT_V_FULL : GT_V_FAILED, ta, h->bytes};
-        out[1] = (gt_sample){0, 1, ok ? GT_V_FULL : GT_V_FAILED, tf, h->bytes};
+        t2 = gt_now();
+        gt_hostmem_free(&b);
+        t3 = gt_now();
+        out[0] = (gt_sample){0, 0, ok ? GT_V_FULL : GT_V_FAILED, t1 - t0, h->bytes};
+        out[1] = (gt_sample){0, 1, ok ? GT_V_FULL : GT_V_FAILED, t3 - t2, h->bytes};
         return 2;
     }
     {
