@@ -39,7 +39,7 @@ static const gt_param params[GT_HA_NPARAMS] = {
     [GT_HA_PORTABLE] = {"portable", "  portable", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
                         "cudaHostAllocPortable / cudaHostRegisterPortable", flag_applies},
     [GT_HA_WC] = {"write-combined", "  write-combined", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
-                  "cudaHostAllocWriteCombined: fast for the CPU to write, very slow to read",
+                  "cudaHostAllocWriteCombined: bypasses the CPU caches; reading it back is usually slow",
                   wc_applies},
     [GT_HA_MAPPED] = {"mapped", "  mapped", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
                       "cudaHostAllocMapped / cudaHostRegisterMapped", flag_applies},
@@ -108,8 +108,9 @@ const gt_experiment gt_exp_hostalloc = {
         "op=alloc allocates and frees one buffer per iteration and times both on the CPU: "
         "pinning memory (cudaMallocHost, cudaHostAlloc) costs far more than malloc, and "
         "registering existing memory (cudaHostRegister) sits in between. op=cpu writes and "
-        "then reads the whole buffer with the CPU: write-combined memory is fast to write "
-        "and very slow to read back. Each allocation is checked with "
+        "then reads the whole buffer with the CPU: write-combined memory bypasses the CPU "
+        "caches, which usually makes reading it back far slower than writing it; the "
+        "histograms show whether it does on this machine. Each allocation is checked with "
         "cudaPointerGetAttributes and by writing and reading back its pages.",
     .params = params,
     .nparams = GT_HA_NPARAMS,

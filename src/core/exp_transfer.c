@@ -57,7 +57,7 @@ static const gt_param params[GT_TR_NPARAMS] = {
                         "cudaHostAllocPortable / cudaHostRegisterPortable: pinned for every context",
                         flag_applies},
     [GT_TR_WC] = {"write-combined", "  write-combined", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
-                  "cudaHostAllocWriteCombined: uncached for the CPU, fast to write, very slow to read",
+                  "cudaHostAllocWriteCombined: bypasses the CPU caches; usually slow for the CPU to read",
                   wc_applies},
     [GT_TR_MAPPED] = {"mapped", "  mapped", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
                       "cudaHostAllocMapped / cudaHostRegisterMapped: kernels can address it",
