@@ -549,7 +549,10 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
     gt_series *now = &u->cur.s[si], *pv = prev_series(u, now->name);
     gt_dist *dn = bw ? &now->bw : &now->lat;
     gt_dist *dp = pv ? (bw ? &pv->bw : &pv->lat) : NULL;
-    int ch = h - 5, nb = w - 2 < MAX_BINS ? w - 2 : MAX_BINS;
+    /* Rows: title, chart, axis, [column header], now, [before]. A short
+     * block keeps two chart rows before it keeps the optional rows. */
+    bool hdr = h >= 3 + 2 + 1, before_row = h >= 3 + 2 + 2;
+    int ch = h - 3 - hdr - before_row, nb = w - 2 < MAX_BINS ? w - 2 : MAX_BINS;
     uint64_t bn[MAX_BINS], bp[MAX_BINS], tn = 0, tp = 0;
     double lo = NAN, hi = NAN;
     char title[256], a[32], b[32];
@@ -644,19 +647,22 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
         put(y + 1 + ch, x, w, role(u, C_GHOST), " waiting for samples");
     }
     {
-        char hdr[256];
+        char hdrline[256];
         const char *names[] = {"p50", "p90", "p99", "min", "max", "mean", "stddev", "n"};
-        int off = snprintf(hdr, sizeof hdr, " %-6s", "");
+        int off = snprintf(hdrline, sizeof hdrline, " %-6s", "");
         int ncol = (w - 7) / 9;
         for (int i = 0; i < 8 && i < ncol; i++)
-            off += snprintf(hdr + off, sizeof hdr - (size_t)off, "%9s", names[i]);
-        put(y + 2 + ch, x, w, role(u, C_GHOST), hdr);
+            off += snprintf(hdrline + off, sizeof hdrline - (size_t)off, "%9s", names[i]);
+        if (hdr)
+            put(y + 2 + ch, x, w, role(u, C_GHOST), hdrline);
     }
-    stats_row(y + 3 + ch, x, w, "now", dn, bw, role(u, bw ? C_BW : C_LAT));
+    stats_row(y + 2 + hdr + ch, x, w, "now", dn, bw, role(u, bw ? C_BW : C_LAT));
+    if (!before_row)
+        return;
     if (dp)
-        stats_row(y + 4 + ch, x, w, "before", dp, bw, role(u, C_GHOST));
+        stats_row(y + 3 + hdr + ch, x, w, "before", dp, bw, role(u, C_GHOST));
     else
-        put(y + 4 + ch, x, w, role(u, C_GHOST), " before -  (change a parameter to compare)");
+        put(y + 3 + hdr + ch, x, w, role(u, C_GHOST), " before -  (change a parameter to compare)");
 }
 
 static void draw_status(ui *u)
@@ -745,6 +751,9 @@ static void draw(ui *u)
         top = 10;
     if (top > 20)
         top = 20;
+    /* Two rows of histograms on a small terminal: give them the room. */
+    if (LINES < 30 && (u->exp->bandwidth ? 2 * u->cur.nseries : u->cur.nseries) > 2)
+        top = 8;
     dw = COLS >= 120 ? 42 : 34;
     draw_header(u);
     draw_device(u, y0, 0, dw, top);
