@@ -53,13 +53,14 @@ typedef struct gt_experiment {
     int warmup_param;             /* index of the warm-up count, -1 if none */
     /* Series this configuration produces ("H2D", "D2H"); returns count. */
     int (*series)(const int64_t *vals, const char **names);
-    /* Device-dependent limits (free memory, features). 0, or -1 with a
-     * message that names the limit. */
+    /* Optional: device-dependent limits (free memory, features). 0, or -1
+     * with a message that names the limit. Call gt_experiment_check. */
     int (*check)(const int64_t *vals, const gt_devprops *p,
                  char *err, size_t errlen);
-    /* Physical ceiling of series s in bytes/s, 0 when unknown. *factor is
-     * what a sample's bytes-once bandwidth is multiplied by before it is
-     * compared with the ceiling (2 for a device copy: read + write). */
+    /* Optional: physical ceiling of series s in bytes/s, 0 when unknown.
+     * *factor is what a sample's bytes-once bandwidth is multiplied by
+     * before it is compared with the ceiling (2 for a device copy: read +
+     * write). Call gt_experiment_ceiling. */
     double (*ceiling)(const int64_t *vals, int s, const gt_devprops *p,
                       double *factor, char *label, size_t labellen);
     bool bandwidth;               /* bandwidth means something here (shown) */
@@ -82,6 +83,14 @@ int gt_experiment_validate(const gt_experiment *e, const int64_t *vals,
 /* "host=pinned dir=h2d size=64M ..." for headers and logs. */
 char *gt_experiment_describe(const gt_experiment *e, const int64_t *vals,
                              char *buf, size_t len);
+
+/* e->check, or 0 when the experiment has none. */
+int gt_experiment_check(const gt_experiment *e, const int64_t *vals, const gt_devprops *p,
+                        char *err, size_t errlen);
+/* e->ceiling, or 0 ("no ceiling known") when the experiment has none. */
+double gt_experiment_ceiling(const gt_experiment *e, const int64_t *vals, int s,
+                             const gt_devprops *p, double *factor, char *label,
+                             size_t labellen);
 
 void gt_setup_info_time(gt_setup_info *info, double sec,
                         const char *fmt, ...)

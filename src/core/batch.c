@@ -93,7 +93,7 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
         fprintf(stderr, "gputui: %s\n", msg);
         return GT_EXIT_USAGE;
     }
-    if (ncfg == 1 && cli->exp->check(cfgs[0], &props, msg, sizeof msg)) {
+    if (ncfg == 1 && gt_experiment_check(cli->exp, cfgs[0], &props, msg, sizeof msg)) {
         fprintf(stderr, "gputui: --%s\n", msg);
         return GT_EXIT_USAGE;
     }
@@ -111,7 +111,7 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
         int r;
         gt_experiment_describe(cli->exp, cfgs[i], desc, sizeof desc);
         gt_engine_props(eng, &props);
-        if (cli->exp->check(cfgs[i], &props, msg, sizeof msg)) {
+        if (gt_experiment_check(cli->exp, cfgs[i], &props, msg, sizeof msg)) {
             fprintf(stderr, "gputui: skipped %s: %s\n", desc, msg);
             continue;
         }

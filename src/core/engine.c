@@ -134,7 +134,7 @@ static void *worker(void *arg)
             if (!ops)
                 gt_err_set(&err, GT_EXIT_FAIL, "experiment '%s' is not available "
                            "in the %s back-end", exp->name, e->be->name);
-            else if (exp->check(vals, &props, msg, sizeof msg))
+            else if (gt_experiment_check(exp, vals, &props, msg, sizeof msg))
                 gt_err_set(&err, GT_EXIT_USAGE, "%s", msg);
             else
                 ops->setup(&state, vals, &props, &info, &err);

@@ -62,26 +62,6 @@ static int series(const int64_t *v, const char **out)
     return 2;
 }
 
-static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
-{
-    (void)v;
-    (void)p;
-    (void)err;
-    (void)n;
-    return 0;   /* host memory: a failed allocation says so itself */
-}
-
-static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
-                      char *label, size_t n)
-{
-    (void)v;
-    (void)s;
-    (void)p;
-    *factor = 1.0;
-    snprintf(label, n, "no ceiling known for host work");
-    return 0.0;
-}
-
 static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
 {
     double a = gt_dist_percentile(&r->s[0].lat, 0.5), b = gt_dist_percentile(&r->s[1].lat, 0.5);
@@ -116,8 +96,6 @@ const gt_experiment gt_exp_hostalloc = {
     .nparams = GT_HA_NPARAMS,
     .warmup_param = GT_HA_WARMUP,
     .series = series,
-    .check = check,
-    .ceiling = ceiling,
     .bandwidth = true,
     .summary = summary,
 };

@@ -55,17 +55,6 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     return 0;
 }
 
-static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
-                      char *label, size_t n)
-{
-    (void)v;
-    (void)s;
-    (void)p;
-    *factor = 1.0;
-    snprintf(label, n, "latency experiment");
-    return 0.0;
-}
-
 static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
 {
     double base = gt_dist_percentile(&r->s[GT_ZC_EXPLICIT].lat, 0.5);
@@ -101,7 +90,6 @@ const gt_experiment gt_exp_zerocopy = {
     .warmup_param = GT_ZC_WARMUP,
     .series = series,
     .check = check,
-    .ceiling = ceiling,
     .bandwidth = false,
     .summary = summary,
 };

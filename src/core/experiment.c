@@ -67,6 +67,23 @@ char *gt_experiment_describe(const gt_experiment *e, const int64_t *vals,
     return buf;
 }
 
+int gt_experiment_check(const gt_experiment *e, const int64_t *vals, const gt_devprops *p,
+                        char *err, size_t errlen)
+{
+    return e->check ? e->check(vals, p, err, errlen) : 0;
+}
+
+double gt_experiment_ceiling(const gt_experiment *e, const int64_t *vals, int s,
+                             const gt_devprops *p, double *factor, char *label, size_t labellen)
+{
+    *factor = 1.0;
+    if (!e->ceiling) {
+        snprintf(label, labellen, "no ceiling known");
+        return 0.0;
+    }
+    return e->ceiling(vals, s, p, factor, label, labellen);
+}
+
 void gt_setup_info_time(gt_setup_info *info, double sec, const char *fmt, ...)
 {
     va_list ap;

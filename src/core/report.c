@@ -91,7 +91,7 @@ static json_t *run_json(const gt_devprops *p, gt_run *r)
 
         gt_dist_summary(&se->lat, &lat);
         gt_dist_summary(&se->bw, &bw);
-        ceil = r->exp->ceiling(r->vals, s, p, &factor, label, sizeof label);
+        ceil = gt_experiment_ceiling(r->exp, r->vals, s, p, &factor, label, sizeof label);
         json_object_set_new(o, "name", json_string(se->name));
         json_object_set_new(o, "latency_s", summary_json(&lat, 1.0));
         json_object_set_new(o, "bandwidth_GBps", summary_json(&bw, 1e-9));
@@ -181,7 +181,7 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
         fprintf(f, "  %-16s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
                 "latency ms", lat.min * 1e3, lat.p50 * 1e3, lat.p90 * 1e3,
                 lat.p99 * 1e3, lat.max * 1e3, lat.mean * 1e3, lat.stddev * 1e3);
-        ceil = r->exp->ceiling(r->vals, s, p, &factor, label, sizeof label);
+        ceil = gt_experiment_ceiling(r->exp, r->vals, s, p, &factor, label, sizeof label);
         if (ceil > 0 && isfinite(bw.p50))
             fprintf(f, "  p50 = %.1f%% of %s (%.1f GB/s)%s\n",
                     100.0 * bw.p50 * factor / ceil, label, ceil / 1e9,
@@ -226,7 +226,7 @@ static void report_csv(FILE *f, gt_run *r, int run, const gt_devprops *p)
         double factor = 1.0, ceil;
         char label[64];
 
-        ceil = r->exp->ceiling(r->vals, s, p, &factor, label, sizeof label);
+        ceil = gt_experiment_ceiling(r->exp, r->vals, s, p, &factor, label, sizeof label);
         for (int k = 0; k < 2; k++) {
             gt_summary x;
             gt_dist_summary(m[k].d, &x);

@@ -183,7 +183,7 @@ static outcome try_value(ui *u, int i, int64_t v)
         u->msg[0] = '\0';
         return OUT_APPLY;
     }
-    if (u->exp->check(vals, &u->props, err, sizeof err)) {
+    if (gt_experiment_check(u->exp, vals, &u->props, err, sizeof err)) {
         set_msg(u, true, "%s", err);
         return OUT_REDRAW;
     }
@@ -564,7 +564,7 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
         double factor = 1.0, ceil;
         char label[64];
         double p50 = gt_dist_percentile(dn, 0.5);
-        ceil = u->exp->ceiling(u->vals, si, &u->props, &factor, label, sizeof label);
+        ceil = gt_experiment_ceiling(u->exp, u->vals, si, &u->props, &factor, label, sizeof label);
         if (ceil > 0 && isfinite(p50))
             snprintf(title, sizeof title, " %s bandwidth GB/s  p50 %.2f = %.1f%% of %s %.1f%s",
                      now->name, p50 / 1e9, 100.0 * p50 * factor / ceil, label, ceil / 1e9,
@@ -911,7 +911,7 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
     }
     if (!rec) {
         char msg[400];
-        if (u.exp->check(u.vals, &u.props, msg, sizeof msg)) {
+        if (gt_experiment_check(u.exp, u.vals, &u.props, msg, sizeof msg)) {
             fprintf(stderr, "gputui: --%s\n", msg);
             if (u.trace)
                 fclose(u.trace);
