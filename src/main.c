@@ -4,6 +4,7 @@
  * line on stderr; without a device the TUI falls back to the bundled
  * recording unless --no-fallback says otherwise. */
 #define _POSIX_C_SOURCE 200809L
+#include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdio.h>
@@ -162,8 +163,9 @@ int main(int argc, char **argv)
             return GT_EXIT_FAIL;
         }
         short_reason(err.msg, reason, sizeof reason);
-        snprintf(banner, sizeof banner, "no CUDA device here (%s) -- replaying %s, recorded %s",
-                 reason, rec.props.name, rec.created);
+        snprintf(banner, sizeof banner, "no CUDA device here (%s) %s replaying %s, recorded %s",
+                 reason, strcmp(nl_langinfo(CODESET), "UTF-8") ? "--" : "\u2014",
+                 rec.props.name, rec.created);
         rc = replay(&cli, &rec, banner);
         gt_recording_free(&rec);
         return rc;

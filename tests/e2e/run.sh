@@ -63,9 +63,9 @@ else
     stop
 
     # Otherwise the TUI replays the bundled recording and says why.
-    start fallback 120 40 "'$BIN'"
+    start fallback 120 40 "LC_ALL=C.UTF-8 '$BIN'"
     check "no device: fallback banner" \
-        wait_for "no CUDA device here \(cudaError[A-Za-z]+\) -- replaying NVIDIA H[0-9]+, recorded 20" 10
+        wait_for "no CUDA device here \(cudaError[A-Za-z]+\) — replaying NVIDIA H[0-9]+, recorded 20" 10
     check "no device: fallback shows histograms" wait_for "bandwidth GB/s +p50" 10
     tm send-keys -t t q
     check "no device: fallback q exits 0" [ "$(wait_rc fallback 10)" = 0 ]
@@ -74,7 +74,7 @@ else
     # An installed gputui finds the installed recording.
     start installed 120 40 "'$dest/bin/gputui'"
     check "no device: the installed binary replays the installed recording" \
-        wait_for "no CUDA device here .* -- replaying NVIDIA" 10
+        wait_for "no CUDA device here .* replaying NVIDIA" 10
     tm send-keys -t t q
     wait_rc installed 10 >/dev/null
     stop

@@ -167,9 +167,48 @@ static void usage_lists_every_param(void **state)
     assert_non_null(strstr(buf, "exit status"));
 }
 
+/* Batch sweeps: every combination of the lists, duplicates and
+ * combinations where a listed value does not apply left out. */
+static void sweeps(void **state)
+{
+    static int64_t cfg[GT_MAX_CONFIGS][GT_MAX_PARAMS];
+    gt_cli c;
+    gt_err e;
+    char err[400];
+    (void)state;
+    assert_int_equal(parse(&c, &e, "--batch", "--dir", "h2d,d2h", "--size", "4M,64M,1G", NULL), 0);
+    assert_int_equal(gt_cli_configs(&c, cfg, GT_MAX_CONFIGS, err, sizeof err), 6);
+    assert_int_equal(cfg[0][GT_TR_DIR], GT_DIR_H2D);
+    assert_int_equal(cfg[1][GT_TR_DIR], GT_DIR_D2H);
+    assert_int_equal(cfg[5][GT_TR_SIZE], 1ll << 30);
+    /* d2d takes no host memory: its three host kinds collapse into one. */
+    assert_int_equal(parse(&c, &e, "--batch", "--dir", "h2d,d2d", "--host",
+                           "pageable,pinned,register", NULL), 0);
+    assert_int_equal(gt_cli_configs(&c, cfg, GT_MAX_CONFIGS, err, sizeof err), 4);
+    /* write-combined applies to hostalloc only. */
+    assert_int_equal(parse(&c, &e, "--batch", "--host", "pinned,hostalloc",
+                           "--write-combined=off,on", NULL), 0);
+    assert_int_equal(gt_cli_configs(&c, cfg, GT_MAX_CONFIGS, err, sizeof err), 3);
+    /* Limits: too many values in one list, too many configurations. */
+    assert_int_equal(parse(&c, &e, "--batch", "--iters", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17",
+                           NULL), -1);
+    assert_non_null(strstr(e.msg, "more than 16 values"));
+    assert_int_equal(parse(&c, &e, "--batch", "--iters", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16",
+                           "--warmup", "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15",
+                           "--size", "4K,8K,16K", NULL), -1);
+    assert_non_null(strstr(e.msg, "more than 512 configurations"));
+    /* One bad value in a list names it. */
+    assert_int_equal(parse(&c, &e, "--batch", "--size", "4M,9G", NULL), -1);
+    assert_non_null(strstr(e.msg, "allowed: 4 KiB to 4 GiB"));
+    /* Lists are for batch mode. */
+    assert_int_equal(parse(&c, &e, "--size", "4M,8M", NULL), -1);
+    assert_non_null(strstr(e.msg, "a list of values applies only with --batch"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sweeps),
         cmocka_unit_test(defaults), cmocka_unit_test(the_issue_example),
         cmocka_unit_test(modes), cmocka_unit_test(bad_values),
         cmocka_unit_test(missing_value_and_strays),
