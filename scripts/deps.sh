@@ -18,6 +18,7 @@ if [ "$what" = test ]; then
     [ -e /usr/include/cmocka.h ] || need+=(libcmocka-dev)
     command -v tmux >/dev/null 2>&1 || need+=(tmux)
     command -v groff >/dev/null 2>&1 || need+=(groff-base)
+    command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
 fi
 nvcc=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
 if ! command -v "$nvcc" >/dev/null 2>&1 && ! command -v nvcc >/dev/null 2>&1; then

@@ -609,7 +609,7 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
             int en = tn ? (int)((double)bn[c] * ch * 8 / (double)tn + 0.5) : 0;
             int ep = tp ? (int)((double)bp[c] * ch * 8 / (double)tp + 0.5) : 0;
             int cell = en - level * 8;
-            if (bn[c] && en == 0)
+            if (tn && bn[c] && en == 0)
                 en = cell = 1 - level * 8;              /* never hide a sample */
             if (cell > 0) {
                 attron(role(u, bw ? C_BW : C_LAT));

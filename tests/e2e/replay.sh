@@ -54,6 +54,22 @@ tm send-keys -t t q
 check "NO_COLOR + LANG=C: q exits 0" [ "$(wait_rc mono 10)" = 0 ]
 stop
 
+# Memory errors and leaks, through the whole TUI path: valgrind under tmux.
+if command -v valgrind >/dev/null; then
+    start vg 120 40 "valgrind --leak-check=full --errors-for-leak-kinds=definite --log-file='$TMPD/vg.log' '$BIN' --replay $REC"
+    if wait_for "Experiment: Host/device transfer" 60; then
+        for k in n e '?' x E '>' j j j j j j - c r Tab j Tab Enter; do
+            tm send-keys -t t "$k"; sleep 0.3
+        done
+        tm send-keys -t t -l 4M; tm send-keys -t t Enter; sleep 0.5
+        tm send-keys -t t q
+    fi
+    check "valgrind: the TUI exits 0" [ "$(wait_rc vg 60)" = 0 ]
+    check "valgrind: no memory errors" grep -q "ERROR SUMMARY: 0 errors" "$TMPD/vg.log"
+    check "valgrind: nothing definitely lost" bash -c "! grep -q 'definitely lost: [1-9]' '$TMPD/vg.log'"
+    stop
+fi
+
 # Batch reports of the recording: machines compared without a GPU.
 "$BIN" --batch --replay $REC --format json >"$TMPD/replay.json"
 check "batch replay: JSON with every configuration" python3 -c "
