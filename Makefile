@@ -112,14 +112,16 @@ $(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
 bench: $(BIN)
 	@scripts/bench.sh $(BIN)
 
-# libFuzzer on the recording reader (clang); FUZZ_TIME seconds.
-$(BUILD)/fuzz_record: tests/fuzz/fuzz_record.c $(CORE_SRC)
+# libFuzzer on the recording reader and the command line (clang);
+# FUZZ_TIME seconds each.
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -pthread -o $@ $^ \
 	  $(JANSSON_LIBS) -lm
 
-fuzz: $(BUILD)/fuzz_record
-	@scripts/fuzz.sh $(BUILD)/fuzz_record
+fuzz: $(BUILD)/fuzz_record $(BUILD)/fuzz_cli
+	@scripts/fuzz.sh $(BUILD)/fuzz_record tests/fuzz/gtr.dict
+	@scripts/fuzz.sh $(BUILD)/fuzz_cli tests/fuzz/cli.dict
 
 # Needs a GPU: re-record tests/data/bundled.gtr after an experiment changes.
 recordings: $(BIN)

@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# make fuzz: fuzzes the recording reader with libFuzzer for FUZZ_TIME
-# seconds (default 60). Inputs that crash it are kept under
-# tests/fuzz/regressions/, which the unit tests replay on every run.
+# make fuzz: fuzzes one target (the recording reader or the command line)
+# with libFuzzer for FUZZ_TIME seconds (default 60). Inputs that crash the
+# reader are kept under tests/fuzz/regressions/, which the unit tests
+# replay on every run; the command line's under tests/fuzz/regressions-cli/.
+# Usage: fuzz.sh FUZZER DICT
 set -u
 FUZZER=$(realpath "$1")
+DICT=$2
 cd "$(dirname "$0")/.."
-corpus=build/fuzz-corpus
-mkdir -p "$corpus" tests/fuzz/regressions
-# Seeds: the head of the bundled recording, and small hand-made files.
-head -n 40 tests/data/bundled.gtr >"$corpus/seed-bundled.gtr"
-cp tests/fuzz/corpus/* "$corpus/" 2>/dev/null
-before=$(ls tests/fuzz/regressions | wc -l)
-"$FUZZER" "$corpus" -dict=tests/fuzz/gtr.dict -max_total_time="${FUZZ_TIME:-60}" \
+name=$(basename "$FUZZER")
+corpus=build/$name-corpus
+keep=tests/fuzz/regressions
+[ "$name" = fuzz_cli ] && keep=tests/fuzz/regressions-cli
+mkdir -p "$corpus" "$keep"
+if [ "$name" = fuzz_record ]; then
+    # Seeds: the head of the bundled recording, and small hand-made files.
+    head -n 40 tests/data/bundled.gtr >"$corpus/seed-bundled.gtr"
+    cp tests/fuzz/corpus/* "$corpus/" 2>/dev/null
+else
+    printf -- '--batch\0--size\0001.5G,64M\0--dir=bidir\0-e\0zerocopy\0--blocks\0auto' >"$corpus/seed-cli"
+fi
+before=$(ls "$keep" | wc -l)
+"$FUZZER" "$corpus" -dict="$DICT" -max_total_time="${FUZZ_TIME:-60}" \
     -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix=tests/fuzz/regressions/ -print_final_stats=1 2>&1 | tail -25
+    -artifact_prefix="$keep/" -print_final_stats=1 2>&1 | tail -6
 rc=${PIPESTATUS[0]}
-after=$(ls tests/fuzz/regressions | wc -l)
-echo "fuzz: exit $rc; $((after - before)) new crashing input(s) kept in tests/fuzz/regressions/"
+after=$(ls "$keep" | wc -l)
+echo "fuzz $name: exit $rc; $((after - before)) new crashing input(s) kept in $keep/"
 exit "$rc"
