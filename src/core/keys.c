@@ -20,6 +20,7 @@ const gt_keybind gt_keys[] = {
     {'<', GT_A_SLOWER}, {',', GT_A_SLOWER},
     {'>', GT_A_FASTER}, {'.', GT_A_FASTER},
     {'n', GT_A_NEXT_CONFIG}, {'N', GT_A_PREV_CONFIG},
+    {'x', GT_A_EXPORT},
 };
 const size_t gt_nkeys = sizeof gt_keys / sizeof gt_keys[0];
 
@@ -43,6 +44,7 @@ static const char *const help[GT_A_COUNT] = {
     [GT_A_FASTER] = "replay: double the speed (up to x8)",
     [GT_A_NEXT_CONFIG] = "replay: next recorded configuration",
     [GT_A_PREV_CONFIG] = "replay: previous recorded configuration",
+    [GT_A_EXPORT] = "export the statistics (now and before) to gputui-*.json and .csv",
 };
 
 gt_action gt_key_action(int key)

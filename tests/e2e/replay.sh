@@ -29,6 +29,15 @@ check "a size that was not recorded is refused, naming the recorded ones" \
 tm send-keys -t t Enter; tm send-keys -t t -l 64M; tm send-keys -t t Enter
 check "changing the size moves to the recorded 64 MiB configuration" wait_for "size +64 MiB" 5
 check "the previous configuration stays as 'before'" wait_for "^ before +[0-9]" 10
+tm send-keys -t t x
+check "x: statistics exported" wait_for "exported 2 runs to gputui-[0-9-]+\.json and gputui-[0-9-]+\.csv" 5
+exported=$(ls gputui-*.json 2>/dev/null | head -1)
+check "x: the export is a report of both runs" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d['runs']) == 2 and d['recording']['format'] == '1.0', d.keys()
+" "$exported"
+rm -f gputui-*.json gputui-*.csv
 tm send-keys -t t n
 check "n: next recorded configuration" wait_for "recorded configuration [0-9]+ of [0-9]+" 5
 tm send-keys -t t '>'
@@ -58,7 +67,7 @@ stop
 if command -v valgrind >/dev/null; then
     start vg 120 40 "valgrind --leak-check=full --errors-for-leak-kinds=definite --log-file='$TMPD/vg.log' '$BIN' --replay $REC"
     if wait_for "Experiment: Host/device transfer" 60; then
-        for k in n e '?' x E '>' j j j j j j - c r Tab j Tab Enter; do
+        for k in n e '?' z E '>' j j j j j j - x c r Tab j Tab Enter; do
             tm send-keys -t t "$k"; sleep 0.3
         done
         tm send-keys -t t -l 4M; tm send-keys -t t Enter; sleep 0.5
@@ -68,6 +77,7 @@ if command -v valgrind >/dev/null; then
     check "valgrind: no memory errors" grep -q "ERROR SUMMARY: 0 errors" "$TMPD/vg.log"
     check "valgrind: nothing definitely lost" bash -c "! grep -q 'definitely lost: [1-9]' '$TMPD/vg.log'"
     stop
+    rm -f gputui-*.json gputui-*.csv
 fi
 
 # Batch reports of the recording: machines compared without a GPU.

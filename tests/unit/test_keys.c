@@ -19,7 +19,8 @@ static void documented_keys(void **state)
         {GT_KEY_UP, GT_A_UP}, {'k', GT_A_UP}, {GT_KEY_DOWN, GT_A_DOWN}, {'j', GT_A_DOWN},
         {GT_KEY_LEFT, GT_A_DEC}, {'h', GT_A_DEC}, {'-', GT_A_DEC},
         {GT_KEY_RIGHT, GT_A_INC}, {'l', GT_A_INC}, {'+', GT_A_INC},
-        {GT_KEY_ENTER, GT_A_EDIT}, {' ', GT_A_TOGGLE}, {'x', GT_A_NONE}, {0, GT_A_NONE},
+        {GT_KEY_ENTER, GT_A_EDIT}, {' ', GT_A_TOGGLE}, {'x', GT_A_EXPORT}, {'z', GT_A_NONE},
+        {0, GT_A_NONE},
         {'<', GT_A_SLOWER}, {'>', GT_A_FASTER}, {'n', GT_A_NEXT_CONFIG}, {'N', GT_A_PREV_CONFIG},
         {'e', GT_A_NEXT_EXP}, {'E', GT_A_PREV_EXP},
     };
