@@ -63,6 +63,17 @@ tm send-keys -t t q
 check "NO_COLOR + LANG=C: q exits 0" [ "$(wait_rc mono 10)" = 0 ]
 stop
 
+# SIGHUP and SIGTERM: the terminal is restored and the exit status is 128+N.
+for sig in HUP TERM; do
+    start "sig$sig" 100 30 "'$BIN' --replay $REC"
+    wait_for "Experiment:" 10
+    pkill "-$sig" -P "$(tm display -p -t t '#{pane_pid}')" gputui
+    want=$((128 + $(kill -l "$sig")))
+    check "SIG$sig: exits $want" [ "$(wait_rc "sig$sig" 10)" = "$want" ]
+    check "SIG$sig: terminal restored" bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
+    stop
+done
+
 # Memory errors and leaks, through the whole TUI path: valgrind under tmux.
 if command -v valgrind >/dev/null; then
     start vg 120 40 "valgrind --leak-check=full --errors-for-leak-kinds=definite --log-file='$TMPD/vg.log' '$BIN' --replay $REC"
