@@ -992,8 +992,22 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
 
         if (gt_signal_caught)
             break;
+        /* The engine's status, once per wake-up. */
+        gt_engine_status(eng, &u.st);
+        record_error(&u);
+        /* Replay: a played-out configuration gives way to the next one. */
+        if (u.rec && u.st.state == GT_ST_DONE && u.st.gen == u.cur.gen && !u.paused) {
+            if (!u.done_since)
+                u.done_since = now;
+            else if (now - u.done_since >= REPLAY_DWELL_S / gt_replay_speed()) {
+                step_config(&u, 1);
+                apply(&u, false, now);
+                dirty = true;
+            }
+        } else {
+            u.done_since = 0;
+        }
         if (dirty && now - last_draw >= FRAME_S) {
-            gt_engine_status(eng, &u.st);
             gt_engine_props(eng, &u.props);
             draw(&u);
             last_draw = now;
@@ -1028,20 +1042,6 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
             dirty = true;
             if (first && gt_run_count(&u.cur))
                 last_draw = 0;      /* the first sample after a change: show it now */
-        }
-        gt_engine_status(eng, &u.st);
-        record_error(&u);
-        /* Replay: a played-out configuration gives way to the next one. */
-        if (u.rec && u.st.state == GT_ST_DONE && u.st.gen == u.cur.gen && !u.paused) {
-            if (!u.done_since)
-                u.done_since = now;
-            else if (now - u.done_since >= REPLAY_DWELL_S / gt_replay_speed()) {
-                step_config(&u, 1);
-                apply(&u, false, now);
-                dirty = true;
-            }
-        } else {
-            u.done_since = 0;
         }
         /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
         while ((ch = getch()) != ERR) {
