@@ -79,9 +79,9 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/kernels/%.o: kernels/%.cu include/gputui/kernels.h
+$(BUILD)/kernels/%.o: kernels/%.cu
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/san/%.o: %.c
 	@mkdir -p $(@D)

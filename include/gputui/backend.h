@@ -12,6 +12,7 @@
 #include "gputui/common.h"
 #include "gputui/devprops.h"
 #include "gputui/experiment.h"
+#include "gputui/timeline.h"
 
 typedef struct gt_exp_ops {
     /* Allocates and prepares one configuration and fills info. On failure
@@ -27,6 +28,9 @@ typedef struct gt_exp_ops {
      * configuration that has played out). run() returning 0 samples
      * without being done just means "nothing yet". */
     bool (*done)(void *state);
+    /* Optional: the timeline of the last run() (experiments that overlap
+     * work); returns true when it filled tl. */
+    bool (*timeline)(void *state, gt_timeline *tl);
     bool no_warmup;     /* skip the warm-up iterations (replay) */
 } gt_exp_ops;
 

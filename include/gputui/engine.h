@@ -52,6 +52,9 @@ int gt_engine_fd(const gt_engine *e);
 size_t gt_engine_drain(gt_engine *e, gt_sample *buf, size_t max);
 void gt_engine_status(gt_engine *e, gt_status *st);
 void gt_engine_props(gt_engine *e, gt_devprops *p);
+/* The latest timeline of the current generation, when it is newer than
+ * *seq (which is updated): true when tl was filled. */
+bool gt_engine_timeline(gt_engine *e, gt_timeline *tl, uint32_t *seq);
 void gt_engine_stop(gt_engine *e);
 
 #endif

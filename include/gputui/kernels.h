@@ -42,6 +42,13 @@ cudaError_t gt_k_copy(void *dst, const void *src, size_t bytes, int blocks,
 cudaError_t gt_k_add_passes(float *out, const float *a, const float *b, size_t n,
                             int passes, int blocks, int threads, cudaStream_t stream);
 
+/* x = x * GT_ST_LCG_A + c, 'work' times, on every word, in place
+ * (exp_streams.h), with blocks x 256 threads. */
+cudaError_t gt_k_lcg(uint32_t *p, size_t nwords, uint32_t work, uint32_t c, int blocks,
+                     cudaStream_t stream);
+/* An empty kernel<<<1, 1>>> (work on the legacy default stream). */
+cudaError_t gt_k_empty(cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

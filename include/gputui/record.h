@@ -8,6 +8,9 @@
  *           command line}, setup [{what, seconds}], verification
  *   sample  gen, t, series, verify ("full"|"sampled"|"failed"), sec, bytes
  *   error   gen, t, message
+ *   timeline gen, t, streams, total [serial, streams], sum [h2d, kernel,
+ *           d2h], ops [[run, stream, kind, chunk, start, end], ...]
+ *           (since 1.1; one per configuration; timeline.h)
  * t is seconds since the recording started. Readers reject another major
  * version, ignore unknown fields and unknown line types, load every
  * complete line of a file whose last line was cut off, and name the line
@@ -21,9 +24,10 @@
 #include "gputui/common.h"
 #include "gputui/devprops.h"
 #include "gputui/experiment.h"
+#include "gputui/timeline.h"
 
 #define GT_REC_MAJOR 1
-#define GT_REC_MINOR 0
+#define GT_REC_MINOR 1
 
 /* ---- writing ---- */
 
@@ -37,6 +41,7 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp,
                         const gt_setup_info *info);
 void gt_recorder_sample(gt_recorder *r, const gt_sample *s);
 void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg);
+void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl);
 /* Flushes and closes; -1 with a message if anything could not be written. */
 int gt_recorder_close(gt_recorder *r, gt_err *err);
 
@@ -48,6 +53,7 @@ typedef struct gt_rec_config {
     uint32_t gen;
     gt_setup_info info;
     char error[256];        /* recorded error, "" if none */
+    gt_timeline *tl;        /* recorded timeline, NULL if none */
     gt_sample *s;           /* samples in recorded order */
     double *t;              /* their times */
     size_t n, cap;

@@ -6,6 +6,7 @@
 
 #include "gputui/experiment.h"
 #include "gputui/stats.h"
+#include "gputui/timeline.h"
 
 typedef struct gt_series {
     const char *name;
@@ -21,6 +22,7 @@ typedef struct gt_run {
     int nseries;
     gt_series s[GT_MAX_SERIES];
     gt_setup_info info;
+    gt_timeline *tl;      /* latest timeline (streams), owned; NULL if none */
 } gt_run;
 
 void gt_run_init(gt_run *r, const gt_experiment *exp, const int64_t *vals,
@@ -32,5 +34,7 @@ uint64_t gt_run_count(const gt_run *r); /* fewest samples over series */
 uint64_t gt_run_failed(const gt_run *r);
 /* Moves src into dst (dst freed first); src is left empty. */
 void gt_run_move(gt_run *dst, gt_run *src);
+/* Keeps a copy of tl as the run's latest timeline; -1 if out of memory. */
+int gt_run_set_timeline(gt_run *r, const gt_timeline *tl);
 
 #endif

@@ -70,7 +70,15 @@ static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_ru
             return GT_EXIT_FAIL;
         }
         if (enough(run, cli->samples)) {
+            gt_timeline *tl = malloc(sizeof *tl);
+            uint32_t seq = 0;
             run->info = st.info;
+            if (tl && gt_engine_timeline(eng, tl, &seq)) {
+                gt_recorder_timeline(rec, tl);
+                if (gt_run_set_timeline(run, tl))
+                    fprintf(stderr, "gputui: out of memory for the timeline\n");
+            }
+            free(tl);
             return 0;
         }
     }
@@ -172,6 +180,8 @@ int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
         }
         gt_run_init(&runs[nrun], c->exp, c->vals, c->gen);
         runs[nrun].info = c->info;
+        if (c->tl && gt_run_set_timeline(&runs[nrun], c->tl))
+            fprintf(stderr, "gputui: out of memory for the timeline\n");
         for (size_t k = 0; k < c->n; k++)
             gt_run_add(&runs[nrun], &c->s[k]);
         nrun++;

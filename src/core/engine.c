@@ -33,6 +33,9 @@ struct gt_engine {
     int open_rc;
     gt_err open_err;
 
+    gt_timeline *tl;         /* latest timeline, NULL until one exists */
+    uint32_t tl_seq;
+
     gt_sample q[QUEUE_CAP];
     size_t qhead, qlen;
 };
@@ -75,6 +78,8 @@ static void *worker(void *arg)
     gt_devprops props;
     gt_err err;
     gt_sample buf[GT_MAX_SERIES];
+    gt_timeline *tl = NULL;
+    bool have_tl = false;
     int rc;
 
     gt_err_clear(&err);
@@ -90,6 +95,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&e->mu);
         return NULL;
     }
+    tl = calloc(1, sizeof *tl);     /* no timelines if this fails; nothing else changes */
 
     for (;;) {
         while (!e->quit && (e->want_gen == 0 ||
@@ -104,6 +110,8 @@ static void *worker(void *arg)
             break;
 
         if (active != e->want_gen) {
+            if (e->tl)
+                e->tl->gen = 0;     /* the old generation's timeline is stale */
             const gt_experiment *exp = e->exp;
             int64_t vals[GT_MAX_PARAMS];
             uint32_t gen = e->want_gen;
@@ -178,7 +186,18 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&e->mu);
         gt_err_clear(&err);
         rc = ops->run(state, buf, &err);
+        if (rc > 0 && tl && ops->timeline && ops->timeline(state, tl)) {
+            tl->gen = active;
+            have_tl = true;
+        }
         pthread_mutex_lock(&e->mu);
+        if (have_tl && e->tl && !cancelled(e, active)) {
+            gt_timeline *t = e->tl;     /* swap: the worker's buffer becomes the published one */
+            e->tl = tl;
+            tl = t;
+            e->tl_seq++;
+        }
+        have_tl = false;
         if (rc < 0) {
             snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
             set_state(e, GT_ST_ERROR, active);
@@ -204,6 +223,7 @@ static void *worker(void *arg)
     pthread_mutex_unlock(&e->mu);
     if (state)
         ops->teardown(state);
+    free(tl);
     e->be->close();
     return NULL;
 }
@@ -230,6 +250,7 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
     pthread_mutex_init(&e->mu, NULL);
     pthread_cond_init(&e->cv, NULL);
     gt_devprops_init(&e->props);
+    e->tl = calloc(1, sizeof *e->tl);
 
     /* Signals belong to the main thread, which restores the terminal. */
     sigfillset(&all);
@@ -239,6 +260,7 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
     if (rc) {
         gt_err_set(err, GT_EXIT_FAIL, "cannot start the worker thread: %s", strerror(rc));
         close(e->efd);
+        free(e->tl);
         free(e);
         return -1;
     }
@@ -254,6 +276,7 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
         close(e->efd);
         pthread_mutex_destroy(&e->mu);
         pthread_cond_destroy(&e->cv);
+        free(e->tl);
         free(e);
         return -1;
     }
@@ -337,5 +360,20 @@ void gt_engine_stop(gt_engine *e)
     close(e->efd);
     pthread_mutex_destroy(&e->mu);
     pthread_cond_destroy(&e->cv);
+    free(e->tl);
     free(e);
+}
+
+bool gt_engine_timeline(gt_engine *e, gt_timeline *tl, uint32_t *seq)
+{
+    bool fresh = false;
+
+    pthread_mutex_lock(&e->mu);
+    if (e->tl && e->tl_seq != *seq && e->tl->gen && e->tl->gen == e->want_gen) {
+        *tl = *e->tl;
+        *seq = e->tl_seq;
+        fresh = true;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return fresh;
 }

@@ -137,6 +137,31 @@ void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg)
     put_line(r, o);
 }
 
+void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl)
+{
+    json_t *o, *ops, *tot, *sum;
+
+    if (!r)
+        return;
+    ops = json_array();
+    for (int i = 0; i < tl->nops; i++) {
+        const gt_tl_op *op = &tl->ops[i];
+        json_array_append_new(ops, json_pack("[iiiiff]", op->run, op->stream, op->kind, op->chunk,
+                                             (double)op->start, (double)op->end));
+    }
+    tot = json_pack("[ff]", tl->total[0], tl->total[1]);
+    sum = json_pack("[fff]", tl->sum[0], tl->sum[1], tl->sum[2]);
+    o = json_object();
+    json_object_set_new(o, "type", json_string("timeline"));
+    json_object_set_new(o, "gen", json_integer(tl->gen));
+    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    json_object_set_new(o, "streams", json_integer(tl->nstreams));
+    json_object_set_new(o, "total", tot);
+    json_object_set_new(o, "sum", sum);
+    json_object_set_new(o, "ops", ops);
+    put_line(r, o);
+}
+
 int gt_recorder_close(gt_recorder *r, gt_err *err)
 {
     int bad;
@@ -158,6 +183,7 @@ void gt_recording_free(gt_recording *r)
     for (size_t i = 0; i < r->ncfg; i++) {
         free(r->cfg[i].s);
         free(r->cfg[i].t);
+        free(r->cfg[i].tl);
     }
     free(r->cfg);
     memset(r, 0, sizeof *r);
@@ -239,6 +265,54 @@ static int add_sample(gt_rec_config *c, const gt_sample *s, double t)
     return 0;
 }
 
+/* A timeline line into c->tl (the last one of a configuration wins). */
+static int parse_timeline(gt_rec_config *c, json_t *o, char *why, size_t n)
+{
+    json_t *ops = json_object_get(o, "ops"), *tot = json_object_get(o, "total"),
+           *sum = json_object_get(o, "sum");
+    json_int_t ns;
+    gt_timeline *tl;
+
+    if (!get_int(o, "streams", &ns) || ns < 1 || ns > GT_TL_MAX_STREAMS) {
+        snprintf(why, n, "timeline with \"streams\" outside 1..%d", GT_TL_MAX_STREAMS);
+        return -1;
+    }
+    if (!json_is_array(ops) || json_array_size(ops) > GT_TL_MAX_OPS || !json_is_array(tot) ||
+        json_array_size(tot) != 2 || !json_is_array(sum) || json_array_size(sum) != GT_TL_KINDS) {
+        snprintf(why, n, "timeline without \"ops\" (at most %d), \"total\" [2] and \"sum\" [3]",
+                 GT_TL_MAX_OPS);
+        return -1;
+    }
+    if (!c->tl && !(c->tl = calloc(1, sizeof *c->tl))) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    tl = c->tl;
+    memset(tl, 0, sizeof *tl);
+    tl->gen = c->gen;
+    tl->nstreams = (int)ns;
+    for (int i = 0; i < 2; i++)
+        tl->total[i] = json_number_value(json_array_get(tot, (size_t)i));
+    for (int i = 0; i < GT_TL_KINDS; i++)
+        tl->sum[i] = json_number_value(json_array_get(sum, (size_t)i));
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        json_t *a = json_array_get(ops, i);
+        json_int_t run, st, kind, chunk;
+        double s, e;
+        if (json_unpack(a, "[IIIIFF!]", &run, &st, &kind, &chunk, &s, &e) || run < 0 || run > 1 ||
+            st < 0 || st >= ns || kind < 0 || kind >= GT_TL_KINDS || chunk < 0 || chunk > 65535 ||
+            !(s >= 0) || !(e >= s) || e > 1e6) {
+            snprintf(why, n, "timeline operation %zu is not [run 0|1, stream, kind 0..2, chunk, "
+                     "start, end >= start]", i);
+            return -1;
+        }
+        tl->ops[i] = (gt_tl_op){(uint8_t)run, (uint8_t)st, (uint8_t)kind, (uint16_t)chunk,
+                                (float)s, (float)e};
+    }
+    tl->nops = (int)json_array_size(ops);
+    return 0;
+}
+
 static int parse_line(gt_recording *r, json_t *o, const char *name, size_t lineno, gt_err *err)
 {
     const char *type = json_string_value(json_object_get(o, "type"));
@@ -296,6 +370,15 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         }
         if (note)
             snprintf(c->info.note, sizeof c->info.note, "%s", note);
+        return 0;
+    }
+    if (!strcmp(type, "timeline")) {
+        gt_rec_config *c;
+        char why[200];
+        if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
+            BAD("timeline of a configuration with no config line before it");
+        if (parse_timeline(c, o, why, sizeof why))
+            BAD("%s", why);
         return 0;
     }
     if (!strcmp(type, "sample") || !strcmp(type, "error")) {

@@ -14,6 +14,7 @@ typedef struct rp {
     const gt_rec_config *c;
     size_t next;
     double vclock, last;    /* recorded seconds played so far; wall clock */
+    bool tl_given;
 } rp;
 
 void gt_replay_set_speed(double x)
@@ -103,7 +104,20 @@ static bool done(void *state)
     return r->next >= r->c->n;
 }
 
-static const gt_exp_ops replay_ops = {setup, run, teardown, done, true};
+/* The recorded timeline, once per configuration. */
+static bool timeline(void *state, gt_timeline *tl)
+{
+    rp *r = state;
+
+    if (!r->c->tl || r->tl_given)
+        return false;
+    *tl = *r->c->tl;
+    r->tl_given = true;
+    return true;
+}
+
+static const gt_exp_ops replay_ops = {.setup = setup, .run = run, .teardown = teardown,
+                                      .done = done, .timeline = timeline, .no_warmup = true};
 
 static int device_count(int *n, gt_err *err)
 {

@@ -116,6 +116,27 @@ static json_t *run_json(const gt_devprops *p, gt_run *r)
             json_array_append_new(sum, json_string(lines[i]));
         json_object_set_new(root, "summary", sum);
     }
+    if (r->tl) {
+        json_t *t = json_object(), *ops = json_array();
+        for (int i = 0; i < r->tl->nops; i++) {
+            const gt_tl_op *op = &r->tl->ops[i];
+            json_array_append_new(ops, json_pack("{s:s,s:i,s:s,s:i,s:f,s:f}", "run",
+                                                 op->run == GT_TL_SERIAL ? "serial" : "streams",
+                                                 "stream", op->stream, "op",
+                                                 gt_tl_kind_names[op->kind % GT_TL_KINDS], "chunk",
+                                                 op->chunk, "start_s", (double)op->start,
+                                                 "end_s", (double)op->end));
+        }
+        json_object_set_new(t, "streams", json_integer(r->tl->nstreams));
+        json_object_set_new(t, "serial_s", json_real(r->tl->total[GT_TL_SERIAL]));
+        json_object_set_new(t, "streams_s", json_real(r->tl->total[GT_TL_STREAMS]));
+        json_object_set_new(t, "h2d_sum_s", json_real(r->tl->sum[GT_TL_H2D]));
+        json_object_set_new(t, "kernel_sum_s", json_real(r->tl->sum[GT_TL_KERNEL]));
+        json_object_set_new(t, "d2h_sum_s", json_real(r->tl->sum[GT_TL_D2H]));
+        json_object_set_new(t, "ideal_s", json_real(gt_timeline_ideal(r->tl)));
+        json_object_set_new(t, "ops", ops);
+        json_object_set_new(root, "timeline", t);
+    }
     return root;
 }
 
@@ -196,6 +217,10 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
             fputc('\n', f);
         for (int i = 0; i < n; i++)
             fprintf(f, "%s\n", lines[i]);
+    }
+    if (r->tl) {
+        fputc('\n', f);
+        gt_timeline_print(f, r->tl, 64);
     }
 }
 

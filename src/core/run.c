@@ -1,5 +1,6 @@
 #include "gputui/run.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void gt_run_init(gt_run *r, const gt_experiment *exp, const int64_t *vals,
@@ -36,6 +37,7 @@ void gt_run_free(gt_run *r)
         gt_dist_free(&r->s[i].lat);
         gt_dist_free(&r->s[i].bw);
     }
+    free(r->tl);
     memset(r, 0, sizeof *r);
 }
 
@@ -84,4 +86,12 @@ void gt_run_move(gt_run *dst, gt_run *src)
     gt_run_free(dst);
     *dst = *src;
     memset(src, 0, sizeof *src);
+}
+
+int gt_run_set_timeline(gt_run *r, const gt_timeline *tl)
+{
+    if (!r->tl && !(r->tl = malloc(sizeof *r->tl)))
+        return -1;
+    *r->tl = *tl;
+    return 0;
 }

@@ -286,6 +286,8 @@ static const gt_exp_ops *ops(const char *name)
         return &gt_zerocopy_ops;
     if (!strcmp(name, "hostalloc"))
         return &gt_hostalloc_ops;
+    if (!strcmp(name, "streams"))
+        return &gt_streams_ops;
     return NULL;
 }
 

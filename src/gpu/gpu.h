@@ -54,5 +54,6 @@ int gt_gpu_sms(void);
 extern const gt_exp_ops gt_transfer_ops;
 extern const gt_exp_ops gt_zerocopy_ops;
 extern const gt_exp_ops gt_hostalloc_ops;
+extern const gt_exp_ops gt_streams_ops;
 
 #endif

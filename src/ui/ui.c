@@ -30,7 +30,7 @@
 #define REPLAY_DWELL_S 8.0      /* a played-out configuration stays this long */
 
 enum { PANE_EXP, PANE_DEV, PANE_COUNT };
-enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE };
+enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE, C_H2D, C_KERNEL, C_D2H };
 
 typedef enum { OUT_NONE, OUT_REDRAW, OUT_APPLY, OUT_RESTART, OUT_PAUSE,
                OUT_CLEAR, OUT_QUIT } outcome;
@@ -60,7 +60,8 @@ typedef struct ui {
     int cfg_idx;                /* replay: the recorded configuration shown */
     double done_since;          /* replay: when it played out, 0 = not yet */
     gt_recorder *recorder;      /* --record, or NULL */
-    uint32_t recorded_gen, error_gen;
+    uint32_t recorded_gen, error_gen, recorded_tl_gen;
+    uint32_t tl_seq;            /* of the engine's latest timeline taken */
 } ui;
 
 /* ---- small helpers ---- */
@@ -542,7 +543,7 @@ static void draw_experiment(ui *u, int y, int x, int w, int h)
         putf(row++, x, w, strncmp(u->st.info.note, "SAMPLED", 7) ? A_NORMAL : role(u, C_WARN),
              " verify: %s", u->st.info.note);
     if (row < end && u->st.warmup_total)
-        putf(row++, x, w, role(u, C_GHOST), " warm-up: %d of %d copies done, not in the histograms",
+        putf(row++, x, w, role(u, C_GHOST), " warm-up: %d of %d iterations done, not in the histograms",
              u->st.warmup_done, u->st.warmup_total);
     if (row < end - 1) {
         row++;
@@ -713,6 +714,74 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
         put(y + 3 + hdr + ch, x, w, role(u, C_GHOST), " before -  (change a parameter to compare)");
 }
 
+/* Rows the timeline block wants: title, serial, one per stream, axis. */
+static int timeline_rows(const ui *u)
+{
+    return u->cur.tl ? 3 + u->cur.tl->nstreams : 0;
+}
+
+/* The latest iteration's operations, one row per stream, over the serial
+ * run's time; the ideal bound and the end of the streams run are marked. */
+static void draw_timeline(ui *u, int y, int x, int w, int h)
+{
+    const gt_timeline *tl = u->cur.tl;
+    static const int colour[GT_TL_KINDS] = {C_H2D, C_KERNEL, C_D2H};
+    signed char cells[512];
+    int lw = 11, cw = w - lw - 2, rows = h - 2, shown;
+    double span = fmax(tl->total[GT_TL_SERIAL], tl->total[GT_TL_STREAMS]);
+    char a[32], line[256];
+
+    if (cw > (int)sizeof cells)
+        cw = (int)sizeof cells;
+    put(y, x, w, role(u, C_TITLE), " Timeline of the last iteration");
+    for (int k = 0, off = 33; k < GT_TL_KINDS; k++) {
+        snprintf(line, sizeof line, "%c %s", gt_tl_glyphs[k], gt_tl_kind_names[k]);
+        put(y, x + off, (int)strlen(line), role(u, colour[k]) | A_BOLD, line);
+        off += (int)strlen(line) + 2;
+    }
+    shown = rows - 1 < tl->nstreams ? rows - 1 : tl->nstreams;
+    for (int r = 0; r <= shown && r < rows; r++) {
+        int run = r == 0 ? GT_TL_SERIAL : GT_TL_STREAMS, s = r == 0 ? 0 : r - 1;
+        if (r == 0)
+            snprintf(line, sizeof line, " serial");
+        else
+            snprintf(line, sizeof line, " stream %d", s);
+        put(y + 1 + r, x, lw, A_NORMAL, line);
+        put(y + 1 + r, x + lw, 1, role(u, C_GHOST), "|");
+        gt_timeline_row(tl, run, s, span, cw, cells);
+        for (int c = 0; c < cw; c++) {
+            if (cells[c] < 0) {
+                mvaddch(y + 1 + r, x + lw + 1 + c, ' ');
+                continue;
+            }
+            attron(role(u, colour[(int)cells[c]]) | A_BOLD);
+            mvaddch(y + 1 + r, x + lw + 1 + c, (chtype)gt_tl_glyphs[(int)cells[c]]);
+            attroff(role(u, colour[(int)cells[c]]) | A_BOLD);
+        }
+        put(y + 1 + r, x + lw + 1 + cw, 1, role(u, C_GHOST), "|");
+    }
+    /* Axis: 0, the ideal bound (^), the end of the streams run (|), span. */
+    {
+        int yy = y + 1 + (shown + 1 < rows ? shown + 1 : rows);
+        double ideal = gt_timeline_ideal(tl);
+        int ci = span > 0 ? (int)(ideal / span * cw) : -1;
+        int ce = span > 0 ? (int)(tl->total[GT_TL_STREAMS] / span * cw) : -1;
+        put(yy, x, w, A_NORMAL, "");
+        put(yy, x + lw, 2, role(u, C_GHOST), "0");
+        if (ci >= 0 && ci < cw)
+            put(yy, x + lw + 1 + ci, 7, role(u, C_OK), "^ideal");
+        if (ce >= 0 && ce < cw && ce != ci)
+            put(yy, x + lw + 1 + ce, 8, role(u, C_TITLE), "^streams");
+        gt_format_seconds(span, a, sizeof a);
+        put(yy, x + lw + 1 + cw - (int)strlen(a), (int)strlen(a) + 1, role(u, C_GHOST), a);
+        if (shown < tl->nstreams && w > 40) {
+            snprintf(line, sizeof line, "(%d more streams: a taller terminal shows them)",
+                     tl->nstreams - shown);
+            put(y, x + w - (int)strlen(line) - 1, (int)strlen(line), role(u, C_GHOST), line);
+        }
+    }
+}
+
 static void draw_status(ui *u)
 {
     int y = LINES - 1;
@@ -811,6 +880,17 @@ static void draw(ui *u)
 
     hy = y0 + top;
     hh = avail - top;
+    /* The timeline (streams) takes the bottom rows, leaving the histograms
+     * at least six. */
+    {
+        int th = timeline_rows(u);
+        if (th > hh - 6)
+            th = hh - 6;
+        if (th >= 4) {
+            hh -= th;
+            draw_timeline(u, hy + hh, 0, COLS, th);
+        }
+    }
     /* Two blocks a row: bandwidth and latency of one series, or the
      * latency of two series when bandwidth means nothing here. */
     ns = u->cur.nseries ? u->cur.nseries : 1;
@@ -865,6 +945,9 @@ static void init_colors(ui *u, const gt_cli *cli)
     init_pair(C_WARN, COLOR_YELLOW, -1);
     init_pair(C_OK, COLOR_GREEN, -1);
     init_pair(C_TITLE, COLOR_YELLOW, -1);
+    init_pair(C_H2D, COLOR_CYAN, -1);
+    init_pair(C_KERNEL, COLOR_YELLOW, -1);
+    init_pair(C_D2H, COLOR_MAGENTA, -1);
 }
 
 /* --record: a configuration's line goes out with its first sample, when
@@ -883,6 +966,22 @@ static void record_samples(ui *u, const gt_sample *buf, size_t n)
             u->recorded_gen = u->cur.gen;
         }
         gt_recorder_sample(u->recorder, &buf[i]);
+    }
+}
+
+/* The engine's latest timeline of this configuration, if newer; --record
+ * keeps the first one of each configuration (after its config line). */
+static void take_timeline(ui *u)
+{
+    static gt_timeline tl;
+
+    if (!gt_engine_timeline(u->eng, &tl, &u->tl_seq) || tl.gen != u->cur.gen)
+        return;
+    if (gt_run_set_timeline(&u->cur, &tl))
+        set_msg(u, true, "out of memory for the timeline");
+    if (u->recorder && u->recorded_gen == u->cur.gen && u->recorded_tl_gen != u->cur.gen) {
+        gt_recorder_timeline(u->recorder, &tl);
+        u->recorded_tl_gen = u->cur.gen;
     }
 }
 
@@ -1043,6 +1142,7 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
             if (first && gt_run_count(&u.cur))
                 last_draw = 0;      /* the first sample after a change: show it now */
         }
+        take_timeline(&u);
         /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
         while ((ch = getch()) != ERR) {
             double tkey = gt_now();
