@@ -5,11 +5,13 @@
 
 #include "gputui/experiment.h"
 
-enum { GT_ZC_COUNT, GT_ZC_BLOCKS, GT_ZC_THREADS, GT_ZC_PASSES, GT_ZC_WC, GT_ZC_WARMUP,
-       GT_ZC_NPARAMS };
+enum { GT_ZC_COUNT, GT_ZC_BLOCKS, GT_ZC_THREADS, GT_ZC_PASSES, GT_ZC_WC, GT_ZC_ONLY,
+       GT_ZC_WARMUP, GT_ZC_NPARAMS };
 
-/* The variants, run one after another in every iteration; each is a series. */
+/* The variants, run one after another in every iteration; each is a series.
+ * The 'variant' parameter is GT_ZC_ALL or 1 + one of them (run alone). */
 enum { GT_ZC_EXPLICIT, GT_ZC_MAPPED, GT_ZC_MANAGED, GT_ZC_PREFETCH, GT_ZC_NVARIANTS };
+#define GT_ZC_ALL 0
 
 extern const gt_experiment gt_exp_zerocopy;
 

@@ -9,6 +9,8 @@
 
 static const char *const names[GT_ZC_NVARIANTS] = {"explicit", "mapped", "managed",
                                                    "managed+prefetch"};
+static const char *const only_names[GT_ZC_NVARIANTS + 1] = {"all", "explicit", "mapped",
+                                                           "managed", "managed+prefetch"};
 
 static const gt_param params[GT_ZC_NPARAMS] = {
     [GT_ZC_COUNT] = {"count", "elements", GT_P_INT, 1024, 1ll << 28, 1000000, 0, 0, NULL, 0,
@@ -23,13 +25,20 @@ static const gt_param params[GT_ZC_NPARAMS] = {
     [GT_ZC_WC] = {"write-combined", "write-combined inputs", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0,
                   NULL, "allocate a and b with cudaHostAllocWriteCombined (explicit and mapped)",
                   NULL},
+    [GT_ZC_ONLY] = {"variant", "variants run", GT_P_ENUM, 0, GT_ZC_NVARIANTS, GT_ZC_ALL, 0, 0,
+                    only_names, GT_ZC_NVARIANTS + 1, NULL,
+                    "all (alternating, histograms fill together) or one variant alone, "
+                    "back to back", NULL},
     [GT_ZC_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
                       "untimed iterations after each change, kept out of the histograms", NULL},
 };
 
 static int series(const int64_t *v, const char **out)
 {
-    (void)v;
+    if (v[GT_ZC_ONLY] != GT_ZC_ALL) {
+        out[0] = names[v[GT_ZC_ONLY] - 1];
+        return 1;
+    }
     for (int i = 0; i < GT_ZC_NVARIANTS; i++)
         out[i] = names[i];
     return GT_ZC_NVARIANTS;
@@ -61,7 +70,7 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     char a[32], b[32];
     int n = 0;
 
-    for (int i = 1; i < r->nseries && n < max; i++) {
+    for (int i = 1; r->vals[GT_ZC_ONLY] == GT_ZC_ALL && i < r->nseries && n < max; i++) {
         double m = gt_dist_percentile(&r->s[i].lat, 0.5);
         if (isfinite(m) && isfinite(base) && base > 0)
             snprintf(lines[n++], sizeof lines[0], "%s / explicit: %.2fx  (p50 %s vs %s)",

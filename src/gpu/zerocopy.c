@@ -15,7 +15,7 @@
 
 typedef struct zc {
     size_t n, bytes;
-    int blocks, threads, passes, device;
+    int blocks, threads, passes, device, only;
     bool can_map, can_prefetch;
     float *h_a, *h_b, *h_out;       /* explicit: pinned, not mapped */
     float *d_a, *d_b, *d_out;
@@ -80,6 +80,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->threads = (int)v[GT_ZC_THREADS];
     z->blocks = v[GT_ZC_BLOCKS] ? (int)v[GT_ZC_BLOCKS] : gt_gpu_sms() * (2048 / z->threads);
     z->passes = (int)v[GT_ZC_PASSES];
+    z->only = (int)v[GT_ZC_ONLY] - 1;       /* -1: all */
     z->can_map = gt_dp_get(p, GT_DP_CAN_MAP) != 0;
     cudaGetDevice(&z->device);
     if (cudaDeviceGetAttribute(&attr, cudaDevAttrConcurrentManagedAccess, z->device) != cudaSuccess)
@@ -214,10 +215,14 @@ static int run(void *state, gt_sample *out, gt_err *err)
     int k = 0;
 
     for (int var = 0; var < GT_ZC_NVARIANTS; var++) {
-        if ((var == GT_ZC_MAPPED && !z->can_map) || (var == GT_ZC_PREFETCH && !z->can_prefetch))
+        if ((var == GT_ZC_MAPPED && !z->can_map) || (var == GT_ZC_PREFETCH && !z->can_prefetch) ||
+            (z->only >= 0 && var != z->only))
             continue;
-        if (run_variant(z, var, &out[k++], err))
+        if (run_variant(z, var, &out[k], err))
             return -1;
+        if (z->only >= 0)
+            out[k].series = 0;
+        k++;
     }
     return k;
 }
