@@ -80,7 +80,15 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         int pi;
 
         if (arg[0] != '-' || !arg[1]) {
-            gt_err_set(err, GT_EXIT_USAGE, "unexpected argument '%s' (see gputui --help)", arg);
+            const char *prev = i > 1 ? argv[i - 1] : "";
+            int bi = !strncmp(prev, "--", 2) && !strchr(prev, '=') ?
+                gt_experiment_param(c->exp, prev + 2) : -1;
+            if (bi >= 0 && c->exp->params[bi].type == GT_P_BOOL)
+                gt_err_set(err, GT_EXIT_USAGE, "unexpected argument '%s': %s is a switch; "
+                           "write %s for on or %s=off", arg, prev, prev, prev);
+            else
+                gt_err_set(err, GT_EXIT_USAGE, "unexpected argument '%s' (see gputui --help)",
+                           arg);
             return -1;
         }
         val = split(arg, name, sizeof name);
@@ -290,9 +298,13 @@ void gt_cli_usage(FILE *f)
             const gt_param *p = &x->params[i];
             char def[48];
             fprintf(f, "  --%-16s %s\n", p->name, p->help);
-            fprintf(f, "  %-18s allowed: %s; default %s\n", "",
-                    gt_param_allowed(p, allowed, sizeof allowed),
-                    gt_param_format(p, p->def, def, sizeof def));
+            if (p->type == GT_P_BOOL)
+                fprintf(f, "  %-18s a switch: --%s or --%s=on, --%s=off; default %s\n", "",
+                        p->name, p->name, p->name, gt_param_format(p, p->def, def, sizeof def));
+            else
+                fprintf(f, "  %-18s allowed: %s; default %s\n", "",
+                        gt_param_allowed(p, allowed, sizeof allowed),
+                        gt_param_format(p, p->def, def, sizeof def));
         }
     }
     fprintf(f, "\nWith --batch, an experiment option may take a comma-separated list\n"
