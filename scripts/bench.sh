@@ -61,6 +61,37 @@ for s in r["series"]:
 PY
 done
 
+# Streams, host allocation and CPU access: every series' p50 of each run.
+# label | gputui arguments | samples
+LCONFIGS=(
+  "streams S=1|-e streams --streams 1|20"
+  "streams S=4|-e streams --streams 4|20"
+  "streams S=8|-e streams --streams 8|20"
+  "hostalloc 1 GiB cudaMallocHost|-e hostalloc --op alloc --kind pinned --size 1G|5"
+  "hostalloc 1 GiB malloc+register|-e hostalloc --op alloc --kind register --size 1G|5"
+  "CPU access 64 MiB pinned|-e hostalloc --op cpu --kind pinned --size 64M|20"
+  "CPU access 64 MiB write-combined|-e hostalloc --op cpu --kind hostalloc --write-combined --size 64M|20"
+)
+: >"$LOG/bench-lat.tsv"
+for c in "${LCONFIGS[@]}"; do
+    IFS='|' read -r label args n <<<"$c"
+    for r in $(seq "$REPEATS"); do
+        # shellcheck disable=SC2086
+        "$BIN" --batch --format json --samples "$n" $args >"$LOG/l.json" 2>"$LOG/l.err" ||
+            { echo "bench: $label failed: $(cat "$LOG/l.err")"; exit 1; }
+        python3 - "$LOG/l.json" "$label" >>"$LOG/bench-lat.tsv" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+for s in r["series"]:
+    assert s["failed"] == 0, "verification failed"
+    print("\t".join([sys.argv[2], s["name"], str(s["latency_s"]["p50"]),
+                     str(s["bandwidth_GBps"]["p50"] or 0)]))
+if r.get("timeline"):
+    print("\t".join([sys.argv[2], "ideal bound", str(r["timeline"]["ideal_s"]), "0"]))
+PY
+    done
+done
+
 # Responsiveness and CPU, under tmux.
 TMPD=$(mktemp -d)
 trap 'stop; rm -rf "$TMPD"' EXIT
@@ -93,9 +124,9 @@ tm send-keys -t t q
 stop
 
 python3 - "$LOG/bench-batch.tsv" "$LOG/trace.txt" "$paused" "$running" "$GPU" "$REPEATS" \
-    "$SAMPLES" "$LOG/bench-zc.tsv" <<'PY' | tee "$LOG/bench.txt"
+    "$SAMPLES" "$LOG/bench-zc.tsv" "$LOG/bench-lat.tsv" <<'PY' | tee "$LOG/bench.txt"
 import statistics as st, sys
-tsv, trace, paused, running, gpu, reps, samples, zc = sys.argv[1:]
+tsv, trace, paused, running, gpu, reps, samples, zc, lat_tsv = sys.argv[1:]
 rows = {}
 for line in open(tsv):
     label, p50, ceil, clabel, factor, ref, what = line.rstrip("\n").split("\t")
@@ -128,6 +159,24 @@ for name, v in zrows.items():
     ref = zref.get(name)
     cmp = f"reference {ref:.3f} ms (the article's program), {100 * (m - ref) / ref:+.1f}%" if ref else "no reference"
     print(f"  {name:<18}{m:>8.3f} ms  runs {min(v):.3f}-{max(v):.3f}  {cmp}")
+lrows = {}
+for line in open(lat_tsv):
+    label, series, p50, bw = line.rstrip("\n").split("\t")
+    lrows.setdefault(label, {}).setdefault(series, []).append((float(p50), float(bw)))
+print(f"streams, host allocation, CPU access: median over {reps} runs of each run's p50")
+for label, series in lrows.items():
+    parts = []
+    for name, v in series.items():
+        m = st.median(x[0] for x in v)
+        txt = f"{name} {m * 1e3:.3f} ms"
+        if label.startswith("CPU"):
+            txt = f"{name} {st.median(x[1] for x in v):.2f} GB/s"
+        parts.append(txt)
+    if "serial" in series and "streams" in series:
+        sp = st.median(a[0] / b[0] for a, b in zip(series["serial"], series["streams"]))
+        parts.append(f"speed-up {sp:.2f}x")
+    print(f"  {label:<34}" + ", ".join(parts))
+print("  reference (DESIGN.md, H200 host): cudaMallocHost 1 GiB ~420 ms, malloc + cudaHostRegister ~38 ms")
 lat = [float(l.split()[1]) for l in open(trace)][1:]
 up, down = lat[0::2], lat[1::2]
 print(f"key press -> first new sample on screen, pinned H2D (includes freeing the old and "

@@ -17,7 +17,13 @@ mkdir -p "$(dirname "$OUTF")"
     --kind pageable,pinned,hostalloc,register --write-combined=off,on --size 64M,1G >/dev/null
 "$BIN" --batch --record "$OUTF.4" --samples 15 --format csv -e hostalloc --op cpu \
     --kind pageable,pinned,hostalloc,register --write-combined=off,on --size 64M >/dev/null
-python3 scripts/merge-recordings.py "$OUTF.1" "$OUTF.2" "$OUTF.3" "$OUTF.4" >"$OUTF"
-rm -f "$OUTF.1" "$OUTF.2" "$OUTF.3" "$OUTF.4"
+"$BIN" --batch --record "$OUTF.5" --samples 30 --format csv -e streams \
+    --streams 1,2,4,8,16 --legacy-sync=off,on >/dev/null
+"$BIN" --batch --record "$OUTF.6" --samples 30 --format csv -e streams \
+    --streams 4 --legacy-sync --stream-flags non-blocking >/dev/null
+"$BIN" --batch --record "$OUTF.7" --samples 10 --format csv -e streams \
+    --streams 4 --host pageable >/dev/null
+python3 scripts/merge-recordings.py "$OUTF".[1-7] >"$OUTF"
+rm -f "$OUTF".[1-7]
 ls -l "$OUTF"
 "$BIN" --batch --replay "$OUTF" --format text | grep -c '^== run' | sed 's/^/configurations: /'

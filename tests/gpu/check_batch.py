@@ -6,6 +6,47 @@ import json
 import sys
 
 
+def check_streams(r, cfg, dev):
+    """The timeline holds every operation, nothing beats the ideal bound,
+    and overlap happens exactly where CUDA's rules allow it."""
+    problems = []
+    tl = r.get("timeline")
+    if not tl:
+        return ["streams: no timeline in the report"]
+    ops = tl["ops"]
+    if len(ops) != 2 * 3 * cfg["chunks"]:
+        problems.append(f"timeline: {len(ops)} operations, wanted {2 * 3 * cfg['chunks']}")
+    for o in ops:
+        end = tl["serial_s"] if o["run"] == "serial" else tl["streams_s"]
+        if not (0 <= o["start_s"] <= o["end_s"] <= end * 1.001 + 1e-6):
+            problems.append(f"timeline: operation {o} outside its run (0 to {end})")
+            break
+        if o["stream"] >= cfg["streams"]:
+            problems.append(f"timeline: operation on stream {o['stream']} of {cfg['streams']}")
+            break
+    p50 = {s["name"]: s["latency_s"]["p50"] for s in r["series"]}
+    ideal = tl["ideal_s"]
+    for name in ("serial", "streams"):
+        # The ideal is from one iteration, the p50 over many: 10% slack.
+        if p50[name] < 0.9 * ideal:
+            problems.append(f"{name}: p50 {p50[name] * 1e3:.3f} ms beats the ideal bound "
+                            f"{ideal * 1e3:.3f} ms")
+    speedup = p50["serial"] / p50["streams"]
+    serialised = cfg["host"] == "pageable" or (cfg["legacy-sync"] and
+                                               cfg["stream-flags"] == "default")
+    balanced = cfg["work"] == 0 and cfg["chunks"] >= 8 and cfg["chunk-size"] >= (1 << 20)
+    if serialised and cfg["streams"] > 1 and speedup > 1.25:
+        problems.append(f"speed-up {speedup:.2f}x where CUDA serialises the work "
+                        f"(host={cfg['host']}, legacy-sync={cfg['legacy-sync']})")
+    if not serialised and balanced and cfg["streams"] >= 4 and \
+            (dev.get("async_engine_count") or 0) >= 2 and speedup < 1.5:
+        problems.append(f"speed-up only {speedup:.2f}x with {cfg['streams']} streams and "
+                        f"{dev.get('async_engine_count')} copy engines (wanted >= 1.5x)")
+    if cfg["streams"] == 1 and not 0.9 < speedup < 1.1:
+        problems.append(f"one stream differs from serial: {speedup:.2f}x")
+    return problems
+
+
 def main():
     path, want = sys.argv[1], int(sys.argv[2])
     min_pct = float(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--min-pcie-pct" else None
@@ -56,6 +97,8 @@ def main():
                     s["latency_s"]["p50"] < pages * 20e-9:
                 problems.append(f"allocate: p50 {s['latency_s']['p50'] * 1e3:.3f} ms for {pages} "
                                 "pages is implausibly fast")
+    if r["experiment"] == "streams":
+        problems += check_streams(r, cfg, dev)
     for p in problems:
         print("   " + p)
     return 1 if problems else 0

@@ -27,6 +27,8 @@ one bidir-hostalloc-sm "${B[@]}" --dir bidir --host hostalloc --mapped --write-c
 one bidir-register-ce "${B[@]}" --dir bidir --host register --mapped
 one hostalloc "$BIN" --batch --samples 3 --warmup 1 -e hostalloc --kind register --mapped --size 16M
 one zerocopy "$BIN" --batch --samples 3 --warmup 1 -e zerocopy --count 100000 --passes 2 --write-combined
+one streams "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 6 --chunk-size 1M --streams 3
+one streams-legacy "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 4 --chunk-size 1M --legacy-sync --host pageable
 # The unwind test makes allocations fail on purpose: API errors are expected there.
 one unwind --report-api-errors no "$UNWIND"
 echo "memcheck: $pass passed, $fail failed"

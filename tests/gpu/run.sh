@@ -61,6 +61,18 @@ run_one "" "${ZC[@]}"
 run_one "" "${ZC[@]}" --blocks auto --passes 8
 run_one "" "${ZC[@]}" --write-combined --count 16777216 --threads 256
 run_one "" "${ZC[@]}" --count 1024 --blocks 1 --threads 32
+run_one "" "${ZC[@]}" --variant explicit
+run_one "" "${ZC[@]}" --variant mapped
+
+echo "== streams"
+ST=(-e streams --warmup 1)
+for s in 1 4 8; do run_one "" "${ST[@]}" --streams $s; done
+run_one "" "${ST[@]}" --host pageable --chunks 8
+run_one "" "${ST[@]}" --legacy-sync
+run_one "" "${ST[@]}" --legacy-sync --stream-flags non-blocking
+run_one "" "${ST[@]}" --chunks 256 --chunk-size 64K --streams 16
+run_one "" "${ST[@]}" --chunks 1 --streams 16 --work 1
+run_one "" "${ST[@]}" --chunks 3 --chunk-size 1M --streams 2 --work 20000
 
 echo "== hostalloc"
 HA=(-e hostalloc --warmup 1)

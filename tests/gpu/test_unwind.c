@@ -2,7 +2,8 @@
  * leaking device memory, and a genuinely oversized request fails cleanly.
  * For each configuration, allocation k (k = 1, 2, ...) is made to fail
  * (GT_CUDA_ALLOC fault injection) until a set-up succeeds; after each
- * failure cudaMemGetInfo must report the free memory measured before. */
+ * failure cudaMemGetInfo must report the free memory measured before.
+ * The same for the zero-copy and streams set-ups. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 
 #include "gpu/gpu.h"
 #include "gputui/exp_transfer.h"
+#include "gputui/exp_streams.h"
 #include "gputui/exp_zerocopy.h"
 
 static int failures;
@@ -118,6 +120,11 @@ int main(void)
     gt_experiment_defaults(&gt_exp_zerocopy, v);
     v[GT_ZC_COUNT] = 1 << 20;
     run_config("zerocopy", "zerocopy", v, &p);
+    gt_experiment_defaults(&gt_exp_streams, v);
+    v[GT_STR_CHUNKS] = 8;
+    v[GT_STR_CHUNK] = 4ll << 20;
+    v[GT_STR_STREAMS] = 4;
+    run_config("streams", "streams", v, &p);
 
     /* A real out-of-memory: more device memory than is free. */
     {

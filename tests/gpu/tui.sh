@@ -75,5 +75,21 @@ tm send-keys -t t q
 check "failed allocation: q exits 0" [ "$(wait_rc fault 15)" = 0 ]
 stop
 
+# Streams: the timeline, one row per stream, and the toggles.
+start streams 120 40 "'$BIN' -e streams --streams 4"
+check "streams: runs" wait_for "RUNNING" 30
+check "streams: timeline legend" wait_for "Timeline of the last iteration +> H2D +# kernel +< D2H" 10
+check "streams: four stream rows" wait_for "^ stream 3 +\\|" 5
+check "streams: speed-up line" wait_for "speed-up [0-9.]+x" 10
+check "streams: engines shown" wait_for "asyncEngineCount [0-9]+, concurrentKernels" 5
+screen >"${GPUTUI_LOG_DIR:-/tmp}/tui-streams.txt" 2>/dev/null || true
+for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done         # select legacy-sync
+tm send-keys -t t Space
+check "streams: legacy default-stream kernel on" wait_for "default-stream kernel +\\[x\\]" 5
+check "streams: new samples" wait_for "RUNNING .* [1-9][0-9]* samples" 20
+tm send-keys -t t q
+check "streams: q exits 0" [ "$(wait_rc streams 15)" = 0 ]
+stop
+
 echo "tui: $E2E_PASS passed, $E2E_FAIL failed"
 [ $E2E_FAIL = 0 ]
