@@ -81,11 +81,13 @@ int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p, 
 void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t *vals,
                         uint32_t gen, const gt_setup_info *info)
 {
-    json_t *o, *v = json_object(), *setup = json_array();
+    json_t *o, *v, *setup;
     char buf[64];
 
     if (!r)
         return;
+    v = json_object();
+    setup = json_array();
     for (int i = 0; i < exp->nparams; i++)
         json_object_set_new(v, exp->params[i].name,
                             json_string(gt_param_format(&exp->params[i], vals[i], buf, sizeof buf)));
