@@ -37,6 +37,8 @@ typedef struct gt_setup_info {
     int ntimes;
     struct { char label[64]; double sec; } times[GT_MAX_TIMES];
     char note[160];    /* e.g. how results are verified */
+    uint32_t skipped;  /* bit s: series s is never produced on this device */
+    char why_skipped[96];
 } gt_setup_info;
 
 struct gt_run;

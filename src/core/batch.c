@@ -10,10 +10,11 @@
 #include "gputui/run.h"
 #include "gputui/signals.h"
 
-static bool enough(const gt_run *r, int64_t want)
+/* Every series the device can produce has its samples. */
+static bool enough(const gt_run *r, const gt_setup_info *info, int64_t want)
 {
     for (int i = 0; i < r->nseries; i++)
-        if ((int64_t)(r->s[i].lat.count + r->s[i].failed) < want)
+        if (!(info->skipped & (1u << i)) && (int64_t)(r->s[i].lat.count + r->s[i].failed) < want)
             return false;
     return true;
 }
@@ -69,7 +70,7 @@ static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_ru
             fprintf(stderr, "gputui: %s\n", st.msg);
             return GT_EXIT_FAIL;
         }
-        if (enough(run, cli->samples)) {
+        if (st.gen == gen && st.state != GT_ST_SETUP && enough(run, &st.info, cli->samples)) {
             gt_timeline *tl = malloc(sizeof *tl);
             uint32_t seq = 0;
             run->info = st.info;

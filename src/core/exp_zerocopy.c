@@ -49,6 +49,13 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     uint64_t set = 3ull * (uint64_t)v[GT_ZC_COUNT] * sizeof(float);
     char a[32], b[32];
 
+    if (v[GT_ZC_ONLY] == GT_ZC_MAPPED + 1 && gt_dp_ok(p, GT_DP_CAN_MAP) &&
+        !gt_dp_get(p, GT_DP_CAN_MAP)) {
+        snprintf(err, n, "variant: mapped needs a device that can map host memory; this one "
+                 "has canMapHostMemory = 0 (allowed here: all, explicit, managed, "
+                 "managed+prefetch)");
+        return -1;
+    }
     if (v[GT_ZC_THREADS] % 32) {
         snprintf(err, n, "threads: %lld is not a multiple of 32", (long long)v[GT_ZC_THREADS]);
         return -1;

@@ -86,6 +86,13 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     if (cudaDeviceGetAttribute(&attr, cudaDevAttrConcurrentManagedAccess, z->device) != cudaSuccess)
         cudaGetLastError();
     z->can_prefetch = attr != 0;
+    if ((z->only == GT_ZC_MAPPED && !z->can_map) || (z->only == GT_ZC_PREFETCH && !z->can_prefetch)) {
+        gt_err_set(err, GT_EXIT_USAGE, "variant=%s: this device has %s = 0; run variant=all "
+                   "to see the others", z->only == GT_ZC_MAPPED ? "mapped" : "managed+prefetch",
+                   z->only == GT_ZC_MAPPED ? "canMapHostMemory" : "concurrentManagedAccess");
+        free(z);
+        return -1;
+    }
     gt_format_size(3 * z->bytes, sz, sizeof sz);
 
     t0 = gt_now();
@@ -134,6 +141,16 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     off += (size_t)snprintf(info->note + off, sizeof info->note - off,
                             "every element, on the CPU; %d x %d threads",
                             z->blocks, z->threads);
+    /* Variants this device cannot run: no samples, and the reason. */
+    if (z->only < 0 && !z->can_map) {
+        info->skipped |= 1u << GT_ZC_MAPPED;
+        snprintf(info->why_skipped, sizeof info->why_skipped, "canMapHostMemory = 0");
+    }
+    if (z->only < 0 && !z->can_prefetch) {
+        info->skipped |= 1u << GT_ZC_PREFETCH;
+        snprintf(info->why_skipped, sizeof info->why_skipped, "%sconcurrentManagedAccess = 0",
+                 z->can_map ? "" : "canMapHostMemory = 0; ");
+    }
     if (!z->can_map)
         off += (size_t)snprintf(info->note + off, sizeof info->note - off,
                                 "; mapped NOT RUN: canMapHostMemory = 0");

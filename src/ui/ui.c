@@ -693,7 +693,12 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
             put(y + 1 + ch, x + w / 2 - 8, 18, role(u, C_GHOST), axis);
         }
     } else {
-        put(y + 1 + ch, x, w, role(u, C_GHOST), " waiting for samples");
+        /* A series this device cannot produce says why instead. */
+        if (u->st.gen == u->cur.gen && (u->st.info.skipped & (1u << si)))
+            putf(y + 1 + ch, x, w, role(u, C_GHOST), " not run on this device: %s",
+                 u->st.info.why_skipped);
+        else
+            put(y + 1 + ch, x, w, role(u, C_GHOST), " waiting for samples");
     }
     {
         char hdrline[256];

@@ -12,8 +12,11 @@
 
 #include "testutil.h"
 
+#include "gputui/batch.h"
+#include "gputui/cli.h"
 #include "gputui/engine.h"
 #include "gputui/exp_transfer.h"
+#include "gputui/exp_zerocopy.h"
 #include "gputui/run.h"
 
 static _Atomic int setups, teardowns, runs, fail_setup, fail_open;
@@ -53,6 +56,28 @@ static void f_teardown(void *st)
 }
 
 static const gt_exp_ops fops = {f_setup, f_run, f_teardown};
+
+/* zerocopy on a device that can map nothing and prefetch nothing: two of
+ * the four series are never produced, and set-up says so. */
+static int z_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
+                   gt_err *err)
+{
+    (void)v, (void)p, (void)err;
+    info->skipped = 1u << GT_ZC_MAPPED | 1u << GT_ZC_PREFETCH;
+    snprintf(info->why_skipped, sizeof info->why_skipped, "canMapHostMemory = 0");
+    *st = (void *)&setups;
+    return 0;
+}
+
+static int z_run(void *st, gt_sample *out, gt_err *err)
+{
+    (void)st, (void)err;
+    out[0] = (gt_sample){0, GT_ZC_EXPLICIT, GT_V_FULL, 1e-3, 1};
+    out[1] = (gt_sample){0, GT_ZC_MANAGED, GT_V_FULL, 2e-3, 1};
+    return 2;
+}
+
+static const gt_exp_ops zops = {z_setup, z_run, f_teardown};
 static int f_count(int *n, gt_err *e) { (void)e; *n = 1; return 0; }
 static int f_query(int o, gt_devprops *p, gt_err *e) { (void)e; gt_devprops_init(p); p->ordinal = o; return 0; }
 static int f_open(int o, gt_devprops *p, gt_err *e)
@@ -67,7 +92,10 @@ static int f_open(int o, gt_devprops *p, gt_err *e)
 }
 static void f_refresh(gt_devprops *p) { (void)p; }
 static void f_close(void) {}
-static const gt_exp_ops *f_ops(const char *n) { return strcmp(n, "transfer") ? NULL : &fops; }
+static const gt_exp_ops *f_ops(const char *n)
+{
+    return !strcmp(n, "transfer") ? &fops : !strcmp(n, "zerocopy") ? &zops : NULL;
+}
 static const gt_backend fake = {"fake", f_count, f_query, f_open, f_refresh, f_close, f_ops};
 
 static void reset(void)
@@ -206,12 +234,30 @@ static void pause_stops_sampling(void **state)
     assert_int_equal(setups, teardowns);
 }
 
+/* Batch mode finishes when every series the device can produce has its
+ * samples, instead of waiting for the ones it never will. */
+static void batch_skips_unproducible_series(void **state)
+{
+    char *argv[] = {"gputui", "--batch", "-e", "zerocopy", "--samples", "5", "--format", "csv", NULL};
+    gt_cli cli;
+    gt_engine *e;
+    gt_err err;
+    (void)state;
+    reset();
+    gt_err_clear(&err);
+    assert_int_equal(gt_cli_parse(8, argv, &cli, &err), 0);
+    assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
+    assert_int_equal(gt_batch_run(&cli, e), GT_EXIT_OK);
+    gt_engine_stop(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(samples_flow_and_generations),
         cmocka_unit_test(setup_error_is_reported_and_recoverable),
         cmocka_unit_test(open_failure), cmocka_unit_test(pause_stops_sampling),
+        cmocka_unit_test(batch_skips_unproducible_series),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }
