@@ -5,10 +5,12 @@ namespace {
 
 constexpr int kThreads = 512;
 
-__global__ void fill_pattern(uint32_t *p, size_t n, uint32_t seed)
+// Words first .. first+n-1 of the pattern, at p[first ..].
+__global__ void fill_pattern(uint32_t *p, size_t first, size_t n, uint32_t seed)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+    for (size_t i = first + (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < first + n;
+         i += stride)
         p[i] = ((uint32_t)i * GT_PATTERN_K) ^ seed;
 }
 
@@ -73,7 +75,14 @@ int grid_for(size_t n, int blocks)
 extern "C" cudaError_t gt_k_fill_pattern(uint32_t *p, size_t n, uint32_t seed, int blocks,
                                          cudaStream_t s)
 {
-    fill_pattern<<<grid_for(n, blocks), kThreads, 0, s>>>(p, n, seed);
+    fill_pattern<<<grid_for(n, blocks), kThreads, 0, s>>>(p, 0, n, seed);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gt_k_fill_pattern_at(uint32_t *p, size_t first, size_t n, uint32_t seed,
+                                            int blocks, cudaStream_t s)
+{
+    fill_pattern<<<grid_for(n, blocks), kThreads, 0, s>>>(p, first, n, seed);
     return cudaGetLastError();
 }
 

@@ -71,6 +71,13 @@ LCONFIGS=(
   "hostalloc 1 GiB malloc+register|-e hostalloc --op alloc --kind register --size 1G|5"
   "CPU access 64 MiB pinned|-e hostalloc --op cpu --kind pinned --size 64M|20"
   "CPU access 64 MiB write-combined|-e hostalloc --op cpu --kind hostalloc --write-combined --size 64M|20"
+  "VMM calls 2 MiB|-e vmm --op alloc --size 2M|50"
+  "VMM calls 64 MiB|-e vmm --op alloc --size 64M|50"
+  "VMM calls 1 GiB|-e vmm --op alloc --size 1G|20"
+  "VMM vs cudaMalloc H2D 512 MiB|-e vmm --op bandwidth --dir h2d --size 512M|20"
+  "VMM vs cudaMalloc D2H 512 MiB|-e vmm --op bandwidth --dir d2h --size 512M|20"
+  "VMM vs cudaMalloc D2D 512 MiB|-e vmm --op bandwidth --dir d2d --size 512M|20"
+  "VMM grow 64 MiB to 4 GiB by 64 MiB|-e vmm --op grow --start 64M --end 4G --step 64M|63"
 )
 : >"$LOG/bench-lat.tsv"
 for c in "${LCONFIGS[@]}"; do
@@ -88,6 +95,9 @@ for s in r["series"]:
                      str(s["bandwidth_GBps"]["p50"] or 0)]))
 if r.get("timeline"):
     print("\t".join([sys.argv[2], "ideal bound", str(r["timeline"]["ideal_s"]), "0"]))
+for t in r["setup_times"]:
+    if t["what"].startswith("grow by"):     # a whole growth, and its peak, in the label
+        print("\t".join([sys.argv[2], t["what"], str(t["seconds"]), "0"]))
 PY
     done
 done
@@ -169,7 +179,9 @@ for label, series in lrows.items():
     for name, v in series.items():
         m = st.median(x[0] for x in v)
         txt = f"{name} {m * 1e3:.3f} ms"
-        if label.startswith("CPU"):
+        if label.startswith("VMM calls"):
+            txt = f"{name} {m * 1e6:.1f} us"
+        if label.startswith("CPU") or " vs cudaMalloc " in label:
             txt = f"{name} {st.median(x[1] for x in v):.2f} GB/s"
         parts.append(txt)
     if "serial" in series and "streams" in series:

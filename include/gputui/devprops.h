@@ -29,6 +29,7 @@ typedef enum {
     GT_DP_VMM,
     GT_DP_GRAN_MIN,
     GT_DP_GRAN_REC,
+    GT_DP_PEERS,            /* other GPUs that can access this one's memory */
     GT_DP_DRIVER_CUDA,      /* cudaDriverGetVersion, e.g. 13000 */
     GT_DP_RUNTIME,          /* cudaRuntimeGetVersion */
     GT_DP_PCIE_GEN,

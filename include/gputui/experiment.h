@@ -14,7 +14,7 @@
 #include "gputui/devprops.h"
 #include "gputui/param.h"
 
-#define GT_MAX_SERIES 4
+#define GT_MAX_SERIES 12
 #define GT_MAX_TIMES 8
 
 /* How a sample's result was checked. */
@@ -66,6 +66,8 @@ typedef struct gt_experiment {
     double (*ceiling)(const int64_t *vals, int s, const gt_devprops *p,
                       double *factor, char *label, size_t labellen);
     bool bandwidth;               /* bandwidth means something here (shown) */
+    /* Optional: whether it does under these values (overrides bandwidth). */
+    bool (*bandwidth_for)(const int64_t *vals);
     /* Optional: lines that compare the series of a run (ratios, speed-up);
      * returns how many. */
     int (*summary)(struct gt_run *r, const gt_devprops *p,
@@ -86,6 +88,8 @@ int gt_experiment_validate(const gt_experiment *e, const int64_t *vals,
 char *gt_experiment_describe(const gt_experiment *e, const int64_t *vals,
                              char *buf, size_t len);
 
+/* Whether bandwidth is shown for these values. */
+bool gt_experiment_bandwidth(const gt_experiment *e, const int64_t *vals);
 /* e->check, or 0 when the experiment has none. */
 int gt_experiment_check(const gt_experiment *e, const int64_t *vals, const gt_devprops *p,
                         char *err, size_t errlen);

@@ -23,6 +23,10 @@ static inline uint32_t gt_pattern_word(size_t i, uint32_t seed)
 /* p[i] = gt_pattern_word(i, seed) for i < nwords. */
 cudaError_t gt_k_fill_pattern(uint32_t *p, size_t nwords, uint32_t seed,
                               int blocks, cudaStream_t stream);
+/* p[i] = gt_pattern_word(i, seed) for first <= i < first + n: a piece of
+ * a longer patterned buffer. */
+cudaError_t gt_k_fill_pattern_at(uint32_t *p, size_t first, size_t n, uint32_t seed,
+                                 int blocks, cudaStream_t stream);
 /* p[i] = value (poison). */
 cudaError_t gt_k_fill_word(uint32_t *p, size_t nwords, uint32_t value,
                            int blocks, cudaStream_t stream);

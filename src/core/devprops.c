@@ -25,6 +25,7 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
     {GT_DP_VMM, "vmm_supported", "VMM supported", GT_DPK_BOOL},
     {GT_DP_GRAN_MIN, "vmm_granularity_min_bytes", "  granularity min", GT_DPK_BYTES},
     {GT_DP_GRAN_REC, "vmm_granularity_recommended_bytes", "  granularity rec", GT_DPK_BYTES},
+    {GT_DP_PEERS, "peer_devices", "Peer GPUs", GT_DPK_INT},
     {GT_DP_DRIVER_CUDA, "driver_cuda_version", "Driver (CUDA)", GT_DPK_CUDAVER},
     {GT_DP_RUNTIME, "runtime_version", "Runtime", GT_DPK_CUDAVER},
     {GT_DP_PCIE_GEN, "pcie_gen_current", "PCIe gen now/max", GT_DPK_GEN},

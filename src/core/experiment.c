@@ -7,10 +7,11 @@
 #include "gputui/exp_transfer.h"
 #include "gputui/exp_hostalloc.h"
 #include "gputui/exp_streams.h"
+#include "gputui/exp_vmm.h"
 #include "gputui/exp_zerocopy.h"
 
 const gt_experiment *const gt_experiments[] = {&gt_exp_transfer, &gt_exp_zerocopy,
-                                               &gt_exp_streams, &gt_exp_hostalloc};
+                                               &gt_exp_streams, &gt_exp_hostalloc, &gt_exp_vmm};
 const int gt_nexperiments = (int)(sizeof gt_experiments / sizeof gt_experiments[0]);
 
 const gt_experiment *gt_experiment_find(const char *name)
@@ -96,4 +97,9 @@ void gt_setup_info_time(gt_setup_info *info, double sec, const char *fmt, ...)
               sizeof info->times[info->ntimes].label, fmt, ap);
     va_end(ap);
     info->times[info->ntimes++].sec = sec;
+}
+
+bool gt_experiment_bandwidth(const gt_experiment *e, const int64_t *vals)
+{
+    return e->bandwidth_for ? e->bandwidth_for(vals) : e->bandwidth;
 }

@@ -195,7 +195,7 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
                 gt_dist_exact(&se->lat) ? "" : ", percentiles from a reservoir");
         fprintf(f, "  %-16s %10s %10s %10s %10s %10s %10s %10s\n", "", "min", "p50",
                 "p90", "p99", "max", "mean", "stddev");
-        if (r->exp->bandwidth)
+        if (gt_experiment_bandwidth(r->exp, r->vals))
             fprintf(f, "  %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n",
                     "bandwidth GB/s", bw.min / 1e9, bw.p50 / 1e9, bw.p90 / 1e9,
                     bw.p99 / 1e9, bw.max / 1e9, bw.mean / 1e9, bw.stddev / 1e9);
@@ -207,7 +207,7 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
             fprintf(f, "  p50 = %.1f%% of %s (%.1f GB/s)%s\n",
                     100.0 * bw.p50 * factor / ceil, label, ceil / 1e9,
                     factor != 1.0 ? ", bytes counted twice for this comparison" : "");
-        else if (r->exp->bandwidth)
+        else if (gt_experiment_bandwidth(r->exp, r->vals))
             fprintf(f, "  ceiling: %s\n", label);
     }
     if (r->exp->summary) {

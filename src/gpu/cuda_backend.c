@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <cuda.h>
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,47 +55,99 @@ int gt_gpu_sms(void)
 
 /* ---- driver API through the runtime's entry-point lookup ---- */
 
-typedef CUresult (*pfn_device_get)(CUdevice *, int);
-typedef CUresult (*pfn_get_attr)(int *, CUdevice_attribute, CUdevice);
-typedef CUresult (*pfn_granularity)(size_t *, const CUmemAllocationProp *,
-                                    CUmemAllocationGranularity_flags);
-
-static void *driver_fn(const char *name)
+void *gt_driver_fn(const char *name)
 {
     void *fn = NULL;
     enum cudaDriverEntryPointQueryResult q;
 
     if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q) !=
-            cudaSuccess || q != cudaDriverEntryPointSuccess)
+            cudaSuccess || q != cudaDriverEntryPointSuccess) {
+        cudaGetLastError();
         return NULL;
+    }
     return fn;
+}
+
+static gt_cu_api cu;
+static bool cu_loaded;
+
+const gt_cu_api *gt_cu(gt_err *err)
+{
+    static const struct { const char *name; size_t off; } fns[] = {
+#define FN(f) {#f, offsetof(gt_cu_api, f)}
+        FN(cuGetErrorName), FN(cuGetErrorString), FN(cuDeviceGet), FN(cuDeviceGetAttribute),
+        FN(cuMemGetAllocationGranularity), FN(cuMemAddressReserve), FN(cuMemAddressFree),
+        FN(cuMemCreate), FN(cuMemRelease), FN(cuMemMap), FN(cuMemUnmap), FN(cuMemSetAccess),
+#undef FN
+    };
+
+    if (cu_loaded)
+        return &cu;
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
+        void *f = gt_driver_fn(fns[i].name);
+        if (!f) {
+            gt_err_set(err, GT_EXIT_FAIL, "the CUDA driver does not provide %s "
+                       "(cudaGetDriverEntryPointByVersion, CUDA 12.0 ABI)", fns[i].name);
+            return NULL;
+        }
+        memcpy((char *)&cu + fns[i].off, &f, sizeof f);
+    }
+    cu_loaded = true;
+    return &cu;
+}
+
+int gt_cu_check(CUresult rc, const char *expr, const char *file, int line, gt_err *err)
+{
+    const char *base = strrchr(file, '/'), *name = NULL, *text = NULL;
+
+    if (rc == CUDA_SUCCESS)
+        return 0;
+    if (cu_loaded) {
+        if (cu.cuGetErrorName(rc, &name) != CUDA_SUCCESS)
+            name = NULL;
+        if (cu.cuGetErrorString(rc, &text) != CUDA_SUCCESS)
+            text = NULL;
+    }
+    {
+        const char *call = strstr(expr, "cu->cu");
+        if (call)
+            expr = call + 4;    /* "cuMemCreate(...)", as the call is named */
+    }
+    gt_err_set(err, GT_EXIT_FAIL, "%s failed: %s (%s) [%s:%d]", expr,
+               name ? name : "CUresult", text ? text : "no description",
+               base ? base + 1 : file, line);
+    if (!name)
+        snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+                 " CUresult %d", (int)rc);
+    return -1;
 }
 
 static void query_vmm(int ordinal, gt_devprops *p)
 {
-    pfn_device_get device_get = (pfn_device_get)driver_fn("cuDeviceGet");
-    pfn_get_attr get_attr = (pfn_get_attr)driver_fn("cuDeviceGetAttribute");
-    pfn_granularity gran = (pfn_granularity)driver_fn("cuMemGetAllocationGranularity");
+    gt_err err;
+    const gt_cu_api *d = gt_cu(&err);
     CUdevice dev;
     int vmm = 0;
     size_t g;
     CUmemAllocationProp prop;
 
-    if (!device_get || !get_attr || device_get(&dev, ordinal) != CUDA_SUCCESS)
+    if (!d || d->cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS)
         return;
-    if (get_attr(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, dev) !=
-        CUDA_SUCCESS)
+    if (d->cuDeviceGetAttribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+                                dev) != CUDA_SUCCESS)
         return;
     gt_dp_set(p, GT_DP_VMM, vmm);
-    if (!vmm || !gran)
+    if (!vmm)
         return;
     memset(&prop, 0, sizeof prop);
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     prop.location.id = ordinal;
-    if (gran(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM) == CUDA_SUCCESS)
+    if (d->cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM) ==
+        CUDA_SUCCESS)
         gt_dp_set(p, GT_DP_GRAN_MIN, (int64_t)g);
-    if (gran(&g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED) == CUDA_SUCCESS)
+    if (d->cuMemGetAllocationGranularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED) ==
+        CUDA_SUCCESS)
         gt_dp_set(p, GT_DP_GRAN_REC, (int64_t)g);
 }
 
@@ -251,6 +304,14 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
     }
     refresh(p);
     query_vmm(ordinal, p);
+    {
+        int peers = 0, can;
+        for (int o = 0; o < n; o++)
+            if (o != ordinal && cudaDeviceCanAccessPeer(&can, o, ordinal) == cudaSuccess && can)
+                peers++;
+        cudaGetLastError();
+        gt_dp_set(p, GT_DP_PEERS, peers);
+    }
     query_nvml(p);
     gt_devprops_derive(p);
     return 0;
@@ -288,6 +349,8 @@ static const gt_exp_ops *ops(const char *name)
         return &gt_hostalloc_ops;
     if (!strcmp(name, "streams"))
         return &gt_streams_ops;
+    if (!strcmp(name, "vmm"))
+        return &gt_vmm_ops;
     return NULL;
 }
 

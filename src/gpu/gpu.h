@@ -8,6 +8,7 @@
 #ifndef GPUTUI_GPU_PRIVATE_H
 #define GPUTUI_GPU_PRIVATE_H
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "gputui/backend.h"
@@ -48,6 +49,38 @@ void gt_hostmem_map(gt_hostbuf *h);
 /* Unregisters and frees whatever the buffer holds; h may be empty. */
 void gt_hostmem_free(gt_hostbuf *h);
 
+/* ---- driver API, loaded through cudaGetDriverEntryPointByVersion ---- */
+
+typedef struct gt_cu_api {
+    CUresult (*cuGetErrorName)(CUresult, const char **);
+    CUresult (*cuGetErrorString)(CUresult, const char **);
+    CUresult (*cuDeviceGet)(CUdevice *, int);
+    CUresult (*cuDeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
+    CUresult (*cuMemGetAllocationGranularity)(size_t *, const CUmemAllocationProp *,
+                                              CUmemAllocationGranularity_flags);
+    CUresult (*cuMemAddressReserve)(CUdeviceptr *, size_t, size_t, CUdeviceptr,
+                                    unsigned long long);
+    CUresult (*cuMemAddressFree)(CUdeviceptr, size_t);
+    CUresult (*cuMemCreate)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *,
+                            unsigned long long);
+    CUresult (*cuMemRelease)(CUmemGenericAllocationHandle);
+    CUresult (*cuMemMap)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
+                         unsigned long long);
+    CUresult (*cuMemUnmap)(CUdeviceptr, size_t);
+    CUresult (*cuMemSetAccess)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
+} gt_cu_api;
+
+/* The driver functions, or NULL with err set when one is missing. */
+const gt_cu_api *gt_cu(gt_err *err);
+void *gt_driver_fn(const char *name);
+int gt_cu_check(CUresult rc, const char *expr, const char *file, int line, gt_err *err);
+
+/* Like GT_CUDA for driver calls: "call: CUDA_ERROR_NAME (text) [file:line]". */
+#define GT_CU(err, expr) gt_cu_check((expr), #expr, __FILE__, __LINE__, (err))
+#define GT_CU_ALLOC(err, expr)                                               \
+    gt_cu_check(gt_fault_hit() ? CUDA_ERROR_OUT_OF_MEMORY : (expr), #expr,   \
+                __FILE__, __LINE__, (err))
+
 /* Multiprocessors of the current device (grid sizing). */
 int gt_gpu_sms(void);
 
@@ -55,5 +88,6 @@ extern const gt_exp_ops gt_transfer_ops;
 extern const gt_exp_ops gt_zerocopy_ops;
 extern const gt_exp_ops gt_hostalloc_ops;
 extern const gt_exp_ops gt_streams_ops;
+extern const gt_exp_ops gt_vmm_ops;
 
 #endif

@@ -599,9 +599,10 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
     gt_dist *dn = bw ? &now->bw : &now->lat;
     gt_dist *dp = pv ? (bw ? &pv->bw : &pv->lat) : NULL;
     /* Rows: title, chart, axis, [column header], now, [before]. A short
-     * block keeps two chart rows before it keeps the optional rows. */
-    bool hdr = h >= 3 + 2 + 1, before_row = h >= 3 + 2 + 2;
-    int ch = h - 3 - hdr - before_row, nb = w - 2 < MAX_BINS ? w - 2 : MAX_BINS;
+     * block keeps two chart rows before it keeps the optional rows; with
+     * many series (3 rows or fewer) the axis goes, then the chart. */
+    bool hdr = h >= 3 + 2 + 1, before_row = h >= 3 + 2 + 2, axis_row = h >= 4;
+    int ch = h - 2 - axis_row - hdr - before_row, nb = w - 2 < MAX_BINS ? w - 2 : MAX_BINS;
     uint64_t bn[MAX_BINS], bp[MAX_BINS], tn = 0, tp = 0;
     double lo = NAN, hi = NAN;
     char title[256], a[32], b[32];
@@ -679,44 +680,45 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
     }
     /* Axis: range of both distributions; the last bin also holds values
      * above the larger p99. */
-    if (isfinite(lo)) {
+    int row = y + 1 + ch;
+    if (axis_row && isfinite(lo)) {
         fmt_val(a, sizeof a, lo, bw);
         fmt_val(b, sizeof b, hi, bw);
         char axis[256];
         snprintf(axis, sizeof axis, " %s", a);
-        put(y + 1 + ch, x, w, A_NORMAL, axis);
+        put(row, x, w, A_NORMAL, axis);
         snprintf(axis, sizeof axis, ">=%s ", b);
-        put(y + 1 + ch, x + w - (int)strlen(axis), (int)strlen(axis), A_NORMAL, axis);
+        put(row, x + w - (int)strlen(axis), (int)strlen(axis), A_NORMAL, axis);
         if (w > 60) {
             snprintf(axis, sizeof axis, "%s now  %s before",
                      u->utf8 ? "\u2588" : "#", u->utf8 ? "\u2591" : ":");
-            put(y + 1 + ch, x + w / 2 - 8, 18, role(u, C_GHOST), axis);
+            put(row, x + w / 2 - 8, 18, role(u, C_GHOST), axis);
         }
-    } else {
+    } else if (axis_row) {
         /* A series this device cannot produce says why instead. */
         if (u->st.gen == u->cur.gen && (u->st.info.skipped & (1u << si)))
-            putf(y + 1 + ch, x, w, role(u, C_GHOST), " not run on this device: %s",
+            putf(row, x, w, role(u, C_GHOST), " not run on this device: %s",
                  u->st.info.why_skipped);
         else
-            put(y + 1 + ch, x, w, role(u, C_GHOST), " waiting for samples");
+            put(row, x, w, role(u, C_GHOST), " waiting for samples");
     }
-    {
+    row += axis_row;
+    if (hdr) {
         char hdrline[256];
         const char *names[] = {"p50", "p90", "p99", "min", "max", "mean", "stddev", "n"};
         int off = snprintf(hdrline, sizeof hdrline, " %-6s", "");
         int ncol = (w - 7) / 9;
         for (int i = 0; i < 8 && i < ncol; i++)
             off += snprintf(hdrline + off, sizeof hdrline - (size_t)off, "%9s", names[i]);
-        if (hdr)
-            put(y + 2 + ch, x, w, role(u, C_GHOST), hdrline);
+        put(row++, x, w, role(u, C_GHOST), hdrline);
     }
-    stats_row(y + 2 + hdr + ch, x, w, "now", dn, bw, role(u, bw ? C_BW : C_LAT));
+    stats_row(row++, x, w, "now", dn, bw, role(u, bw ? C_BW : C_LAT));
     if (!before_row)
         return;
     if (dp)
-        stats_row(y + 3 + hdr + ch, x, w, "before", dp, bw, role(u, C_GHOST));
+        stats_row(row, x, w, "before", dp, bw, role(u, C_GHOST));
     else
-        put(y + 3 + hdr + ch, x, w, role(u, C_GHOST), " before -  (change a parameter to compare)");
+        put(row, x, w, role(u, C_GHOST), " before -  (change a parameter to compare)");
 }
 
 /* Rows the timeline block wants: title, serial, one per stream, axis. */
@@ -874,7 +876,7 @@ static void draw(ui *u)
     if (top > 20)
         top = 20;
     /* Two rows of histograms on a small terminal: give them the room. */
-    if (LINES < 30 && (u->exp->bandwidth ? 2 * u->cur.nseries : u->cur.nseries) > 2)
+    if (LINES < 30 && (gt_experiment_bandwidth(u->exp, u->vals) ? 2 * u->cur.nseries : u->cur.nseries) > 2)
         top = 8;
     dw = COLS >= 120 ? 42 : 34;
     draw_header(u);
@@ -900,11 +902,12 @@ static void draw(ui *u)
      * latency of two series when bandwidth means nothing here. */
     ns = u->cur.nseries ? u->cur.nseries : 1;
     {
-        int nblocks = u->exp->bandwidth ? 2 * ns : ns, rows = (nblocks + 1) / 2;
+        bool bw = gt_experiment_bandwidth(u->exp, u->vals);
+        int nblocks = bw ? 2 * ns : ns, rows = (nblocks + 1) / 2;
         for (int b = 0; b < nblocks; b++) {
             int r = b / 2, y = hy + r * (hh / rows), h = hh / rows;
             int x = b % 2 ? COLS / 2 : 0, w = b % 2 ? COLS - COLS / 2 : COLS / 2;
-            if (u->exp->bandwidth)
+            if (bw)
                 draw_block(u, y, x, w, h, b / 2, b % 2 == 0);
             else
                 draw_block(u, y, x, w, h, b, false);

@@ -29,6 +29,9 @@ one hostalloc "$BIN" --batch --samples 3 --warmup 1 -e hostalloc --kind register
 one zerocopy "$BIN" --batch --samples 3 --warmup 1 -e zerocopy --count 100000 --passes 2 --write-combined
 one streams "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 6 --chunk-size 1M --streams 3
 one streams-legacy "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 4 --chunk-size 1M --legacy-sync --host pageable
+one vmm-alloc "$BIN" --batch --samples 3 --warmup 1 -e vmm --op alloc --size 3M
+one vmm-bandwidth "$BIN" --batch --samples 3 --warmup 1 -e vmm --op bandwidth --dir d2d --size 8M
+one vmm-grow "$BIN" --batch --samples 3 --warmup 1 -e vmm --op grow --start 2M --end 16M --step 2M --granularity minimum
 # The unwind test makes allocations fail on purpose: API errors are expected there.
 one unwind --report-api-errors no "$UNWIND"
 echo "memcheck: $pass passed, $fail failed"

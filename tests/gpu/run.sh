@@ -36,7 +36,7 @@ run_one() {     # run_one EXPECTED-MIN-PCT ARGS...
         ok "$* -> refused as documented ($(head -c 80 "$err"))"; return; fi
     if [ $rc != 0 ]; then bad "$* -> exit $rc: $(cat "$err")"; return; fi
     if python3 tests/gpu/check_batch.py "$f" "$SAMPLES" ${min:+--min-pcie-pct $min}; then
-        ok "$* -> $(python3 -c "import json,sys; r=json.load(open('$f'))['runs'][0]; print(', '.join(('%s %.2f GB/s' % (s['name'], s['bandwidth_GBps']['p50'])) if r['experiment'] in ('transfer', 'hostalloc') else ('%s %.3f ms' % (s['name'], s['latency_s']['p50'] * 1e3)) for s in r['series']))")"
+        ok "$* -> $(python3 -c "import json,sys; r=json.load(open('$f'))['runs'][0]; print(', '.join(('%s %.2f GB/s' % (s['name'], s['bandwidth_GBps']['p50'])) if r['experiment'] in ('transfer', 'hostalloc') or r['config'].get('op') == 'bandwidth' else ('%s %.3f ms' % (s['name'], s['latency_s']['p50'] * 1e3)) for s in r['series']))")"
     else
         bad "$*"
     fi
@@ -73,6 +73,27 @@ run_one "" "${ST[@]}" --legacy-sync --stream-flags non-blocking
 run_one "" "${ST[@]}" --chunks 256 --chunk-size 64K --streams 16
 run_one "" "${ST[@]}" --chunks 1 --streams 16 --work 1
 run_one "" "${ST[@]}" --chunks 3 --chunk-size 1M --streams 2 --work 20000
+
+echo "== vmm"
+VM=(-e vmm --warmup 1)
+for size in 2M 3M 64M 1G; do run_one "" "${VM[@]}" --op alloc --size $size; done
+run_one "" "${VM[@]}" --op alloc --size 64M --granularity minimum
+for dir in h2d d2h d2d; do run_one "" "${VM[@]}" --op bandwidth --dir $dir --size 512M; done
+run_one "" "${VM[@]}" --op grow --start 64M --end 1G --step 64M
+run_one "" "${VM[@]}" --op grow --start 2M --end 64M --step 2M --granularity minimum
+refused() {     # refused NAME PATTERN ARGS...: exit 64 with a message naming the problem
+    local name=$1 pat=$2; shift 2
+    local msg; msg=$("$BIN" --batch --samples 2 "$@" 2>&1 >/dev/null); local rc=$?
+    if [ $rc = 64 ] && grep -q "$pat" <<<"$msg"; then ok "$name: $msg"; else bad "$name: rc $rc: $msg"; fi
+}
+n=$(nvidia-smi -L 2>/dev/null | wc -l)
+if [ "$n" = 1 ]; then
+    refused "vmm peer access on one GPU" "peer-access: no other GPU" "${VM[@]}" --peer-access rw
+else
+    run_one "" "${VM[@]}" --op alloc --size 64M --peer-access ro
+fi
+refused "vmm grow end not above start" "end: 64 MiB is not above start" "${VM[@]}" --op grow --end 64M
+refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
 
 echo "== hostalloc"
 HA=(-e hostalloc --warmup 1)

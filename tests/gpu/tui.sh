@@ -91,5 +91,15 @@ tm send-keys -t t q
 check "streams: q exits 0" [ "$(wait_rc streams 15)" = 0 ]
 stop
 
+# VMM: eleven series on one screen, each call's histogram.
+start vmm 120 40 "'$BIN' -e vmm --size 64M"
+check "vmm: runs" wait_for "RUNNING" 30
+check "vmm: every call has a block" bash -c "s=\$(tmux -L '$SOCK' capture-pane -p -t t); for c in cuMemAddressReserve cuMemCreate cuMemMap cuMemSetAccess cuMemUnmap cuMemRelease cuMemAddressFree cudaMalloc cudaFree cudaMallocAsync cudaFreeAsync; do grep -q \"\$c latency\" <<<\"\$s\" || exit 1; done"
+check "vmm: granularity and rounding" wait_for "size 64 MiB rounds up to 64 MiB: .* wasted" 10
+screen >"${GPUTUI_LOG_DIR:-/tmp}/tui-vmm.txt" 2>/dev/null || true
+tm send-keys -t t q
+check "vmm: q exits 0" [ "$(wait_rc vmm 15)" = 0 ]
+stop
+
 echo "tui: $E2E_PASS passed, $E2E_FAIL failed"
 [ $E2E_FAIL = 0 ]

@@ -1,0 +1,547 @@
+/* The Virtual Memory Management experiment on the GPU.
+ *   alloc:     each VMM call (reserve, create, map, set access, unmap,
+ *              release, address free) and cudaMalloc/cudaFree and
+ *              cudaMallocAsync/cudaFreeAsync (each with a stream
+ *              synchronise), timed on the CPU; every allocation is filled
+ *              and checked on the GPU before it is released.
+ *   bandwidth: the same copy into (out of) VMM memory and cudaMalloc
+ *              memory, timed with events, destination checked in full.
+ *   grow:      one step per iteration of a vector growing from start to
+ *              end, two ways: a chunk mapped at the end of a range
+ *              reserved once, or cudaMalloc of the new size + copy +
+ *              cudaFree. After every step the whole vector is checked.
+ * Every driver call goes through GT_CU, which names the call and the
+ * CUresult; every failure unwinds what was done so far. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/exp_vmm.h"
+#include "gputui/kernels.h"
+#include "gputui/units.h"
+#include "gpu.h"
+
+#define MAX_PEERS 16
+#define MAX_CHUNKS 4097
+
+/* A reserved range and the physical chunks mapped into it, in order. */
+typedef struct vrange {
+    CUdeviceptr va;
+    size_t reserved, mapped;        /* bytes */
+    CUmemGenericAllocationHandle h[MAX_CHUNKS];
+    size_t len[MAX_CHUNKS];
+    int nh;
+} vrange;
+
+typedef struct vm {
+    const gt_cu_api *cu;
+    int op, dir, device, blocks;
+    size_t size, gran, rsize;       /* asked, granularity, rounded */
+    CUmemAllocationProp prop;
+    CUmemAccessDesc access[1 + MAX_PEERS];
+    int naccess;
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+    unsigned long long *dres, *hres;
+    uint32_t seed;
+    /* bandwidth */
+    vrange vsrc, vdst;
+    void *rsrc, *rdst, *host;
+    /* grow */
+    size_t start, end, step, cur;   /* cur: bytes in both vectors, 0 = no cycle */
+    vrange g;
+    void *gr;                       /* the reallocated vector */
+} vm;
+
+/* ---- a VMM range ---- */
+
+/* Unmaps and releases every chunk, frees the range; times[3] (unmap,
+ * release, address free) if not NULL. Safe on an empty range. */
+static void vrange_free(vm *z, vrange *r, double *times)
+{
+    double t0 = gt_now(), t1, t2;
+    gt_err ignore;
+
+    if (r->mapped)
+        GT_CU(&ignore, z->cu->cuMemUnmap(r->va, r->mapped));
+    t1 = gt_now();
+    for (int i = 0; i < r->nh; i++)
+        GT_CU(&ignore, z->cu->cuMemRelease(r->h[i]));
+    t2 = gt_now();
+    if (r->reserved)
+        GT_CU(&ignore, z->cu->cuMemAddressFree(r->va, r->reserved));
+    if (times) {
+        times[0] = t1 - t0;
+        times[1] = t2 - t1;
+        times[2] = gt_now() - t2;
+    }
+    memset(r, 0, sizeof *r);
+}
+
+static int vrange_reserve(vm *z, vrange *r, size_t bytes, gt_err *err)
+{
+    memset(r, 0, sizeof *r);
+    if (GT_CU_ALLOC(err, z->cu->cuMemAddressReserve(&r->va, bytes, 0, 0, 0)))
+        return -1;
+    r->reserved = bytes;
+    return 0;
+}
+
+/* Creates 'bytes' of memory, maps it at the end of what is mapped and
+ * grants access; times[3] (create, map, set access) if not NULL. On
+ * failure nothing of this chunk stays. */
+static int vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *err)
+{
+    CUmemGenericAllocationHandle h;
+    CUdeviceptr at = r->va + r->mapped;
+    double t0 = gt_now(), t1, t2;
+    gt_err ignore;
+
+    if (r->nh == MAX_CHUNKS || r->mapped + bytes > r->reserved) {
+        gt_err_set(err, GT_EXIT_FAIL, "internal: the reserved range is full");
+        return -1;
+    }
+    if (GT_CU_ALLOC(err, z->cu->cuMemCreate(&h, bytes, &z->prop, 0)))
+        return -1;
+    t1 = gt_now();
+    if (GT_CU(err, z->cu->cuMemMap(at, bytes, 0, h, 0))) {
+        GT_CU(&ignore, z->cu->cuMemRelease(h));
+        return -1;
+    }
+    t2 = gt_now();
+    if (GT_CU(err, z->cu->cuMemSetAccess(at, bytes, z->access, (size_t)z->naccess))) {
+        GT_CU(&ignore, z->cu->cuMemUnmap(at, bytes));
+        GT_CU(&ignore, z->cu->cuMemRelease(h));
+        return -1;
+    }
+    if (times) {
+        times[0] = t1 - t0;
+        times[1] = t2 - t1;
+        times[2] = gt_now() - t2;
+    }
+    r->h[r->nh] = h;
+    r->len[r->nh++] = bytes;
+    r->mapped += bytes;
+    return 0;
+}
+
+/* ---- checks on the GPU ---- */
+
+/* Fills words [first, first + n) of p with the pattern. */
+static int fill(vm *z, void *p, size_t first, size_t n, gt_err *err)
+{
+    return GT_CUDA(err, gt_k_fill_pattern_at(p, first, n, z->seed, z->blocks, z->s));
+}
+
+/* Number of words of p[0 .. n) that differ from the pattern, or -1. */
+static long long count_bad(vm *z, const void *p, size_t n, gt_err *err)
+{
+    static const unsigned long long init[2] = {0, ~0ull};
+
+    memcpy(z->hres, init, sizeof init);
+    if (GT_CUDA(err, cudaMemcpyAsync(z->dres, z->hres, sizeof init, cudaMemcpyHostToDevice, z->s)) ||
+        GT_CUDA(err, gt_k_verify_pattern(p, n, z->seed, z->dres, z->blocks, z->s)) ||
+        GT_CUDA(err, cudaMemcpyAsync(z->hres, z->dres, sizeof init, cudaMemcpyDeviceToHost, z->s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        return -1;
+    return (long long)z->hres[0];
+}
+
+/* Writes the pattern over a fresh allocation and reads it back. */
+static int usable(vm *z, void *p, size_t bytes, bool *ok, gt_err *err)
+{
+    long long bad;
+
+    if (fill(z, p, 0, bytes / 4, err) || (bad = count_bad(z, p, bytes / 4, err)) < 0)
+        return -1;
+    *ok = bad == 0;
+    return 0;
+}
+
+static size_t free_now(void)
+{
+    size_t f = 0, t = 0;
+
+    if (cudaMemGetInfo(&f, &t) != cudaSuccess)
+        cudaGetLastError();
+    return f;
+}
+
+/* ---- set-up and teardown ---- */
+
+static void grow_reset(vm *z)
+{
+    vrange_free(z, &z->g, NULL);
+    if (z->gr)
+        cudaFree(z->gr);
+    z->gr = NULL;
+    z->cur = 0;
+}
+
+static void teardown(void *state)
+{
+    vm *z = state;
+
+    if (!z)
+        return;
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+    if (z->cu) {
+        vrange_free(z, &z->vsrc, NULL);
+        vrange_free(z, &z->vdst, NULL);
+        grow_reset(z);
+    }
+    void *dev[] = {z->rsrc, z->rdst, z->dres};
+    for (size_t i = 0; i < GT_ARRAY_LEN(dev); i++)
+        if (dev[i])
+            cudaFree(dev[i]);
+    if (z->host)
+        cudaFreeHost(z->host);
+    if (z->hres)
+        cudaFreeHost(z->hres);
+    if (z->e0)
+        cudaEventDestroy(z->e0);
+    if (z->e1)
+        cudaEventDestroy(z->e1);
+    if (z->s)
+        cudaStreamDestroy(z->s);
+    free(z);
+}
+
+static int grow_start(vm *z, gt_err *err);
+static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err);
+
+static int setup_bandwidth(vm *z, gt_setup_info *info, gt_err *err)
+{
+    bool d2d = z->dir == GT_VMM_D2D;
+    double t0 = gt_now(), tv[3] = {0};
+    char a[32];
+
+    gt_format_size(z->rsize, a, sizeof a);
+    if (vrange_reserve(z, &z->vdst, z->rsize, err) || vrange_grow(z, &z->vdst, z->rsize, tv, err))
+        return -1;
+    if (d2d && (vrange_reserve(z, &z->vsrc, z->rsize, err) ||
+                vrange_grow(z, &z->vsrc, z->rsize, NULL, err)))
+        return -1;
+    gt_setup_info_time(info, gt_now() - t0, "VMM: reserve + create + map + access %s%s", a,
+                       d2d ? " x 2" : "");
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMalloc(&z->rdst, z->size)) ||
+        (d2d && GT_CUDA_ALLOC(err, cudaMalloc(&z->rsrc, z->size))))
+        return -1;
+    gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s%s",
+                       gt_format_size(z->size, a, sizeof a), d2d ? " x 2" : "");
+    if (!d2d) {
+        t0 = gt_now();
+        if (GT_CUDA_ALLOC(err, cudaMallocHost(&z->host, z->size)))
+            return -1;
+        gt_setup_info_time(info, gt_now() - t0, "cudaMallocHost %s (host side)", a);
+    }
+    snprintf(info->note, sizeof info->note, "every word of the destination, on the GPU, after "
+             "every copy");
+    return 0;
+}
+
+static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
+                 gt_err *err)
+{
+    vm *z = calloc(1, sizeof *z);
+    char a[32], b[32], c[32];
+    size_t g;
+
+    (void)p;
+    *state = NULL;
+    if (!z) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
+        return -1;
+    }
+    if (!(z->cu = gt_cu(err)))
+        goto fail;
+    z->op = (int)v[GT_VMM_OP];
+    z->dir = (int)v[GT_VMM_DIR];
+    z->size = (size_t)v[GT_VMM_SIZE];
+    z->blocks = gt_gpu_sms() * 4;
+    cudaGetDevice(&z->device);
+    z->prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    z->prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    z->prop.location.id = z->device;
+    if (GT_CU(err, z->cu->cuMemGetAllocationGranularity(&g, &z->prop,
+              v[GT_VMM_GRAN] == GT_VMM_GRAN_MIN ? CU_MEM_ALLOC_GRANULARITY_MINIMUM
+                                                : CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)))
+        goto fail;
+    z->gran = g;
+    z->rsize = gt_vmm_round(z->size, g);
+    /* Who may touch the memory: this GPU, and the peers if asked. */
+    z->access[0].location = z->prop.location;
+    z->access[0].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    z->naccess = 1;
+    if (v[GT_VMM_PEER] != GT_VMM_PEER_OFF) {
+        int n = 0, can;
+        cudaGetDeviceCount(&n);
+        for (int o = 0; o < n && z->naccess <= MAX_PEERS; o++)
+            if (o != z->device && cudaDeviceCanAccessPeer(&can, o, z->device) == cudaSuccess && can) {
+                CUmemAccessDesc *d = &z->access[z->naccess++];
+                d->location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+                d->location.id = o;
+                d->flags = v[GT_VMM_PEER] == GT_VMM_PEER_RO ? CU_MEM_ACCESS_FLAGS_PROT_READ
+                                                             : CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+            }
+        cudaGetLastError();
+        if (z->naccess == 1) {
+            gt_err_set(err, GT_EXIT_USAGE, "peer-access: no other GPU can access device %d",
+                       z->device);
+            goto fail;
+        }
+    }
+    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)) ||
+        GT_CUDA(err, cudaEventCreate(&z->e0)) ||
+        GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dres, 2 * sizeof *z->dres)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hres, 2 * sizeof *z->hres)))
+        goto fail;
+    z->seed = (uint32_t)(gt_now() * 1e6);
+
+    switch (z->op) {
+    case GT_VMM_OP_ALLOC:
+        snprintf(info->note, sizeof info->note, "each allocation is filled and read back on "
+                 "the GPU before it is released; %s granularity %s: %s -> %s",
+                 v[GT_VMM_GRAN] == GT_VMM_GRAN_MIN ? "minimum" : "recommended",
+                 gt_format_size(g, a, sizeof a), gt_format_size(z->size, b, sizeof b),
+                 gt_format_size(z->rsize, c, sizeof c));
+        break;
+    case GT_VMM_OP_BANDWIDTH:
+        if (setup_bandwidth(z, info, err))
+            goto fail;
+        /* The sources hold the pattern for good. */
+        if (z->dir == GT_VMM_D2D) {
+            if (fill(z, (void *)z->vsrc.va, 0, z->size / 4, err) || fill(z, z->rsrc, 0, z->size / 4, err))
+                goto fail;
+        } else if (z->dir == GT_VMM_D2H) {
+            if (fill(z, (void *)z->vdst.va, 0, z->size / 4, err) || fill(z, z->rdst, 0, z->size / 4, err))
+                goto fail;
+        } else if (fill(z, z->host, 0, z->size / 4, err)) {
+            goto fail;
+        }
+        if (GT_CUDA(err, cudaStreamSynchronize(z->s)))
+            goto fail;
+        break;
+    default: {
+        /* One whole growth, untimed per step, for its totals and peaks. */
+        z->start = (size_t)v[GT_VMM_START];
+        z->end = (size_t)v[GT_VMM_END];
+        z->step = (size_t)v[GT_VMM_STEP];
+        size_t base = free_now(), peak[2] = {0, 0}, steps = 0;
+        double tot[2] = {0, 0};
+        gt_sample s[2];
+        if (grow_start(z, err))
+            goto fail;
+        while (z->cur) {
+            size_t pk[2];
+            if (grow_step(z, s, pk, err))
+                goto fail;
+            for (int i = 0; i < 2; i++) {
+                tot[i] += s[i].sec;
+                if (base - pk[i] > peak[i] && pk[i] < base)
+                    peak[i] = base - pk[i];
+                if (s[i].verify != GT_V_FULL) {
+                    gt_err_set(err, GT_EXIT_VERIFY, "grow: the data did not survive step %zu "
+                               "(%s)", steps + 1, i ? "reallocate" : "map in place");
+                    goto fail;
+                }
+            }
+            steps++;
+        }
+        gt_setup_info_time(info, tot[0], "grow by mapping, %zu steps; peak +%s", steps,
+                           gt_format_size(peak[0], a, sizeof a));
+        gt_setup_info_time(info, tot[1], "grow by reallocating; peak +%s",
+                           gt_format_size(peak[1], b, sizeof b));
+        snprintf(info->note, sizeof info->note, "after every step the whole vector, on the "
+                 "GPU; peaks: cudaMemGetInfo after each allocation");
+        break;
+    }
+    }
+    *state = z;
+    return 0;
+fail:
+    teardown(z);
+    return -1;
+}
+
+/* ---- op=alloc ---- */
+
+static int run_alloc(vm *z, gt_sample *out, gt_err *err)
+{
+    vrange r;
+    double tv[3], tf[3], t0, t1, t2;
+    void *p = NULL;
+    bool ok;
+    int k = 0;
+
+    /* VMM: reserve, create, map, access; check; unmap, release, free. */
+    t0 = gt_now();
+    if (vrange_reserve(z, &r, z->rsize, err))
+        return -1;
+    t1 = gt_now();
+    if (vrange_grow(z, &r, z->rsize, tv, err) || usable(z, (void *)r.va, z->rsize, &ok, err)) {
+        vrange_free(z, &r, NULL);
+        return -1;
+    }
+    vrange_free(z, &r, tf);
+    double vt[7] = {t1 - t0, tv[0], tv[1], tv[2], tf[0], tf[1], tf[2]};
+    for (int i = 0; i < 7; i++)
+        out[k++] = (gt_sample){0, (uint8_t)(GT_VMM_S_RESERVE + i), ok ? GT_V_FULL : GT_V_FAILED,
+                               vt[i], z->rsize};
+
+    /* cudaMalloc / cudaFree. */
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMalloc(&p, z->size)))
+        return -1;
+    t1 = gt_now();
+    if (usable(z, p, z->size, &ok, err)) {
+        cudaFree(p);
+        return -1;
+    }
+    t2 = gt_now();
+    if (GT_CUDA(err, cudaFree(p)))
+        return -1;
+    out[k++] = (gt_sample){0, GT_VMM_S_MALLOC, ok ? GT_V_FULL : GT_V_FAILED, t1 - t0, z->size};
+    out[k++] = (gt_sample){0, GT_VMM_S_FREE, ok ? GT_V_FULL : GT_V_FAILED, gt_now() - t2, z->size};
+
+    /* Stream-ordered: each call with the synchronise that makes it real. */
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMallocAsync(&p, z->size, z->s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        return -1;
+    t1 = gt_now();
+    if (usable(z, p, z->size, &ok, err)) {
+        cudaFreeAsync(p, z->s);
+        cudaStreamSynchronize(z->s);
+        return -1;
+    }
+    t2 = gt_now();
+    if (GT_CUDA(err, cudaFreeAsync(p, z->s)) || GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        return -1;
+    out[k++] = (gt_sample){0, GT_VMM_S_MALLOC_ASYNC, ok ? GT_V_FULL : GT_V_FAILED, t1 - t0, z->size};
+    out[k++] = (gt_sample){0, GT_VMM_S_FREE_ASYNC, ok ? GT_V_FULL : GT_V_FAILED, gt_now() - t2,
+                           z->size};
+    return k;
+}
+
+/* ---- op=bandwidth ---- */
+
+static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
+{
+    void *vsrc, *vdst, *rsrc, *rdst;
+
+    switch (z->dir) {
+    case GT_VMM_H2D:
+        vsrc = rsrc = z->host, vdst = (void *)z->vdst.va, rdst = z->rdst;
+        break;
+    case GT_VMM_D2H:
+        vsrc = (void *)z->vdst.va, rsrc = z->rdst, vdst = rdst = z->host;
+        break;
+    default:
+        vsrc = (void *)z->vsrc.va, rsrc = z->rsrc, vdst = (void *)z->vdst.va, rdst = z->rdst;
+        break;
+    }
+    for (int i = 0; i < 2; i++) {
+        void *src = i ? rsrc : vsrc, *dst = i ? rdst : vdst;
+        float ms = 0;
+        long long bad;
+        if (GT_CUDA(err, gt_k_fill_word(dst, z->size / 4, 0xA5A5A5A5u, z->blocks, z->s)) ||
+            GT_CUDA(err, cudaEventRecord(z->e0, z->s)) ||
+            GT_CUDA(err, cudaMemcpyAsync(dst, src, z->size, cudaMemcpyDefault, z->s)) ||
+            GT_CUDA(err, cudaEventRecord(z->e1, z->s)) ||
+            GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
+            GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)) ||
+            (bad = count_bad(z, dst, z->size / 4, err)) < 0)
+            return -1;
+        out[i] = (gt_sample){0, (uint8_t)i, bad ? GT_V_FAILED : GT_V_FULL, ms * 1e-3, z->size};
+    }
+    return 2;
+}
+
+/* ---- op=grow ---- */
+
+/* Both vectors at the start size, patterned. */
+static int grow_start(vm *z, gt_err *err)
+{
+    grow_reset(z);
+    if (vrange_reserve(z, &z->g, gt_vmm_round(z->end, z->gran), err) ||
+        vrange_grow(z, &z->g, z->start, NULL, err) ||
+        GT_CUDA_ALLOC(err, cudaMalloc(&z->gr, z->start)) ||
+        fill(z, (void *)z->g.va, 0, z->start / 4, err) || fill(z, z->gr, 0, z->start / 4, err) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->s))) {
+        grow_reset(z);
+        return -1;
+    }
+    z->cur = z->start;
+    return 0;
+}
+
+/* One step both ways: out[0] map in place, out[1] reallocate; peak[i] the
+ * lowest free device memory seen during step i. The vectors are reset
+ * once they reach the end. */
+static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err)
+{
+    size_t next = z->cur + z->step;
+    double t0, t1, t2, t3;
+    long long bad;
+    void *n = NULL;
+
+    /* (a) map a chunk at the end: the pointer and the data stay. */
+    t0 = gt_now();
+    if (vrange_grow(z, &z->g, z->step, NULL, err))
+        return -1;
+    t1 = gt_now();
+    peak[0] = free_now();
+    if (fill(z, (void *)z->g.va, z->cur / 4, z->step / 4, err) ||
+        (bad = count_bad(z, (void *)z->g.va, next / 4, err)) < 0)
+        return -1;
+    out[0] = (gt_sample){0, GT_VMM_S_VMM, bad ? GT_V_FAILED : GT_V_FULL, t1 - t0, z->step};
+
+    /* (b) cudaMalloc the new size, copy, free the old one. */
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMalloc(&n, next)))
+        return -1;
+    t1 = gt_now();
+    peak[1] = free_now();       /* old and new both held: not timed */
+    t2 = gt_now();
+    if (GT_CUDA(err, cudaMemcpyAsync(n, z->gr, z->cur, cudaMemcpyDeviceToDevice, z->s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->s))) {
+        cudaFree(n);
+        return -1;
+    }
+    cudaFree(z->gr);
+    z->gr = n;
+    t3 = gt_now();
+    if (fill(z, z->gr, z->cur / 4, z->step / 4, err) ||
+        (bad = count_bad(z, z->gr, next / 4, err)) < 0)
+        return -1;
+    out[1] = (gt_sample){0, GT_VMM_S_RUNTIME, bad ? GT_V_FAILED : GT_V_FULL, (t1 - t0) + (t3 - t2),
+                         z->step};
+    z->cur = next;
+    if (z->cur + z->step > z->end)
+        grow_reset(z);      /* the next iteration starts over */
+    return 0;
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    vm *z = state;
+    size_t peak[2];
+
+    switch (z->op) {
+    case GT_VMM_OP_ALLOC:
+        return run_alloc(z, out, err);
+    case GT_VMM_OP_BANDWIDTH:
+        return run_bandwidth(z, out, err);
+    default:
+        if (!z->cur && grow_start(z, err))
+            return -1;
+        return grow_step(z, out, peak, err) ? -1 : 2;
+    }
+}
+
+const gt_exp_ops gt_vmm_ops = {.setup = setup, .run = run, .teardown = teardown};

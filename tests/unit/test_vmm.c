@@ -1,0 +1,140 @@
+/* The VMM experiment's table row: rounding to the granularity, the
+ * limits its check enforces, series per op and the summary lines. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include "gputui/exp_vmm.h"
+#include "gputui/run.h"
+
+static void h200(gt_devprops *p)
+{
+    gt_devprops_init(p);
+    gt_dp_set(p, GT_DP_VMM, 1);
+    gt_dp_set(p, GT_DP_GRAN_MIN, 2ll << 20);
+    gt_dp_set(p, GT_DP_GRAN_REC, 2ll << 20);
+    gt_dp_set(p, GT_DP_PEERS, 0);
+    gt_dp_set(p, GT_DP_MEM_FREE, 100ll << 30);
+}
+
+static void rounding(void **state)
+{
+    (void)state;
+    assert_int_equal(gt_vmm_round(1, 2 << 20), 2 << 20);
+    assert_int_equal(gt_vmm_round(2 << 20, 2 << 20), 2 << 20);
+    assert_int_equal(gt_vmm_round((2 << 20) + 1, 2 << 20), 4 << 20);
+    assert_int_equal(gt_vmm_round(3ull << 30, 2 << 20), 3ull << 30);
+}
+
+static void checks(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    gt_devprops p;
+    char err[400];
+    (void)state;
+    h200(&p);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    /* No VMM: refused, naming the attribute. */
+    gt_dp_set(&p, GT_DP_VMM, 0);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 0"));
+    h200(&p);
+    /* Peer access with one GPU. */
+    v[GT_VMM_PEER] = GT_VMM_PEER_RW;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "peer-access: no other GPU"));
+    assert_non_null(strstr(err, "allowed here: off"));
+    gt_dp_set(&p, GT_DP_PEERS, 1);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    v[GT_VMM_PEER] = GT_VMM_PEER_OFF;
+    /* Growth: end above start, step within, multiples of the granularity. */
+    v[GT_VMM_OP] = GT_VMM_OP_GROW;
+    v[GT_VMM_END] = v[GT_VMM_START];
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "end: 64 MiB is not above start"));
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_GROW;
+    v[GT_VMM_STEP] = 3ll << 20;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "multiples of the recommended granularity (2 MiB)"));
+    v[GT_VMM_STEP] = 2ll << 20;
+    v[GT_VMM_END] = 16ll << 30;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "more than 4096 steps"));
+    /* Reallocating holds two vectors: 2 x end must fit. */
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_GROW;
+    gt_dp_set(&p, GT_DP_MEM_FREE, 6ll << 30);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "needs 8 GiB of device memory; 6 GiB is free"));
+    /* Bandwidth d2d: four buffers. */
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_BANDWIDTH;
+    v[GT_VMM_DIR] = GT_VMM_D2D;
+    v[GT_VMM_SIZE] = 2ll << 30;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "size: this configuration needs 8 GiB"));
+}
+
+static void series_and_summary(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    gt_devprops p;
+    gt_run r;
+    gt_summary_line lines[GT_SUMMARY_LINES];
+    const char *names[GT_MAX_SERIES];
+    (void)state;
+    h200(&p);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    assert_int_equal(gt_exp_vmm.series(v, names), GT_VMM_NALLOC_SERIES);
+    assert_string_equal(names[GT_VMM_S_CREATE], "cuMemCreate");
+    assert_string_equal(names[GT_VMM_S_FREE_ASYNC], "cudaFreeAsync");
+    assert_false(gt_experiment_bandwidth(&gt_exp_vmm, v));
+    v[GT_VMM_SIZE] = 3ll << 20;
+    gt_run_init(&r, &gt_exp_vmm, v, 1);
+    for (int s = 0; s < GT_VMM_NALLOC_SERIES; s++) {
+        gt_sample x = {1, (uint8_t)s, GT_V_FULL, 1e-6 * (s + 1), 1};
+        gt_run_add(&r, &x);
+    }
+    int n = gt_exp_vmm.summary(&r, &p, lines, GT_SUMMARY_LINES);
+    assert_int_equal(n, 4);
+    assert_string_equal(lines[0], "granularity: minimum 2 MiB, recommended 2 MiB");
+    assert_string_equal(lines[1], "size 3 MiB rounds up to 4 MiB: 1 MiB wasted (25.0%)");
+    /* reserve+create+map+access = 1+2+3+4 us; cudaMalloc 8 us, async 10 us */
+    assert_non_null(strstr(lines[2], "VMM 10.0 us, cudaMalloc 8.00 us, cudaMallocAsync 10.0 us"));
+    assert_non_null(strstr(lines[3], "VMM 18.0 us, cudaFree 9.00 us, cudaFreeAsync 11.0 us"));
+    gt_run_free(&r);
+
+    v[GT_VMM_OP] = GT_VMM_OP_BANDWIDTH;
+    assert_int_equal(gt_exp_vmm.series(v, names), 2);
+    assert_true(gt_experiment_bandwidth(&gt_exp_vmm, v));
+    v[GT_VMM_OP] = GT_VMM_OP_GROW;
+    gt_run_init(&r, &gt_exp_vmm, v, 1);
+    for (int i = 0; i < 4; i++) {
+        gt_sample a = {1, GT_VMM_S_VMM, GT_V_FULL, 100e-6, 1};
+        gt_sample b = {1, GT_VMM_S_RUNTIME, GT_V_FULL, 2e-3, 1};
+        gt_run_add(&r, &a);
+        gt_run_add(&r, &b);
+    }
+    n = gt_exp_vmm.summary(&r, &p, lines, GT_SUMMARY_LINES);
+    assert_int_equal(n, 3);
+    assert_non_null(strstr(lines[1], "per step: VMM 100 us, cudaMalloc 2.00 ms (p50): 20.00x"));
+    assert_non_null(strstr(lines[2], "63 steps (mean x steps): VMM 6.30 ms, reallocate 126 ms"));
+    gt_run_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rounding), cmocka_unit_test(checks),
+        cmocka_unit_test(series_and_summary),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
