@@ -23,7 +23,13 @@ mkdir -p "$(dirname "$OUTF")"
     --streams 4 --legacy-sync --stream-flags non-blocking >/dev/null
 "$BIN" --batch --record "$OUTF.7" --samples 10 --format csv -e streams \
     --streams 4 --host pageable >/dev/null
-python3 scripts/merge-recordings.py "$OUTF".[1-7] >"$OUTF"
-rm -f "$OUTF".[1-7]
+"$BIN" --batch --record "$OUTF.8" --samples 30 --format csv -e vmm --op alloc \
+    --size 2M,3M,64M,1G >/dev/null
+"$BIN" --batch --record "$OUTF.9" --samples 20 --format csv -e vmm --op bandwidth \
+    --dir h2d,d2h,d2d --size 512M >/dev/null
+"$BIN" --batch --record "$OUTF.10" --samples 63 --format csv -e vmm --op grow \
+    --start 64M --end 4G --step 64M >/dev/null
+python3 scripts/merge-recordings.py "$OUTF".{1,2,3,4,5,6,7,8,9,10} >"$OUTF"
+rm -f "$OUTF".{1,2,3,4,5,6,7,8,9,10}
 ls -l "$OUTF"
 "$BIN" --batch --replay "$OUTF" --format text | grep -c '^== run' | sed 's/^/configurations: /'
