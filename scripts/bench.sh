@@ -78,7 +78,21 @@ LCONFIGS=(
   "VMM vs cudaMalloc D2H 512 MiB|-e vmm --op bandwidth --dir d2h --size 512M|20"
   "VMM vs cudaMalloc D2D 512 MiB|-e vmm --op bandwidth --dir d2d --size 512M|20"
   "VMM grow 64 MiB to 4 GiB by 64 MiB|-e vmm --op grow --start 64M --end 4G --step 64M|63"
+  "L2 set-aside cost, D2D 512 MiB|-e l2 --op cost --streaming 512M|20"
 )
+# L2: the hitRatio sweep at a 32 MiB region, the region sweep at hitRatio 1.
+for h in 0 10 20 30 40 50 60 70 80 90 100; do
+    LCONFIGS+=("L2 region 32M hitRatio $h%|-e l2 --region 32M --hit-ratio $h|20")
+done
+for r in 5M 10M 16M 24M 32M 40M 48M 64M 96M 120M; do
+    LCONFIGS+=("L2 hitRatio 100% region $r|-e l2 --region $r|20")
+done
+# Pitched against packed rows.
+for w in 1000 4096 4100; do
+    for m in h2d d2h kernel; do
+        LCONFIGS+=("pitched W=$w $m|-e pitched --width $w --measure $m|30")
+    done
+done
 : >"$LOG/bench-lat.tsv"
 for c in "${LCONFIGS[@]}"; do
     IFS='|' read -r label args n <<<"$c"
@@ -173,7 +187,7 @@ lrows = {}
 for line in open(lat_tsv):
     label, series, p50, bw = line.rstrip("\n").split("\t")
     lrows.setdefault(label, {}).setdefault(series, []).append((float(p50), float(bw)))
-print(f"streams, host allocation, CPU access: median over {reps} runs of each run's p50")
+print(f"streams, host allocation, CPU access, VMM, L2, pitched: median over {reps} runs of each run's p50")
 for label, series in lrows.items():
     parts = []
     for name, v in series.items():
@@ -181,12 +195,15 @@ for label, series in lrows.items():
         txt = f"{name} {m * 1e3:.3f} ms"
         if label.startswith("VMM calls"):
             txt = f"{name} {m * 1e6:.1f} us"
-        if label.startswith("CPU") or " vs cudaMalloc " in label:
+        if label.startswith(("CPU", "pitched", "L2 set-aside")) or " vs cudaMalloc " in label:
             txt = f"{name} {st.median(x[1] for x in v):.2f} GB/s"
         parts.append(txt)
-    if "serial" in series and "streams" in series:
-        sp = st.median(a[0] / b[0] for a, b in zip(series["serial"], series["streams"]))
-        parts.append(f"speed-up {sp:.2f}x")
+    for slow, fast in (("serial", "streams"), ("no window", "with window"),
+                       ("D2D under set-aside", "D2D, limit 0"),
+                       ("packed (pitch = W)", "cudaMallocPitch")):
+        if slow in series and fast in series:
+            sp = st.median(a[0] / b[0] for a, b in zip(series[slow], series[fast]))
+            parts.append(f"{slow} / {fast} time {sp:.2f}x")
     print(f"  {label:<34}" + ", ".join(parts))
 print("  reference (DESIGN.md, H200 host): cudaMallocHost 1 GiB ~420 ms, malloc + cudaHostRegister ~38 ms")
 lat = [float(l.split()[1]) for l in open(trace)][1:]

@@ -20,6 +20,7 @@ typedef enum {
     GT_DP_L2,
     GT_DP_PERSIST_MAX,
     GT_DP_WINDOW_MAX,
+    GT_DP_PERSIST_LIMIT,    /* cudaLimitPersistingL2CacheSize of the context now */
     GT_DP_CAN_MAP,
     GT_DP_INTEGRATED,
     GT_DP_UVA,

@@ -72,6 +72,10 @@ typedef struct gt_experiment {
      * returns how many. */
     int (*summary)(struct gt_run *r, const gt_devprops *p,
                    gt_summary_line *lines, int max);
+    /* Optional: in a sweep of parameter 'param', a value to mark on the
+     * plot (the L2 set-aside in a sweep of the region), NAN for none. */
+    double (*sweep_mark)(const int64_t *vals, int param, const gt_devprops *p,
+                         char *label, size_t labellen);
 } gt_experiment;
 
 extern const gt_experiment *const gt_experiments[];

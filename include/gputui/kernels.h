@@ -15,7 +15,13 @@ extern "C" {
 
 #define GT_PATTERN_K 0x9E3779B1u
 
-static inline uint32_t gt_pattern_word(size_t i, uint32_t seed)
+#ifdef __CUDACC__
+#define GT_HOST_DEVICE __host__ __device__
+#else
+#define GT_HOST_DEVICE
+#endif
+
+static inline GT_HOST_DEVICE uint32_t gt_pattern_word(size_t i, uint32_t seed)
 {
     return ((uint32_t)i * GT_PATTERN_K) ^ seed;
 }
@@ -50,6 +56,20 @@ cudaError_t gt_k_add_passes(float *out, const float *a, const float *b, size_t n
  * (exp_streams.h), with blocks x 256 threads. */
 cudaError_t gt_k_lcg(uint32_t *p, size_t nwords, uint32_t work, uint32_t c, int blocks,
                      cudaStream_t stream);
+/* L2 persistence: for i = t + j (tiles t of np words), v = ++persist[j];
+ * stream[i] += v; the grid sweeps one tile at a time; blocks x 256. */
+cudaError_t gt_k_l2_touch(uint32_t *stream, size_t ns, uint32_t *persist, size_t np,
+                          int blocks, cudaStream_t stream_);
+/* *bad += words of stream and persist that differ from what k launches of
+ * gt_k_l2_touch make of stream = pattern(seed), persist = pattern(pseed). */
+cudaError_t gt_k_l2_check(const uint32_t *stream, size_t ns, const uint32_t *persist, size_t np,
+                          uint32_t seed, uint32_t pseed, uint32_t k, unsigned long long *bad,
+                          int blocks, cudaStream_t stream_);
+/* p[r * pitch + c] += 1 for every row r < rows and byte c < width; a
+ * block of 256 threads per row, 32-bit accesses when width, pitch and p
+ * are multiples of 4, byte accesses otherwise. */
+cudaError_t gt_k_rows_add1(uint8_t *p, size_t pitch, size_t width, size_t rows, int blocks,
+                           cudaStream_t stream);
 /* An empty kernel<<<1, 1>>> (work on the legacy default stream). */
 cudaError_t gt_k_empty(cudaStream_t stream);
 

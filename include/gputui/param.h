@@ -30,7 +30,7 @@ typedef struct gt_param {
     const char *unit;
     const char *help;           /* one line */
     gt_applies_fn applies;      /* NULL = always */
-    const char *zero_name;      /* INT: how 0 is shown and typed ("auto") */
+    const char *zero_name;      /* INT, SIZE: how 0 is shown and typed ("auto") */
 } gt_param;
 
 /* Parses text for p into *out. Returns 0, or -1 with a message that names

@@ -16,6 +16,7 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
     {GT_DP_L2, "l2_bytes", "L2 cache", GT_DPK_BYTES},
     {GT_DP_PERSIST_MAX, "persisting_l2_max_bytes", "  persisting max", GT_DPK_BYTES},
     {GT_DP_WINDOW_MAX, "access_policy_max_window_bytes", "  policy window max", GT_DPK_BYTES},
+    {GT_DP_PERSIST_LIMIT, "persisting_l2_limit_bytes", "  persisting limit", GT_DPK_BYTES},
     {GT_DP_CAN_MAP, "can_map_host_memory", "canMapHostMemory", GT_DPK_BOOL},
     {GT_DP_INTEGRATED, "integrated", "integrated", GT_DPK_BOOL},
     {GT_DP_UVA, "unified_addressing", "unifiedAddressing", GT_DPK_BOOL},

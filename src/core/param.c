@@ -21,7 +21,9 @@ char *gt_param_allowed(const gt_param *p, char *buf, size_t len)
                                     i ? ", " : "", p->choices[i]);
         break;
     case GT_P_SIZE:
-        snprintf(buf, len, "%s to %s", gt_format_size((uint64_t)p->min, a, sizeof a),
+        snprintf(buf, len, "%s%s%s to %s", p->zero_name ? p->zero_name : "",
+                 p->zero_name ? " or " : "",
+                 gt_format_size((uint64_t)(p->zero_name && p->min == 0 ? 1 : p->min), a, sizeof a),
                  gt_format_size((uint64_t)p->max, b, sizeof b));
         break;
     case GT_P_INT:
@@ -77,6 +79,10 @@ int gt_param_parse(const gt_param *p, const char *text, int64_t *out,
                  p->name, text, gt_param_allowed(p, allowed, sizeof allowed));
         return -1;
     case GT_P_SIZE:
+        if (p->zero_name && !strcasecmp(text, p->zero_name)) {
+            *out = 0;
+            return 0;
+        }
         if (gt_parse_size(text, &sz, why, sizeof why)) {
             snprintf(err, errlen, "%s: %s; allowed: %s", p->name, why,
                      gt_param_allowed(p, allowed, sizeof allowed));
@@ -136,6 +142,8 @@ int64_t gt_param_step(const gt_param *p, int64_t v, int dir)
     case GT_P_SIZE:
         if (p->step > 0) {
             n = v + (dir > 0 ? p->step : -p->step);
+        } else if (dir > 0 && v == 0 && p->zero_name && p->type == GT_P_SIZE) {
+            n = 1 << 20;            /* from "auto"/"region" to the first useful size */
         } else if (dir > 0) {
             n = 1;
             while (n <= v && n < INT64_MAX / 2)
@@ -177,6 +185,10 @@ char *gt_param_format(const gt_param *p, int64_t v, char *buf, size_t len)
         /* Exact, so that the text parses back to the same value. */
         int i = -1;
         int64_t x = v;
+        if (v == 0 && p->zero_name) {
+            snprintf(buf, len, "%s", p->zero_name);
+            break;
+        }
         while (x >= 1024 && x % 1024 == 0 && i < 3) {
             x /= 1024;
             i++;

@@ -224,6 +224,74 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
     }
 }
 
+/* The one parameter in which runs of one experiment differ, or -1. */
+static int swept_param(gt_run *runs, int nruns)
+{
+    int swept = -1;
+
+    if (nruns < 3)
+        return -1;
+    for (int i = 1; i < nruns; i++)
+        if (runs[i].exp != runs[0].exp)
+            return -1;
+    for (int k = 0; k < runs[0].exp->nparams; k++)
+        for (int i = 1; i < nruns; i++)
+            if (runs[i].vals[k] != runs[0].vals[k]) {
+                if (swept >= 0 && swept != k)
+                    return -1;
+                swept = k;
+            }
+    return swept;
+}
+
+/* A sweep: each series' p50 latency against the swept parameter, as bars,
+ * with the experiment's mark (the L2 set-aside) where it falls. */
+static void sweep_plot(FILE *f, const gt_devprops *p, gt_run *runs, int nruns)
+{
+    const gt_experiment *e = runs[0].exp;
+    int k = swept_param(runs, nruns), ns = runs[0].nseries < 2 ? runs[0].nseries : 2;
+    double top = 0, mark = NAN;
+    char label[96] = "", v[48], t[32];
+    bool marked = false;
+
+    if (k < 0)
+        return;
+    for (int i = 0; i < nruns; i++)
+        for (int s = 0; s < ns; s++) {
+            double m = gt_dist_percentile(&runs[i].s[s].lat, 0.5);
+            if (isfinite(m) && m > top)
+                top = m;
+        }
+    if (!(top > 0))
+        return;
+    if (e->sweep_mark)
+        mark = e->sweep_mark(runs[0].vals, k, p, label, sizeof label);
+    fprintf(f, "\nsweep of %s: p50 latency per run, bars to %s\n", e->params[k].name,
+            gt_format_seconds(top, t, sizeof t));
+    fprintf(f, "  %-10s", e->params[k].name);
+    for (int s = 0; s < ns; s++)
+        fprintf(f, "  %-34.34s", runs[0].s[s].name);
+    fputc('\n', f);
+    for (int i = 0; i < nruns; i++) {
+        if (isfinite(mark) && !marked && (double)runs[i].vals[k] > mark) {
+            fprintf(f, "  ---------- %s ----------\n", label);
+            marked = true;
+        }
+        gt_param_format(&e->params[k], runs[i].vals[k], v, sizeof v);
+        fprintf(f, "  %-10s", v);
+        for (int s = 0; s < ns; s++) {
+            double m = gt_dist_percentile(&runs[i].s[s].lat, 0.5);
+            int bar = isfinite(m) ? (int)(m / top * 22 + 0.5) : 0;
+            fprintf(f, "  %10s ", isfinite(m) ? gt_format_seconds(m, t, sizeof t) : "-");
+            for (int c = 0; c < 23; c++)
+                fputc(c < bar ? '#' : ' ', f);
+        }
+        fputc('\n', f);
+    }
+    if (isfinite(mark) && !marked)
+        fprintf(f, "  ---------- %s ----------\n", label);
+}
+
 static void report_text_all(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
                             const gt_recording *rec)
 {
@@ -237,6 +305,7 @@ static void report_text_all(FILE *f, const gt_devprops *p, gt_run *runs, int nru
             fprintf(f, "\n== run %d of %d\n", i + 1, nruns);
         report_text(f, p, &runs[i]);
     }
+    sweep_plot(f, p, runs, nruns);
 }
 
 static void report_csv(FILE *f, gt_run *r, int run, const gt_devprops *p)

@@ -16,6 +16,12 @@
 #include "gpu.h"
 
 static int sms = 1;
+static size_t l2_initial;
+
+size_t gt_l2_initial_limit(void)
+{
+    return l2_initial;
+}
 static long fault_countdown = 0;
 
 int gt_cuda_check(cudaError_t rc, const char *expr, const char *file, int line,
@@ -241,10 +247,14 @@ static int device_count(int *n, gt_err *err)
 
 static void refresh(gt_devprops *p)
 {
-    size_t fr, tot;
+    size_t fr, tot, lim;
 
     if (cudaMemGetInfo(&fr, &tot) == cudaSuccess)
         gt_dp_set(p, GT_DP_MEM_FREE, (int64_t)fr);
+    else
+        cudaGetLastError();
+    if (cudaDeviceGetLimit(&lim, cudaLimitPersistingL2CacheSize) == cudaSuccess)
+        gt_dp_set(p, GT_DP_PERSIST_LIMIT, (int64_t)lim);
     else
         cudaGetLastError();
 }
@@ -330,6 +340,10 @@ static int open_device(int ordinal, gt_devprops *p, gt_err *err)
         return -1;
     if (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, ordinal) == cudaSuccess)
         sms = v;
+    if (cudaDeviceGetLimit(&l2_initial, cudaLimitPersistingL2CacheSize) != cudaSuccess) {
+        cudaGetLastError();
+        l2_initial = 0;
+    }
     refresh(p);
     return 0;
 }
@@ -351,6 +365,10 @@ static const gt_exp_ops *ops(const char *name)
         return &gt_streams_ops;
     if (!strcmp(name, "vmm"))
         return &gt_vmm_ops;
+    if (!strcmp(name, "l2"))
+        return &gt_l2_ops;
+    if (!strcmp(name, "pitched"))
+        return &gt_pitched_ops;
     return NULL;
 }
 

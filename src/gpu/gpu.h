@@ -89,5 +89,11 @@ extern const gt_exp_ops gt_zerocopy_ops;
 extern const gt_exp_ops gt_hostalloc_ops;
 extern const gt_exp_ops gt_streams_ops;
 extern const gt_exp_ops gt_vmm_ops;
+extern const gt_exp_ops gt_l2_ops;
+extern const gt_exp_ops gt_pitched_ops;
+
+/* cudaLimitPersistingL2CacheSize when the device was opened: what the L2
+ * experiment restores. */
+size_t gt_l2_initial_limit(void);
 
 #endif

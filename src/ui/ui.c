@@ -515,7 +515,7 @@ static void draw_experiment(ui *u, int y, int x, int w, int h)
         attr_t a = (ok ? A_NORMAL : role(u, C_GHOST)) | (sel ? A_REVERSE : 0);
 
         gt_param_format(p, u->vals[i], v, sizeof v);
-        if (p->type == GT_P_SIZE) {
+        if (p->type == GT_P_SIZE && !(p->zero_name && u->vals[i] == 0)) {
             char pretty[32];
             snprintf(v, sizeof v, "%s", gt_format_size((uint64_t)u->vals[i], pretty, sizeof pretty));
         }

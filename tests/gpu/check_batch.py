@@ -99,6 +99,16 @@ def main():
                                 "pages is implausibly fast")
     if r["experiment"] == "streams":
         problems += check_streams(r, cfg, dev)
+    if r["experiment"] == "l2" and cfg["op"] == "window":
+        # Persisting lines help at full hitRatio with a set-aside, and
+        # cannot help without one.
+        p50 = {s["name"]: s["latency_s"]["p50"] for s in r["series"]}
+        sp = p50["no window"] / p50["with window"]
+        if cfg["set-aside"] == 0 and sp > 1.15:
+            problems.append(f"speed-up {sp:.2f}x with no set-aside")
+        if cfg["set-aside"] == 100 and cfg["hit-ratio"] == 100 and cfg["hit-prop"] == "persisting" \
+                and cfg["region"] <= dev["persisting_l2_max_bytes"] and sp < 1.3:
+            problems.append(f"speed-up only {sp:.2f}x with the region inside the set-aside")
     for p in problems:
         print("   " + p)
     return 1 if problems else 0

@@ -32,6 +32,11 @@ one streams-legacy "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 4 -
 one vmm-alloc "$BIN" --batch --samples 3 --warmup 1 -e vmm --op alloc --size 3M
 one vmm-bandwidth "$BIN" --batch --samples 3 --warmup 1 -e vmm --op bandwidth --dir d2d --size 8M
 one vmm-grow "$BIN" --batch --samples 3 --warmup 1 -e vmm --op grow --start 2M --end 16M --step 2M --granularity minimum
+one l2 "$BIN" --batch --samples 3 --warmup 1 -e l2 --region 4M --streaming 64M
+one l2-graph "$BIN" --batch --samples 3 --warmup 1 -e l2 --region 4M --streaming 64M --apply graph
+one l2-cost "$BIN" --batch --samples 3 --warmup 1 -e l2 --op cost --streaming 64M
+one pitched "$BIN" --batch --samples 3 --warmup 1 -e pitched --width 1000 --height 256 --measure kernel
+one pitched-3d "$BIN" --batch --samples 3 --warmup 1 -e pitched --dims 3d --width 4100 --height 64 --depth 8
 # The unwind test makes allocations fail on purpose: API errors are expected there.
 one unwind --report-api-errors no "$UNWIND"
 echo "memcheck: $pass passed, $fail failed"

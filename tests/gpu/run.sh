@@ -95,6 +95,35 @@ fi
 refused "vmm grow end not above start" "end: 64 MiB is not above start" "${VM[@]}" --op grow --end 64M
 refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
 
+echo "== l2"
+p50_gbps() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['runs'][0]['series'][0]['bandwidth_GBps']['p50'])" "$1"; }
+"$BIN" --batch --format json --samples 20 --dir d2d --size 512M >"$LOG/d2d-before.json" 2>&1
+L2=(-e l2 --warmup 1)
+run_one "" "${L2[@]}"
+run_one "" "${L2[@]}" --apply graph
+for h in 0 50; do run_one "" "${L2[@]}" --hit-ratio $h; done
+run_one "" "${L2[@]}" --set-aside 0
+run_one "" "${L2[@]}" --hit-prop normal --miss-prop normal --window 16M
+run_one "" "${L2[@]}" --region 120M --streaming 256M
+run_one "" "${L2[@]}" --op cost --streaming 512M
+refused "l2 window above the region" "window: 64 MiB is larger than the persisting region" "${L2[@]}" --window 64M
+"$BIN" --batch --format json --samples 20 --dir d2d --size 512M >"$LOG/d2d-after.json" 2>&1
+b=$(p50_gbps "$LOG/d2d-before.json"); a=$(p50_gbps "$LOG/d2d-after.json")
+if python3 -c "import sys; b, a = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if a > 0.95 * b else 1)" "$b" "$a"; then
+    ok "D2D after the L2 experiment: $a GB/s, before $b GB/s (no set-aside left behind)"
+else
+    bad "D2D after the L2 experiment: $a GB/s, before $b GB/s: a set-aside was left behind"
+fi
+
+echo "== pitched"
+PI=(-e pitched --warmup 1)
+for w in 1000 4096 4100; do
+    for m in h2d d2h kernel; do run_one "" "${PI[@]}" --width $w --measure $m; done
+done
+run_one "" "${PI[@]}" --dims 3d --width 1000 --height 512 --depth 32 --measure h2d
+run_one "" "${PI[@]}" --dims 3d --width 4100 --height 512 --depth 32 --measure kernel
+run_one "" "${PI[@]}" --width 1 --height 1 --measure d2h
+
 echo "== hostalloc"
 HA=(-e hostalloc --warmup 1)
 for kind in "pageable" "pinned" "hostalloc" "hostalloc --write-combined" \

@@ -11,6 +11,8 @@
 
 #include "gpu/gpu.h"
 #include "gputui/exp_transfer.h"
+#include "gputui/exp_l2.h"
+#include "gputui/exp_pitched.h"
 #include "gputui/exp_streams.h"
 #include "gputui/exp_vmm.h"
 #include "gputui/exp_zerocopy.h"
@@ -192,6 +194,32 @@ int main(void)
     gt_experiment_defaults(&gt_exp_vmm, v);
     v[GT_VMM_SIZE] = 48ll << 20;
     run_faults("vmm", "vmm alloc", v, &p);
+
+    static const struct { const char *name; int op, apply; } lcfg[] = {
+        {"l2 window on a stream", GT_L2_OP_WINDOW, GT_L2_APPLY_STREAM},
+        {"l2 window in a graph", GT_L2_OP_WINDOW, GT_L2_APPLY_GRAPH},
+        {"l2 set-aside cost", GT_L2_OP_COST, GT_L2_APPLY_STREAM},
+    };
+    for (size_t i = 0; i < sizeof lcfg / sizeof lcfg[0]; i++) {
+        size_t lim = 1;
+        gt_experiment_defaults(&gt_exp_l2, v);
+        v[GT_L2_OP] = lcfg[i].op;
+        v[GT_L2_APPLY] = lcfg[i].apply;
+        v[GT_L2_STREAMING] = 128ll << 20;
+        run_config("l2", lcfg[i].name, v, &p);
+        /* Every set-up and teardown above leaves the limit as it was. */
+        cudaDeviceGetLimit(&lim, cudaLimitPersistingL2CacheSize);
+        if (lim != 0) {
+            printf("FAIL %s: the persisting limit is %zu after teardown\n", lcfg[i].name, lim);
+            failures++;
+        }
+    }
+    for (int dims = 0; dims < 2; dims++) {
+        gt_experiment_defaults(&gt_exp_pitched, v);
+        v[GT_PI_DIMS] = dims;
+        v[GT_PI_HEIGHT] = 1024;
+        run_config("pitched", dims ? "pitched 3d" : "pitched 2d", v, &p);
+    }
 
     /* A real out-of-memory: more device memory than is free. */
     {

@@ -101,5 +101,18 @@ tm send-keys -t t q
 check "vmm: q exits 0" [ "$(wait_rc vmm 15)" = 0 ]
 stop
 
+# L2: the panel shows the persisting limit the experiment set, and 0 again
+# once another experiment runs.
+start l2 120 40 "'$BIN' -e l2 --streaming 256M"
+check "l2: runs" wait_for "RUNNING" 30
+check "l2: speed-up line" wait_for "speed-up with the window [0-9.]+x" 20
+check "l2: the panel shows the set-aside" wait_for "persisting limit +[1-9][0-9.]* MiB" 10
+screen >"${GPUTUI_LOG_DIR:-/tmp}/tui-l2.txt" 2>/dev/null || true
+tm send-keys -t t e
+check "l2: leaving restores the limit to 0" wait_for "persisting limit +0 B" 20
+tm send-keys -t t q
+check "l2: q exits 0" [ "$(wait_rc l2 15)" = 0 ]
+stop
+
 echo "tui: $E2E_PASS passed, $E2E_FAIL failed"
 [ $E2E_FAIL = 0 ]

@@ -153,15 +153,21 @@ static void flags_that_do_not_apply(void **state)
 
 static void usage_lists_every_param(void **state)
 {
-    char buf[8192] = {0};
+    static char buf[65536];
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
     (void)state;
     gt_cli_usage(f);
     fclose(f);
-    for (int i = 0; i < gt_exp_transfer.nparams; i++) {
-        char opt[64];
-        snprintf(opt, sizeof opt, "--%s", gt_exp_transfer.params[i].name);
-        assert_non_null(strstr(buf, opt));
+    assert_true(strlen(buf) < sizeof buf - 2);      /* not cut off */
+    for (int e = 0; e < gt_nexperiments; e++) {
+        char head[96];
+        snprintf(head, sizeof head, "experiment '%s'", gt_experiments[e]->name);
+        assert_non_null(strstr(buf, head));
+        for (int i = 0; i < gt_experiments[e]->nparams; i++) {
+            char opt[64];
+            snprintf(opt, sizeof opt, "  --%s ", gt_experiments[e]->params[i].name);
+            assert_non_null(strstr(buf, opt));
+        }
     }
     assert_non_null(strstr(buf, "--batch"));
     assert_non_null(strstr(buf, "exit status"));

@@ -1,0 +1,263 @@
+/* The L2 persistence experiment on the GPU.
+ *   window: the touch kernel on a stream with the access-policy window (or
+ *           as a graph whose kernel node carries it), then on a stream
+ *           without it; the persisting lines are reset before each, and
+ *           both arrays are checked in closed form after each launch.
+ *   cost:   the same device copy with cudaLimitPersistingL2CacheSize at
+ *           the set-aside and at 0, alternately, destination checked.
+ * Teardown restores the limit gputui started with and resets the
+ * persisting lines, so no other experiment runs under a set-aside. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/exp_l2.h"
+#include "gputui/kernels.h"
+#include "gputui/units.h"
+#include "gpu.h"
+
+typedef struct l2 {
+    int op, blocks;
+    size_t ns, np;                  /* words: streaming, persisting */
+    size_t setaside, granted;
+    uint32_t *stream, *persist, *copy_dst;
+    uint32_t seed, pseed, launches;
+    bool graph;
+    cudaStream_t s_win, s_base;
+    cudaGraph_t g_win, g_base;
+    cudaGraphExec_t x_win, x_base;
+    cudaEvent_t e0, e1;
+    unsigned long long *dbad, *hbad;
+    bool limit_set;
+} l2;
+
+static void restore_limit(void)
+{
+    if (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, gt_l2_initial_limit()) != cudaSuccess)
+        cudaGetLastError();
+    if (cudaCtxResetPersistingL2Cache() != cudaSuccess)
+        cudaGetLastError();
+}
+
+static void teardown(void *state)
+{
+    l2 *z = state;
+
+    if (!z)
+        return;
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+    if (z->limit_set)
+        restore_limit();
+    if (z->x_win)
+        cudaGraphExecDestroy(z->x_win);
+    if (z->x_base)
+        cudaGraphExecDestroy(z->x_base);
+    if (z->g_win)
+        cudaGraphDestroy(z->g_win);
+    if (z->g_base)
+        cudaGraphDestroy(z->g_base);
+    void *dev[] = {z->stream, z->persist, z->copy_dst, z->dbad};
+    for (size_t i = 0; i < GT_ARRAY_LEN(dev); i++)
+        if (dev[i])
+            cudaFree(dev[i]);
+    if (z->hbad)
+        cudaFreeHost(z->hbad);
+    if (z->e0)
+        cudaEventDestroy(z->e0);
+    if (z->e1)
+        cudaEventDestroy(z->e1);
+    if (z->s_win)
+        cudaStreamDestroy(z->s_win);
+    if (z->s_base)
+        cudaStreamDestroy(z->s_base);
+    free(z);
+}
+
+static enum cudaAccessProperty prop_of(int64_t v)
+{
+    return v == GT_L2_PROP_PERSISTING ? cudaAccessPropertyPersisting
+         : v == GT_L2_PROP_STREAMING ? cudaAccessPropertyStreaming : cudaAccessPropertyNormal;
+}
+
+/* The kernel captured into a graph, with the window on its node or not. */
+static int make_graph(l2 *z, const struct cudaAccessPolicyWindow *w, cudaGraph_t *g,
+                      cudaGraphExec_t *x, gt_err *err)
+{
+    cudaGraphNode_t node;
+    size_t n = 1;
+
+    if (GT_CUDA(err, cudaStreamBeginCapture(z->s_base, cudaStreamCaptureModeThreadLocal)))
+        return -1;
+    if (GT_CUDA(err, gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, z->s_base))) {
+        cudaGraph_t junk;
+        if (cudaStreamEndCapture(z->s_base, &junk) == cudaSuccess && junk)
+            cudaGraphDestroy(junk);
+        return -1;
+    }
+    if (GT_CUDA(err, cudaStreamEndCapture(z->s_base, g)) ||
+        GT_CUDA(err, cudaGraphGetNodes(*g, &node, &n)))
+        return -1;
+    if (w) {
+        cudaLaunchAttributeValue val;
+        memset(&val, 0, sizeof val);
+        val.accessPolicyWindow = *w;
+        if (GT_CUDA(err, cudaGraphKernelNodeSetAttribute(node, cudaLaunchAttributeAccessPolicyWindow,
+                                                        &val)))
+            return -1;
+    }
+    return GT_CUDA(err, cudaGraphInstantiate(x, *g, 0));
+}
+
+static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
+                 gt_err *err)
+{
+    l2 *z = calloc(1, sizeof *z);
+    char a[32], b[32];
+    size_t got = 0;
+    double t0;
+
+    *state = NULL;
+    if (!z) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
+        return -1;
+    }
+    z->op = (int)v[GT_L2_OP];
+    z->ns = (size_t)v[GT_L2_STREAMING] / 4;
+    z->np = (size_t)v[GT_L2_REGION] / 4;
+    z->graph = v[GT_L2_APPLY] == GT_L2_APPLY_GRAPH;
+    z->blocks = gt_gpu_sms() * 8;
+    z->setaside = gt_l2_setaside(v, p);
+
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->stream, z->ns * 4)) ||
+        (z->op == GT_L2_OP_WINDOW && GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->persist, z->np * 4))) ||
+        (z->op == GT_L2_OP_COST && GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->copy_dst, z->ns * 4))) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dbad, sizeof *z->dbad)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hbad, sizeof *z->hbad)))
+        goto fail;
+    gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s%s", gt_format_size(z->ns * 4, a, sizeof a),
+                       z->op == GT_L2_OP_WINDOW ? " + the persisting region" : " x 2");
+    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_win, cudaStreamNonBlocking)) ||
+        GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_base, cudaStreamNonBlocking)) ||
+        GT_CUDA(err, cudaEventCreate(&z->e0)) ||
+        GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)))
+        goto fail;
+
+    /* The set-aside, and what the driver granted. */
+    t0 = gt_now();
+    z->limit_set = true;
+    if (GT_CUDA(err, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, z->setaside)) ||
+        GT_CUDA(err, cudaDeviceGetLimit(&got, cudaLimitPersistingL2CacheSize)))
+        goto fail;
+    z->granted = got;
+    gt_setup_info_time(info, gt_now() - t0, "set-aside: asked %s, granted %s",
+                       gt_format_size(z->setaside, a, sizeof a), gt_format_size(got, b, sizeof b));
+    if (z->op == GT_L2_OP_COST && (GT_CUDA(err, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
+                                                                    0))))
+        goto fail;
+
+    z->seed = (uint32_t)(gt_now() * 1e6);
+    z->pseed = z->seed * 2654435761u + 1;
+    if (GT_CUDA(err, gt_k_fill_pattern(z->stream, z->ns, z->seed, z->blocks, z->s_base)) ||
+        (z->persist && GT_CUDA(err, gt_k_fill_pattern(z->persist, z->np, z->pseed, z->blocks,
+                                                      z->s_base))) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->s_base)))
+        goto fail;
+
+    if (z->op == GT_L2_OP_WINDOW) {
+        struct cudaAccessPolicyWindow w;
+        memset(&w, 0, sizeof w);
+        w.base_ptr = z->persist;
+        w.num_bytes = gt_l2_window(v, p);
+        w.hitRatio = (float)v[GT_L2_HIT] / 100.0f;
+        w.hitProp = prop_of(v[GT_L2_HITPROP]);
+        w.missProp = prop_of(v[GT_L2_MISSPROP]);
+        if (z->graph) {
+            if (make_graph(z, &w, &z->g_win, &z->x_win, err) ||
+                make_graph(z, NULL, &z->g_base, &z->x_base, err))
+                goto fail;
+        } else {
+            cudaStreamAttrValue attr;
+            memset(&attr, 0, sizeof attr);
+            attr.accessPolicyWindow = w;
+            if (GT_CUDA(err, cudaStreamSetAttribute(z->s_win, cudaStreamAttributeAccessPolicyWindow,
+                                                    &attr)))
+                goto fail;
+        }
+        snprintf(info->note, sizeof info->note, "every word of both arrays, on the GPU, "
+                 "after every launch; window %s at hitRatio %.2f on the %s",
+                 gt_format_size(w.num_bytes, a, sizeof a), w.hitRatio,
+                 z->graph ? "graph's kernel node" : "stream");
+    } else {
+        snprintf(info->note, sizeof info->note, "every word of the copy, on the GPU, after "
+                 "every copy");
+    }
+    *state = z;
+    return 0;
+fail:
+    teardown(z);
+    return -1;
+}
+
+static int check_stream(l2 *z, bool *ok, gt_err *err)
+{
+    *z->hbad = 0;
+    if (GT_CUDA(err, cudaMemcpyAsync(z->dbad, z->hbad, sizeof *z->hbad, cudaMemcpyHostToDevice,
+                                     z->s_base)) ||
+        (z->op == GT_L2_OP_WINDOW
+             ? GT_CUDA(err, gt_k_l2_check(z->stream, z->ns, z->persist, z->np, z->seed, z->pseed,
+                                          z->launches, z->dbad, z->blocks, z->s_base))
+             : GT_CUDA(err, gt_k_verify_pattern(z->copy_dst, z->ns, z->seed, z->dbad, z->blocks,
+                                                z->s_base))) ||
+        GT_CUDA(err, cudaMemcpyAsync(z->hbad, z->dbad, sizeof *z->hbad, cudaMemcpyDeviceToHost,
+                                     z->s_base)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->s_base)))
+        return -1;
+    *ok = *z->hbad == 0;
+    return 0;
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    l2 *z = state;
+
+    for (int i = 0; i < 2; i++) {
+        bool with = i == GT_L2_S_WINDOW, ok;
+        cudaStream_t s = with && !z->graph ? z->s_win : z->s_base;
+        float ms = 0;
+        cudaError_t rc;
+
+        if (z->op == GT_L2_OP_WINDOW) {
+            /* Each run starts with no persisting lines. */
+            if (GT_CUDA(err, cudaCtxResetPersistingL2Cache()) ||
+                GT_CUDA(err, cudaEventRecord(z->e0, s)))
+                return -1;
+            rc = z->graph ? cudaGraphLaunch(with ? z->x_win : z->x_base, s)
+                          : gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s);
+            if (GT_CUDA(err, rc))
+                return -1;
+            z->launches++;
+        } else {
+            if (GT_CUDA(err, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
+                                                with ? z->setaside : 0)) ||
+                GT_CUDA(err, gt_k_fill_word(z->copy_dst, z->ns, 0xA5A5A5A5u, z->blocks, s)) ||
+                GT_CUDA(err, cudaEventRecord(z->e0, s)) ||
+                GT_CUDA(err, cudaMemcpyAsync(z->copy_dst, z->stream, z->ns * 4,
+                                             cudaMemcpyDeviceToDevice, s)))
+                return -1;
+        }
+        if (GT_CUDA(err, cudaEventRecord(z->e1, s)) || GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
+            GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)) || check_stream(z, &ok, err))
+            return -1;
+        out[i] = (gt_sample){0, (uint8_t)i, ok ? GT_V_FULL : GT_V_FAILED, ms * 1e-3,
+                             z->ns * 4 * (z->op == GT_L2_OP_COST ? 1 : 1)};
+    }
+    if (z->op == GT_L2_OP_COST &&
+        GT_CUDA(err, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0)))
+        return -1;
+    return 2;
+}
+
+const gt_exp_ops gt_l2_ops = {.setup = setup, .run = run, .teardown = teardown};

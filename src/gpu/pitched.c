@@ -1,0 +1,196 @@
+/* The pitched-memory experiment on the GPU: the same W x H (x D) array
+ * packed (cudaMalloc, pitch W) and pitched (cudaMallocPitch or
+ * cudaMalloc3D); per iteration, one timed 2D/3D copy or row-walking kernel
+ * on each, checked byte by byte on the CPU against packed pinned host
+ * memory. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/exp_pitched.h"
+#include "gputui/kernels.h"
+#include "gputui/units.h"
+#include "gpu.h"
+
+/* make_cudaPitchedPtr and make_cudaExtent are C++-only helpers. */
+static struct cudaPitchedPtr pitched_ptr(void *p, size_t pitch, size_t xsize, size_t ysize)
+{
+    struct cudaPitchedPtr r = {p, pitch, xsize, ysize};
+    return r;
+}
+
+static struct cudaExtent extent(size_t w, size_t h, size_t d)
+{
+    struct cudaExtent e = {w, h, d};
+    return e;
+}
+
+typedef struct pi {
+    int dims, measure, blocks;
+    size_t w, h, d, bytes;
+    struct cudaPitchedPtr dev[2];   /* packed, pitched */
+    uint8_t *host, *back;           /* pinned: the pattern, and what comes back */
+    uint32_t seed;
+    uint32_t adds[2];               /* kernel launches on each layout */
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+} pi;
+
+static void teardown(void *state)
+{
+    pi *z = state;
+
+    if (!z)
+        return;
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+    for (int i = 0; i < 2; i++)
+        if (z->dev[i].ptr)
+            cudaFree(z->dev[i].ptr);
+    if (z->host)
+        cudaFreeHost(z->host);
+    if (z->back)
+        cudaFreeHost(z->back);
+    if (z->e0)
+        cudaEventDestroy(z->e0);
+    if (z->e1)
+        cudaEventDestroy(z->e1);
+    if (z->s)
+        cudaStreamDestroy(z->s);
+    free(z);
+}
+
+/* Host (packed) to a device layout, or back. */
+static cudaError_t copy(pi *z, int layout, bool to_dev, uint8_t *host)
+{
+    struct cudaPitchedPtr d = z->dev[layout];
+
+    if (z->dims == GT_PI_2D)
+        return to_dev ? cudaMemcpy2DAsync(d.ptr, d.pitch, host, z->w, z->w, z->h,
+                                          cudaMemcpyHostToDevice, z->s)
+                      : cudaMemcpy2DAsync(host, z->w, d.ptr, d.pitch, z->w, z->h,
+                                          cudaMemcpyDeviceToHost, z->s);
+    struct cudaMemcpy3DParms m;
+    memset(&m, 0, sizeof m);
+    struct cudaPitchedPtr h = pitched_ptr(host, z->w, z->w, z->h);
+    m.srcPtr = to_dev ? h : d;
+    m.dstPtr = to_dev ? d : h;
+    m.extent = extent(z->w, z->h, z->d);
+    m.kind = to_dev ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    return cudaMemcpy3DAsync(&m, z->s);
+}
+
+static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
+                 gt_err *err)
+{
+    pi *z = calloc(1, sizeof *z);
+    char a[32], b[32];
+    double t0;
+
+    (void)p;
+    *state = NULL;
+    if (!z) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
+        return -1;
+    }
+    z->dims = (int)v[GT_PI_DIMS];
+    z->measure = (int)v[GT_PI_MEASURE];
+    z->w = (size_t)v[GT_PI_WIDTH];
+    z->h = (size_t)v[GT_PI_HEIGHT];
+    z->d = z->dims == GT_PI_3D ? (size_t)v[GT_PI_DEPTH] : 1;
+    z->bytes = z->w * z->h * z->d;
+    z->blocks = gt_gpu_sms() * 8;
+
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMalloc(&z->dev[0].ptr, z->bytes)))
+        goto fail;
+    z->dev[0].pitch = z->dev[0].xsize = z->w;
+    z->dev[0].ysize = z->h;
+    gt_setup_info_time(info, gt_now() - t0, "packed: cudaMalloc %s", gt_format_size(z->bytes, a, sizeof a));
+    t0 = gt_now();
+    if (z->dims == GT_PI_2D) {
+        size_t pitch = 0;
+        if (GT_CUDA_ALLOC(err, cudaMallocPitch(&z->dev[1].ptr, &pitch, z->w, z->h)))
+            goto fail;
+        z->dev[1] = pitched_ptr(z->dev[1].ptr, pitch, z->w, z->h);
+    } else if (GT_CUDA_ALLOC(err, cudaMalloc3D(&z->dev[1], extent(z->w, z->h, z->d)))) {
+        goto fail;
+    }
+    gt_setup_info_time(info, gt_now() - t0, "pitched: %s, pitch %zu B",
+                       z->dims == GT_PI_2D ? "cudaMallocPitch" : "cudaMalloc3D", z->dev[1].pitch);
+    if (GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->host, z->bytes)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->back, z->bytes)) ||
+        GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)) ||
+        GT_CUDA(err, cudaEventCreate(&z->e0)) ||
+        GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)))
+        goto fail;
+    z->seed = (uint32_t)(gt_now() * 1e6);
+    for (size_t i = 0; i < z->bytes; i++)
+        z->host[i] = gt_pi_byte(i, z->seed);
+    /* Both layouts start with the pattern (d2h and kernel read it). */
+    for (int l = 0; l < 2; l++)
+        if (GT_CUDA(err, copy(z, l, true, z->host)))
+            goto fail;
+    if (GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        goto fail;
+    {
+        size_t pad = z->dev[1].pitch - z->w;
+        snprintf(info->note, sizeof info->note, "every byte, on the CPU, after every sample; "
+                 "pitch %zu B for W = %zu B: %zu B padding a row (%.1f%%), %s in all",
+                 z->dev[1].pitch, z->w, pad, 100.0 * (double)pad / (double)z->dev[1].pitch,
+                 gt_format_size(pad * z->h * z->d, b, sizeof b));
+    }
+    *state = z;
+    return 0;
+fail:
+    teardown(z);
+    return -1;
+}
+
+/* What comes back equals the pattern plus 'add' in every byte. */
+static bool matches(const pi *z, uint8_t add)
+{
+    for (size_t i = 0; i < z->bytes; i++)
+        if (z->back[i] != (uint8_t)(gt_pi_byte(i, z->seed) + add))
+            return false;
+    return true;
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    pi *z = state;
+
+    for (int l = 0; l < 2; l++) {
+        struct cudaPitchedPtr d = z->dev[l];
+        float ms = 0;
+        cudaError_t rc;
+
+        memset(z->back, 0x5A, z->bytes);
+        if (z->measure == GT_PI_H2D &&
+            GT_CUDA(err, cudaMemset2DAsync(d.ptr, d.pitch, 0xA5, z->w, z->h * z->d, z->s)))
+            return -1;
+        if (GT_CUDA(err, cudaEventRecord(z->e0, z->s)))
+            return -1;
+        switch (z->measure) {
+        case GT_PI_H2D: rc = copy(z, l, true, z->host); break;
+        case GT_PI_D2H: rc = copy(z, l, false, z->back); break;
+        default: rc = gt_k_rows_add1(d.ptr, d.pitch, z->w, z->h * z->d, z->blocks, z->s); break;
+        }
+        if (GT_CUDA(err, rc) || GT_CUDA(err, cudaEventRecord(z->e1, z->s)) ||
+            GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
+            GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)))
+            return -1;
+        if (z->measure == GT_PI_KERNEL)
+            z->adds[l]++;
+        /* Read the layout back (untimed) unless the copy just did. */
+        if (z->measure != GT_PI_D2H &&
+            (GT_CUDA(err, copy(z, l, false, z->back)) || GT_CUDA(err, cudaStreamSynchronize(z->s))))
+            return -1;
+        out[l] = (gt_sample){0, (uint8_t)l, matches(z, (uint8_t)z->adds[l]) ? GT_V_FULL : GT_V_FAILED,
+                             ms * 1e-3, z->bytes};
+    }
+    return 2;
+}
+
+const gt_exp_ops gt_pitched_ops = {.setup = setup, .run = run, .teardown = teardown};
