@@ -29,6 +29,7 @@ check "a size that was not recorded is refused, naming the recorded ones" \
 tm send-keys -t t Enter; tm send-keys -t t -l 64M; tm send-keys -t t Enter
 check "changing the size moves to the recorded 64 MiB configuration" wait_for "size +64 MiB" 5
 check "the previous configuration stays as 'before'" wait_for "^ before +[0-9]" 10
+wait_for "^ now +[0-9]" 10      # the new configuration has samples: two runs to export
 tm send-keys -t t x
 check "x: statistics exported" wait_for "exported 2 runs to gputui-[0-9-]+\.json and gputui-[0-9-]+\.csv" 5
 exported=$(ls gputui-*.json 2>/dev/null | head -1)
