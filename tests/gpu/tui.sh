@@ -101,15 +101,21 @@ tm send-keys -t t q
 check "vmm: q exits 0" [ "$(wait_rc vmm 15)" = 0 ]
 stop
 
-# L2: the panel shows the persisting limit the experiment set, and 0 again
-# once another experiment runs.
-start l2 120 40 "'$BIN' -e l2 --streaming 256M"
-check "l2: runs" wait_for "RUNNING" 30
-check "l2: speed-up line" wait_for "speed-up with the window [0-9.]+x" 20
-check "l2: the panel shows the set-aside" wait_for "persisting limit +[1-9][0-9.]* MiB" 10
+# L2: the panel shows the persisting limit the experiment set, and the
+# context's own limit again once another experiment runs.
+start l2 120 40 "'$BIN' -e pitched --height 1024"
+check "l2: pitched runs first" wait_for "RUNNING" 30
+limit0=$(screen | sed -n 's/^  persisting limit *\([0-9.]* [KMG]*i*B\).*/\1/p' | head -1)
+check "l2: the panel shows the context's persisting limit ($limit0)" [ -n "$limit0" ]
+tm send-keys -t t E
+check "l2: runs" wait_for "Experiment: L2 persistence" 10
+check "l2: speed-up line" wait_for "speed-up with the window [0-9.]+x" 30
+pmax=$(screen | sed -n 's/^  persisting max *\([0-9.]* [KMG]*i*B\).*/\1/p' | head -1)
+check "l2: the panel shows the set-aside, all of persisting max ($pmax)" \
+    wait_for "^  persisting limit +$pmax" 10
 screen >"${GPUTUI_LOG_DIR:-/tmp}/tui-l2.txt" 2>/dev/null || true
 tm send-keys -t t e
-check "l2: leaving restores the limit to 0" wait_for "persisting limit +0 B" 20
+check "l2: leaving restores the context's limit ($limit0)" wait_for "^  persisting limit +$limit0" 20
 tm send-keys -t t q
 check "l2: q exits 0" [ "$(wait_rc l2 15)" = 0 ]
 stop
