@@ -204,7 +204,7 @@ for label, series in lrows.items():
         if slow in series and fast in series:
             sp = st.median(a[0] / b[0] for a, b in zip(series[slow], series[fast]))
             parts.append(f"{slow} / {fast} time {sp:.2f}x")
-    print(f"  {label:<34}" + ", ".join(parts))
+    print(f"  {label:<36}" + ", ".join(parts))
 print("  reference (DESIGN.md, H200 host): cudaMallocHost 1 GiB ~420 ms, malloc + cudaHostRegister ~38 ms")
 lat = [float(l.split()[1]) for l in open(trace)][1:]
 up, down = lat[0::2], lat[1::2]

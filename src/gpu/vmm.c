@@ -481,7 +481,8 @@ static int grow_start(vm *z, gt_err *err)
 }
 
 /* One step both ways: out[0] map in place, out[1] reallocate; peak[i] the
- * lowest free device memory seen during step i. The vectors are reset
+ * free device memory during step i as if way i were alone (the other
+ * way's vector, whose size is known, added back). The vectors are reset
  * once they reach the end. */
 static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err)
 {
@@ -495,7 +496,7 @@ static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err)
     if (vrange_grow(z, &z->g, z->step, NULL, err))
         return -1;
     t1 = gt_now();
-    peak[0] = free_now();
+    peak[0] = free_now() + z->cur;         /* the reallocated vector holds cur bytes */
     if (fill(z, (void *)z->g.va, z->cur / 4, z->step / 4, err) ||
         (bad = count_bad(z, (void *)z->g.va, next / 4, err)) < 0)
         return -1;
@@ -506,7 +507,7 @@ static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err)
     if (GT_CUDA_ALLOC(err, cudaMalloc(&n, next)))
         return -1;
     t1 = gt_now();
-    peak[1] = free_now();       /* old and new both held: not timed */
+    peak[1] = free_now() + z->g.mapped;    /* old and new both held; not timed */
     t2 = gt_now();
     if (GT_CUDA(err, cudaMemcpyAsync(n, z->gr, z->cur, cudaMemcpyDeviceToDevice, z->s)) ||
         GT_CUDA(err, cudaStreamSynchronize(z->s))) {
