@@ -146,7 +146,8 @@ static void *worker(void *arg)
                 gt_err_set(&err, GT_EXIT_USAGE, "%s", msg);
             else
                 ops->setup(&state, vals, &props, &info, &err);
-            if (had_state)
+            /* A replayed configuration carries its recorded figure instead. */
+            if (had_state && ops && !ops->no_warmup)
                 gt_setup_info_time(&info, t_down, "previous configuration: free all");
             e->be->refresh(&props);
 

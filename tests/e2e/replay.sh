@@ -72,6 +72,23 @@ tm send-keys -t t q
 check "streams: q exits 0" [ "$(wait_rc streams 10)" = 0 ]
 stop
 
+# The VMM, L2 and pitched experiments from the recording.
+start vmm 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay $REC -e vmm --size 64M"
+wait_for "cudaFreeAsync latency" 10
+check "vmm: a block per call, eleven in all" bash -c "s=\$(tmux -L '$SOCK' capture-pane -p -t t); for c in cuMemAddressReserve cuMemCreate cuMemMap cuMemSetAccess cuMemUnmap cuMemRelease cuMemAddressFree cudaMalloc cudaFree cudaMallocAsync cudaFreeAsync; do grep -q \"\$c latency\" <<<\"\$s\" || exit 1; done"
+check "vmm: granularity and rounding" wait_for "granularity: minimum 2 MiB, recommended 2 MiB" 10
+check "vmm: VMM against the runtime" wait_for "allocate \\(sum of p50s\\): VMM .*cudaMalloc .*cudaMallocAsync" 10
+tm send-keys -t t e
+check "e: l2 from the recording" wait_for "Experiment: L2 persistence" 10
+check "l2: speed-up with the window" wait_for "speed-up with the window [0-9.]+x" 10
+check "l2: the granted set-aside" wait_for "set-aside: asked 37.5 MiB, granted 37.5 MiB" 10
+tm send-keys -t t e
+check "e: pitched from the recording" wait_for "Experiment: Pitched 2D/3D memory" 10
+check "pitched: the pitch cudaMallocPitch chose" wait_for "pitched: cudaMallocPitch, pitch [0-9]+ B" 10
+tm send-keys -t t q
+check "q exits 0" [ "$(wait_rc vmm 10)" = 0 ]
+stop
+
 start mono 100 30 "NO_COLOR=1 LC_ALL=C '$BIN' --replay $REC --dir d2d --size 256M"
 check "NO_COLOR + LANG=C: runs" wait_for "D2D bandwidth GB/s" 10
 check "NO_COLOR + LANG=C: clean screen" clean_screen
