@@ -102,6 +102,12 @@ double gt_experiment_ceiling(const gt_experiment *e, const int64_t *vals, int s,
                              const gt_devprops *p, double *factor, char *label,
                              size_t labellen);
 
+/* The two physical ceilings, for an experiment's ceiling function: the
+ * PCIe link per direction (factor 1), or the device memory peak, which a
+ * device copy uses twice (read + write: factor 2). */
+double gt_ceiling_pcie(const gt_devprops *p, double *factor, char *label, size_t labellen);
+double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t labellen);
+
 void gt_setup_info_time(gt_setup_info *info, double sec,
                         const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -144,10 +144,10 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
                       char *label, size_t n)
 {
+    double c = gt_ceiling_hbm(p, factor, label, n);
+
     (void)s;
-    *factor = 2.0;
-    snprintf(label, n, "HBM peak, read+write");
-    return v[GT_L2_OP] == GT_L2_OP_COST ? (double)gt_dp_get(p, GT_DP_MEM_PEAK) : 0;
+    return v[GT_L2_OP] == GT_L2_OP_COST ? c : 0;
 }
 
 static bool bandwidth_for(const int64_t *v)

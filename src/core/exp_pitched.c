@@ -87,19 +87,9 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
                       char *label, size_t n)
 {
     (void)s;
-    if (v[GT_PI_MEASURE] == GT_PI_KERNEL) {
-        *factor = 2.0;          /* each byte read and written */
-        snprintf(label, n, "HBM peak, read+write");
-        return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
-    }
-    *factor = 1.0;
-    if (!gt_dp_ok(p, GT_DP_PCIE_BW)) {
-        snprintf(label, n, "PCIe link N/A");
-        return 0;
-    }
-    snprintf(label, n, "PCIe Gen%lld x%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX),
-             (long long)gt_dp_get(p, GT_DP_PCIE_WIDTH_MAX));
-    return (double)gt_dp_get(p, GT_DP_PCIE_BW);
+    /* The kernel reads and writes each byte. */
+    return v[GT_PI_MEASURE] == GT_PI_KERNEL ? gt_ceiling_hbm(p, factor, label, n)
+                                            : gt_ceiling_pcie(p, factor, label, n);
 }
 
 const gt_experiment gt_exp_pitched = {

@@ -124,19 +124,8 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p,
                       double *factor, char *label, size_t n)
 {
     (void)s;
-    if (v[GT_TR_DIR] == GT_DIR_D2D) {
-        *factor = 2.0;
-        snprintf(label, n, "HBM peak, read+write");
-        return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
-    }
-    *factor = 1.0;
-    if (!gt_dp_ok(p, GT_DP_PCIE_BW)) {
-        snprintf(label, n, "PCIe link N/A");
-        return 0.0;
-    }
-    snprintf(label, n, "PCIe Gen%lld x%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX),
-             (long long)gt_dp_get(p, GT_DP_PCIE_WIDTH_MAX));
-    return (double)gt_dp_get(p, GT_DP_PCIE_BW);
+    return v[GT_TR_DIR] == GT_DIR_D2D ? gt_ceiling_hbm(p, factor, label, n)
+                                      : gt_ceiling_pcie(p, factor, label, n);
 }
 
 const gt_experiment gt_exp_transfer = {

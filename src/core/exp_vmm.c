@@ -227,23 +227,13 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
                       char *label, size_t n)
 {
     (void)s;
-    *factor = 1.0;
     if (v[GT_VMM_OP] != GT_VMM_OP_BANDWIDTH) {
+        *factor = 1.0;
         snprintf(label, n, "no ceiling");
         return 0;
     }
-    if (v[GT_VMM_DIR] == GT_VMM_D2D) {
-        *factor = 2.0;
-        snprintf(label, n, "HBM peak, read+write");
-        return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
-    }
-    if (!gt_dp_ok(p, GT_DP_PCIE_BW)) {
-        snprintf(label, n, "PCIe link N/A");
-        return 0;
-    }
-    snprintf(label, n, "PCIe Gen%lld x%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX),
-             (long long)gt_dp_get(p, GT_DP_PCIE_WIDTH_MAX));
-    return (double)gt_dp_get(p, GT_DP_PCIE_BW);
+    return v[GT_VMM_DIR] == GT_VMM_D2D ? gt_ceiling_hbm(p, factor, label, n)
+                                       : gt_ceiling_pcie(p, factor, label, n);
 }
 
 const gt_experiment gt_exp_vmm = {

@@ -106,3 +106,22 @@ bool gt_experiment_bandwidth(const gt_experiment *e, const int64_t *vals)
 {
     return e->bandwidth_for ? e->bandwidth_for(vals) : e->bandwidth;
 }
+
+double gt_ceiling_pcie(const gt_devprops *p, double *factor, char *label, size_t n)
+{
+    *factor = 1.0;
+    if (!gt_dp_ok(p, GT_DP_PCIE_BW)) {
+        snprintf(label, n, "PCIe link N/A");
+        return 0.0;
+    }
+    snprintf(label, n, "PCIe Gen%lld x%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX),
+             (long long)gt_dp_get(p, GT_DP_PCIE_WIDTH_MAX));
+    return (double)gt_dp_get(p, GT_DP_PCIE_BW);
+}
+
+double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t n)
+{
+    *factor = 2.0;
+    snprintf(label, n, "HBM peak, read+write");
+    return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
+}
