@@ -54,6 +54,42 @@ int gt_fault_hit(void)
     return fault_countdown > 0 && --fault_countdown == 0;
 }
 
+void gt_gpu_quiesce(void)
+{
+    cudaDeviceSynchronize();
+    cudaGetLastError();
+}
+
+void gt_free_device(void *field)
+{
+    void **p = field;
+    if (*p)
+        cudaFree(*p);
+    *p = NULL;
+}
+
+void gt_free_pinned(void *field)
+{
+    void **p = field;
+    if (*p)
+        cudaFreeHost(*p);
+    *p = NULL;
+}
+
+void gt_destroy_event(cudaEvent_t *e)
+{
+    if (*e)
+        cudaEventDestroy(*e);
+    *e = NULL;
+}
+
+void gt_destroy_stream(cudaStream_t *s)
+{
+    if (*s)
+        cudaStreamDestroy(*s);
+    *s = NULL;
+}
+
 int gt_gpu_sms(void)
 {
     return sms;

@@ -81,6 +81,15 @@ int gt_cu_check(CUresult rc, const char *expr, const char *file, int line, gt_er
     gt_cu_check(gt_fault_hit() ? CUDA_ERROR_OUT_OF_MEMORY : (expr), #expr,   \
                 __FILE__, __LINE__, (err))
 
+/* For teardowns: wait for the device and clear a sticky error, then
+ * release what a field holds, if anything, and clear the field. Each takes
+ * the field's address (any pointer type for the memory ones). */
+void gt_gpu_quiesce(void);
+void gt_free_device(void *field);
+void gt_free_pinned(void *field);
+void gt_destroy_event(cudaEvent_t *e);
+void gt_destroy_stream(cudaStream_t *s);
+
 /* Multiprocessors of the current device (grid sizing). */
 int gt_gpu_sms(void);
 

@@ -46,8 +46,7 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    cudaDeviceSynchronize();
-    cudaGetLastError();
+    gt_gpu_quiesce();
     if (z->limit_set)
         restore_limit();
     if (z->x_win)
@@ -58,20 +57,15 @@ static void teardown(void *state)
         cudaGraphDestroy(z->g_win);
     if (z->g_base)
         cudaGraphDestroy(z->g_base);
-    void *dev[] = {z->stream, z->persist, z->copy_dst, z->dbad};
-    for (size_t i = 0; i < GT_ARRAY_LEN(dev); i++)
-        if (dev[i])
-            cudaFree(dev[i]);
-    if (z->hbad)
-        cudaFreeHost(z->hbad);
-    if (z->e0)
-        cudaEventDestroy(z->e0);
-    if (z->e1)
-        cudaEventDestroy(z->e1);
-    if (z->s_win)
-        cudaStreamDestroy(z->s_win);
-    if (z->s_base)
-        cudaStreamDestroy(z->s_base);
+    gt_free_device(&z->stream);
+    gt_free_device(&z->persist);
+    gt_free_device(&z->copy_dst);
+    gt_free_device(&z->dbad);
+    gt_free_pinned(&z->hbad);
+    gt_destroy_event(&z->e0);
+    gt_destroy_event(&z->e1);
+    gt_destroy_stream(&z->s_win);
+    gt_destroy_stream(&z->s_base);
     free(z);
 }
 

@@ -43,21 +43,14 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    cudaDeviceSynchronize();
-    cudaGetLastError();
+    gt_gpu_quiesce();
     for (int i = 0; i < 2; i++)
-        if (z->dev[i].ptr)
-            cudaFree(z->dev[i].ptr);
-    if (z->host)
-        cudaFreeHost(z->host);
-    if (z->back)
-        cudaFreeHost(z->back);
-    if (z->e0)
-        cudaEventDestroy(z->e0);
-    if (z->e1)
-        cudaEventDestroy(z->e1);
-    if (z->s)
-        cudaStreamDestroy(z->s);
+        gt_free_device(&z->dev[i].ptr);
+    gt_free_pinned(&z->host);
+    gt_free_pinned(&z->back);
+    gt_destroy_event(&z->e0);
+    gt_destroy_event(&z->e1);
+    gt_destroy_stream(&z->s);
     free(z);
 }
 

@@ -37,33 +37,24 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    cudaDeviceSynchronize();
-    cudaGetLastError();
+    gt_gpu_quiesce();
     if (z->pinned) {
-        if (z->h_in)
-            cudaFreeHost(z->h_in);
-        if (z->h_out)
-            cudaFreeHost(z->h_out);
+        gt_free_pinned(&z->h_in);
+        gt_free_pinned(&z->h_out);
     } else {
         free(z->h_in);
         free(z->h_out);
     }
     for (int i = 0; i < GT_TL_MAX_STREAMS; i++) {
-        if (z->d[i])
-            cudaFree(z->d[i]);
-        if (z->s[i])
-            cudaStreamDestroy(z->s[i]);
-        if (z->fin[i])
-            cudaEventDestroy(z->fin[i]);
+        gt_free_device(&z->d[i]);
+        gt_destroy_stream(&z->s[i]);
+        gt_destroy_event(&z->fin[i]);
     }
     for (int i = 0; z->ev && i < EV_PER_CHUNK * z->nchunks; i++)
-        if (z->ev[i])
-            cudaEventDestroy(z->ev[i]);
+        gt_destroy_event(&z->ev[i]);
     free(z->ev);
-    if (z->t0)
-        cudaEventDestroy(z->t0);
-    if (z->t1)
-        cudaEventDestroy(z->t1);
+    gt_destroy_event(&z->t0);
+    gt_destroy_event(&z->t1);
     free(z);
 }
 

@@ -173,9 +173,7 @@ static size_t free_now(void)
 static void grow_reset(vm *z)
 {
     vrange_free(z, &z->g, NULL);
-    if (z->gr)
-        cudaFree(z->gr);
-    z->gr = NULL;
+    gt_free_device(&z->gr);
     z->cur = 0;
 }
 
@@ -185,27 +183,20 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    cudaDeviceSynchronize();
-    cudaGetLastError();
+    gt_gpu_quiesce();
     if (z->cu) {
         vrange_free(z, &z->vsrc, NULL);
         vrange_free(z, &z->vdst, NULL);
         grow_reset(z);
     }
-    void *dev[] = {z->rsrc, z->rdst, z->dres};
-    for (size_t i = 0; i < GT_ARRAY_LEN(dev); i++)
-        if (dev[i])
-            cudaFree(dev[i]);
-    if (z->host)
-        cudaFreeHost(z->host);
-    if (z->hres)
-        cudaFreeHost(z->hres);
-    if (z->e0)
-        cudaEventDestroy(z->e0);
-    if (z->e1)
-        cudaEventDestroy(z->e1);
-    if (z->s)
-        cudaStreamDestroy(z->s);
+    gt_free_device(&z->rsrc);
+    gt_free_device(&z->rdst);
+    gt_free_device(&z->dres);
+    gt_free_pinned(&z->host);
+    gt_free_pinned(&z->hres);
+    gt_destroy_event(&z->e0);
+    gt_destroy_event(&z->e1);
+    gt_destroy_stream(&z->s);
     free(z);
 }
 

@@ -33,22 +33,16 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    cudaDeviceSynchronize();
-    cudaGetLastError();
+    gt_gpu_quiesce();
     float **host[] = {&z->h_a, &z->h_b, &z->h_out, &z->m_a, &z->m_b, &z->m_out};
     float **dev[] = {&z->d_a, &z->d_b, &z->d_out, &z->u_a, &z->u_b, &z->u_out};
     for (size_t i = 0; i < GT_ARRAY_LEN(host); i++)
-        if (*host[i])
-            cudaFreeHost(*host[i]);
+        gt_free_pinned(host[i]);
     for (size_t i = 0; i < GT_ARRAY_LEN(dev); i++)
-        if (*dev[i])
-            cudaFree(*dev[i]);
-    if (z->e0)
-        cudaEventDestroy(z->e0);
-    if (z->e1)
-        cudaEventDestroy(z->e1);
-    if (z->s)
-        cudaStreamDestroy(z->s);
+        gt_free_device(dev[i]);
+    gt_destroy_event(&z->e0);
+    gt_destroy_event(&z->e1);
+    gt_destroy_stream(&z->s);
     free(z);
 }
 
