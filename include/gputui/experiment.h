@@ -76,6 +76,9 @@ typedef struct gt_experiment {
      * plot (the L2 set-aside in a sweep of the region), NAN for none. */
     double (*sweep_mark)(const int64_t *vals, int param, const gt_devprops *p,
                          char *label, size_t labellen);
+    /* Optional: the values a sweep of 'param' steps through (the L2 region
+     * from 5 MiB to twice the L2); returns how many, 0 for the default. */
+    int (*sweep_values)(int param, const gt_devprops *p, int64_t *out, int max);
 } gt_experiment;
 
 extern const gt_experiment *const gt_experiments[];

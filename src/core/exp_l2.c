@@ -168,6 +168,24 @@ static double sweep_mark(const int64_t *v, int param, const gt_devprops *p, char
     return (double)s;
 }
 
+/* hitRatio 0 to 1 by 0.05; the region from 5 MiB to twice the L2. */
+static int sweep_values(int param, const gt_devprops *p, int64_t *out, int max)
+{
+    int n = 0;
+
+    if (param == GT_L2_HIT) {
+        for (int h = 0; h <= 100 && n < max; h += 5)
+            out[n++] = h;
+    } else if (param == GT_L2_REGION) {
+        int64_t top = gt_dp_ok(p, GT_DP_L2) ? 2 * gt_dp_get(p, GT_DP_L2) : 128ll << 20;
+        int64_t step = (top - (5ll << 20)) / 15;
+        step = (step + (1 << 20) - 1) / (1 << 20) * (1 << 20);     /* whole MiB */
+        for (int64_t r = 5ll << 20; r <= top && n < max; r += step)
+            out[n++] = r;
+    }
+    return n;
+}
+
 const gt_experiment gt_exp_l2 = {
     .name = "l2",
     .title = "L2 persistence (set-aside, access-policy window)",
@@ -189,4 +207,5 @@ const gt_experiment gt_exp_l2 = {
     .bandwidth_for = bandwidth_for,
     .summary = summary,
     .sweep_mark = sweep_mark,
+    .sweep_values = sweep_values,
 };

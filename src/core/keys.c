@@ -21,6 +21,7 @@ const gt_keybind gt_keys[] = {
     {'>', GT_A_FASTER}, {'.', GT_A_FASTER},
     {'n', GT_A_NEXT_CONFIG}, {'N', GT_A_PREV_CONFIG},
     {'x', GT_A_EXPORT},
+    {'w', GT_A_SWEEP},
 };
 const size_t gt_nkeys = sizeof gt_keys / sizeof gt_keys[0];
 
@@ -45,6 +46,7 @@ static const char *const help[GT_A_COUNT] = {
     [GT_A_NEXT_CONFIG] = "replay: next recorded configuration",
     [GT_A_PREV_CONFIG] = "replay: previous recorded configuration",
     [GT_A_EXPORT] = "export the statistics (now and before) to gputui-*.json and .csv",
+    [GT_A_SWEEP] = "sweep the selected parameter: a plot of the median at each value (w stops)",
 };
 
 gt_action gt_key_action(int key)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gputui/record.h"
+#include "gputui/sweep.h"
 #include "gputui/units.h"
 
 void gt_report_device_line(FILE *f, const gt_devprops *p)
@@ -248,48 +249,20 @@ static int swept_param(gt_run *runs, int nruns)
  * with the experiment's mark (the L2 set-aside) where it falls. */
 static void sweep_plot(FILE *f, const gt_devprops *p, gt_run *runs, int nruns)
 {
+    static gt_sweep sw;
     const gt_experiment *e = runs[0].exp;
-    int k = swept_param(runs, nruns), ns = runs[0].nseries < 2 ? runs[0].nseries : 2;
-    double top = 0, mark = NAN;
-    char label[96] = "", v[48], t[32];
-    bool marked = false;
+    int k = swept_param(runs, nruns);
 
     if (k < 0)
         return;
-    for (int i = 0; i < nruns; i++)
-        for (int s = 0; s < ns; s++) {
-            double m = gt_dist_percentile(&runs[i].s[s].lat, 0.5);
-            if (isfinite(m) && m > top)
-                top = m;
-        }
-    if (!(top > 0))
-        return;
-    if (e->sweep_mark)
-        mark = e->sweep_mark(runs[0].vals, k, p, label, sizeof label);
-    fprintf(f, "\nsweep of %s: p50 latency per run, bars to %s\n", e->params[k].name,
-            gt_format_seconds(top, t, sizeof t));
-    fprintf(f, "  %-10s", e->params[k].name);
-    for (int s = 0; s < ns; s++)
-        fprintf(f, "  %-34.34s", runs[0].s[s].name);
-    fputc('\n', f);
-    for (int i = 0; i < nruns; i++) {
-        if (isfinite(mark) && !marked && (double)runs[i].vals[k] > mark) {
-            fprintf(f, "  ---------- %s ----------\n", label);
-            marked = true;
-        }
-        gt_param_format(&e->params[k], runs[i].vals[k], v, sizeof v);
-        fprintf(f, "  %-10s", v);
-        for (int s = 0; s < ns; s++) {
-            double m = gt_dist_percentile(&runs[i].s[s].lat, 0.5);
-            int bar = isfinite(m) ? (int)(m / top * 22 + 0.5) : 0;
-            fprintf(f, "  %10s ", isfinite(m) ? gt_format_seconds(m, t, sizeof t) : "-");
-            for (int c = 0; c < 23; c++)
-                fputc(c < bar ? '#' : ' ', f);
-        }
-        fputc('\n', f);
+    gt_sweep_begin(&sw, e, k, runs[0].vals, p);
+    sw.n = nruns < GT_SWEEP_MAX ? nruns : GT_SWEEP_MAX;
+    for (int i = 0; i < sw.n; i++) {
+        sw.vals[i] = runs[i].vals[k];
+        for (int s = 0; s < sw.nseries; s++)
+            sw.p50[i][s] = gt_dist_percentile(&runs[i].s[s].lat, 0.5);
     }
-    if (isfinite(mark) && !marked)
-        fprintf(f, "  ---------- %s ----------\n", label);
+    gt_sweep_print(f, &sw);
 }
 
 static void report_text_all(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,

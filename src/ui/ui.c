@@ -21,6 +21,7 @@
 #include "gputui/replay.h"
 #include "gputui/run.h"
 #include "gputui/signals.h"
+#include "gputui/sweep.h"
 #include "gputui/units.h"
 
 #define MIN_COLS 80
@@ -28,12 +29,13 @@
 #define FRAME_S (1.0 / 30.0)
 #define MAX_BINS 256
 #define REPLAY_DWELL_S 8.0      /* a played-out configuration stays this long */
+#define SWEEP_SAMPLES 15        /* samples per series at each value of a sweep */
 
 enum { PANE_EXP, PANE_DEV, PANE_COUNT };
 enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE, C_H2D, C_KERNEL, C_D2H };
 
 typedef enum { OUT_NONE, OUT_REDRAW, OUT_APPLY, OUT_RESTART, OUT_PAUSE,
-               OUT_CLEAR, OUT_QUIT } outcome;
+               OUT_CLEAR, OUT_SWEEP, OUT_QUIT } outcome;
 
 #define MAX_EXPS 16
 
@@ -62,6 +64,9 @@ typedef struct ui {
     gt_recorder *recorder;      /* --record, or NULL */
     uint32_t recorded_gen, error_gen, recorded_tl_gen;
     uint32_t tl_seq;            /* of the engine's latest timeline taken */
+    gt_sweep sweep;             /* 'w': the parameter being swept, and its plot */
+    bool sweeping, sweep_shown;
+    int sweep_i;                /* the value being measured */
 } ui;
 
 /* ---- small helpers ---- */
@@ -365,6 +370,8 @@ static outcome handle_key(ui *u, int ch)
         return try_value(u, u->sel, gt_param_step(p, u->vals[u->sel], 1));
     case GT_A_EXPORT:
         return export_stats(u);
+    case GT_A_SWEEP:
+        return OUT_SWEEP;
     case GT_A_NEXT_EXP:
     case GT_A_PREV_EXP:
         return step_experiment(u, a == GT_A_NEXT_EXP ? 1 : -1);
@@ -721,6 +728,43 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
         put(row, x, w, role(u, C_GHOST), " before -  (change a parameter to compare)");
 }
 
+/* ---- sweep ('w') ---- */
+
+static void sweep_stop(ui *u, bool hide)
+{
+    u->sweeping = false;
+    if (hide)
+        u->sweep_shown = false;
+}
+
+/* Starts a sweep of the selected parameter: the configuration moves to
+ * each value in turn and stays until it has SWEEP_SAMPLES samples. */
+static void sweep_start(ui *u, double now);
+
+/* The sweep's plot in place of the histograms. */
+static void draw_sweep(ui *u, int y, int h)
+{
+    static char rows[GT_SWEEP_MAX + 2][256];
+    const gt_sweep *s = &u->sweep;
+    int n = gt_sweep_render(s, rows, h - 1 < GT_SWEEP_MAX + 2 ? h - 1 : GT_SWEEP_MAX + 2, COLS);
+
+    if (u->sweeping)
+        putf(y, 0, COLS, role(u, C_TITLE), " Sweep of %s: p50 at each value, %d samples a "
+             "series; value %d of %d (w stops)", s->exp->params[s->param].name, SWEEP_SAMPLES,
+             u->sweep_i + 1, s->n);
+    else
+        putf(y, 0, COLS, role(u, C_TITLE), " Sweep of %s: p50 at each value (w sweeps again, "
+             "any change leaves the plot)", s->exp->params[s->param].name);
+    for (int r = 0; r < h - 1; r++) {
+        attr_t a = A_NORMAL;
+        if (r < n && strstr(rows[r], "----------"))
+            a = role(u, C_OK);
+        else if (r == 0)
+            a = role(u, C_GHOST);
+        put(y + 1 + r, 0, COLS, a, r < n ? rows[r] : "");
+    }
+}
+
 /* Rows the timeline block wants: title, serial, one per stream, axis. */
 static int timeline_rows(const ui *u)
 {
@@ -878,6 +922,12 @@ static void draw(ui *u)
     /* Two rows of histograms on a small terminal: give them the room. */
     if (LINES < 30 && (gt_experiment_bandwidth(u->exp, u->vals) ? 2 * u->cur.nseries : u->cur.nseries) > 2)
         top = 8;
+    /* A sweep plot takes what it needs, down to six rows of panes. */
+    if (u->sweep_shown) {
+        int need = u->sweep.n + 3 + (isfinite(u->sweep.mark) ? 1 : 0);
+        if (avail - top < need)
+            top = avail - need < 6 ? 6 : avail - need;
+    }
     dw = COLS >= 120 ? 42 : 34;
     draw_header(u);
     draw_device(u, y0, 0, dw, top);
@@ -887,6 +937,14 @@ static void draw(ui *u)
 
     hy = y0 + top;
     hh = avail - top;
+    if (u->sweep_shown) {
+        draw_sweep(u, hy, hh);
+        draw_status(u);
+        if (u->help)
+            draw_help();
+        refresh();
+        return;
+    }
     /* The timeline (streams) takes the bottom rows, leaving the histograms
      * at least six. */
     {
@@ -934,6 +992,52 @@ static void apply(ui *u, bool restart, double tkey)
     gt_run_init(&u->cur, u->exp, u->vals, gen);
     u->trace_t0 = tkey;
     u->trace_gen = gen;
+}
+
+static void sweep_start(ui *u, double now)
+{
+    char err[300];
+    const char *why;
+
+    if (u->pane != PANE_EXP) {
+        set_msg(u, true, "select a parameter in the experiment pane (Tab), then w sweeps it");
+        return;
+    }
+    if (!gt_param_applies(&u->exp->params[u->sel], u->vals, &why)) {
+        set_msg(u, true, "%s applies %s: nothing to sweep", u->exp->params[u->sel].name, why);
+        return;
+    }
+    gt_sweep_begin(&u->sweep, u->exp, u->sel, u->vals, &u->props);
+    if (gt_sweep_values(&u->sweep, &u->props, err, sizeof err) < 0) {
+        set_msg(u, true, "%s", err);
+        return;
+    }
+    u->sweeping = u->sweep_shown = true;
+    u->sweep_i = 0;
+    u->vals[u->sel] = u->sweep.vals[0];
+    apply(u, false, now);
+}
+
+/* Once the value being swept has its samples (or cannot run), its p50s go
+ * into the plot and the next value starts. */
+static void sweep_tick(ui *u, double now)
+{
+    gt_sweep *s = &u->sweep;
+    bool failed = u->st.state == GT_ST_ERROR || u->st.state == GT_ST_DONE;
+
+    if (!u->sweeping || u->st.gen != u->cur.gen)
+        return;
+    if (!failed && gt_run_count(&u->cur) < SWEEP_SAMPLES)
+        return;
+    for (int k = 0; k < s->nseries && k < u->cur.nseries; k++)
+        s->p50[u->sweep_i][k] = gt_dist_percentile(&u->cur.s[k].lat, 0.5);
+    if (++u->sweep_i >= s->n) {
+        sweep_stop(u, false);
+        set_msg(u, false, "sweep of %s done: %d values", s->exp->params[s->param].name, s->n);
+        return;
+    }
+    u->vals[s->param] = s->vals[u->sweep_i];
+    apply(u, false, now);
 }
 
 static void init_colors(ui *u, const gt_cli *cli)
@@ -1103,7 +1207,8 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
         gt_engine_status(eng, &u.st);
         record_error(&u);
         /* Replay: a played-out configuration gives way to the next one. */
-        if (u.rec && u.st.state == GT_ST_DONE && u.st.gen == u.cur.gen && !u.paused) {
+        if (u.rec && u.st.state == GT_ST_DONE && u.st.gen == u.cur.gen && !u.paused &&
+            !u.sweep_shown) {
             if (!u.done_since)
                 u.done_since = now;
             else if (now - u.done_since >= REPLAY_DWELL_S / gt_replay_speed()) {
@@ -1151,6 +1256,10 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
                 last_draw = 0;      /* the first sample after a change: show it now */
         }
         take_timeline(&u);
+        if (u.sweeping) {
+            gt_engine_status(eng, &u.st);
+            sweep_tick(&u, gt_now());
+        }
         /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
         while ((ch = getch()) != ERR) {
             double tkey = gt_now();
@@ -1159,9 +1268,19 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
                 quit = true;
                 break;
             case OUT_APPLY:
+                sweep_stop(&u, true);
                 apply(&u, false, tkey);
                 break;
+            case OUT_SWEEP:
+                if (u.sweeping) {
+                    sweep_stop(&u, false);
+                    set_msg(&u, false, "sweep stopped");
+                } else {
+                    sweep_start(&u, tkey);
+                }
+                break;
             case OUT_RESTART:
+                sweep_stop(&u, true);
                 apply(&u, true, tkey);
                 set_msg(&u, false, "restarted");
                 break;

@@ -82,6 +82,21 @@ tm send-keys -t t e
 check "e: l2 from the recording" wait_for "Experiment: L2 persistence" 10
 check "l2: speed-up with the window" wait_for "speed-up with the window [0-9.]+x" 10
 check "l2: the granted set-aside" wait_for "set-aside: asked 37.5 MiB, granted 37.5 MiB" 10
+for _ in 1 2 3; do tm send-keys -t t j; done                 # select hit-ratio
+tm send-keys -t t w
+check "w: a sweep of hit-ratio runs" wait_for "Sweep of hit-ratio: p50 at each value" 10
+check "w: the sweep finishes" wait_for "sweep of hit-ratio done: 21 values" 30
+check "sweep plot: a recorded value has its medians and bars" wait_for "^  100 +[0-9.]+ ms #+ +[0-9.]+ ms #+" 5
+check "sweep plot: a value the recording lacks is marked -" wait_for "^  5 +- +-" 5
+tm send-keys -t t j; tm send-keys -t t j; tm send-keys -t t j; tm send-keys -t t j  # region
+tm send-keys -t t w
+check "w: a region sweep marks the set-aside" wait_for "---------- set-aside asked: 37.5 MiB ----------" 30
+wait_for "sweep of region done" 30
+tm send-keys -t t k; tm send-keys -t t k; tm send-keys -t t k; tm send-keys -t t k
+tm send-keys -t t k; tm send-keys -t t k; tm send-keys -t t k                         # op
+tm send-keys -t t w
+check "w on a choice sweeps its choices" wait_for "Sweep of op: p50 at each value" 10
+check "the sweep of a choice ends" wait_for "Sweep of op: p50 at each value \\(w sweeps again" 20
 tm send-keys -t t e
 check "e: pitched from the recording" wait_for "Experiment: Pitched 2D/3D memory" 10
 check "pitched: the pitch cudaMallocPitch chose" wait_for "pitched: cudaMallocPitch, pitch [0-9]+ B" 10
