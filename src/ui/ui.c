@@ -784,13 +784,24 @@ static void draw_timeline(ui *u, int y, int x, int w, int h)
 
     if (cw > (int)sizeof cells)
         cw = (int)sizeof cells;
-    put(y, x, w, role(u, C_TITLE), " Timeline of the last iteration");
-    for (int k = 0, off = 33; k < GT_TL_KINDS; k++) {
-        snprintf(line, sizeof line, "%c %s", gt_tl_glyphs[k], gt_tl_kind_names[k]);
-        put(y, x + off, (int)strlen(line), role(u, colour[k]) | A_BOLD, line);
-        off += (int)strlen(line) + 2;
-    }
     shown = rows - 1 < tl->nstreams ? rows - 1 : tl->nstreams;
+    {
+        const char *title = " Timeline of the last iteration";
+        int off = (int)strlen(title) + 2;
+        put(y, x, w, role(u, C_TITLE), title);
+        for (int k = 0; k < GT_TL_KINDS; k++) {
+            snprintf(line, sizeof line, "%c %s", gt_tl_glyphs[k], gt_tl_kind_names[k]);
+            put(y, x + off, (int)strlen(line), role(u, colour[k]) | A_BOLD, line);
+            off += (int)strlen(line) + 2;
+        }
+        if (shown < tl->nstreams) {
+            snprintf(line, sizeof line, "(+%d streams: a taller terminal shows them)",
+                     tl->nstreams - shown);
+            if (off + (int)strlen(line) > w)
+                snprintf(line, sizeof line, "(+%d streams)", tl->nstreams - shown);
+            put(y, x + off, w - off, role(u, C_GHOST), line);
+        }
+    }
     for (int r = 0; r <= shown && r < rows; r++) {
         int run = r == 0 ? GT_TL_SERIAL : GT_TL_STREAMS, s = r == 0 ? 0 : r - 1;
         if (r == 0)
@@ -825,11 +836,6 @@ static void draw_timeline(ui *u, int y, int x, int w, int h)
             put(yy, x + lw + 1 + ce, 8, role(u, C_TITLE), "^streams");
         gt_format_seconds(span, a, sizeof a);
         put(yy, x + lw + 1 + cw - (int)strlen(a), (int)strlen(a) + 1, role(u, C_GHOST), a);
-        if (shown < tl->nstreams && w > 40) {
-            snprintf(line, sizeof line, "(%d more streams: a taller terminal shows them)",
-                     tl->nstreams - shown);
-            put(y, x + w - (int)strlen(line) - 1, (int)strlen(line), role(u, C_GHOST), line);
-        }
     }
 }
 
