@@ -27,9 +27,9 @@ static const gt_param params[GT_PI_NPARAMS] = {
                        "kernel: a kernel that walks the rows", NULL},
     [GT_PI_WIDTH] = {"width", "row width W", GT_P_SIZE, 1, 1 << 20, 1000, 0, 1, NULL, 0, "bytes",
                      "bytes per row; try 1000, 4096 and 4100", NULL},
-    [GT_PI_HEIGHT] = {"height", "rows H", GT_P_INT, 1, 1 << 20, 65536, 0, 0, NULL, 0, NULL,
-                      "rows (per slice for 3d); the default makes about 64 MB, beyond the L2",
-                      NULL},
+    [GT_PI_HEIGHT] = {"height", "rows H", GT_P_INT, 1, 1 << 20, 262144, 0, 0, NULL, 0, NULL,
+                      "rows (per slice for 3d); the default makes 256 MB or more, several "
+                      "times a large L2", NULL},
     [GT_PI_DEPTH] = {"depth", "slices D", GT_P_INT, 1, 4096, 1, 0, 0, NULL, 0, NULL,
                      "slices of the volume", three_d},
     [GT_PI_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 3, 1, 0, NULL, 0, NULL,
