@@ -746,8 +746,14 @@ static void draw_sweep(ui *u, int y, int h)
 {
     static char rows[GT_SWEEP_MAX + 2][256];
     const gt_sweep *s = &u->sweep;
-    int n = gt_sweep_render(s, rows, h - 1 < GT_SWEEP_MAX + 2 ? h - 1 : GT_SWEEP_MAX + 2, COLS);
+    int all = gt_sweep_render(s, rows, GT_SWEEP_MAX + 2, COLS);
+    int n = all < h - 1 ? all : h - 1;
 
+    /* Too short for every value: the last row says how many are hidden. */
+    if (n < all && n > 1) {
+        snprintf(rows[n - 1], sizeof rows[0], "  (%d more values: a taller terminal shows them)",
+                 all - n + 1);
+    }
     if (u->sweeping)
         putf(y, 0, COLS, role(u, C_TITLE), " Sweep of %s: p50 at each value, %d samples a "
              "series; value %d of %d (w stops)", s->exp->params[s->param].name, SWEEP_SAMPLES,
