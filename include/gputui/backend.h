@@ -31,7 +31,9 @@ typedef struct gt_exp_ops {
     /* Optional: the timeline of the last run() (experiments that overlap
      * work); returns true when it filled tl. */
     bool (*timeline)(void *state, gt_timeline *tl);
-    bool no_warmup;     /* skip the warm-up iterations (replay) */
+    /* Plays a recording back: no warm-up iterations, and no set-up or
+     * teardown figures of its own (the recorded ones stand). */
+    bool replayed;
 } gt_exp_ops;
 
 typedef struct gt_backend {

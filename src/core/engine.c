@@ -137,7 +137,7 @@ static void *worker(void *arg)
             gt_err_clear(&err);
             e->be->refresh(&props);
             ops = e->be->ops(exp->name);
-            nwarm = exp->warmup_param >= 0 && ops && !ops->no_warmup ?
+            nwarm = exp->warmup_param >= 0 && ops && !ops->replayed ?
                 (int)vals[exp->warmup_param] : 0;
             if (!ops)
                 gt_err_set(&err, GT_EXIT_FAIL, "experiment '%s' is not available "
@@ -146,8 +146,7 @@ static void *worker(void *arg)
                 gt_err_set(&err, GT_EXIT_USAGE, "%s", msg);
             else
                 ops->setup(&state, vals, &props, &info, &err);
-            /* A replayed configuration carries its recorded figure instead. */
-            if (had_state && ops && !ops->no_warmup)
+            if (had_state && ops && !ops->replayed)
                 gt_setup_info_time(&info, t_down, "previous configuration: free all");
             e->be->refresh(&props);
 

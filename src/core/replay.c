@@ -117,7 +117,7 @@ static bool timeline(void *state, gt_timeline *tl)
 }
 
 static const gt_exp_ops replay_ops = {.setup = setup, .run = run, .teardown = teardown,
-                                      .done = done, .timeline = timeline, .no_warmup = true};
+                                      .done = done, .timeline = timeline, .replayed = true};
 
 static int device_count(int *n, gt_err *err)
 {
