@@ -911,9 +911,36 @@ static void draw_help(void)
         putf(row, x0, w, A_REVERSE, "  In the device pane Up/Down scroll; elsewhere they pick a parameter.");
 }
 
+/* The live histograms (and the streams timeline) in rows hy .. hy+hh. */
+static void draw_histograms(ui *u, int hy, int hh)
+{
+    int ns = u->cur.nseries ? u->cur.nseries : 1, th = timeline_rows(u);
+    bool bw = gt_experiment_bandwidth(u->exp, u->vals);
+    int nblocks = bw ? 2 * ns : ns, rows = (nblocks + 1) / 2;
+
+    /* The timeline (streams) takes the bottom rows, leaving the histograms
+     * at least six. */
+    if (th > hh - 6)
+        th = hh - 6;
+    if (th >= 4) {
+        hh -= th;
+        draw_timeline(u, hy + hh, 0, COLS, th);
+    }
+    /* Two blocks a row: bandwidth and latency of one series, or the
+     * latency of two series when bandwidth means nothing here. */
+    for (int b = 0; b < nblocks; b++) {
+        int r = b / 2, y = hy + r * (hh / rows), h = hh / rows;
+        int x = b % 2 ? COLS / 2 : 0, w = b % 2 ? COLS - COLS / 2 : COLS / 2;
+        if (bw)
+            draw_block(u, y, x, w, h, b / 2, b % 2 == 0);
+        else
+            draw_block(u, y, x, w, h, b, false);
+    }
+}
+
 static void draw(ui *u)
 {
-    int top, avail, dw, hy, hh, ns;
+    int top, avail, dw, hy, hh;
 
     erase();
     if (COLS < MIN_COLS || LINES < MIN_LINES) {
@@ -949,40 +976,10 @@ static void draw(ui *u)
 
     hy = y0 + top;
     hh = avail - top;
-    if (u->sweep_shown) {
+    if (u->sweep_shown)
         draw_sweep(u, hy, hh);
-        draw_status(u);
-        if (u->help)
-            draw_help();
-        refresh();
-        return;
-    }
-    /* The timeline (streams) takes the bottom rows, leaving the histograms
-     * at least six. */
-    {
-        int th = timeline_rows(u);
-        if (th > hh - 6)
-            th = hh - 6;
-        if (th >= 4) {
-            hh -= th;
-            draw_timeline(u, hy + hh, 0, COLS, th);
-        }
-    }
-    /* Two blocks a row: bandwidth and latency of one series, or the
-     * latency of two series when bandwidth means nothing here. */
-    ns = u->cur.nseries ? u->cur.nseries : 1;
-    {
-        bool bw = gt_experiment_bandwidth(u->exp, u->vals);
-        int nblocks = bw ? 2 * ns : ns, rows = (nblocks + 1) / 2;
-        for (int b = 0; b < nblocks; b++) {
-            int r = b / 2, y = hy + r * (hh / rows), h = hh / rows;
-            int x = b % 2 ? COLS / 2 : 0, w = b % 2 ? COLS - COLS / 2 : COLS / 2;
-            if (bw)
-                draw_block(u, y, x, w, h, b / 2, b % 2 == 0);
-            else
-                draw_block(u, y, x, w, h, b, false);
-        }
-    }
+    else
+        draw_histograms(u, hy, hh);
     draw_status(u);
     if (u->help)
         draw_help();
@@ -1030,26 +1027,26 @@ static void sweep_start(ui *u, double now)
     apply(u, false, now);
 }
 
-/* Once the value being swept has its samples (or cannot run), its p50s go
- * into the plot and the next value starts. */
-static void sweep_tick(ui *u, double now)
+/* Once the value being swept has its samples, or cannot give more (an
+ * error, a played-out recording), its p50s go into the plot and the next
+ * value starts. Uses the status read for this wake-up; true when it moved. */
+static bool sweep_tick(ui *u, double now)
 {
     gt_sweep *s = &u->sweep;
-    bool failed = u->st.state == GT_ST_ERROR || u->st.state == GT_ST_DONE;
+    bool over = u->st.state == GT_ST_ERROR || u->st.state == GT_ST_DONE;
 
-    if (!u->sweeping || u->st.gen != u->cur.gen)
-        return;
-    if (!failed && gt_run_count(&u->cur) < SWEEP_SAMPLES)
-        return;
+    if (u->st.gen != u->cur.gen || (!over && gt_run_count(&u->cur) < SWEEP_SAMPLES))
+        return false;
     for (int k = 0; k < s->nseries && k < u->cur.nseries; k++)
         s->p50[u->sweep_i][k] = gt_dist_percentile(&u->cur.s[k].lat, 0.5);
     if (++u->sweep_i >= s->n) {
         sweep_stop(u, false);
         set_msg(u, false, "sweep of %s done: %d values", s->exp->params[s->param].name, s->n);
-        return;
+        return true;
     }
     u->vals[s->param] = s->vals[u->sweep_i];
     apply(u, false, now);
+    return true;
 }
 
 static void init_colors(ui *u, const gt_cli *cli)
@@ -1218,6 +1215,8 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
         /* The engine's status, once per wake-up. */
         gt_engine_status(eng, &u.st);
         record_error(&u);
+        if (u.sweeping && sweep_tick(&u, now))
+            dirty = true;
         /* Replay: a played-out configuration gives way to the next one. */
         if (u.rec && u.st.state == GT_ST_DONE && u.st.gen == u.cur.gen && !u.paused &&
             !u.sweep_shown) {
@@ -1268,10 +1267,6 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
                 last_draw = 0;      /* the first sample after a change: show it now */
         }
         take_timeline(&u);
-        if (u.sweeping) {
-            gt_engine_status(eng, &u.st);
-            sweep_tick(&u, gt_now());
-        }
         /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
         while ((ch = getch()) != ERR) {
             double tkey = gt_now();
