@@ -98,9 +98,10 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
                  gt_format_size((uint64_t)v[GT_L2_REGION], b, sizeof b));
         return -1;
     }
+    /* An explicit window above the maximum is refused; "region" is capped
+     * to it (gt_l2_window). */
     if (v[GT_L2_OP] == GT_L2_OP_WINDOW && gt_dp_ok(p, GT_DP_WINDOW_MAX) &&
-        (v[GT_L2_WINDOW] ? v[GT_L2_WINDOW] : v[GT_L2_REGION]) > gt_dp_get(p, GT_DP_WINDOW_MAX) &&
-        v[GT_L2_WINDOW]) {
+        v[GT_L2_WINDOW] > gt_dp_get(p, GT_DP_WINDOW_MAX)) {
         snprintf(err, n, "window: %s is above accessPolicyMaxWindowSize (%s)",
                  gt_format_size((uint64_t)v[GT_L2_WINDOW], a, sizeof a),
                  gt_format_size((uint64_t)gt_dp_get(p, GT_DP_WINDOW_MAX), b, sizeof b));

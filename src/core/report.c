@@ -249,7 +249,7 @@ static int swept_param(gt_run *runs, int nruns)
  * with the experiment's mark (the L2 set-aside) where it falls. */
 static void sweep_plot(FILE *f, const gt_devprops *p, gt_run *runs, int nruns)
 {
-    static gt_sweep sw;
+    gt_sweep sw;
     const gt_experiment *e = runs[0].exp;
     int k = swept_param(runs, nruns);
 

@@ -48,9 +48,21 @@ int gt_sweep_values(gt_sweep *s, const gt_devprops *p, char *err, size_t errlen)
     return s->n;
 }
 
-int gt_sweep_render(const gt_sweep *s, char (*rows)[256], int maxrows, int width)
+/* The largest median measured: the length of a full bar. */
+static double sweep_top(const gt_sweep *s)
 {
     double top = 0;
+
+    for (int i = 0; i < s->n; i++)
+        for (int k = 0; k < s->nseries; k++)
+            if (isfinite(s->p50[i][k]) && s->p50[i][k] > top)
+                top = s->p50[i][k];
+    return top;
+}
+
+int gt_sweep_render(const gt_sweep *s, char (*rows)[256], int maxrows, int width)
+{
+    double top = sweep_top(s);
     int n = 0, bar, off;
     bool marked = false;
     char v[48], t[32];
@@ -60,10 +72,6 @@ int gt_sweep_render(const gt_sweep *s, char (*rows)[256], int maxrows, int width
     bar = (width - 12 - s->nseries * 13) / (s->nseries ? s->nseries : 1) - 1;
     if (bar < 4)
         bar = 4;
-    for (int i = 0; i < s->n; i++)
-        for (int k = 0; k < s->nseries; k++)
-            if (isfinite(s->p50[i][k]) && s->p50[i][k] > top)
-                top = s->p50[i][k];
     if (n < maxrows) {
         off = snprintf(rows[n], 256, "  %-10.10s", s->exp->params[s->param].name);
         for (int k = 0; k < s->nseries && off < width; k++)
@@ -100,17 +108,11 @@ int gt_sweep_render(const gt_sweep *s, char (*rows)[256], int maxrows, int width
 
 void gt_sweep_print(FILE *f, const gt_sweep *s)
 {
-    static char rows[GT_SWEEP_MAX + 2][256];
-    double top = 0;
-    char t[32];
+    char rows[GT_SWEEP_MAX + 2][256], t[32];
     int n = gt_sweep_render(s, rows, GT_SWEEP_MAX + 2, 12 + 2 * 36);
 
-    for (int i = 0; i < s->n; i++)
-        for (int k = 0; k < s->nseries; k++)
-            if (isfinite(s->p50[i][k]) && s->p50[i][k] > top)
-                top = s->p50[i][k];
     fprintf(f, "\nsweep of %s: p50 latency per run, bars to %s\n", s->exp->params[s->param].name,
-            gt_format_seconds(top, t, sizeof t));
+            gt_format_seconds(sweep_top(s), t, sizeof t));
     for (int i = 0; i < n; i++)
         fprintf(f, "%s\n", rows[i]);
 }

@@ -13,7 +13,7 @@ const char gt_tl_glyphs[GT_TL_KINDS] = {'>', '#', '<'};
 void gt_timeline_row(const gt_timeline *tl, int run, int stream, double span, int w,
                      signed char *cells)
 {
-    static float cov[MAX_CELLS][GT_TL_KINDS];
+    float cov[MAX_CELLS][GT_TL_KINDS];      /* time of each kind in each cell */
 
     if (w > MAX_CELLS)
         w = MAX_CELLS;
@@ -81,7 +81,7 @@ void gt_timeline_print(FILE *f, const gt_timeline *tl, int w)
 {
     double span = tl->total[GT_TL_SERIAL] > tl->total[GT_TL_STREAMS] ?
         tl->total[GT_TL_SERIAL] : tl->total[GT_TL_STREAMS];
-    char a[32], b[32];
+    char a[32], b[32], h[32], k[32], d[32];
 
     if (w > MAX_CELLS)
         w = MAX_CELLS;
@@ -97,7 +97,7 @@ void gt_timeline_print(FILE *f, const gt_timeline *tl, int w)
     fprintf(f, "  serial %s, streams %s; summed H2D %s, kernel %s, D2H %s\n",
             gt_format_seconds(tl->total[GT_TL_SERIAL], a, sizeof a),
             gt_format_seconds(tl->total[GT_TL_STREAMS], b, sizeof b),
-            gt_format_seconds(tl->sum[GT_TL_H2D], (char[32]){0}, 32),
-            gt_format_seconds(tl->sum[GT_TL_KERNEL], (char[32]){0}, 32),
-            gt_format_seconds(tl->sum[GT_TL_D2H], (char[32]){0}, 32));
+            gt_format_seconds(tl->sum[GT_TL_H2D], h, sizeof h),
+            gt_format_seconds(tl->sum[GT_TL_KERNEL], k, sizeof k),
+            gt_format_seconds(tl->sum[GT_TL_D2H], d, sizeof d));
 }
