@@ -29,9 +29,9 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 $(WARN) -pthread
 NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
-# jansson and cudart are linked statically: the binary needs neither on the
+# jansson, zlib and cudart are linked statically: the binary needs none on the
 # target machine; the CUDA driver and NVML are loaded at run time.
-JANSSON_LIBS   := -Wl,-Bstatic -ljansson -Wl,-Bdynamic
+STATIC_LIBS    := -Wl,-Bstatic -ljansson -lz -Wl,-Bdynamic
 CUDA_LIBS      := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread
 NVCCFLAGS ?= -O3
 NVCCFLAGS += -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall
@@ -65,7 +65,7 @@ deps-test:
 	@scripts/deps.sh test
 
 $(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(JANSSON_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(STATIC_LIBS) $(CUDA_LIBS) -lstdc++ -lm
 
 $(BUILD)/src/ui/%.o: src/ui/%.c
 	@mkdir -p $(@D)
@@ -89,7 +89,7 @@ $(BUILD)/san/%.o: %.c
 
 $(BUILD)/san/test_%: tests/unit/test_%.c $(SAN_CORE)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -O1 $(SAN) -o $@ $^ -lcmocka $(JANSSON_LIBS) -lm
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -O1 $(SAN) -o $@ $^ -lcmocka $(STATIC_LIBS) -lm
 
 run: deps $(BIN)
 	$(BIN)
@@ -107,7 +107,11 @@ test-gpu-memcheck: $(BIN) $(BUILD)/test_unwind
 	@tests/gpu/memcheck.sh $(BIN) $(BUILD)/test_unwind
 
 $(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
-	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(JANSSON_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+
+# What the bundled recordings must hold (make recordings, and the e2e check).
+$(BUILD)/recplan: tests/tools/recplan.c $(CORE_OBJ)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) -lm
 
 bench: $(BIN)
 	@scripts/bench.sh $(BIN)
@@ -117,22 +121,23 @@ bench: $(BIN)
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -pthread -o $@ $^ \
-	  $(JANSSON_LIBS) -lm
+	  $(STATIC_LIBS) -lm
 
 fuzz: $(BUILD)/fuzz_record $(BUILD)/fuzz_cli
 	@scripts/fuzz.sh $(BUILD)/fuzz_record tests/fuzz/gtr.dict
 	@scripts/fuzz.sh $(BUILD)/fuzz_cli tests/fuzz/cli.dict
 
-# Needs a GPU: re-record tests/data/bundled.gtr after an experiment changes.
-recordings: $(BIN)
-	@scripts/make-recordings.sh $(BIN) tests/data/bundled.gtr
+# Needs a GPU: records this GPU into share/gputui/MODEL.gtr.gz (see the
+# script for recording in parts under a time limit).
+recordings: $(BIN) $(BUILD)/recplan
+	@scripts/make-recordings.sh $(BIN) $(BUILD)/recplan share/gputui
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gputui
 	install -m 644 man/gputui.1 $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1
 	install -d $(DESTDIR)$(PREFIX)/share/gputui
-	install -m 644 tests/data/bundled.gtr $(DESTDIR)$(PREFIX)/share/gputui/bundled.gtr
+	install -m 644 share/gputui/*.gtr.gz $(DESTDIR)$(PREFIX)/share/gputui/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gputui $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1

@@ -12,6 +12,7 @@ else
     need+=(libncurses-dev)
 fi
 [ -e /usr/include/jansson.h ] || need+=(libjansson-dev)
+[ -e /usr/include/zlib.h ] || need+=(zlib1g-dev)
 command -v make >/dev/null 2>&1 || need+=(make)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 if [ "$what" = test ]; then

@@ -14,9 +14,11 @@ keep=tests/fuzz/regressions
 [ "$name" = fuzz_cli ] && keep=tests/fuzz/regressions-cli
 mkdir -p "$corpus" "$keep"
 if [ "$name" = fuzz_record ]; then
-    # Seeds: the head of the bundled recording, and small hand-made files.
-    head -n 40 tests/data/bundled.gtr >"$corpus/seed-bundled.gtr"
+    # Seeds: the head of a bundled recording, small hand-made files, and
+    # the same compressed (the reader takes gzip through zlib).
+    gzip -dc "$(ls share/gputui/*.gtr.gz | head -n 1)" | head -n 40 >"$corpus/seed-bundled.gtr"
     cp tests/fuzz/corpus/* "$corpus/" 2>/dev/null
+    for f in "$corpus"/*.gtr; do gzip -9c "$f" >"$f.gz"; done
 else
     printf -- '--batch\0--size\0001.5G,64M\0--dir=bidir\0-e\0zerocopy\0--blocks\0auto' >"$corpus/seed-cli"
 fi

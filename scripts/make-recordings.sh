@@ -1,48 +1,71 @@
 #!/usr/bin/env bash
-# make recordings: regenerate tests/data/bundled.gtr on a machine with a
-# GPU. Run it whenever an experiment changes. It covers every host memory
-# kind, direction and copy method of the transfer experiment at three
-# sizes, and the main configurations and sweeps of the other experiments;
-# combinations the GPU cannot run are reported and skipped.
-set -euo pipefail
+# make recordings: record this machine's GPU into share/gputui/MODEL.gtr.gz
+# (MODEL from the device name: h200, h100, ...). What is recorded comes from
+# build/recplan: every configuration a class reaches with +/- from the
+# defaults on the parameters it changes (recplan.c has the table).
+#
+#   scripts/make-recordings.sh BIN RECPLAN [OUTDIR] [PART...]
+#
+# Each batch line is written to its own part in $GPUTUI_REC_PARTS (default
+# build/recordings) and skipped when that part exists, so a run cut off by
+# a time limit goes on where it stopped; PART limits the run to "transfer"
+# or "rest". Without PART, or with "merge", the parts are merged into one
+# compressed recording and its coverage is printed.
+set -uo pipefail
 BIN=$(realpath "${1:-build/gputui}")
-OUTF=${2:-tests/data/bundled.gtr}
+PLAN=$(realpath "${2:-build/recplan}")
+OUTDIR=${3:-share/gputui}
+shift $(( $# < 3 ? $# : 3 ))
+what=${*:-transfer rest merge}
 cd "$(dirname "$0")/.."
-mkdir -p "$(dirname "$OUTF")"
-"$BIN" --batch --record "$OUTF.1" --samples 40 --format csv \
-    --dir h2d,d2h,bidir,d2d --method ce,sm --host pageable,pinned,hostalloc,register \
-    --write-combined=off,on --size 4M,64M,256M >/dev/null
-"$BIN" --batch --record "$OUTF.2" --samples 60 --format csv -e zerocopy \
-    --count 1000000,16777216 --passes 1,8 --write-combined=off,on >/dev/null
-"$BIN" --batch --record "$OUTF.3" --samples 15 --format csv -e hostalloc --op alloc \
-    --kind pageable,pinned,hostalloc,register --write-combined=off,on --size 64M,1G >/dev/null
-"$BIN" --batch --record "$OUTF.4" --samples 15 --format csv -e hostalloc --op cpu \
-    --kind pageable,pinned,hostalloc,register --write-combined=off,on --size 64M >/dev/null
-"$BIN" --batch --record "$OUTF.5" --samples 30 --format csv -e streams \
-    --streams 1,2,4,8,16 --legacy-sync=off,on >/dev/null
-"$BIN" --batch --record "$OUTF.6" --samples 30 --format csv -e streams \
-    --streams 4 --legacy-sync --stream-flags non-blocking >/dev/null
-"$BIN" --batch --record "$OUTF.7" --samples 10 --format csv -e streams \
-    --streams 4 --host pageable >/dev/null
-"$BIN" --batch --record "$OUTF.8" --samples 30 --format csv -e vmm --op alloc \
-    --size 2M,3M,64M,1G >/dev/null
-"$BIN" --batch --record "$OUTF.9" --samples 20 --format csv -e vmm --op bandwidth \
-    --dir h2d,d2h,d2d --size 512M >/dev/null
-"$BIN" --batch --record "$OUTF.10" --samples 63 --format csv -e vmm --op grow \
-    --start 64M --end 4G --step 64M >/dev/null
-"$BIN" --batch --record "$OUTF.11" --samples 30 --format csv -e l2 \
-    --hit-ratio 0,10,20,30,40,50,60,70,80,90,100 >/dev/null
-"$BIN" --batch --record "$OUTF.12" --samples 30 --format csv -e l2 \
-    --region 5M,10M,16M,24M,32M,40M,48M,64M,96M,120M >/dev/null
-"$BIN" --batch --record "$OUTF.13" --samples 30 --format csv -e l2 --op cost --streaming 512M >/dev/null
-"$BIN" --batch --record "$OUTF.14" --samples 30 --format csv -e pitched \
-    --width 1000,4096,4100 --measure h2d,d2h,kernel >/dev/null
-"$BIN" --batch --record "$OUTF.15" --samples 30 --format csv -e pitched --dims 3d \
-    --width 1000,4100 --height 512 --depth 32 --measure h2d,kernel >/dev/null
-parts=$(for i in $(seq 15); do echo "$OUTF.$i"; done)
-# shellcheck disable=SC2086
-python3 scripts/merge-recordings.py $parts >"$OUTF"
-# shellcheck disable=SC2086
-rm -f $parts
-ls -l "$OUTF"
-"$BIN" --batch --replay "$OUTF" --format text | grep -c '^== run' | sed 's/^/configurations: /'
+PARTS=${GPUTUI_REC_PARTS:-build/recordings}
+mkdir -p "$PARTS" "$OUTDIR"
+
+# Per configuration: at least 300 samples per series or 0.4 s of them; the
+# transfer sweep has 1000 configurations, so its cap is shorter.
+record() {      # record NAME SECONDS ARGS...
+    local name=$1 secs=$2; shift 2
+    local f="$PARTS/$name.gtr.gz"
+    [ -s "$f" ] && return 0
+    if "$BIN" --batch --record "$f.partial.gz" --record-samples 300 --record-seconds "$secs" \
+        --samples "${MIN_SAMPLES:-5}" --format csv "$@" >/dev/null 2>"$PARTS/$name.err"; then
+        mv "$f.partial.gz" "$f"
+    elif [ -s "$f.partial.gz" ] && "$BIN" --batch --replay "$f.partial.gz" >/dev/null 2>&1; then
+        mv "$f.partial.gz" "$f"     # some configurations were refused: keep the rest
+        echo "  $name: $(grep -c . "$PARTS/$name.err") configurations refused or failed (see $PARTS/$name.err)"
+    else
+        echo "  $name: nothing recorded: $(head -c 300 "$PARTS/$name.err")"
+        rm -f "$f.partial.gz"
+    fi
+}
+
+run_plan() {    # run_plan PREFIX SECONDS [--props REC] EXPERIMENT...
+    local prefix=$1 secs=$2 n=0; shift 2
+    while read -r line; do
+        n=$((n + 1))
+        # shellcheck disable=SC2086
+        record "$prefix-$(printf %03d $n)" "$secs" $line
+    done < <("$PLAN" plan "$@")
+    echo "$prefix: $n batch runs"
+}
+
+for w in $what; do
+    case $w in
+    transfer)
+        run_plan transfer 0.4 transfer ;;
+    rest)
+        first=$(ls "$PARTS"/transfer-*.gtr.gz 2>/dev/null | head -n 1)
+        [ -n "$first" ] || { echo "record the transfer part first (its header gives the L2 size)"; exit 1; }
+        MIN_SAMPLES=3 run_plan rest 0.4 --props "$first" zerocopy streams hostalloc vmm l2 pitched ;;
+    merge)
+        model=$("$BIN" --batch --replay "$(ls "$PARTS"/*.gtr.gz | head -n 1)" --format json |
+                python3 -c 'import json,sys; n=json.load(sys.stdin)["device"]["name"]; print(n.replace("NVIDIA","").split()[0].lower())')
+        out="$OUTDIR/$model.gtr.gz"
+        # shellcheck disable=SC2046
+        python3 scripts/merge-recordings.py "$out" $(ls "$PARTS"/*.gtr.gz) || exit 1
+        ls -l "$out"
+        "$PLAN" check "$out" ;;
+    *)
+        echo "unknown part '$w' (allowed: transfer, rest, merge)"; exit 64 ;;
+    esac
+done

@@ -1,27 +1,54 @@
 #!/usr/bin/env python3
-"""Concatenates gputui recordings of the same device into one: the first
-file's header, then every file's lines with configuration numbers and
-times shifted to follow the previous file's. Usage: merge.py A.gtr B.gtr..."""
+"""Concatenates gputui recordings of one device into OUT: the first file's
+header, then every file's lines with configuration numbers and times
+shifted to follow the previous file's. Inputs may be gzip-compressed; OUT
+is compressed when its name ends in .gz.
+
+Usage: merge-recordings.py OUT IN.gtr[.gz]..."""
+import gzip
 import json
 import sys
 
-gen_base, t_base = 0, 0.0
-for k, path in enumerate(sys.argv[1:]):
-    max_gen, max_t = 0, 0.0
-    with open(path) as f:
-        for n, line in enumerate(f):
-            o = json.loads(line)
-            if n == 0:
-                if o.get("type") != "header":
-                    sys.exit(f"{path}: not a gputui recording")
-                if k == 0:
-                    print(line, end="")
-                continue
-            if "gen" in o:
-                o["gen"] += gen_base
-                max_gen = max(max_gen, o["gen"])
-            if "t" in o:
-                o["t"] += t_base
-                max_t = max(max_t, o["t"])
-            print(json.dumps(o, separators=(",", ":")))
-    gen_base, t_base = max_gen, max_t
+
+def opener(path, mode):
+    with open(path, "rb") as f:
+        gz = f.read(2) == b"\x1f\x8b"
+    return gzip.open(path, mode + "t") if gz else open(path, mode)
+
+
+def main():
+    out_path, inputs = sys.argv[1], sys.argv[2:]
+    if not inputs:
+        sys.exit(__doc__)
+    out = gzip.open(out_path, "wt", compresslevel=9) if out_path.endswith(".gz") \
+        else open(out_path, "w")
+    gen_base, t_base, device = 0, 0.0, None
+    for path in inputs:
+        max_gen, max_t = gen_base, t_base
+        with opener(path, "r") as f:
+            for n, line in enumerate(f):
+                if not line.endswith("\n"):
+                    break           # cut off: the reader drops it too
+                o = json.loads(line)
+                if n == 0:
+                    if o.get("type") != "header":
+                        sys.exit(f"{path}: not a gputui recording")
+                    name = o.get("device", {}).get("name")
+                    if device is None:
+                        device = name
+                        out.write(line)
+                    elif name != device:
+                        sys.exit(f"{path}: recorded on {name}, not {device}")
+                    continue
+                if "gen" in o:
+                    o["gen"] += gen_base
+                    max_gen = max(max_gen, o["gen"])
+                if "t" in o:
+                    o["t"] = round(o["t"] + t_base, 6)
+                    max_t = max(max_t, o["t"])
+                out.write(json.dumps(o, separators=(",", ":")) + "\n")
+        gen_base, t_base = max_gen, max_t
+    out.close()
+
+
+main()

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "gputui/batch.h"
+#include "gputui/bundle.h"
 #include "gputui/cli.h"
 #include "gputui/cuda_backend.h"
 #include "gputui/engine.h"
@@ -21,8 +22,6 @@
 #include "gputui/report.h"
 #include "gputui/signals.h"
 #include "gputui/ui.h"
-
-#define BUNDLED "bundled.gtr"
 
 static int list_devices(const gt_backend *be)
 {
@@ -46,28 +45,18 @@ static int list_devices(const gt_backend *be)
     return GT_EXIT_OK;
 }
 
-/* The bundled recording: $GPUTUI_DATA_DIR, then beside the binary in the
- * build tree (build/../tests/data) or an installation (bin/../share/gputui). */
-static bool find_bundled(char *out, size_t len)
+/* The directory of the running binary, for the bundled recordings. */
+static const char *exe_dir(char *buf, size_t len)
 {
-    char exe[PATH_MAX], *slash;
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    const char *env = getenv("GPUTUI_DATA_DIR");
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    char *slash;
 
-    if (env && env[0]) {
-        snprintf(out, len, "%s/%s", env, BUNDLED);
-        return access(out, R_OK) == 0;
-    }
     if (n <= 0)
-        return false;
-    exe[n] = '\0';
-    if ((slash = strrchr(exe, '/')))
+        return NULL;
+    buf[n] = '\0';
+    if ((slash = strrchr(buf, '/')))
         *slash = '\0';
-    snprintf(out, len, "%s/../tests/data/%s", exe, BUNDLED);
-    if (access(out, R_OK) == 0)
-        return true;
-    snprintf(out, len, "%s/../share/gputui/%s", exe, BUNDLED);
-    return access(out, R_OK) == 0;
+    return buf;
 }
 
 /* "cudaErrorNoDevice" out of a longer message, for the banner. */
@@ -106,9 +95,10 @@ int main(int argc, char **argv)
     const gt_backend *be = &gt_cuda_backend;
     gt_engine *eng;
     gt_recording rec;
+    gt_bundle bundle;
     gt_cli cli;
     gt_err err;
-    char banner[512], path[PATH_MAX + 32], reason[64];
+    char banner[512], path[PATH_MAX + 32], reason[200];
     int rc;
 
     setlocale(LC_ALL, "");
@@ -156,10 +146,21 @@ int main(int argc, char **argv)
             return err.code ? err.code : GT_EXIT_FAIL;
         }
         gt_err_clear(&lerr);
-        if (!find_bundled(path, sizeof path) || gt_recording_load(&rec, path, &lerr)) {
+        if (!gt_bundle_find(&bundle, exe_dir(path, sizeof path))) {
             fprintf(stderr, "gputui: %s\n", err.msg);
-            fprintf(stderr, "gputui: and no bundled recording to replay instead%s%s\n",
-                    lerr.code ? ": " : " (" BUNDLED " not found)", lerr.msg);
+            fprintf(stderr, "gputui: and no bundled recording to replay instead (none in %s)\n",
+                    bundle.dir[0] ? bundle.dir : "share/gputui");
+            return GT_EXIT_FAIL;
+        }
+        if (cli.device >= bundle.n) {
+            fprintf(stderr, "gputui: %s\n", err.msg);
+            fprintf(stderr, "gputui: --device %d: the bundled recordings hold devices 0 to %d (%s)\n",
+                    cli.device, bundle.n - 1, gt_bundle_models(&bundle, reason, sizeof reason));
+            return GT_EXIT_USAGE;
+        }
+        if (gt_recording_load(&rec, bundle.path[cli.device], &lerr)) {
+            fprintf(stderr, "gputui: %s\n", err.msg);
+            fprintf(stderr, "gputui: and the bundled recording does not load: %s\n", lerr.msg);
             return GT_EXIT_FAIL;
         }
         short_reason(err.msg, reason, sizeof reason);

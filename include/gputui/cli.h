@@ -31,7 +31,9 @@ typedef struct gt_cli {
     int64_t samples;        /* batch: samples per series */
     bool no_color;
     const char *trace;      /* --trace FILE: key-to-sample latency log */
-    const char *record;     /* --record FILE */
+    const char *record;     /* --record FILE (.gz: compressed) */
+    int64_t record_samples; /* --record-samples: per series and configuration */
+    double record_seconds;  /* --record-seconds: ... or this long, the sooner */
     const char *replay;     /* --replay FILE */
     bool no_fallback;       /* --no-fallback: no replay when there is no GPU */
 } gt_cli;

@@ -14,7 +14,13 @@
  * t is seconds since the recording started. Readers reject another major
  * version, ignore unknown fields and unknown line types, load every
  * complete line of a file whose last line was cut off, and name the line
- * of anything else that is wrong. */
+ * of anything else that is wrong.
+ *
+ * A recording may be gzip-compressed: the writer compresses when the name
+ * ends in ".gz"; the reader decides by the content, so either name reads
+ * either kind. A compressed stream that ends early is a cut-off file (its
+ * complete lines load, cut_note says so); corrupt compressed data is an
+ * error naming the line it was found in. */
 #ifndef GPUTUI_RECORD_H
 #define GPUTUI_RECORD_H
 
@@ -32,6 +38,9 @@
 /* ---- writing ---- */
 
 typedef struct gt_recorder gt_recorder;
+
+/* Whether --record PATH is written compressed (the name ends in ".gz"). */
+bool gt_rec_is_gzip_name(const char *path);
 
 int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p,
                      gt_err *err);
@@ -69,6 +78,7 @@ typedef struct gt_recording {
     size_t ncfg, cfgcap;
     size_t lines;           /* lines loaded */
     size_t dropped;         /* cut-off lines at the end, not loaded */
+    char cut_note[600];     /* "PATH:LINE: the compressed data ends early ...", or "" */
 } gt_recording;
 
 /* Loads a file. On failure everything is freed and err says what and, for
@@ -78,6 +88,9 @@ int gt_recording_load(gt_recording *r, const char *path, gt_err *err);
 int gt_recording_parse(gt_recording *r, const char *name, const char *buf,
                        size_t len, gt_err *err);
 void gt_recording_free(gt_recording *r);
+/* What a reader should be told about a file that loaded with losses (a
+ * cut-off last line, a compressed stream that ends early), "" if none. */
+const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len);
 
 /* Index of the configuration with exactly these values, or -1. */
 int gt_recording_find(const gt_recording *r, const gt_experiment *exp,

@@ -2,6 +2,12 @@
  * recorded pace, times a speed factor. The TUI, batch code and engine do
  * not know whether samples come from a GPU or from here.
  *
+ * A configuration never runs dry: when its recorded samples have played,
+ * they play again from the first, in recorded order and at the recorded
+ * pace (one pass lasts from the first sample to the last plus the mean gap
+ * between iterations), so histograms keep filling as in a live run. Only a
+ * configuration recorded without samples is done (GT_ST_DONE).
+ *
  * One recording per process: gt_replay_backend() keeps the pointer, which
  * must stay valid until the engine is stopped. */
 #ifndef GPUTUI_REPLAY_H

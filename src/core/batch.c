@@ -28,6 +28,18 @@ static uint64_t failed(gt_run *runs, int n)
     return f;
 }
 
+/* Whether a configuration has been measured long enough: --samples per
+ * series, and when recording, --record-samples per series or
+ * --record-seconds since its first sample, whichever comes first. */
+static bool measured(const gt_cli *cli, const gt_run *run, const gt_setup_info *info,
+                     bool recording, double t_first)
+{
+    if (!enough(run, info, cli->samples))
+        return false;
+    return !recording || enough(run, info, cli->record_samples) ||
+           (t_first > 0 && gt_now() - t_first >= cli->record_seconds);
+}
+
 /* Measures one configuration into *run. Returns 0, GT_EXIT_FAIL after a
  * set-up or run error (already printed), or 128+N after signal N. */
 static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_run *run,
@@ -37,6 +49,7 @@ static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_ru
     gt_status st;
     uint32_t gen = gt_engine_configure(eng, cli->exp, vals);
     bool config_written = false;
+    double t_first = 0;
 
     gt_run_init(run, cli->exp, vals, gen);
     for (;;) {
@@ -47,7 +60,7 @@ static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_ru
             fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
             return 128 + (int)gt_signal_caught;
         }
-        if (poll(&pfd, 1, 500) < 0 && errno != EINTR) {
+        if (poll(&pfd, 1, 100) < 0 && errno != EINTR) {
             perror("gputui: poll");
             return GT_EXIT_FAIL;
         }
@@ -59,6 +72,7 @@ static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_ru
                 if (!config_written) {
                     gt_recorder_config(rec, cli->exp, vals, gen, &st.info);
                     config_written = true;
+                    t_first = gt_now();
                 }
                 gt_recorder_sample(rec, &buf[i]);
                 gt_run_add(run, &buf[i]);
@@ -70,7 +84,8 @@ static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_ru
             fprintf(stderr, "gputui: %s\n", st.msg);
             return GT_EXIT_FAIL;
         }
-        if (st.gen == gen && st.state != GT_ST_SETUP && enough(run, &st.info, cli->samples)) {
+        if (st.gen == gen && st.state != GT_ST_SETUP &&
+            measured(cli, run, &st.info, rec != NULL, t_first)) {
             gt_timeline *tl = malloc(sizeof *tl);
             uint32_t seq = 0;
             run->info = st.info;
@@ -165,7 +180,7 @@ int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
 {
     gt_run *runs = calloc(rec->ncfg, sizeof *runs);
     int nrun = 0, rc = GT_EXIT_OK;
-    char desc[512];
+    char desc[512], warn[700];
 
     if (!runs) {
         fprintf(stderr, "gputui: out of memory\n");
@@ -187,9 +202,8 @@ int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
             gt_run_add(&runs[nrun], &c->s[k]);
         nrun++;
     }
-    if (rec->dropped)
-        fprintf(stderr, "gputui: %s: the last line was cut off; %zu line%s dropped\n", rec->path,
-                rec->dropped, rec->dropped == 1 ? "" : "s");
+    if (gt_recording_warning(rec, warn, sizeof warn)[0])
+        fprintf(stderr, "gputui: %s\n", warn);
     if (gt_report(stdout, cli->format, &rec->props, runs, nrun, rec)) {
         fprintf(stderr, "gputui: cannot write the report\n");
         rc = GT_EXIT_FAIL;

@@ -39,11 +39,13 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
 {
     char name[64], msg[400];
     bool batch_only = false, batch_opt_seen = false, list_seen = false;
-    const char *batch_opt = NULL;
+    const char *batch_opt = NULL, *record_opt = NULL;
 
     memset(c, 0, sizeof *c);
     c->mode = GT_MODE_TUI;
     c->samples = 50;
+    c->record_samples = 300;
+    c->record_seconds = 2.0;
     c->exp = gt_experiments[0];
 
     /* The experiment decides which parameter options exist. */
@@ -149,6 +151,23 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         } else if (!strcmp(name, "--record")) {
             NEED_VALUE();
             c->record = val;
+        } else if (!strcmp(name, "--record-samples")) {
+            NEED_VALUE();
+            record_opt = "--record-samples";
+            if (parse_int("--record-samples", val, 1, 1000000, &c->record_samples, err))
+                return -1;
+        } else if (!strcmp(name, "--record-seconds")) {
+            char *end;
+            NEED_VALUE();
+            record_opt = "--record-seconds";
+            errno = 0;
+            c->record_seconds = strtod(val, &end);
+            if (errno || end == val || *end || !(c->record_seconds >= 0.01) ||
+                c->record_seconds > 3600) {
+                gt_err_set(err, GT_EXIT_USAGE, "--record-seconds: '%s' is not valid (allowed: "
+                           "a number of seconds from 0.01 to 3600)", val);
+                return -1;
+            }
         } else if (!strcmp(name, "--replay")) {
             NEED_VALUE();
             c->replay = val;
@@ -194,6 +213,10 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
     batch_only = c->mode != GT_MODE_BATCH && (batch_opt_seen || list_seen);
     if (batch_only) {
         gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --batch", batch_opt);
+        return -1;
+    }
+    if (record_opt && !c->record) {
+        gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --record FILE", record_opt);
         return -1;
     }
     if (c->record && c->replay) {
@@ -283,7 +306,12 @@ void gt_cli_usage(FILE *f)
             "      --samples N         batch: samples per series, 1 to 1000000 (default 50)\n"
             "      --no-color          monochrome TUI (also NO_COLOR=1)\n"
             "      --trace FILE        log key-press to first-sample latency\n"
-            "      --record FILE       write every configuration and sample to FILE (.gtr)\n"
+            "      --record FILE       write every configuration and sample to FILE (.gtr;\n"
+            "                          a name ending in .gz is written compressed)\n"
+            "      --record-samples N  record at least N samples per series of each\n"
+            "                          configuration, 1 to 1000000 (default 300) ...\n"
+            "      --record-seconds S  ... or S seconds of them, the sooner; 0.01 to 3600\n"
+            "                          (default 2)\n"
             "      --replay FILE       play a recording back (TUI), or report it (--batch)\n"
             "      --no-fallback       with no CUDA device, fail instead of replaying the\n"
             "                          bundled recording\n"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 #include "gputui/report.h"
 
@@ -15,26 +16,52 @@ static const char *const verify_names[] = {"full", "sampled", "failed"};
 
 /* ---------------------------------------------------------------- writer */
 
+/* A name ending in ".gz" is written through zlib, anything else plainly. */
 struct gt_recorder {
     FILE *f;
+    gzFile gz;
+    bool failed;            /* a write went wrong: close() says so */
     double t0, last_flush;
     char path[512];
 };
 
+bool gt_rec_is_gzip_name(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 3 && !strcmp(path + n - 3, ".gz");
+}
+
+static void flush(gt_recorder *r)
+{
+    if (r->gz)
+        r->failed |= gzflush(r->gz, Z_SYNC_FLUSH) != Z_OK;
+    else
+        r->failed |= fflush(r->f) != 0;
+}
+
+/* Nine significant digits keep a float event time exactly and a
+ * CLOCK_MONOTONIC figure to the nanosecond below a second, and compress
+ * far better than the seventeen that round-trip a double. */
+#define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))
+
 static void put_line(gt_recorder *r, json_t *o)
 {
-    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char *s = json_dumps(o, DUMP_FLAGS);
     double now = gt_now();
 
     if (s) {
-        fputs(s, r->f);
-        fputc('\n', r->f);
+        size_t n = strlen(s);
+        s[n] = '\n';           /* json_dumps' terminator becomes the newline */
+        if (r->gz)
+            r->failed |= gzwrite(r->gz, s, (unsigned)(n + 1)) != (int)(n + 1);
+        else
+            r->failed |= fwrite(s, 1, n + 1, r->f) != n + 1;
         free(s);
     }
     json_decref(o);
     /* Flush now and then, so a run cut off by a signal keeps most lines. */
     if (now - r->last_flush > 0.5) {
-        fflush(r->f);
+        flush(r);
         r->last_flush = now;
     }
 }
@@ -52,9 +79,13 @@ int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p, 
         gt_err_set(err, GT_EXIT_FAIL, "out of memory");
         return -1;
     }
-    r->f = fopen(path, "w");
-    if (!r->f) {
-        gt_err_set(err, GT_EXIT_FAIL, "--record %s: %s", path, strerror(errno));
+    if (gt_rec_is_gzip_name(path))
+        r->gz = gzopen(path, "wb9");
+    else
+        r->f = fopen(path, "w");
+    if (!r->f && !r->gz) {
+        gt_err_set(err, GT_EXIT_FAIL, "--record %s: %s", path,
+                   errno ? strerror(errno) : "cannot open for writing");
         free(r);
         return -1;
     }
@@ -73,7 +104,7 @@ int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p, 
     json_object_set_new(h, "created", json_string(created));
     json_object_set_new(h, "device", gt_devprops_json(p));
     put_line(r, h);
-    fflush(r->f);
+    flush(r);
     *out = r;
     return 0;
 }
@@ -86,6 +117,7 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t 
 
     if (!r)
         return;
+    flush(r);      /* a configuration change is a natural point to be on disk */
     v = json_object();
     setup = json_array();
     for (int i = 0; i < exp->nparams; i++)
@@ -170,8 +202,12 @@ int gt_recorder_close(gt_recorder *r, gt_err *err)
 
     if (!r)
         return 0;
-    bad = fflush(r->f) != 0 || ferror(r->f);
-    bad |= fclose(r->f) != 0;
+    if (r->gz) {
+        bad = r->failed || gzclose(r->gz) != Z_OK;
+    } else {
+        bad = r->failed || fflush(r->f) != 0 || ferror(r->f);
+        bad |= fclose(r->f) != 0;
+    }
     if (bad)
         gt_err_set(err, GT_EXIT_FAIL, "--record %s: could not write the recording", r->path);
     free(r);
@@ -491,43 +527,104 @@ fail_quiet:
     return -1;
 }
 
-int gt_recording_load(gt_recording *r, const char *path, gt_err *err)
+/* Line number of byte offset 'at' in buf (1-based). */
+static size_t line_at(const char *buf, size_t at)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0, n;
-    int rc;
+    size_t line = 1;
 
-    memset(r, 0, sizeof *r);
+    for (size_t i = 0; i < at; i++)
+        line += buf[i] == '\n';
+    return line;
+}
+
+/* Reads a plain or gzip-compressed file (zlib tells them apart by their
+ * content, not by the name) into memory. A compressed stream that ends
+ * early keeps what came before it (*cut set); corrupt data is an error
+ * naming the line it was found in. */
+static int read_all(const char *path, char **out, size_t *outlen, bool *cut, gt_err *err)
+{
+    gzFile f = gzopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int n, zerr = Z_OK;
+    const char *zmsg = NULL;
+
+    *out = NULL;
+    *outlen = 0;
+    *cut = false;
     if (!f) {
-        gt_err_set(err, GT_EXIT_FAIL, "%s: %s", path, strerror(errno));
+        gt_err_set(err, GT_EXIT_FAIL, "%s: %s", path, errno ? strerror(errno) : "cannot open");
         return -1;
     }
+    gzbuffer(f, 1 << 17);
     do {
         if (len + 65536 > cap) {
             cap = cap ? cap * 2 : 1 << 20;
             char *nb = realloc(buf, cap);
             if (!nb) {
                 free(buf);
-                fclose(f);
+                gzclose(f);
                 gt_err_set(err, GT_EXIT_FAIL, "%s: out of memory", path);
                 return -1;
             }
             buf = nb;
         }
-        n = fread(buf + len, 1, cap - len, f);
-        len += n;
+        /* Small reads, so that corrupt data is placed near its line. */
+        n = gzread(f, buf + len, 65536);
+        if (n > 0)
+            len += (size_t)n;
     } while (n > 0);
-    if (ferror(f)) {
+    zmsg = gzerror(f, &zerr);
+    if (n < 0 && zerr == Z_ERRNO) {
         gt_err_set(err, GT_EXIT_FAIL, "%s: %s", path, strerror(errno));
-        free(buf);
-        fclose(f);
-        return -1;
+    } else if (n < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR)) {
+        size_t pl = strlen(path);
+        if (zmsg && !strncmp(zmsg, path, pl) && !strncmp(zmsg + pl, ": ", 2))
+            zmsg += pl + 2;     /* zlib names the file too */
+        gt_err_set(err, GT_EXIT_FAIL, "%s:%zu: corrupt compressed data (zlib: %s)", path,
+                   line_at(buf ? buf : "", len), zmsg && zmsg[0] ? zmsg : "error");
+    } else {
+        *cut = zerr == Z_BUF_ERROR;     /* the gzip stream stopped mid-way */
+        gzclose(f);
+        *out = buf;
+        *outlen = len;
+        return 0;
     }
-    fclose(f);
+    gzclose(f);
+    free(buf);
+    return -1;
+}
+
+int gt_recording_load(gt_recording *r, const char *path, gt_err *err)
+{
+    char *buf;
+    size_t len;
+    bool cut;
+    int rc;
+
+    memset(r, 0, sizeof *r);
+    if (read_all(path, &buf, &len, &cut, err))
+        return -1;
+    /* A stream cut off mid-way loses its last, partial line, exactly as a
+     * plain file cut off mid-line does (gt_recording_parse drops it). */
     rc = gt_recording_parse(r, path, buf ? buf : "", len, err);
+    if (rc == 0 && cut)
+        snprintf(r->cut_note, sizeof r->cut_note, "%s:%zu: the compressed data ends early "
+                 "(the file was cut off); the lines before it were loaded", path, r->lines + 1);
     free(buf);
     return rc;
+}
+
+const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len)
+{
+    if (r->cut_note[0])
+        snprintf(buf, len, "%s", r->cut_note);
+    else if (r->dropped)
+        snprintf(buf, len, "%s: the last line was cut off; %zu line%s dropped", r->path,
+                 r->dropped, r->dropped == 1 ? "" : "s");
+    else
+        buf[0] = '\0';
+    return buf;
 }
 
 int gt_recording_find(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)
@@ -566,18 +663,38 @@ int gt_recording_match(const gt_recording *r, const gt_experiment *exp, const in
     }
     if (best >= 0 || !have)
         return best;
-    /* None: list the recorded values of that parameter, once each. */
-    have[0] = '\0';
-    for (size_t i = 0; i < r->ncfg && off < havelen; i++) {
-        bool seen = false;
-        if (r->cfg[i].exp != exp)
-            continue;
-        for (size_t j = 0; j < i; j++)
-            seen |= r->cfg[j].exp == exp && r->cfg[j].vals[changed] == r->cfg[i].vals[changed];
-        if (seen)
-            continue;
-        gt_param_format(&exp->params[changed], r->cfg[i].vals[changed], v, sizeof v);
-        off += (size_t)snprintf(have + off, havelen - off, "%s%s", off ? ", " : "", v);
+    /* None: the recorded values of that parameter, once each, in order;
+     * a long list as its count and range. */
+    {
+        int64_t vals_seen[64];
+        int nv = 0;
+        char lo[48];
+        for (size_t i = 0; i < r->ncfg && nv < 64; i++) {
+            bool seen = false;
+            if (r->cfg[i].exp != exp)
+                continue;
+            for (int j = 0; j < nv; j++)
+                seen |= vals_seen[j] == r->cfg[i].vals[changed];
+            if (!seen)
+                vals_seen[nv++] = r->cfg[i].vals[changed];
+        }
+        for (int i = 1; i < nv; i++)        /* insertion sort: few values */
+            for (int j = i; j > 0 && vals_seen[j - 1] > vals_seen[j]; j--) {
+                int64_t t = vals_seen[j];
+                vals_seen[j] = vals_seen[j - 1];
+                vals_seen[j - 1] = t;
+            }
+        have[0] = '\0';
+        if (nv > 8) {
+            snprintf(have, havelen, "%d values from %s to %s", nv,
+                     gt_param_format(&exp->params[changed], vals_seen[0], lo, sizeof lo),
+                     gt_param_format(&exp->params[changed], vals_seen[nv - 1], v, sizeof v));
+            return -1;
+        }
+        for (int i = 0; i < nv && off < havelen; i++)
+            off += (size_t)snprintf(have + off, havelen - off, "%s%s", off ? ", " : "",
+                                    gt_param_format(&exp->params[changed], vals_seen[i], v,
+                                                    sizeof v));
     }
     return -1;
 }

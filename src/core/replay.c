@@ -14,8 +14,22 @@ typedef struct rp {
     const gt_rec_config *c;
     size_t next;
     double vclock, last;    /* recorded seconds played so far; wall clock */
+    double base;            /* recorded seconds before this pass began */
+    double period;          /* one pass: first to last sample, and one gap */
     bool tl_given;
 } rp;
+
+/* A pass lasts from the first recorded sample to the last, plus the mean
+ * gap between iterations, so that the next pass keeps the recorded pace. */
+static double pass_period(const gt_rec_config *c)
+{
+    double span = c->t[c->n - 1] - c->t[0];
+    size_t iters = 1;
+
+    for (size_t i = 1; i < c->n; i++)
+        iters += c->t[i] != c->t[i - 1];
+    return iters > 1 ? span + span / (double)(iters - 1) : 0.01;
+}
 
 void gt_replay_set_speed(double x)
 {
@@ -57,6 +71,7 @@ static int setup(void **state, const int64_t *vals, const gt_devprops *p,
     }
     r->c = &rec->cfg[idx];
     r->last = gt_now();
+    r->period = r->c->n ? pass_period(r->c) : 0;
     *info = r->c->info;
     *state = r;
     return 0;
@@ -70,12 +85,18 @@ static int run(void *state, gt_sample *out, gt_err *err)
     int k = 0;
 
     (void)err;
-    if (r->next >= c->n)
+    if (c->n == 0)
         return 0;
+    /* Played out: the same samples again, in recorded order and at the
+     * recorded pace, for as long as the configuration is on screen. */
+    if (r->next >= c->n) {
+        r->next = 0;
+        r->base += r->period;
+    }
     /* A pause (the engine stops calling) does not jump the clock. */
     r->vclock += (dt < 0.25 ? dt : 0.25) * speed;
     r->last = now;
-    due = c->t[r->next] - c->t[0];
+    due = r->base + c->t[r->next] - c->t[0];
     if (r->vclock < due) {
         double wait = (due - r->vclock) / speed;
         struct timespec ts;
@@ -98,10 +119,11 @@ static void teardown(void *state)
     free(state);
 }
 
+/* Only a configuration recorded without samples has nothing to give. */
 static bool done(void *state)
 {
     rp *r = state;
-    return r->next >= r->c->n;
+    return r->c->n == 0;
 }
 
 /* The recorded timeline, once per configuration. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of replay, on the bundled recording made on a real GPU:
+# End-to-end tests of replay, on the bundled recordings made on real GPUs:
 # the TUI under tmux, batch reports, and bad recordings. Needs no GPU.
 # Usage: replay.sh BIN TMPDIR (writes TMPDIR/replay.pass and .fail).
 set -u
@@ -9,12 +9,30 @@ TMPD=$(mktemp -d)
 trap 'stop; rm -rf "$TMPD"' EXIT
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.sh
-REC=tests/data/bundled.gtr
+REC=share/gputui/h200.gtr.gz
+PLAIN=$TMPD/h200.gtr                # the same, uncompressed, to edit
+gzip -dc "$REC" >"$PLAIN"
+# A small recording (each experiment's first configurations) for valgrind.
+SMALL=$TMPD/small.gtr
+python3 - "$PLAIN" "$SMALL" <<'EOF'
+import json, sys
+keep, per_exp = set(), {}
+with open(sys.argv[1]) as f, open(sys.argv[2], "w") as out:
+    for n, line in enumerate(f):
+        o = json.loads(line)
+        if o["type"] == "config":
+            k = per_exp.setdefault(o["experiment"], [])
+            if len(k) < 4:
+                k.append(o["gen"]); keep.add(o["gen"])
+        if n == 0 or o.get("gen") in keep:
+            out.write(line)
+EOF
 
 samples() { screen | sed -n 's/.* \([0-9][0-9]*\) samples.*/\1/p' | head -1; }
 
-# The longest recorded configuration (about 4 s) shows the count growing.
-start replay 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay $REC --dir bidir --host pageable --size 256M"
+# A configuration keeps producing samples after its recorded ones have
+# played: the replay goes round them again at the recorded pace.
+start replay 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay $REC --dir bidir --host pageable --size 1G"
 check "banner says REPLAY, device and date" wait_for "REPLAY of $REC: NVIDIA H[0-9]+, recorded 20[0-9-]+T" 10
 check "device panel: recorded device name" wait_for "^Name +NVIDIA H[0-9]+" 5
 check "device panel: recorded L2 size" wait_for "^L2 cache +[0-9]+ MiB" 5
@@ -22,16 +40,18 @@ check "histograms drawn for both directions" bash -c "tmux -L '$SOCK' capture-pa
 wait_for " [1-9][0-9]* samples" 5
 a=$(samples); sleep 0.6; b=$(samples)
 check "sample count grows during playback ($a -> $b)" [ "${b:-0}" -gt "${a:-0}" ]
+check "the status line says which pass of the recorded samples plays" \
+    wait_for "replaying [0-9]+ recorded samples, pass [0-9]+" 5
 for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done        # select size
-tm send-keys -t t -
+tm send-keys -t t +
 check "a size that was not recorded is refused, naming the recorded ones" \
-    wait_for "no configuration with size=128M \(recorded: 4M, 64M, 256M\)" 5
+    wait_for "not recorded: size=2G \(recorded: 19 values from 4K to 1G\)" 5
 tm send-keys -t t Enter; tm send-keys -t t -l 64M; tm send-keys -t t Enter
 check "changing the size moves to the recorded 64 MiB configuration" wait_for "size +64 MiB" 5
 check "the previous configuration stays as 'before'" wait_for "^ before +[0-9]" 10
 wait_for "^ now +[0-9]" 10      # the new configuration has samples: two runs to export
 tm send-keys -t t x
-check "x: statistics exported" wait_for "exported 2 runs to gputui-[0-9-]+\.json and gputui-[0-9-]+\.csv" 5
+check "x: statistics exported" wait_for "exported 2 runs: gputui-[0-9-]+\.json and \.csv" 5
 exported=$(ls gputui-*.json 2>/dev/null | head -1)
 check "x: the export is a report of both runs" python3 -c "
 import json, sys
@@ -87,7 +107,6 @@ tm send-keys -t t w
 check "w: a sweep of hit-ratio runs" wait_for "Sweep of hit-ratio: p50 at each value" 10
 check "w: the sweep finishes" wait_for "sweep of hit-ratio done: 21 values" 30
 check "sweep plot: a recorded value has its medians and bars" wait_for "^  100 +[0-9.]+ ms #+ +[0-9.]+ ms #+" 5
-check "sweep plot: a value the recording lacks is marked -" wait_for "^  5 +- +-" 5
 tm send-keys -t t j; tm send-keys -t t j; tm send-keys -t t j; tm send-keys -t t j  # region
 tm send-keys -t t w
 check "w: a region sweep marks the set-aside" wait_for "---------- set-aside asked: 37.5 MiB ----------" 30
@@ -97,6 +116,7 @@ tm send-keys -t t k; tm send-keys -t t k; tm send-keys -t t k                   
 tm send-keys -t t w
 check "w on a choice sweeps its choices" wait_for "Sweep of op: p50 at each value" 10
 check "the sweep of a choice ends" wait_for "Sweep of op: p50 at each value \\(w sweeps again" 20
+check "sweep plot: a value the recording lacks is marked -" wait_for "^  cost +- +-" 5
 tm send-keys -t t e
 check "e: pitched from the recording" wait_for "Experiment: Pitched 2D/3D memory" 10
 check "pitched: the pitch cudaMallocPitch chose" wait_for "pitched: cudaMallocPitch, pitch [0-9]+ B" 10
@@ -125,12 +145,12 @@ done
 
 # Memory errors and leaks, through the whole TUI path: valgrind under tmux.
 if command -v valgrind >/dev/null; then
-    start vg 120 40 "valgrind --leak-check=full --errors-for-leak-kinds=definite --log-file='$TMPD/vg.log' '$BIN' --replay $REC"
+    start vg 120 40 "valgrind --leak-check=full --errors-for-leak-kinds=definite --log-file='$TMPD/vg.log' '$BIN' --replay $SMALL"
     if wait_for "Experiment: Host/device transfer" 60; then
         for k in n e '?' z E '>' j j j j j j - x c r Tab j Tab Enter; do
             tm send-keys -t t "$k"; sleep 0.3
         done
-        tm send-keys -t t -l 4M; tm send-keys -t t Enter; sleep 0.5
+        tm send-keys -t t -l 64M; tm send-keys -t t Enter; sleep 0.5
         tm send-keys -t t q
     fi
     check "valgrind: the TUI exits 0" [ "$(wait_rc vg 60)" = 0 ]
@@ -154,16 +174,20 @@ check "batch replay: CSV" bash -c "'$BIN' --batch --replay $REC --format csv | h
 check "batch replay: text names the recording" bash -c "'$BIN' --batch --replay $REC | grep -q '^replayed from $REC (recorded 20'"
 
 # Bad recordings: a clear message, exit 1, never a crash.
-head -c 3000 $REC >"$TMPD/cut.gtr"
+head -c 3000 "$PLAIN" >"$TMPD/cut.gtr"
 msg=$("$BIN" --batch --replay "$TMPD/cut.gtr" --format csv 2>&1 >/dev/null); rc=$?
 check "cut-off recording: loads, says a line was dropped (rc $rc)" \
     bash -c "[ $rc = 0 ] && grep -q 'last line was cut off; 1 line dropped' <<<\"\$0\"" "$msg"
-sed '1s/"format":\[1,[0-9]*\]/"format":[2,0]/' $REC >"$TMPD/v2.gtr"
+sed '1s/"format":\[1,[0-9]*\]/"format":[2,0]/' "$PLAIN" >"$TMPD/v2.gtr"
 msg=$("$BIN" --batch --replay "$TMPD/v2.gtr" 2>&1); rc=$?
 check "unknown major version: clear error" bash -c "[ $rc = 1 ] && grep -q 'v2.gtr:1: recording format 2.0 is not supported' <<<\"\$0\"" "$msg"
-sed '5s/.*/{"type":"sample",garbage/' $REC >"$TMPD/bad.gtr"
+sed '5s/.*/{"type":"sample",garbage/' "$PLAIN" >"$TMPD/bad.gtr"
 msg=$("$BIN" --batch --replay "$TMPD/bad.gtr" 2>&1); rc=$?
 check "corrupt line: error names line 5" bash -c "[ $rc = 1 ] && grep -q 'bad.gtr:5: not a JSON object' <<<\"\$0\"" "$msg"
+head -c 300000 "$REC" >"$TMPD/cut.gtr.gz"
+msg=$("$BIN" --batch --replay "$TMPD/cut.gtr.gz" --format csv 2>&1 >/dev/null); rc=$?
+check "cut-off compressed recording: loads what came before the cut (rc $rc)" \
+    bash -c "[ $rc = 0 ] && grep -q 'cut.gtr.gz:[0-9]*: the compressed data ends early' <<<\"\$0\"" "$msg"
 msg=$("$BIN" --replay /nonexistent.gtr 2>&1); rc=$?
 check "missing file: clear error" bash -c "[ $rc = 1 ] && grep -q '/nonexistent.gtr: No such file' <<<\"\$0\"" "$msg"
 

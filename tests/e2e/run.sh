@@ -33,12 +33,12 @@ usage "only with --batch" --format json
 # The binary must start without an NVIDIA driver: no link-time libcuda/NVML.
 libs=$(ldd "$BIN" 2>&1)
 check "ldd lists neither libcuda nor NVML" bash -c "! grep -Eq 'libcuda|libnvidia-ml' <<<\"\$0\"" "$libs"
-check "cudart and jansson are linked statically" bash -c "! grep -Eq 'libcudart|libjansson' <<<\"\$0\"" "$libs"
+check "cudart, jansson and zlib are linked statically" bash -c "! grep -Eq 'libcudart|libjansson|libz\\.' <<<\"\$0\"" "$libs"
 
 dest="$TMPD/prefix"
 if make -s install PREFIX="$dest" BIN="$BIN" >/dev/null 2>&1 && [ -x "$dest/bin/gputui" ] &&
-   [ -f "$dest/share/man/man1/gputui.1" ] && [ -f "$dest/share/gputui/bundled.gtr" ]; then
-    ok "make install PREFIX=... (binary, man page, bundled recording)"
+   [ -f "$dest/share/man/man1/gputui.1" ] && [ -f "$dest/share/gputui/h200.gtr.gz" ] && [ -f "$dest/share/gputui/h100.gtr.gz" ]; then
+    ok "make install PREFIX=... (binary, man page, bundled recordings)"
 else
     bad "make install PREFIX=..."
 fi

@@ -137,6 +137,29 @@ run_one "" "${HA[@]}" --op alloc --kind pinned --size 1G
 run_one "" "${HA[@]}" --op alloc --kind register --size 1G
 run_one "" "${HA[@]}" --op alloc --kind pageable --size 4K
 
+echo "== compressed recording"
+# Two configurations recorded through zlib: the per-configuration minimum
+# (--record-samples) holds, and the replay reports the same medians.
+rec="$LOG/short.gtr.gz"; rm -f "$rec"
+if "$BIN" --batch --format json --samples 5 --record "$rec" --record-samples 40 --record-seconds 5 \
+        --dir h2d,d2h --size 4M >"$LOG/rec-live.json" 2>"$LOG/rec.err" &&
+   "$BIN" --batch --format json --replay "$rec" >"$LOG/rec-replay.json" 2>>"$LOG/rec.err" &&
+   python3 - "$rec" "$LOG/rec-live.json" "$LOG/rec-replay.json" <<'EOF'
+import gzip, json, sys
+lines = [json.loads(l) for l in gzip.open(sys.argv[1], "rt")]
+samples = [l for l in lines if l["type"] == "sample"]
+live, replay = (json.load(open(p))["runs"] for p in sys.argv[2:])
+assert len(replay) == 2, "two configurations replayed"
+for a, b in zip(live, replay):
+    for sa, sb in zip(a["series"], b["series"]):
+        assert sb["latency_s"]["count"] >= 40, "at least --record-samples samples"
+        assert sb["failed"] == 0
+        assert abs(sa["latency_s"]["p50"] / sb["latency_s"]["p50"] - 1) < 0.2
+print(len(samples), "samples in", len(lines), "lines")
+EOF
+then ok "compressed recording: $(head -c 2 "$rec" | od -An -tx1 | tr -d ' ') magic, replays with the live medians"
+else bad "compressed recording: $(cat "$LOG/rec.err")"; fi
+
 echo "== unwind"
 if "$UNWIND" >"$LOG/unwind.log" 2>&1; then ok "unwind: $(grep -c '^ok' "$LOG/unwind.log") checks"
 else cat "$LOG/unwind.log"; bad "unwind"; fi

@@ -1,0 +1,242 @@
+/* The screen: drawing helpers shared by the widgets, the layout that
+ * places the widgets, the header, the status line and the help overlay.
+ * Reads the UI state; changes nothing but the terminal. */
+#include <langinfo.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "gputui/keys.h"
+#include "gputui/replay.h"
+#include "gputui/units.h"
+#include "ui_priv.h"
+
+attr_t ui_role(const ui *u, int c)
+{
+    if (u->color)
+        return COLOR_PAIR(c) | (c == C_ERR || c == C_TITLE ? A_BOLD : 0);
+    switch (c) {
+    case C_HEAD: return A_REVERSE;
+    case C_BW: case C_LAT: case C_ERR: case C_TITLE: return A_BOLD;
+    case C_GHOST: return A_DIM;
+    default: return A_NORMAL;
+    }
+}
+
+void ui_set_msg(ui *u, bool err, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(u->msg, sizeof u->msg, fmt, ap);
+    va_end(ap);
+    u->msg_err = err;
+}
+
+/* Writes s at (y, x) in exactly w columns: cut or padded with spaces.
+ * Counts columns, not bytes, so UTF-8 glyphs (one column each) fit. */
+void ui_put(int y, int x, int w, attr_t a, const char *s)
+{
+    char buf[1024];
+    size_t o = 0;
+    int cols = 0;
+
+    if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
+        return;
+    if (x + w > COLS)
+        w = COLS - x;
+    while (*s && cols < w && o + 8 < sizeof buf) {
+        int len = 1;
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0xF0) len = 4;
+        else if (c >= 0xE0) len = 3;
+        else if (c >= 0xC0) len = 2;
+        for (int i = 0; i < len && s[i]; i++)
+            buf[o++] = s[i];
+        s += len;
+        cols++;
+    }
+    while (cols < w && o + 1 < sizeof buf) {
+        buf[o++] = ' ';
+        cols++;
+    }
+    buf[o] = '\0';
+    attron(a);
+    mvaddstr(y, x, buf);
+    attroff(a);
+}
+
+void ui_putf(int y, int x, int w, attr_t a, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    ui_put(y, x, w, a, buf);
+}
+
+/* Word-wraps text into at most maxl lines of width w at (y, x). */
+int ui_wrap(int y, int x, int w, int maxl, attr_t a, const char *text)
+{
+    int lines = 0;
+    const char *s = text;
+
+    while (*s && lines < maxl && w > 8) {
+        int len = (int)strlen(s), cut = len;
+        if (len > w) {
+            cut = w;
+            while (cut > 0 && s[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = w;
+        }
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", cut, s);
+        ui_put(y + lines, x, w, a, buf);
+        lines++;
+        s += cut;
+        while (*s == ' ')
+            s++;
+    }
+    return lines;
+}
+
+static void ui_draw_header(ui *u)
+{
+    char right[64];
+    int st = u->st.state;
+
+    ui_putf(0, 0, COLS, ui_role(u, C_HEAD), " gputui %s | %sGPU %d: %s | %s | %s", GT_VERSION,
+         u->rec ? "REPLAY " : "", u->props.ordinal, u->props.name, u->exp->name,
+         gt_state_name((gt_state)st));
+    snprintf(right, sizeof right, "?:help  q:quit ");
+    ui_put(0, COLS - (int)strlen(right), (int)strlen(right), ui_role(u, C_HEAD), right);
+    if (u->banner)
+        ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD, " %s | x%g (< >)  n/N: configuration %d of %zu",
+             u->banner, gt_replay_speed(), u->cfg_idx + 1, u->rec->ncfg);
+}
+
+static void ui_draw_status(ui *u)
+{
+    int y = LINES - 1;
+    char left[256], t[32];
+    double el = gt_now() - u->st.since;
+    uint64_t failed = gt_run_failed(&u->cur);
+
+    if (u->editing) {
+        ui_putf(y, 0, COLS, A_REVERSE, " %s%s_", u->msg, u->edit);
+        return;
+    }
+    switch (u->st.state) {
+    case GT_ST_SETUP:
+        snprintf(left, sizeof left, " SETUP: allocating and filling buffers... %s",
+                 gt_format_seconds(el, t, sizeof t));
+        break;
+    case GT_ST_WARMUP:
+        snprintf(left, sizeof left, " WARM-UP %d/%d", u->st.warmup_done, u->st.warmup_total);
+        break;
+    case GT_ST_ERROR:
+        snprintf(left, sizeof left, " ERROR: %s", u->st.msg);
+        break;
+    case GT_ST_DONE:
+        snprintf(left, sizeof left, " no samples were recorded for this configuration; "
+                 "n: the next one");
+        break;
+    default:
+        if (u->rec && u->rec->cfg[u->cfg_idx].n) {
+            /* Replay goes round the recorded samples: say which pass. */
+            size_t rn = u->rec->cfg[u->cfg_idx].n;
+            snprintf(left, sizeof left, " %sreplaying %zu recorded samples, pass %llu  "
+                     "%llu samples", u->paused ? "PAUSED  " : "", rn,
+                     (unsigned long long)(u->drained / rn + 1),
+                     (unsigned long long)gt_run_count(&u->cur));
+            break;
+        }
+        snprintf(left, sizeof left, " %s  %llu iterations  %llu samples", u->paused ? "PAUSED" :
+                 gt_state_name(u->st.state), (unsigned long long)u->st.iterations,
+                 (unsigned long long)gt_run_count(&u->cur));
+        break;
+    }
+    if (u->st.state == GT_ST_ERROR)
+        ui_put(y, 0, COLS, ui_role(u, C_ERR) | A_REVERSE, left);
+    else if (failed)
+        ui_putf(y, 0, COLS, ui_role(u, C_ERR) | A_REVERSE, "%s  VERIFY FAILED: %llu samples", left,
+             (unsigned long long)failed);
+    else
+        ui_put(y, 0, COLS, A_REVERSE, left);
+    if (u->msg[0] && u->st.state != GT_ST_ERROR) {
+        int w = (int)strlen(u->msg) + 2;
+        int x = COLS - w > (int)strlen(left) + 2 ? COLS - w : (int)strlen(left) + 2;
+        ui_put(y, x, COLS - x, (u->msg_err ? ui_role(u, C_ERR) : 0) | A_REVERSE, u->msg);
+    }
+}
+
+static void ui_draw_help(void)
+{
+    int w = COLS - 8 < 76 ? COLS - 8 : 76, h = (int)GT_A_COUNT + 8;
+    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2, row;
+    char keys[64];
+
+    if (h > LINES - 2)
+        h = LINES - 2, y0 = 1;
+    for (int r = 0; r < h; r++)
+        ui_put(y0 + r, x0, w, A_REVERSE, "");
+    ui_putf(y0, x0, w, A_REVERSE | A_BOLD, "  gputui keys  (any key closes)");
+    row = y0 + 2;
+    for (int a = 1; a < GT_A_COUNT && row < y0 + h - 1; a++, row++)
+        ui_putf(row, x0, w, A_REVERSE, "  %-22s %s", gt_action_keys((gt_action)a, keys, sizeof keys),
+             gt_action_help((gt_action)a));
+    row++;
+    if (row < y0 + h - 1)
+        ui_putf(row, x0, w, A_REVERSE, "  In the device pane Up/Down scroll; elsewhere they pick a parameter.");
+}
+
+void ui_draw(ui *u)
+{
+    int top, avail, dw, hy, hh;
+
+    erase();
+    if (COLS < MIN_COLS || LINES < MIN_LINES) {
+        char m[128];
+        snprintf(m, sizeof m, "terminal too small: %dx%d, gputui needs at least %dx%d",
+                 COLS, LINES, MIN_COLS, MIN_LINES);
+        mvaddnstr(LINES / 2, COLS > (int)strlen(m) ? (COLS - (int)strlen(m)) / 2 : 0, m, COLS);
+        refresh();
+        return;
+    }
+    int y0 = u->banner ? 2 : 1;
+    avail = LINES - 1 - y0;
+    top = avail / 2 - 1;
+    if (top < 10)
+        top = 10;
+    if (top > 20)
+        top = 20;
+    /* Two rows of histograms on a small terminal: give them the room. */
+    if (LINES < 30 && (gt_experiment_bandwidth(u->exp, u->vals) ? 2 * u->cur.nseries : u->cur.nseries) > 2)
+        top = 8;
+    /* A sweep plot takes what it needs, down to six rows of panes. */
+    if (u->sweep_shown) {
+        int need = u->sweep.n + 3 + (isfinite(u->sweep.mark) ? 1 : 0);
+        if (avail - top < need)
+            top = avail - need < 6 ? 6 : avail - need;
+    }
+    dw = COLS >= 120 ? 42 : 34;
+    ui_draw_header(u);
+    ui_draw_device(u, y0, 0, dw, top);
+    ui_draw_params(u, y0, dw + 1, COLS - dw - 1, top);
+    for (int r = y0; r < y0 + top; r++)
+        ui_put(r, dw, 1, ui_role(u, C_GHOST), u->utf8 ? "\u2502" : "|");
+
+    hy = y0 + top;
+    hh = avail - top;
+    if (u->sweep_shown)
+        ui_draw_sweep(u, hy, hh);
+    else
+        ui_draw_histograms(u, hy, hh);
+    ui_draw_status(u);
+    if (u->help)
+        ui_draw_help();
+    refresh();
+}

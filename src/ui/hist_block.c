@@ -1,0 +1,205 @@
+/* The histogram blocks: per series, bandwidth and latency, the current
+ * configuration's bars over the previous one's ghost on one axis, the
+ * headline against its physical ceiling, and the statistics rows. */
+#include <math.h>
+#include <string.h>
+
+#include "gputui/units.h"
+#include "ui_priv.h"
+
+#define MAX_BINS 256
+
+static gt_series *prev_series(ui *u, const char *name)
+{
+    for (int i = 0; i < u->prev.nseries; i++)
+        if (!strcmp(u->prev.s[i].name, name))
+            return &u->prev.s[i];
+    return u->prev.nseries == 1 ? &u->prev.s[0] : NULL;
+}
+
+static void fmt_val(char *buf, size_t n, double v, bool bw)
+{
+    if (!isfinite(v))
+        snprintf(buf, n, "-");
+    else if (bw)
+        snprintf(buf, n, v >= 1e12 ? "%.0f" : "%.2f", v / 1e9);
+    else
+        gt_format_seconds(v, buf, n);
+}
+
+static void stats_row(int y, int x, int w, const char *label, gt_dist *d,
+                      bool bw, attr_t a)
+{
+    gt_summary s;
+    char line[256], c[32];
+    int off, ncol = (w - 7) / 9;
+
+    gt_dist_summary(d, &s);
+    double vals[] = {s.p50, s.p90, s.p99, s.min, s.max, s.mean, s.stddev};
+    off = snprintf(line, sizeof line, " %-6s", label);
+    for (int i = 0; i < 7 && i < ncol; i++) {
+        fmt_val(c, sizeof c, vals[i], bw);
+        off += snprintf(line + off, sizeof line - (size_t)off, "%9s", c);
+    }
+    if (ncol >= 8)
+        snprintf(line + off, sizeof line - (size_t)off, "%9llu%s", (unsigned long long)s.count,
+                 gt_dist_exact(d) ? "" : "~");
+    ui_put(y, x, w, a, line);
+}
+
+/* One histogram block: title, chart (current bars over the previous
+ * configuration's ghost, both on one x axis), axis, statistics. */
+static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
+{
+    gt_series *now = &u->cur.s[si], *pv = prev_series(u, now->name);
+    gt_dist *dn = bw ? &now->bw : &now->lat;
+    gt_dist *dp = pv ? (bw ? &pv->bw : &pv->lat) : NULL;
+    /* Rows: title, chart, axis, [column header], now, [before]. A short
+     * block keeps two chart rows before it keeps the optional rows; with
+     * many series (3 rows or fewer) the axis goes, then the chart. */
+    bool hdr = h >= 3 + 2 + 1, before_row = h >= 3 + 2 + 2, axis_row = h >= 4;
+    int ch = h - 2 - axis_row - hdr - before_row, nb = w - 2 < MAX_BINS ? w - 2 : MAX_BINS;
+    uint64_t bn[MAX_BINS], bp[MAX_BINS], tn = 0, tp = 0;
+    double lo = NAN, hi = NAN;
+    char title[256], a[32], b[32];
+    static const char *const eighths[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584",
+                                          "\u2585", "\u2586", "\u2587", "\u2588"};
+
+    /* Title with the headline figure against its ceiling. */
+    if (bw) {
+        double factor = 1.0, ceil;
+        char label[64];
+        double p50 = gt_dist_percentile(dn, 0.5);
+        ceil = gt_experiment_ceiling(u->exp, u->vals, si, &u->props, &factor, label, sizeof label);
+        if (ceil > 0 && isfinite(p50))
+            snprintf(title, sizeof title, " %s bandwidth GB/s  p50 %.2f = %.1f%% of %s %.1f%s",
+                     now->name, p50 / 1e9, 100.0 * p50 * factor / ceil, label, ceil / 1e9,
+                     factor != 1.0 ? " (x2)" : "");
+        else
+            snprintf(title, sizeof title, " %s bandwidth GB/s  (%s)", now->name, label);
+    } else {
+        snprintf(title, sizeof title, " %s latency per sample", now->name);
+    }
+    ui_put(y, x, w, ui_role(u, C_TITLE), title);
+    if (now->failed) {
+        snprintf(title, sizeof title, " %llu FAILED ", (unsigned long long)now->failed);
+        ui_put(y, x + w - (int)strlen(title) - 1, (int)strlen(title), ui_role(u, C_ERR) | A_REVERSE, title);
+    }
+
+    if (dn->count) {
+        lo = dn->min;
+        hi = gt_dist_percentile(dn, 0.99);
+    }
+    if (dp && dp->count) {
+        double plo = dp->min, phi = gt_dist_percentile(dp, 0.99);
+        lo = isfinite(lo) ? fmin(lo, plo) : plo;
+        hi = isfinite(hi) ? fmax(hi, phi) : phi;
+    }
+    if (isfinite(lo) && hi <= lo) {
+        double pad = fabs(lo) * 0.005 + 1e-12;
+        lo -= pad;
+        hi += pad;
+    }
+    if (isfinite(lo)) {
+        tn = dn->count ? gt_dist_bins(dn, lo, hi, bn, nb) : 0;
+        tp = dp && dp->count ? gt_dist_bins(dp, lo, hi, bp, nb) : 0;
+    }
+    for (int r = 0; r < ch; r++) {
+        int yy = y + 1 + r, level = ch - 1 - r;     /* 0 = bottom row */
+        ui_put(yy, x, w, A_NORMAL, "");
+        if (!isfinite(lo))
+            continue;
+        for (int c = 0; c < nb; c++) {
+            /* Heights in eighths of a row, each distribution scaled to its
+             * own peak so both stay visible. */
+            int en = tn ? (int)((double)bn[c] * ch * 8 / (double)tn + 0.5) : 0;
+            int ep = tp ? (int)((double)bp[c] * ch * 8 / (double)tp + 0.5) : 0;
+            int cell = en - level * 8;
+            if (tn && bn[c] && en == 0)
+                en = cell = 1 - level * 8;              /* never hide a sample */
+            if (cell > 0) {
+                attron(ui_role(u, bw ? C_BW : C_LAT));
+                if (u->utf8)
+                    mvaddstr(yy, x + 1 + c, eighths[cell > 8 ? 8 : cell]);
+                else
+                    mvaddch(yy, x + 1 + c, cell >= 4 ? '#' : (level == 0 ? '_' : ' '));
+                attroff(ui_role(u, bw ? C_BW : C_LAT));
+            } else if (ep - level * 8 > 0) {
+                attron(ui_role(u, C_GHOST));
+                if (u->utf8)
+                    mvaddstr(yy, x + 1 + c, "\u2591");
+                else
+                    mvaddch(yy, x + 1 + c, ':');
+                attroff(ui_role(u, C_GHOST));
+            }
+        }
+    }
+    /* Axis: range of both distributions; the last bin also holds values
+     * above the larger p99. */
+    int row = y + 1 + ch;
+    if (axis_row && isfinite(lo)) {
+        fmt_val(a, sizeof a, lo, bw);
+        fmt_val(b, sizeof b, hi, bw);
+        char axis[256];
+        snprintf(axis, sizeof axis, " %s", a);
+        ui_put(row, x, w, A_NORMAL, axis);
+        snprintf(axis, sizeof axis, ">=%s ", b);
+        ui_put(row, x + w - (int)strlen(axis), (int)strlen(axis), A_NORMAL, axis);
+        if (w > 60) {
+            snprintf(axis, sizeof axis, "%s now  %s before",
+                     u->utf8 ? "\u2588" : "#", u->utf8 ? "\u2591" : ":");
+            ui_put(row, x + w / 2 - 8, 18, ui_role(u, C_GHOST), axis);
+        }
+    } else if (axis_row) {
+        /* A series this device cannot produce says why instead. */
+        if (u->st.gen == u->cur.gen && (u->st.info.skipped & (1u << si)))
+            ui_putf(row, x, w, ui_role(u, C_GHOST), " not run on this device: %s",
+                 u->st.info.why_skipped);
+        else
+            ui_put(row, x, w, ui_role(u, C_GHOST), " waiting for samples");
+    }
+    row += axis_row;
+    if (hdr) {
+        char hdrline[256];
+        const char *names[] = {"p50", "p90", "p99", "min", "max", "mean", "stddev", "n"};
+        int off = snprintf(hdrline, sizeof hdrline, " %-6s", "");
+        int ncol = (w - 7) / 9;
+        for (int i = 0; i < 8 && i < ncol; i++)
+            off += snprintf(hdrline + off, sizeof hdrline - (size_t)off, "%9s", names[i]);
+        ui_put(row++, x, w, ui_role(u, C_GHOST), hdrline);
+    }
+    stats_row(row++, x, w, "now", dn, bw, ui_role(u, bw ? C_BW : C_LAT));
+    if (!before_row)
+        return;
+    if (dp)
+        stats_row(row, x, w, "before", dp, bw, ui_role(u, C_GHOST));
+    else
+        ui_put(row, x, w, ui_role(u, C_GHOST), " before -  (change a parameter to compare)");
+}
+
+/* The live histograms (and the streams timeline) in rows hy .. hy+hh. */
+void ui_draw_histograms(ui *u, int hy, int hh)
+{
+    int ns = u->cur.nseries ? u->cur.nseries : 1, th = ui_timeline_rows(u);
+    bool bw = gt_experiment_bandwidth(u->exp, u->vals);
+    int nblocks = bw ? 2 * ns : ns, rows = (nblocks + 1) / 2;
+
+    /* The timeline (streams) takes the bottom rows, leaving the histograms
+     * at least six. */
+    if (th > hh - 6)
+        th = hh - 6;
+    if (th >= 4) {
+        hh -= th;
+        ui_draw_timeline(u, hy + hh, 0, COLS, th);
+    }
+    /* Two blocks a row: bandwidth and latency of one series, or the
+     * latency of two series when bandwidth means nothing here. */
+    for (int b = 0; b < nblocks; b++) {
+        int r = b / 2, y = hy + r * (hh / rows), h = hh / rows;
+        int x = b % 2 ? COLS / 2 : 0, w = b % 2 ? COLS - COLS / 2 : COLS / 2;
+        if (bw)
+            draw_block(u, y, x, w, h, b / 2, b % 2 == 0);
+        else
+            draw_block(u, y, x, w, h, b, false);
+    }
+}

@@ -1,0 +1,231 @@
+/* Keys: each key becomes a change of the UI state and an outcome for the
+ * main loop. Parameter values are validated here (the parameter table,
+ * the device's limits, or what the recording holds). */
+#include <string.h>
+
+#include "gputui/keys.h"
+#include "gputui/replay.h"
+#include "ui_priv.h"
+
+static int translate_key(int ch)
+{
+    switch (ch) {
+    case KEY_UP: return GT_KEY_UP;
+    case KEY_DOWN: return GT_KEY_DOWN;
+    case KEY_LEFT: return GT_KEY_LEFT;
+    case KEY_RIGHT: return GT_KEY_RIGHT;
+    case KEY_ENTER: case '\n': case '\r': return GT_KEY_ENTER;
+    case '\t': return GT_KEY_TAB;
+    case KEY_F(1): return GT_KEY_F1;
+    default: return ch;
+    }
+}
+
+/* Validates a new value of parameter i and, when it is good, takes it. */
+static outcome try_value(ui *u, int i, int64_t v)
+{
+    int64_t vals[GT_MAX_PARAMS];
+    const gt_param *p = &u->exp->params[i];
+    const char *why;
+    char err[400];
+
+    if (!gt_param_applies(p, u->vals, &why)) {
+        ui_set_msg(u, true, "%s applies %s", p->name, why);
+        return OUT_REDRAW;
+    }
+    if (gt_param_check(p, v, err, sizeof err)) {
+        ui_set_msg(u, true, "%s", err);
+        return OUT_REDRAW;
+    }
+    memcpy(vals, u->vals, sizeof vals);
+    vals[i] = v;
+    if (vals[i] == u->vals[i])
+        return OUT_REDRAW;
+    if (u->rec) {
+        /* Replaying: move to the recorded configuration with that value. */
+        char have[300], vb[48];
+        int idx = gt_recording_match(u->rec, u->exp, vals, i, have, sizeof have);
+        if (idx < 0) {
+            ui_set_msg(u, true, "not recorded: %s=%s (recorded: %s)",
+                    p->name, gt_param_format(p, v, vb, sizeof vb), have);
+            return OUT_REDRAW;
+        }
+        u->cfg_idx = idx;
+        memcpy(u->vals, u->rec->cfg[idx].vals, sizeof u->vals);
+        u->msg[0] = '\0';
+        return OUT_APPLY;
+    }
+    if (gt_experiment_check(u->exp, vals, &u->props, err, sizeof err)) {
+        ui_set_msg(u, true, "%s", err);
+        return OUT_REDRAW;
+    }
+    memcpy(u->vals, vals, sizeof vals);
+    u->msg[0] = '\0';
+    return OUT_APPLY;
+}
+
+/* The next (dir 1) or previous (-1) experiment, with the values it had
+ * last time (its defaults at first; when replaying, its first recorded
+ * configuration). */
+static outcome step_experiment(ui *u, int dir)
+{
+    int n = gt_nexperiments;
+
+    memcpy(u->saved[u->exp_idx], u->vals, sizeof u->vals);
+    for (int k = 1; k <= n; k++) {
+        int i = ((u->exp_idx + dir * k) % n + n) % n;
+        const gt_experiment *e = gt_experiments[i];
+        if (u->rec) {
+            size_t c = 0;
+            while (c < u->rec->ncfg && u->rec->cfg[c].exp != e)
+                c++;
+            if (c == u->rec->ncfg)
+                continue;       /* not in this recording */
+            u->cfg_idx = (int)c;
+            memcpy(u->saved[i], u->rec->cfg[c].vals, sizeof u->vals);
+        }
+        if (i == u->exp_idx) {
+            ui_set_msg(u, true, u->rec ? "the recording holds no other experiment"
+                                    : "there is no other experiment");
+            return OUT_REDRAW;
+        }
+        u->exp_idx = i;
+        u->exp = e;
+        memcpy(u->vals, u->saved[i], sizeof u->vals);
+        u->sel = 0;
+        ui_set_msg(u, false, "experiment %d of %d: %s", i + 1, n, e->title);
+        return OUT_APPLY;
+    }
+    return OUT_REDRAW;
+}
+
+/* Replay: the next (dir 1) or previous (-1) recorded configuration of
+ * this experiment, wrapping around. */
+outcome ui_step_config(ui *u, int dir)
+{
+    int n = (int)u->rec->ncfg;
+
+    for (int k = 1; k <= n; k++) {
+        int i = ((u->cfg_idx + dir * k) % n + n) % n;
+        if (u->rec->cfg[i].exp == u->exp) {
+            u->cfg_idx = i;
+            memcpy(u->vals, u->rec->cfg[i].vals, sizeof u->vals);
+            ui_set_msg(u, false, "recorded configuration %d of %d", i + 1, n);
+            return OUT_APPLY;
+        }
+    }
+    return OUT_REDRAW;
+}
+
+static outcome edit_key(ui *u, int ch)
+{
+    size_t n = strlen(u->edit);
+    const gt_param *p = &u->exp->params[u->sel];
+    char err[400];
+    int64_t v;
+
+    if (ch == 27) {
+        u->editing = false;
+        u->msg[0] = '\0';
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        if (n)
+            u->edit[n - 1] = '\0';
+    } else if (ch == KEY_ENTER || ch == '\n' || ch == '\r') {
+        u->editing = false;
+        if (gt_param_parse(p, u->edit, &v, err, sizeof err)) {
+            ui_set_msg(u, true, "%s", err);
+            return OUT_REDRAW;
+        }
+        return try_value(u, u->sel, v);
+    } else if (ch >= 32 && ch < 127 && n + 1 < sizeof u->edit) {
+        u->edit[n] = (char)ch;
+        u->edit[n + 1] = '\0';
+    }
+    return OUT_REDRAW;
+}
+
+outcome ui_handle_key(ui *u, int ch)
+{
+    const gt_param *p;
+
+    if (u->editing)
+        return edit_key(u, ch);
+    if (ch == KEY_RESIZE)
+        return OUT_REDRAW;
+    gt_action a = gt_key_action(translate_key(ch));
+    if (u->help && a != GT_A_QUIT) {
+        u->help = false;          /* any key closes the help */
+        return OUT_REDRAW;
+    }
+    p = &u->exp->params[u->sel];
+    switch (a) {
+    case GT_A_QUIT: return OUT_QUIT;
+    case GT_A_HELP: u->help = true; return OUT_REDRAW;
+    case GT_A_PAUSE: u->paused = !u->paused; return OUT_PAUSE;
+    case GT_A_RESTART: return OUT_RESTART;
+    case GT_A_CLEAR: return OUT_CLEAR;
+    case GT_A_NEXT_PANE: u->pane = (u->pane + 1) % PANE_COUNT; return OUT_REDRAW;
+    case GT_A_UP:
+        if (u->pane == PANE_DEV) {
+            if (u->dev_scroll > 0)
+                u->dev_scroll--;
+        } else {
+            u->sel = (u->sel + u->exp->nparams - 1) % u->exp->nparams;
+        }
+        return OUT_REDRAW;
+    case GT_A_DOWN:
+        if (u->pane == PANE_DEV)
+            u->dev_scroll++;
+        else
+            u->sel = (u->sel + 1) % u->exp->nparams;
+        return OUT_REDRAW;
+    case GT_A_DEC:
+    case GT_A_INC:
+        if (u->pane != PANE_EXP)
+            return OUT_NONE;
+        return try_value(u, u->sel, gt_param_step(p, u->vals[u->sel], a == GT_A_INC ? 1 : -1));
+    case GT_A_TOGGLE:
+        if (u->pane != PANE_EXP)
+            return OUT_NONE;
+        return try_value(u, u->sel, gt_param_step(p, u->vals[u->sel], 1));
+    case GT_A_EXPORT:
+        return ui_export(u);
+    case GT_A_SWEEP:
+        return OUT_SWEEP;
+    case GT_A_NEXT_EXP:
+    case GT_A_PREV_EXP:
+        return step_experiment(u, a == GT_A_NEXT_EXP ? 1 : -1);
+    case GT_A_SLOWER:
+    case GT_A_FASTER:
+        if (!u->rec) {
+            ui_set_msg(u, true, "speed applies only when replaying a recording");
+            return OUT_REDRAW;
+        }
+        gt_replay_set_speed(gt_replay_speed() * (a == GT_A_FASTER ? 2.0 : 0.5));
+        ui_set_msg(u, false, "replay speed x%g", gt_replay_speed());
+        return OUT_REDRAW;
+    case GT_A_NEXT_CONFIG:
+    case GT_A_PREV_CONFIG:
+        if (!u->rec) {
+            ui_set_msg(u, true, "n/N step through a recording's configurations (--replay)");
+            return OUT_REDRAW;
+        }
+        return ui_step_config(u, a == GT_A_NEXT_CONFIG ? 1 : -1);
+    case GT_A_EDIT: {
+        const char *why;
+        char allowed[200];
+        if (u->pane != PANE_EXP)
+            return OUT_NONE;
+        if (!gt_param_applies(p, u->vals, &why)) {
+            ui_set_msg(u, true, "%s applies %s", p->name, why);
+            return OUT_REDRAW;
+        }
+        u->editing = true;
+        u->edit[0] = '\0';
+        ui_set_msg(u, false, "%s (%s): ", p->name, gt_param_allowed(p, allowed, sizeof allowed));
+        return OUT_REDRAW;
+    }
+    default:
+        return OUT_NONE;
+    }
+}

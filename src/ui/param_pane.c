@@ -1,0 +1,61 @@
+/* The parameter pane: the experiment's parameters (greyed where they do
+ * not apply), the selected one's help, the set-up figures, the
+ * experiment's summary lines, verification and warm-up, and its text. */
+#include <string.h>
+
+#include "gputui/units.h"
+#include "ui_priv.h"
+
+void ui_draw_params(ui *u, int y, int x, int w, int h)
+{
+    const gt_experiment *e = u->exp;
+    attr_t t = ui_role(u, C_TITLE) | (u->pane == PANE_EXP ? A_REVERSE : 0);
+    int row = y + 1, end = y + h;
+    char v[64], tbuf[32];
+
+    ui_putf(y, x, w, t, " Experiment: %s", e->title);
+    for (int i = 0; i < e->nparams && row < end; i++, row++) {
+        const gt_param *p = &e->params[i];
+        const char *why;
+        bool ok = gt_param_applies(p, u->vals, &why);
+        bool sel = i == u->sel && u->pane == PANE_EXP;
+        attr_t a = (ok ? A_NORMAL : ui_role(u, C_GHOST)) | (sel ? A_REVERSE : 0);
+
+        gt_param_format(p, u->vals[i], v, sizeof v);
+        if (p->type == GT_P_SIZE && !(p->zero_name && u->vals[i] == 0)) {
+            char pretty[32];
+            snprintf(v, sizeof v, "%s", gt_format_size((uint64_t)u->vals[i], pretty, sizeof pretty));
+        }
+        if (p->type == GT_P_BOOL)
+            snprintf(v, sizeof v, "%s", u->vals[i] ? "[x]" : "[ ]");
+        ui_putf(row, x, w, a, " %-21s %s%s%s", p->label, p->type == GT_P_ENUM ? "< " : "",
+             v, p->type == GT_P_ENUM ? " >" : "");
+        if (!ok && w > 54)
+            ui_putf(row, x + 42, w - 42, ui_role(u, C_GHOST), "(%s)", why);
+    }
+    if (row < end && e->params[u->sel].help)
+        ui_putf(row++, x, w, ui_role(u, C_GHOST), " %s: %s", e->params[u->sel].name,
+             e->params[u->sel].help);
+    /* Set-up figures: allocation and registration times. */
+    for (int i = 0; i < u->st.info.ntimes && row < end; i++)
+        ui_putf(row++, x, w, A_NORMAL, " %-44s %s", u->st.info.times[i].label,
+             gt_format_seconds(u->st.info.times[i].sec, tbuf, sizeof tbuf));
+    if (e->summary && row < end) {
+        gt_summary_line lines[GT_SUMMARY_LINES];
+        int n = e->summary(&u->cur, &u->props, lines, GT_SUMMARY_LINES);
+        for (int i = 0; i < n && row < end; i++)
+            ui_putf(row++, x, w, ui_role(u, C_TITLE), " %s", lines[i]);
+    }
+    if (row < end && u->st.info.note[0])
+        ui_putf(row++, x, w, strncmp(u->st.info.note, "SAMPLED", 7) ? A_NORMAL : ui_role(u, C_WARN),
+             " verify: %s", u->st.info.note);
+    if (row < end && u->st.warmup_total)
+        ui_putf(row++, x, w, ui_role(u, C_GHOST), " warm-up: %d of %d iterations done, not in the histograms",
+             u->st.warmup_done, u->st.warmup_total);
+    if (row < end - 1) {
+        row++;
+        row += ui_wrap(row, x + 1, w - 2, end - row, ui_role(u, C_GHOST), e->explain);
+    }
+    while (row < end)
+        ui_put(row++, x, w, A_NORMAL, "");
+}

@@ -1,0 +1,90 @@
+/* 'w': the sweep of the selected parameter. It steps the configuration
+ * through the parameter's values, keeps each until it has SWEEP_SAMPLES
+ * samples, and plots the median at each value in place of the histograms. */
+#include <math.h>
+#include <string.h>
+
+#include "ui_priv.h"
+
+void ui_sweep_stop(ui *u, bool hide)
+{
+    u->sweeping = false;
+    if (hide)
+        u->sweep_shown = false;
+}
+
+void ui_sweep_start(ui *u, double now)
+{
+    char err[300];
+    const char *why;
+
+    if (u->pane != PANE_EXP) {
+        ui_set_msg(u, true, "select a parameter in the experiment pane (Tab), then w sweeps it");
+        return;
+    }
+    if (!gt_param_applies(&u->exp->params[u->sel], u->vals, &why)) {
+        ui_set_msg(u, true, "%s applies %s: nothing to sweep", u->exp->params[u->sel].name, why);
+        return;
+    }
+    gt_sweep_begin(&u->sweep, u->exp, u->sel, u->vals, &u->props);
+    if (gt_sweep_values(&u->sweep, &u->props, err, sizeof err) < 0) {
+        ui_set_msg(u, true, "%s", err);
+        return;
+    }
+    u->sweeping = u->sweep_shown = true;
+    u->sweep_i = 0;
+    u->vals[u->sel] = u->sweep.vals[0];
+    ui_apply(u, false, now);
+}
+
+/* Once the value being swept has its samples, or cannot give more (an
+ * error, a played-out recording), its p50s go into the plot and the next
+ * value starts. Uses the status read for this wake-up; true when it moved. */
+bool ui_sweep_tick(ui *u, double now)
+{
+    gt_sweep *s = &u->sweep;
+    bool over = u->st.state == GT_ST_ERROR || u->st.state == GT_ST_DONE;
+
+    if (u->st.gen != u->cur.gen || (!over && gt_run_count(&u->cur) < SWEEP_SAMPLES))
+        return false;
+    for (int k = 0; k < s->nseries && k < u->cur.nseries; k++)
+        s->p50[u->sweep_i][k] = gt_dist_percentile(&u->cur.s[k].lat, 0.5);
+    if (++u->sweep_i >= s->n) {
+        ui_sweep_stop(u, false);
+        ui_set_msg(u, false, "sweep of %s done: %d values", s->exp->params[s->param].name, s->n);
+        return true;
+    }
+    u->vals[s->param] = s->vals[u->sweep_i];
+    ui_apply(u, false, now);
+    return true;
+}
+
+/* The sweep's plot in place of the histograms. */
+void ui_draw_sweep(ui *u, int y, int h)
+{
+    static char rows[GT_SWEEP_MAX + 2][256];
+    const gt_sweep *s = &u->sweep;
+    int all = gt_sweep_render(s, rows, GT_SWEEP_MAX + 2, COLS);
+    int n = all < h - 1 ? all : h - 1;
+
+    /* Too short for every value: the last row says how many are hidden. */
+    if (n < all && n > 1) {
+        snprintf(rows[n - 1], sizeof rows[0], "  (%d more values: a taller terminal shows them)",
+                 all - n + 1);
+    }
+    if (u->sweeping)
+        ui_putf(y, 0, COLS, ui_role(u, C_TITLE), " Sweep of %s: p50 at each value, %d samples a "
+             "series; value %d of %d (w stops)", s->exp->params[s->param].name, SWEEP_SAMPLES,
+             u->sweep_i + 1, s->n);
+    else
+        ui_putf(y, 0, COLS, ui_role(u, C_TITLE), " Sweep of %s: p50 at each value (w sweeps again, "
+             "any change leaves the plot)", s->exp->params[s->param].name);
+    for (int r = 0; r < h - 1; r++) {
+        attr_t a = A_NORMAL;
+        if (r < n && strstr(rows[r], "----------"))
+            a = ui_role(u, C_OK);
+        else if (r == 0)
+            a = ui_role(u, C_GHOST);
+        ui_put(y + 1 + r, 0, COLS, a, r < n ? rows[r] : "");
+    }
+}

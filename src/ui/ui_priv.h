@@ -1,0 +1,104 @@
+/* ui_priv.h - what the files of the ncurses front end share: the UI state,
+ * the colour roles, the outcome of a key, and the drawing helpers.
+ *
+ * One file per widget or concern, each saying what it draws and reads:
+ *   ui.c             the main loop: engine wake-ups, samples, recording,
+ *                    and what a key's outcome does (apply, restart, quit)
+ *   input.c          keys -> outcomes; parameter and experiment changes
+ *   export.c         'x': the statistics of now and before as JSON and CSV
+ *   draw.c           helpers, the screen layout, header, status line, help
+ *   device_panel.c   the device's properties
+ *   param_pane.c     the experiment's parameters, set-up figures, summary
+ *   hist_block.c     the histogram blocks (now over before)
+ *   sweep_view.c     'w': the sweep and its plot
+ *   timeline_view.c  the streams timeline
+ * Drawing functions read the state and never change the configuration;
+ * only ui.c reconfigures the engine. Nothing here calls CUDA. */
+#ifndef GPUTUI_UI_PRIV_H
+#define GPUTUI_UI_PRIV_H
+
+#include <curses.h>
+#include <stdio.h>
+
+#include "gputui/cli.h"
+#include "gputui/engine.h"
+#include "gputui/record.h"
+#include "gputui/run.h"
+#include "gputui/sweep.h"
+
+#define MIN_COLS 80
+#define MIN_LINES 24
+#define FRAME_S (1.0 / 30.0)
+#define SWEEP_SAMPLES 15        /* samples per series at each value of a sweep */
+#define MAX_EXPS 16
+
+enum { PANE_EXP, PANE_DEV, PANE_COUNT };
+enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE, C_H2D, C_KERNEL, C_D2H };
+
+/* What a key asks of the main loop. */
+typedef enum { OUT_NONE, OUT_REDRAW, OUT_APPLY, OUT_RESTART, OUT_PAUSE,
+               OUT_CLEAR, OUT_SWEEP, OUT_QUIT } outcome;
+
+typedef struct ui {
+    gt_engine *eng;
+    const gt_experiment *exp;
+    int exp_idx;
+    int64_t vals[GT_MAX_PARAMS];
+    int64_t saved[MAX_EXPS][GT_MAX_PARAMS];     /* each experiment's last values */
+    gt_run cur, prev;
+    gt_status st;
+    gt_devprops props;
+    int pane, sel, dev_scroll, dev_lines;
+    bool help, paused, color, utf8;
+    bool editing;
+    char edit[64];
+    char msg[400];
+    bool msg_err;
+    FILE *trace;
+    double trace_t0;
+    uint32_t trace_gen;
+    const gt_recording *rec;    /* replaying, or NULL */
+    const char *banner;
+    int cfg_idx;                /* replay: the recorded configuration shown */
+    uint64_t drained;           /* samples of the current configuration taken */
+    gt_recorder *recorder;      /* --record, or NULL */
+    uint32_t recorded_gen, error_gen, recorded_tl_gen;
+    uint32_t tl_seq;            /* of the engine's latest timeline taken */
+    gt_sweep sweep;             /* 'w': the parameter being swept, and its plot */
+    bool sweeping, sweep_shown;
+    int sweep_i;                /* the value being measured */
+} ui;
+
+/* draw.c */
+attr_t ui_role(const ui *u, int c);
+void ui_set_msg(ui *u, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ui_put(int y, int x, int w, attr_t a, const char *s);
+void ui_putf(int y, int x, int w, attr_t a, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+int ui_wrap(int y, int x, int w, int maxl, attr_t a, const char *text);
+void ui_draw(ui *u);
+
+/* widgets: each draws into the rectangle it is given */
+void ui_draw_device(ui *u, int y, int x, int w, int h);
+void ui_draw_params(ui *u, int y, int x, int w, int h);
+void ui_draw_histograms(ui *u, int hy, int hh);
+void ui_draw_sweep(ui *u, int y, int h);
+int ui_timeline_rows(const ui *u);
+void ui_draw_timeline(ui *u, int y, int x, int w, int h);
+
+/* input.c, export.c */
+outcome ui_handle_key(ui *u, int ch);
+outcome ui_export(ui *u);
+/* Replay: the next (dir 1) or previous (-1) recorded configuration. */
+outcome ui_step_config(ui *u, int dir);
+
+/* sweep_view.c */
+void ui_sweep_start(ui *u, double now);
+void ui_sweep_stop(ui *u, bool hide);
+bool ui_sweep_tick(ui *u, double now);
+
+/* ui.c: the new configuration to the engine; the current run becomes
+ * "before" (tkey: when the key that caused it was read, for --trace). */
+void ui_apply(ui *u, bool restart, double tkey);
+
+#endif

@@ -1,0 +1,310 @@
+/* recplan - what the bundled recordings must hold, from one table.
+ *
+ *   recplan plan [--props REC] [EXPERIMENT...]
+ *       prints one gputui --batch argument list per line: together they
+ *       measure every configuration a class reaches with +/- (and Space)
+ *       from the defaults on the parameters below. REC supplies the
+ *       device properties that some values depend on (the L2 region sweep).
+ *   recplan check [--min PCT] REC...
+ *       for each recording: how many of those configurations it holds, per
+ *       experiment; exit 1 if the share is below PCT.
+ *
+ * The reachable values of a parameter are those gt_param_step reaches from
+ * its default in either direction (an enum or switch: every value), cut at
+ * 'max' where a class has no use for more; 'values' lists them instead
+ * where the TUI's sweep or the lesson material names them. Switches of one
+ * 'oneof' group are set one at a time (the flags of a host allocation). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/experiment.h"
+#include "gputui/record.h"
+
+#define MAXV 64
+#define MAXCFG 4096
+
+typedef struct {
+    const char *name;
+    int64_t max;                /* 0: the parameter's own */
+    const char *values;         /* "1000,4096,4100": these instead of +/- */
+    bool sweep;                 /* the experiment's sweep values (device) */
+    int oneof;                  /* >0: at most one switch of the group on */
+} cparam;
+
+typedef struct {
+    const char *exp;
+    const char *list;           /* the parameter a batch line lists */
+    cparam p[8];
+} cplan;
+
+static const cplan plans[] = {
+    {"transfer", "size", {{"host"}, {"portable", .oneof = 1}, {"write-combined", .oneof = 1},
+                          {"mapped", .oneof = 1}, {"dir"}, {"method"}, {"size", 1ll << 30}}},
+    {"zerocopy", "count", {{"count"}}},
+    {"streams", "streams", {{"streams"}, {"host"}, {"stream-flags"}, {"legacy-sync"}}},
+    {"hostalloc", "op", {{"op"}, {"kind"}, {"portable", .oneof = 1},
+                           {"write-combined", .oneof = 1}, {"mapped", .oneof = 1}}},
+    {"vmm", "op", {{"op"}, {"granularity"}, {"dir"}}},
+    {"l2", "hit-ratio", {{"hit-ratio"}}},
+    {"l2", "region", {{"region", .sweep = true}}},
+    {"pitched", "width", {{"dims"}, {"measure"}, {"width", .values = "1000,4096,4100"}}},
+};
+#define NPLANS (int)(sizeof plans / sizeof plans[0])
+
+typedef struct {
+    const gt_experiment *e;
+    int np, idx[8], nv[8];
+    int64_t v[8][MAXV];
+} space;
+
+static int reachable(const gt_param *p, int64_t max, int64_t *out)
+{
+    int n = 0;
+
+    out[n++] = p->def;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        int64_t v = p->def;
+        for (;;) {
+            int64_t w = gt_param_step(p, v, dir);
+            bool seen = false;
+            if (w == v || (max && w > max) || n == MAXV)
+                break;
+            for (int k = 0; k < n; k++)
+                seen |= out[k] == w;
+            if (seen)
+                break;
+            out[n++] = v = w;
+        }
+    }
+    return n;
+}
+
+static int build(const cplan *pl, const gt_devprops *props, space *sp, char *err, size_t len)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->e = gt_experiment_find(pl->exp);
+    if (!sp->e) {
+        snprintf(err, len, "no experiment '%s'", pl->exp);
+        return -1;
+    }
+    for (int i = 0; i < 8 && pl->p[i].name; i++, sp->np++) {
+        const cparam *c = &pl->p[i];
+        const gt_param *p;
+        sp->idx[i] = gt_experiment_param(sp->e, c->name);
+        if (sp->idx[i] < 0) {
+            snprintf(err, len, "%s has no parameter '%s'", pl->exp, c->name);
+            return -1;
+        }
+        p = &sp->e->params[sp->idx[i]];
+        if (c->values) {
+            char buf[256], *save = NULL;
+            snprintf(buf, sizeof buf, "%s", c->values);
+            for (char *t = strtok_r(buf, ",", &save); t && sp->nv[i] < MAXV;
+                 t = strtok_r(NULL, ",", &save))
+                if (gt_param_parse(p, t, &sp->v[i][sp->nv[i]++], err, len))
+                    return -1;
+        } else if (c->sweep) {
+            sp->nv[i] = sp->e->sweep_values && props
+                            ? sp->e->sweep_values(sp->idx[i], props, sp->v[i], MAXV)
+                            : 0;
+            if (sp->nv[i] <= 0) {
+                snprintf(err, len, "%s %s: its values depend on the device (--props REC)",
+                         pl->exp, c->name);
+                return -1;
+            }
+        } else {
+            sp->nv[i] = reachable(p, c->max, sp->v[i]);
+        }
+    }
+    return 0;
+}
+
+/* Every valid configuration of the space, without duplicates (parameters
+ * that do not apply are not part of a configuration). */
+static int configs(const cplan *pl, const space *sp, int64_t (*out)[GT_MAX_PARAMS], int max)
+{
+    int at[8] = {0}, n = 0;
+    char da[512], db[512], err[300];
+
+    for (;;) {
+        int64_t v[GT_MAX_PARAMS];
+        int on[8] = {0};
+        bool ok = true;
+        gt_experiment_defaults(sp->e, v);
+        for (int i = 0; i < sp->np; i++) {
+            v[sp->idx[i]] = sp->v[i][at[i]];
+            if (pl->p[i].oneof && v[sp->idx[i]] != sp->e->params[sp->idx[i]].def)
+                ok &= ++on[pl->p[i].oneof] <= 1;
+        }
+        if (ok && gt_experiment_validate(sp->e, v, 0, err, sizeof err) == 0) {
+            bool dup = false;
+            gt_experiment_describe(sp->e, v, da, sizeof da);
+            for (int k = 0; k < n && !dup; k++)
+                dup = !strcmp(gt_experiment_describe(sp->e, out[k], db, sizeof db), da);
+            if (!dup && n < max)
+                memcpy(out[n++], v, sizeof v);
+        }
+        int i = 0;
+        for (; i < sp->np; i++) {
+            if (++at[i] < sp->nv[i])
+                break;
+            at[i] = 0;
+        }
+        if (i == sp->np)
+            return n;
+    }
+}
+
+/* One batch line per group of configurations that differ only in the
+ * listed parameter, at most 16 values a line (the CLI's list limit). A
+ * parameter is passed when it applies to a member; a list of more than one
+ * value leaves it out where it does not (gt_cli_configs). */
+static void print_plan(const cplan *pl, const space *sp, int64_t (*cfg)[GT_MAX_PARAMS], int n)
+{
+    int li = gt_experiment_param(sp->e, pl->list);
+    bool *done = calloc((size_t)n, sizeof *done);
+    char v[48];
+
+    for (int a = 0; a < n; a++) {
+        int members[MAXV], nm = 0;
+        if (done[a])
+            continue;
+        for (int b = a; b < n && nm < MAXV; b++) {
+            bool same = !done[b];
+            for (int i = 0; same && i < sp->np; i++)
+                same = sp->idx[i] == li || cfg[b][sp->idx[i]] == cfg[a][sp->idx[i]];
+            if (same) {
+                members[nm++] = b;
+                done[b] = true;
+            }
+        }
+        for (int c0 = 0; c0 < nm; c0 += 16) {
+            int c1 = c0 + 16 < nm ? c0 + 16 : nm;
+            printf("-e %s", sp->e->name);
+            for (int i = 0; i < sp->np; i++) {
+                const gt_param *p = &sp->e->params[sp->idx[i]];
+                bool applies = false;
+                for (int c = c0; c < c1; c++)
+                    applies |= gt_param_applies(p, cfg[members[c]], NULL);
+                if (sp->idx[i] != li && applies)
+                    printf(" --%s=%s", p->name, gt_param_format(p, cfg[a][sp->idx[i]], v, sizeof v));
+            }
+            printf(" --%s=", pl->list);
+            for (int c = c0; c < c1; c++)
+                printf("%s%s", c > c0 ? "," : "",
+                       gt_param_format(&sp->e->params[li], cfg[members[c]][li], v, sizeof v));
+            printf("\n");
+        }
+    }
+    free(done);
+}
+
+static int64_t (*cfgbuf)[GT_MAX_PARAMS];
+
+static int plan(int argc, char **argv)
+{
+    gt_recording rec;
+    gt_err err;
+    bool have = false;
+    char msg[300];
+    int first = 0;
+
+    if (argc >= 2 && !strcmp(argv[0], "--props")) {
+        gt_err_clear(&err);
+        if (gt_recording_load(&rec, argv[1], &err)) {
+            fprintf(stderr, "recplan: %s\n", err.msg);
+            return 2;
+        }
+        have = true;
+        first = 2;
+    }
+    for (int k = 0; k < NPLANS; k++) {
+        space sp;
+        bool wanted = first == argc;
+        for (int a = first; a < argc; a++)
+            wanted |= !strcmp(argv[a], plans[k].exp);
+        if (!wanted)
+            continue;
+        if (build(&plans[k], have ? &rec.props : NULL, &sp, msg, sizeof msg)) {
+            fprintf(stderr, "recplan: %s\n", msg);
+            return 2;
+        }
+        print_plan(&plans[k], &sp, cfgbuf, configs(&plans[k], &sp, cfgbuf, MAXCFG));
+    }
+    if (have)
+        gt_recording_free(&rec);
+    return 0;
+}
+
+static int check(int argc, char **argv)
+{
+    double min = 0;
+    int rc = 0;
+
+    if (argc >= 2 && !strcmp(argv[0], "--min")) {
+        min = atof(argv[1]);
+        argv += 2;
+        argc -= 2;
+    }
+    for (int f = 0; f < argc; f++) {
+        gt_recording rec;
+        gt_err err;
+        int all = 0, held = 0, refused_all = 0;
+        gt_err_clear(&err);
+        if (gt_recording_load(&rec, argv[f], &err)) {
+            fprintf(stderr, "recplan: %s\n", err.msg);
+            return 2;
+        }
+        printf("%s (%s):\n", argv[f], rec.props.name);
+        for (int k = 0; k < NPLANS; k++) {
+            space sp;
+            char msg[300];
+            int n, got = 0, refused = 0;
+            if (build(&plans[k], &rec.props, &sp, msg, sizeof msg)) {
+                fprintf(stderr, "recplan: %s\n", msg);
+                gt_recording_free(&rec);
+                return 2;
+            }
+            n = configs(&plans[k], &sp, cfgbuf, MAXCFG);
+            for (int i = 0; i < n; i++) {
+                if (gt_experiment_check(sp.e, cfgbuf[i], &rec.props, msg, sizeof msg))
+                    refused++;      /* this device cannot run it: not expected */
+                else if (gt_recording_find(&rec, sp.e, cfgbuf[i]) >= 0)
+                    got++;
+            }
+            printf("  %-9s %-9s %4d of %4d recorded (%5.1f%%)\n", plans[k].exp, plans[k].list,
+                   got, n - refused, n - refused ? 100.0 * got / (n - refused) : 100.0);
+            if (refused)
+                printf("  %-19s %4d more refused by this device before set-up\n", "", refused);
+            all += n - refused;
+            held += got;
+            refused_all += refused;
+        }
+        printf("  all: %d of %d reachable configurations recorded (%.1f%%), %zu in the file\n",
+               held, all, all ? 100.0 * held / all : 100.0, rec.ncfg);
+        if (all && 100.0 * held / all < min)
+            rc = 1;
+        gt_recording_free(&rec);
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = 2;
+
+    cfgbuf = calloc(MAXCFG, sizeof *cfgbuf);
+    if (!cfgbuf)
+        return 2;
+    if (argc >= 2 && !strcmp(argv[1], "plan"))
+        rc = plan(argc - 2, argv + 2);
+    else if (argc >= 3 && !strcmp(argv[1], "check"))
+        rc = check(argc - 2, argv + 2);
+    else
+        fprintf(stderr, "usage: recplan plan [--props REC] [EXPERIMENT...]\n"
+                        "       recplan check [--min PCT] REC...\n");
+    free(cfgbuf);
+    return rc;
+}
