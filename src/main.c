@@ -15,6 +15,7 @@
 #include "gputui/batch.h"
 #include "gputui/bundle.h"
 #include "gputui/cli.h"
+#include "gputui/compare.h"
 #include "gputui/cuda_backend.h"
 #include "gputui/engine.h"
 #include "gputui/record.h"
@@ -74,35 +75,55 @@ static void short_reason(const char *msg, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)n, p);
 }
 
-static int replay(const gt_cli *cli, gt_recording *rec, const char *banner)
+/* The TUI on a recording (A), with B as the ghost in compare mode. */
+static int replay(const gt_cli *cli, gt_ui_source *src)
 {
-    gt_engine *eng;
     gt_err err;
     int rc;
 
     gt_err_clear(&err);
-    if (gt_engine_start(&eng, gt_replay_backend(rec), 0, &err)) {
+    if (gt_engine_start(&src->eng, gt_replay_backend(src->rec), 0, &err)) {
         fprintf(stderr, "gputui: %s\n", err.msg);
         return GT_EXIT_FAIL;
     }
-    rc = gt_ui_run(cli, eng, rec, banner);
-    gt_engine_stop(eng);
+    rc = gt_ui_run(cli, src);
+    gt_engine_stop(src->eng);
     return rc;
+}
+
+/* Loads a recording named on the command line (a file or a bundled
+ * model); a name that is neither is a usage error. */
+static int load_named(const gt_bundle *b, const char *name, gt_recording *rec)
+{
+    char path[1024], msg[700];
+    gt_err err;
+
+    gt_err_clear(&err);
+    if (gt_bundle_resolve(b, name, path, sizeof path, msg, sizeof msg)) {
+        fprintf(stderr, "gputui: --compare: %s\n", msg);
+        return GT_EXIT_USAGE;
+    }
+    if (gt_recording_load(rec, path, &err)) {
+        fprintf(stderr, "gputui: %s\n", err.msg);
+        return GT_EXIT_FAIL;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
     const gt_backend *be = &gt_cuda_backend;
-    gt_engine *eng;
-    gt_recording rec;
+    gt_recording rec, cmp;
     gt_bundle bundle;
+    gt_ui_source src;
     gt_cli cli;
     gt_err err;
-    char banner[512], path[PATH_MAX + 32], reason[200];
+    char why[700], path[PATH_MAX + 32], reason[200], warn[700];
     int rc;
 
     setlocale(LC_ALL, "");
     gt_err_clear(&err);
+    memset(&src, 0, sizeof src);
     if (gt_cli_parse(argc, argv, &cli, &err)) {
         fprintf(stderr, "gputui: %s\n", err.msg);
         return err.code;
@@ -120,6 +141,35 @@ int main(int argc, char **argv)
         break;
     }
     gt_signals_install();
+    gt_bundle_find(&bundle, exe_dir(path, sizeof path));
+
+    /* Compare mode: B is a recording; A is one too, or this machine. */
+    if (cli.ncompare) {
+        if ((rc = load_named(&bundle, cli.compare[cli.ncompare - 1], &cmp)))
+            return rc;
+        if (gt_recording_warning(&cmp, warn, sizeof warn)[0])
+            fprintf(stderr, "gputui: %s\n", warn);
+        src.compare = &cmp;
+        if (cli.ncompare == 2) {
+            if ((rc = load_named(&bundle, cli.compare[0], &rec))) {
+                gt_recording_free(&cmp);
+                return rc;
+            }
+            if (cli.mode == GT_MODE_BATCH) {
+                rc = gt_compare_report(stdout, cli.format, &rec, &cmp) ? GT_EXIT_FAIL : GT_EXIT_OK;
+                if (rc)
+                    fprintf(stderr, "gputui: cannot write the comparison\n");
+            } else {
+                snprintf(why, sizeof why, "COMPARE A (%s):", cli.compare[0]);
+                src.rec = &rec;
+                src.why = why;
+                rc = replay(&cli, &src);
+            }
+            gt_recording_free(&rec);
+            gt_recording_free(&cmp);
+            return rc;
+        }
+    }
 
     if (cli.replay) {
         if (gt_recording_load(&rec, cli.replay, &err)) {
@@ -129,49 +179,60 @@ int main(int argc, char **argv)
         if (cli.mode == GT_MODE_BATCH) {
             rc = gt_batch_replay(&cli, &rec);
         } else {
-            snprintf(banner, sizeof banner, "REPLAY of %s: %s, recorded %s", cli.replay,
-                     rec.props.name, rec.created);
-            rc = replay(&cli, &rec, banner);
+            snprintf(why, sizeof why, "REPLAY of %s:", cli.replay);
+            src.rec = &rec;
+            src.why = why;
+            rc = replay(&cli, &src);
         }
         gt_recording_free(&rec);
         return rc;
     }
 
-    if (gt_engine_start(&eng, be, cli.device, &err)) {
+    if (gt_engine_start(&src.eng, be, cli.device, &err)) {
         bool fallback = cli.mode == GT_MODE_TUI && !cli.no_fallback && !cli.record &&
                         err.code != GT_EXIT_USAGE;
         gt_err lerr;
         if (!fallback) {
             fprintf(stderr, "gputui: %s\n", err.msg);
-            return err.code ? err.code : GT_EXIT_FAIL;
+            rc = err.code ? err.code : GT_EXIT_FAIL;
+            goto out;
         }
         gt_err_clear(&lerr);
-        if (!gt_bundle_find(&bundle, exe_dir(path, sizeof path))) {
+        rc = GT_EXIT_FAIL;
+        if (bundle.n == 0) {
             fprintf(stderr, "gputui: %s\n", err.msg);
             fprintf(stderr, "gputui: and no bundled recording to replay instead (none in %s)\n",
                     bundle.dir[0] ? bundle.dir : "share/gputui");
-            return GT_EXIT_FAIL;
+            goto out;
         }
         if (cli.device >= bundle.n) {
             fprintf(stderr, "gputui: %s\n", err.msg);
             fprintf(stderr, "gputui: --device %d: the bundled recordings hold devices 0 to %d (%s)\n",
                     cli.device, bundle.n - 1, gt_bundle_models(&bundle, reason, sizeof reason));
-            return GT_EXIT_USAGE;
+            rc = GT_EXIT_USAGE;
+            goto out;
         }
         if (gt_recording_load(&rec, bundle.path[cli.device], &lerr)) {
             fprintf(stderr, "gputui: %s\n", err.msg);
             fprintf(stderr, "gputui: and the bundled recording does not load: %s\n", lerr.msg);
-            return GT_EXIT_FAIL;
+            goto out;
         }
         short_reason(err.msg, reason, sizeof reason);
-        snprintf(banner, sizeof banner, "no CUDA device here (%s) %s replaying %s, recorded %s",
-                 reason, strcmp(nl_langinfo(CODESET), "UTF-8") ? "--" : "\u2014",
-                 rec.props.name, rec.created);
-        rc = replay(&cli, &rec, banner);
+        snprintf(why, sizeof why, "no CUDA device here (%s) %s replaying", reason,
+                 strcmp(nl_langinfo(CODESET), "UTF-8") ? "--" : "\u2014");
+        src.rec = &rec;
+        src.why = why;
+        src.bundle = &bundle;
+        src.bundle_idx = cli.device;
+        rc = replay(&cli, &src);
         gt_recording_free(&rec);
-        return rc;
+        goto out;
     }
-    rc = cli.mode == GT_MODE_BATCH ? gt_batch_run(&cli, eng) : gt_ui_run(&cli, eng, NULL, NULL);
-    gt_engine_stop(eng);
+    src.live = be;
+    rc = cli.mode == GT_MODE_BATCH ? gt_batch_run(&cli, src.eng) : gt_ui_run(&cli, &src);
+    gt_engine_stop(src.eng);
+out:
+    if (src.compare)
+        gt_recording_free(&cmp);
     return rc;
 }

@@ -92,6 +92,10 @@ void gt_recording_free(gt_recording *r);
  * cut-off last line, a compressed stream that ends early), "" if none. */
 const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len);
 
+/* All of a recorded configuration's samples as one run (r is initialised
+ * here; free it with gt_run_free). -1 if out of memory for its timeline. */
+int gt_rec_config_run(const gt_rec_config *c, struct gt_run *r);
+
 /* Index of the configuration with exactly these values, or -1. */
 int gt_recording_find(const gt_recording *r, const gt_experiment *exp,
                       const int64_t *vals);

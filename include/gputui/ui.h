@@ -4,13 +4,24 @@
 #ifndef GPUTUI_UI_H
 #define GPUTUI_UI_H
 
+#include "gputui/bundle.h"
 #include "gputui/cli.h"
 #include "gputui/engine.h"
 #include "gputui/record.h"
 
-/* rec: the recording the engine replays, or NULL for a live GPU; banner:
- * a line shown above everything while replaying (why, what, when). */
-int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec,
-              const char *banner);
+/* Where the samples come from, set up by the caller. The UI may stop and
+ * restart the engine on another device ('d'): then eng, rec and
+ * bundle_idx change, and the caller frees what they hold at the end. */
+typedef struct gt_ui_source {
+    gt_engine *eng;             /* started on the device or the recording */
+    const gt_backend *live;     /* the GPU back-end when measuring, else NULL */
+    gt_recording *rec;          /* what the engine replays (A), else NULL */
+    const gt_bundle *bundle;    /* rec is bundle->path[bundle_idx]: 'd' steps */
+    int bundle_idx;
+    const char *why;            /* replaying: the banner's start, "REPLAY of X:" */
+    const gt_recording *compare;/* B, drawn as the ghost; NULL but in compare mode */
+} gt_ui_source;
+
+int gt_ui_run(const gt_cli *cli, gt_ui_source *src);
 
 #endif

@@ -194,12 +194,8 @@ int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
                     c->error[0] ? "; recorded error: " : "", c->error);
             continue;
         }
-        gt_run_init(&runs[nrun], c->exp, c->vals, c->gen);
-        runs[nrun].info = c->info;
-        if (c->tl && gt_run_set_timeline(&runs[nrun], c->tl))
+        if (gt_rec_config_run(c, &runs[nrun]))
             fprintf(stderr, "gputui: out of memory for the timeline\n");
-        for (size_t k = 0; k < c->n; k++)
-            gt_run_add(&runs[nrun], &c->s[k]);
         nrun++;
     }
     if (gt_recording_warning(rec, warn, sizeof warn)[0])

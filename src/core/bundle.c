@@ -1,4 +1,5 @@
 /* The bundled recordings (bundle.h). */
+#define _DEFAULT_SOURCE     /* realpath */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/bundle.h"
 
@@ -58,7 +59,12 @@ int gt_bundle_find(gt_bundle *b, const char *exe_dir)
     if (!exe_dir)
         return 0;
     snprintf(dir, sizeof dir, "%s/../share/gputui", exe_dir);
-    return scan(b, dir);
+    {
+        char *real = realpath(dir, NULL);   /* "/usr/share/gputui", not "bin/../share" */
+        int n = scan(b, real ? real : dir);
+        free(real);
+        return n;
+    }
 }
 
 char *gt_bundle_models(const gt_bundle *b, char *buf, size_t len)

@@ -168,6 +168,14 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                            "a number of seconds from 0.01 to 3600)", val);
                 return -1;
             }
+        } else if (!strcmp(name, "--compare")) {
+            NEED_VALUE();
+            c->compare[0] = val;
+            c->ncompare = 1;
+            if (i + 1 < argc && argv[i + 1][0] != '-') {
+                c->compare[1] = argv[++i];
+                c->ncompare = 2;
+            }
         } else if (!strcmp(name, "--replay")) {
             NEED_VALUE();
             c->replay = val;
@@ -217,6 +225,20 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
     }
     if (record_opt && !c->record) {
         gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --record FILE", record_opt);
+        return -1;
+    }
+    if (c->ncompare && (c->record || c->replay)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--compare cannot be used with --%s",
+                   c->record ? "record" : "replay");
+        return -1;
+    }
+    if (c->ncompare == 1 && c->mode == GT_MODE_BATCH) {
+        gt_err_set(err, GT_EXIT_USAGE, "--batch --compare needs two recordings, A and B "
+                   "(files or bundled models such as h200 h100)");
+        return -1;
+    }
+    if (c->ncompare && c->mode != GT_MODE_BATCH && c->mode != GT_MODE_TUI) {
+        gt_err_set(err, GT_EXIT_USAGE, "--compare applies to the TUI and --batch only");
         return -1;
     }
     if (c->record && c->replay) {
@@ -313,6 +335,10 @@ void gt_cli_usage(FILE *f)
             "      --record-seconds S  ... or S seconds of them, the sooner; 0.01 to 3600\n"
             "                          (default 2)\n"
             "      --replay FILE       play a recording back (TUI), or report it (--batch)\n"
+            "      --compare [A] B     A as now and B as the ghost, same configuration, ratio\n"
+            "                          A/B: A and B are recordings or bundled models (h200,\n"
+            "                          h100); without A, A is this GPU (or the bundled\n"
+            "                          recording); --batch needs both and prints a table\n"
             "      --no-fallback       with no CUDA device, fail instead of replaying the\n"
             "                          bundled recording\n"
             "      --list-devices      list CUDA devices and exit\n"

@@ -22,6 +22,7 @@ const gt_keybind gt_keys[] = {
     {'n', GT_A_NEXT_CONFIG}, {'N', GT_A_PREV_CONFIG},
     {'x', GT_A_EXPORT},
     {'w', GT_A_SWEEP},
+    {'d', GT_A_DEVICE},
 };
 const size_t gt_nkeys = sizeof gt_keys / sizeof gt_keys[0];
 
@@ -47,6 +48,7 @@ static const char *const help[GT_A_COUNT] = {
     [GT_A_PREV_CONFIG] = "replay: previous recorded configuration",
     [GT_A_EXPORT] = "export the statistics (now and before) to gputui-*.json and .csv",
     [GT_A_SWEEP] = "sweep the selected parameter: a plot of the median at each value (w stops)",
+    [GT_A_DEVICE] = "next device: another GPU, or another recorded GPU when replaying",
 };
 
 gt_action gt_key_action(int key)

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "gputui/report.h"
+#include "gputui/run.h"
 
 static const char *const verify_names[] = {"full", "sampled", "failed"};
 
@@ -613,6 +614,15 @@ int gt_recording_load(gt_recording *r, const char *path, gt_err *err)
                  "(the file was cut off); the lines before it were loaded", path, r->lines + 1);
     free(buf);
     return rc;
+}
+
+int gt_rec_config_run(const gt_rec_config *c, gt_run *r)
+{
+    gt_run_init(r, c->exp, c->vals, c->gen);
+    r->info = c->info;
+    for (size_t k = 0; k < c->n; k++)
+        gt_run_add(r, &c->s[k]);
+    return c->tl ? gt_run_set_timeline(r, c->tl) : 0;
 }
 
 const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len)

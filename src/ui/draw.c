@@ -108,14 +108,26 @@ static void ui_draw_header(ui *u)
     char right[64];
     int st = u->st.state;
 
-    ui_putf(0, 0, COLS, ui_role(u, C_HEAD), " gputui %s | %sGPU %d: %s | %s | %s", GT_VERSION,
-         u->rec ? "REPLAY " : "", u->props.ordinal, u->props.name, u->exp->name,
-         gt_state_name((gt_state)st));
+    if (u->cmp)
+        ui_putf(0, 0, COLS, ui_role(u, C_HEAD), " gputui %s | COMPARE A: %s vs B: %s | %s | %s",
+                GT_VERSION, u->props.name, u->cmp->props.name, u->exp->name,
+                gt_state_name((gt_state)st));
+    else if (u->src->bundle && u->src->bundle->n > 1)
+        ui_putf(0, 0, COLS, ui_role(u, C_HEAD), " gputui %s | REPLAY recorded GPU %d of %d "
+                "(d: next): %s | %s | %s", GT_VERSION, u->src->bundle_idx + 1, u->src->bundle->n,
+                u->props.name, u->exp->name, gt_state_name((gt_state)st));
+    else
+        ui_putf(0, 0, COLS, ui_role(u, C_HEAD), " gputui %s | %sGPU %d: %s | %s | %s", GT_VERSION,
+                u->rec ? "REPLAY " : "", u->props.ordinal, u->props.name, u->exp->name,
+                gt_state_name((gt_state)st));
     snprintf(right, sizeof right, "?:help  q:quit ");
     ui_put(0, COLS - (int)strlen(right), (int)strlen(right), ui_role(u, C_HEAD), right);
-    if (u->banner)
-        ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD, " %s | x%g (< >)  n/N: configuration %d of %zu",
-             u->banner, gt_replay_speed(), u->cfg_idx + 1, u->rec->ncfg);
+    if (u->rec)
+        ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD,
+                " %s | x%g (< >)  n/N: configuration %d of %zu", u->banner, gt_replay_speed(),
+                u->cfg_idx + 1, u->rec->ncfg);
+    else if (u->banner[0])
+        ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD, " %s", u->banner);
 }
 
 static void ui_draw_status(ui *u)
@@ -206,7 +218,7 @@ void ui_draw(ui *u)
         refresh();
         return;
     }
-    int y0 = u->banner ? 2 : 1;
+    int y0 = u->banner[0] ? 2 : 1;
     avail = LINES - 1 - y0;
     top = avail / 2 - 1;
     if (top < 10)

@@ -4,17 +4,30 @@
 #include <math.h>
 #include <string.h>
 
+#include "gputui/compare.h"
 #include "gputui/units.h"
 #include "ui_priv.h"
 
 #define MAX_BINS 256
 
+/* The same series of the previous configuration of this experiment; a
+ * one-series run stands for a one-series run (H2D before, D2H now). */
 static gt_series *prev_series(ui *u, const char *name)
 {
+    if (u->prev.exp != u->cur.exp)
+        return NULL;
     for (int i = 0; i < u->prev.nseries; i++)
         if (!strcmp(u->prev.s[i].name, name))
             return &u->prev.s[i];
-    return u->prev.nseries == 1 ? &u->prev.s[0] : NULL;
+    return u->prev.nseries == 1 && u->cur.nseries == 1 ? &u->prev.s[0] : NULL;
+}
+
+/* The ghost of series si: B's same series in compare mode, else before. */
+static gt_series *ghost_series(ui *u, int si)
+{
+    if (u->cmp)
+        return u->cmp_have && si < u->cmp_run.nseries ? &u->cmp_run.s[si] : NULL;
+    return prev_series(u, u->cur.s[si].name);
 }
 
 static void fmt_val(char *buf, size_t n, double v, bool bw)
@@ -51,7 +64,7 @@ static void stats_row(int y, int x, int w, const char *label, gt_dist *d,
  * configuration's ghost, both on one x axis), axis, statistics. */
 static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
 {
-    gt_series *now = &u->cur.s[si], *pv = prev_series(u, now->name);
+    gt_series *now = &u->cur.s[si], *pv = ghost_series(u, si);
     gt_dist *dn = bw ? &now->bw : &now->lat;
     gt_dist *dp = pv ? (bw ? &pv->bw : &pv->lat) : NULL;
     /* Rows: title, chart, axis, [column header], now, [before]. A short
@@ -65,21 +78,35 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
     static const char *const eighths[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584",
                                           "\u2585", "\u2586", "\u2587", "\u2588"};
 
-    /* Title with the headline figure against its ceiling. */
+    /* Title with the headline figure against its ceiling; in compare mode
+     * the ratio of medians too, before the ceiling if both do not fit. */
+    char ceiling[96] = "", ratio[48] = "";
     if (bw) {
         double factor = 1.0, ceil;
         char label[64];
         double p50 = gt_dist_percentile(dn, 0.5);
         ceil = gt_experiment_ceiling(u->exp, u->vals, si, &u->props, &factor, label, sizeof label);
-        if (ceil > 0 && isfinite(p50))
-            snprintf(title, sizeof title, " %s bandwidth GB/s  p50 %.2f = %.1f%% of %s %.1f%s",
-                     now->name, p50 / 1e9, 100.0 * p50 * factor / ceil, label, ceil / 1e9,
-                     factor != 1.0 ? " (x2)" : "");
-        else
-            snprintf(title, sizeof title, " %s bandwidth GB/s  (%s)", now->name, label);
+        if (ceil > 0 && isfinite(p50)) {
+            snprintf(title, sizeof title, " %s bandwidth GB/s  p50 %.2f", now->name, p50 / 1e9);
+            snprintf(ceiling, sizeof ceiling, " = %.1f%% of %s %.1f%s",
+                     100.0 * p50 * factor / ceil, label, ceil / 1e9, factor != 1.0 ? " (x2)" : "");
+        } else {
+            snprintf(title, sizeof title, " %s bandwidth GB/s", now->name);
+            snprintf(ceiling, sizeof ceiling, "  (%s)", label);
+        }
     } else {
         snprintf(title, sizeof title, " %s latency per sample", now->name);
     }
+    if (u->cmp && dp) {
+        double r = gt_compare_ratio(dn, dp);
+        if (isfinite(r))
+            snprintf(ratio, sizeof ratio, "  %s/%s %.2fx", u->name_a, u->name_b, r);
+        else
+            snprintf(ratio, sizeof ratio, "  %s/%s -", u->name_a, u->name_b);
+    }
+    if ((int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= w && ratio[0])
+        ceiling[0] = '\0';
+    snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s", ceiling, ratio);
     ui_put(y, x, w, ui_role(u, C_TITLE), title);
     if (now->failed) {
         snprintf(title, sizeof title, " %llu FAILED ", (unsigned long long)now->failed);
@@ -146,8 +173,9 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
         snprintf(axis, sizeof axis, ">=%s ", b);
         ui_put(row, x + w - (int)strlen(axis), (int)strlen(axis), A_NORMAL, axis);
         if (w > 60) {
-            snprintf(axis, sizeof axis, "%s now  %s before",
-                     u->utf8 ? "\u2588" : "#", u->utf8 ? "\u2591" : ":");
+            snprintf(axis, sizeof axis, "%s %s  %s %s", u->utf8 ? "\u2588" : "#",
+                     u->cmp ? u->name_a : "now", u->utf8 ? "\u2591" : ":",
+                     u->cmp ? u->name_b : "before");
             ui_put(row, x + w / 2 - 8, 18, ui_role(u, C_GHOST), axis);
         }
     } else if (axis_row) {
@@ -168,11 +196,14 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
             off += snprintf(hdrline + off, sizeof hdrline - (size_t)off, "%9s", names[i]);
         ui_put(row++, x, w, ui_role(u, C_GHOST), hdrline);
     }
-    stats_row(row++, x, w, "now", dn, bw, ui_role(u, bw ? C_BW : C_LAT));
+    stats_row(row++, x, w, u->cmp ? u->name_a : "now", dn, bw, ui_role(u, bw ? C_BW : C_LAT));
     if (!before_row)
         return;
     if (dp)
-        stats_row(row, x, w, "before", dp, bw, ui_role(u, C_GHOST));
+        stats_row(row, x, w, u->cmp ? u->name_b : "before", dp, bw, ui_role(u, C_GHOST));
+    else if (u->cmp)
+        ui_putf(row, x, w, ui_role(u, C_GHOST), " %-6s -  (B has no recording of this configuration)",
+                u->name_b);
     else
         ui_put(row, x, w, ui_role(u, C_GHOST), " before -  (change a parameter to compare)");
 }

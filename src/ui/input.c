@@ -46,8 +46,9 @@ static outcome try_value(ui *u, int i, int64_t v)
         char have[300], vb[48];
         int idx = gt_recording_match(u->rec, u->exp, vals, i, have, sizeof have);
         if (idx < 0) {
-            ui_set_msg(u, true, "not recorded: %s=%s (recorded: %s)",
-                    p->name, gt_param_format(p, v, vb, sizeof vb), have);
+            ui_set_msg(u, true, "not recorded%s: %s=%s (recorded: %s)%s", u->cmp ? " on A" : "",
+                       p->name, gt_param_format(p, v, vb, sizeof vb), have,
+                       u->cmp && gt_recording_find(u->cmp, u->exp, vals) >= 0 ? "; B has it" : "");
             return OUT_REDRAW;
         }
         u->cfg_idx = idx;
@@ -76,12 +77,14 @@ static outcome step_experiment(ui *u, int dir)
         int i = ((u->exp_idx + dir * k) % n + n) % n;
         const gt_experiment *e = gt_experiments[i];
         if (u->rec) {
-            size_t c = 0;
-            while (c < u->rec->ncfg && u->rec->cfg[c].exp != e)
-                c++;
-            if (c == u->rec->ncfg)
+            /* Its last configuration if that was recorded, else its first. */
+            int c = gt_recording_find(u->rec, e, u->saved[i]);
+            for (size_t j = 0; c < 0 && j < u->rec->ncfg; j++)
+                if (u->rec->cfg[j].exp == e)
+                    c = (int)j;
+            if (c < 0)
                 continue;       /* not in this recording */
-            u->cfg_idx = (int)c;
+            u->cfg_idx = c;
             memcpy(u->saved[i], u->rec->cfg[c].vals, sizeof u->vals);
         }
         if (i == u->exp_idx) {
@@ -89,6 +92,15 @@ static outcome step_experiment(ui *u, int dir)
                                     : "there is no other experiment");
             return OUT_REDRAW;
         }
+        /* "before" belongs to an experiment: this one keeps its last run
+         * for when it comes back, and the next one gets its own back. */
+        gt_run_free(&u->kept[u->exp_idx]);
+        if (gt_run_count(&u->cur))
+            gt_run_move(&u->kept[u->exp_idx], &u->cur);
+        else if (u->prev.exp == u->exp)
+            gt_run_move(&u->kept[u->exp_idx], &u->prev);
+        gt_run_free(&u->cur);
+        gt_run_move(&u->prev, &u->kept[i]);
         u->exp_idx = i;
         u->exp = e;
         memcpy(u->vals, u->saved[i], sizeof u->vals);
@@ -192,6 +204,8 @@ outcome ui_handle_key(ui *u, int ch)
         return ui_export(u);
     case GT_A_SWEEP:
         return OUT_SWEEP;
+    case GT_A_DEVICE:
+        return OUT_DEVICE;
     case GT_A_NEXT_EXP:
     case GT_A_PREV_EXP:
         return step_experiment(u, a == GT_A_NEXT_EXP ? 1 : -1);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gputui/compare.h"
 #include "gputui/replay.h"
 #include "gputui/signals.h"
 #include "ui_priv.h"
@@ -28,6 +29,14 @@ void ui_apply(ui *u, bool restart, double tkey)
     gen = gt_engine_configure(u->eng, u->exp, u->vals);
     gt_run_init(&u->cur, u->exp, u->vals, gen);
     u->drained = 0;
+    if (u->cmp) {
+        /* B follows A to the same configuration, with all its samples. */
+        int j = gt_recording_find(u->cmp, u->exp, u->vals);
+        gt_run_free(&u->cmp_run);
+        u->cmp_have = j >= 0 && u->cmp->cfg[j].n > 0;
+        if (u->cmp_have && gt_rec_config_run(&u->cmp->cfg[j], &u->cmp_run))
+            ui_set_msg(u, true, "out of memory for B's timeline");
+    }
     u->trace_t0 = tkey;
     u->trace_gen = gen;
 }
@@ -101,7 +110,122 @@ static void record_error(ui *u)
     u->error_gen = u->cur.gen;
 }
 
-int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const char *banner)
+/* The banner over a replay or a comparison: what is shown, from where. */
+static void make_banner(ui *u)
+{
+    const gt_ui_source *src = u->src;
+    size_t off = 0;
+
+    u->banner[0] = '\0';
+    if (src->why && u->rec)
+        off += (size_t)snprintf(u->banner, sizeof u->banner, "%s %s, recorded %s", src->why,
+                                u->rec->props.name, u->rec->created);
+    else if (u->cmp)
+        off += (size_t)snprintf(u->banner, sizeof u->banner, "COMPARE A: %s (this GPU, live)",
+                                u->props.name);
+    if (u->cmp && off < sizeof u->banner) {
+        const char *base = strrchr(u->cmp->path, '/');
+        snprintf(u->banner + off, sizeof u->banner - off, " | B (ghost, %s): %s, recorded %s",
+                 base ? base + 1 : u->cmp->path, u->cmp->props.name, u->cmp->created);
+    }
+}
+
+/* Replaying: the configuration asked for (u->exp, u->vals) if it was
+ * recorded, else the experiment's first recorded one, else the first of
+ * all. Returns false when it had to leave the configuration asked for. */
+static bool place_on_recording(ui *u)
+{
+    const gt_recording *rec = u->rec;
+    int idx = gt_recording_find(rec, u->exp, u->vals);
+    bool found = idx >= 0;
+
+    for (size_t i = 0; idx < 0 && i < rec->ncfg; i++)
+        if (rec->cfg[i].exp == u->exp)
+            idx = (int)i;
+    if (idx < 0)
+        idx = 0;                /* this experiment was not recorded */
+    u->exp = rec->cfg[idx].exp;
+    for (int i = 0; i < gt_nexperiments; i++)
+        if (gt_experiments[i] == u->exp)
+            u->exp_idx = i;
+    u->cfg_idx = idx;
+    memcpy(u->vals, rec->cfg[idx].vals, sizeof u->vals);
+    return found;
+}
+
+/* 'd': the engine moves to the next device, a GPU or (replaying the
+ * bundled recordings) another recorded GPU; the configuration stays where
+ * the new device allows. Returns false when gputui cannot go on. */
+static bool switch_device(ui *u, double now)
+{
+    gt_ui_source *src = u->src;
+    gt_recording next_rec;
+    gt_err err;
+    char models[200], msg[400];
+    int n = 0, next;
+
+    gt_err_clear(&err);
+    if (u->cmp) {
+        ui_set_msg(u, true, "d: compare mode keeps A and B (gputui --compare A B names them)");
+        return true;
+    }
+    if (u->recorder) {
+        ui_set_msg(u, true, "d: not while recording (--record holds one device)");
+        return true;
+    }
+    if (src->live) {
+        if (src->live->device_count(&n, &err) || n < 2) {
+            ui_set_msg(u, true, "d: this machine has one CUDA device");
+            return true;
+        }
+        next = (u->props.ordinal + 1) % n;
+    } else if (src->bundle && src->bundle->n > 1) {
+        next = (src->bundle_idx + 1) % src->bundle->n;
+        ui_set_msg(u, false, "loading the recorded %s ...", src->bundle->model[next]);
+        ui_draw(u);
+        if (gt_recording_load(&next_rec, src->bundle->path[next], &err)) {
+            ui_set_msg(u, true, "d: %s", err.msg);
+            return true;
+        }
+    } else {
+        ui_set_msg(u, true, "d: this recording holds one device (the bundled ones: %s)",
+                   src->bundle ? gt_bundle_models(src->bundle, models, sizeof models) : "none");
+        return true;
+    }
+    ui_sweep_stop(u, true);
+    gt_engine_stop(src->eng);
+    src->eng = u->eng = NULL;
+    if (!src->live) {
+        gt_recording_free(src->rec);
+        *src->rec = next_rec;
+        src->bundle_idx = next;
+    }
+    if (gt_engine_start(&src->eng, src->live ? src->live : gt_replay_backend(src->rec),
+                        src->live ? next : 0, &err)) {
+        snprintf(u->fatal, sizeof u->fatal, "d: %s", err.msg);
+        return false;
+    }
+    u->eng = src->eng;
+    u->tl_seq = 0;
+    gt_engine_props(u->eng, &u->props);
+    /* Runs of another device are no "before" here. */
+    gt_run_free(&u->cur);
+    gt_run_free(&u->prev);
+    for (int i = 0; i < MAX_EXPS; i++)
+        gt_run_free(&u->kept[i]);
+    if (u->rec) {
+        place_on_recording(u);
+        make_banner(u);
+    } else if (gt_experiment_check(u->exp, u->vals, &u->props, msg, sizeof msg)) {
+        gt_experiment_defaults(u->exp, u->vals);
+    }
+    ui_set_msg(u, false, "device %d of %d: %s", next + 1, src->live ? n : src->bundle->n,
+               u->props.name);
+    ui_apply(u, false, now);
+    return true;
+}
+
+int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
 {
     ui u;
     gt_sample buf[1024];
@@ -110,39 +234,34 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
     const char *cs;
 
     memset(&u, 0, sizeof u);
-    u.eng = eng;
+    u.src = src;
+    u.eng = src->eng;
     u.exp = cli->exp;
-    u.rec = rec;
-    u.banner = banner;
+    u.rec = src->rec;
+    u.cmp = src->compare;
     memcpy(u.vals, cli->vals, sizeof u.vals);
     for (int i = 0; i < gt_nexperiments && i < MAX_EXPS; i++) {
         gt_experiment_defaults(gt_experiments[i], u.saved[i]);
         if (gt_experiments[i] == u.exp)
             u.exp_idx = i;
     }
-    gt_engine_props(eng, &u.props);
-    if (rec) {
-        /* Start on the configuration asked for if it was recorded, else
-         * on the first recorded one. */
-        int idx = gt_recording_find(rec, u.exp, u.vals);
-        if (idx < 0) {
-            for (idx = 0; idx < (int)rec->ncfg && rec->cfg[idx].exp != u.exp; idx++)
-                ;
-            if (idx == (int)rec->ncfg)
-                idx = 0;        /* this experiment was not recorded: the first one */
-            if (cli->given)
-                ui_set_msg(&u, true, "that configuration was not recorded; showing the first recorded one");
-        }
-        u.exp = rec->cfg[idx].exp;
-        for (int i = 0; i < gt_nexperiments; i++)
-            if (gt_experiments[i] == u.exp)
-                u.exp_idx = i;
-        u.cfg_idx = idx;
-        memcpy(u.vals, rec->cfg[idx].vals, sizeof u.vals);
+    gt_engine_props(u.eng, &u.props);
+    if (u.rec) {
         char warn[700];
-        if (!u.msg[0] && gt_recording_warning(rec, warn, sizeof warn)[0])
+        if (!place_on_recording(&u) && cli->given)
+            ui_set_msg(&u, true, "that configuration was not recorded; showing the first recorded one");
+        if (!u.msg[0] && gt_recording_warning(u.rec, warn, sizeof warn)[0])
             ui_set_msg(&u, true, "%s", warn);
     }
+    if (u.cmp) {
+        gt_compare_short_name(u.props.name, u.name_a, sizeof u.name_a);
+        gt_compare_short_name(u.cmp->props.name, u.name_b, sizeof u.name_b);
+        if (!strcmp(u.name_a, u.name_b)) {      /* the same model twice: A and B */
+            snprintf(u.name_a, sizeof u.name_a, "A");
+            snprintf(u.name_b, sizeof u.name_b, "B");
+        }
+    }
+    make_banner(&u);
     if (cli->trace) {
         u.trace = fopen(cli->trace, "w");
         if (!u.trace) {
@@ -160,7 +279,7 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
             return GT_EXIT_FAIL;
         }
     }
-    if (!rec) {
+    if (!u.rec) {
         char msg[400];
         if (gt_experiment_check(u.exp, u.vals, &u.props, msg, sizeof msg)) {
             fprintf(stderr, "gputui: --%s\n", msg);
@@ -188,7 +307,7 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
     ui_apply(&u, false, gt_now());
 
     while (!quit) {
-        struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {gt_engine_fd(eng), POLLIN, 0}};
+        struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {gt_engine_fd(u.eng), POLLIN, 0}};
         double now = gt_now(), wait;
         int timeout = -1, ch;
         size_t n;
@@ -196,12 +315,12 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
         if (gt_signal_caught)
             break;
         /* The engine's status, once per wake-up. */
-        gt_engine_status(eng, &u.st);
+        gt_engine_status(u.eng, &u.st);
         record_error(&u);
         if (u.sweeping && ui_sweep_tick(&u, now))
             dirty = true;
         if (dirty && now - last_draw >= FRAME_S) {
-            gt_engine_props(eng, &u.props);
+            gt_engine_props(u.eng, &u.props);
             ui_draw(&u);
             last_draw = now;
             dirty = false;
@@ -226,7 +345,7 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
             dirty = true;
         if (pfd[1].fd >= 0 && pfd[1].revents) {
             bool first = gt_run_count(&u.cur) == 0;
-            while ((n = gt_engine_drain(eng, buf, GT_ARRAY_LEN(buf))) > 0) {
+            while ((n = gt_engine_drain(u.eng, buf, GT_ARRAY_LEN(buf))) > 0) {
                 record_samples(&u, buf, n);
                 for (size_t i = 0; i < n; i++) {
                     u.drained += buf[i].gen == u.cur.gen;
@@ -263,7 +382,10 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
                 ui_set_msg(&u, false, "restarted");
                 break;
             case OUT_PAUSE:
-                gt_engine_set_paused(eng, u.paused);
+                gt_engine_set_paused(u.eng, u.paused);
+                break;
+            case OUT_DEVICE:
+                quit = !switch_device(&u, tkey);
                 break;
             case OUT_CLEAR:
                 gt_run_clear(&u.cur);
@@ -289,6 +411,13 @@ int gt_ui_run(const gt_cli *cli, gt_engine *eng, const gt_recording *rec, const 
     }
     gt_run_free(&u.cur);
     gt_run_free(&u.prev);
+    gt_run_free(&u.cmp_run);
+    for (int i = 0; i < MAX_EXPS; i++)
+        gt_run_free(&u.kept[i]);
+    if (u.fatal[0]) {
+        fprintf(stderr, "gputui: %s\n", u.fatal);
+        return GT_EXIT_FAIL;
+    }
     if (gt_signal_caught) {
         fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
         return 128 + (int)gt_signal_caught;

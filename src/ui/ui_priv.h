@@ -25,6 +25,7 @@
 #include "gputui/record.h"
 #include "gputui/run.h"
 #include "gputui/sweep.h"
+#include "gputui/ui.h"
 
 #define MIN_COLS 80
 #define MIN_LINES 24
@@ -37,15 +38,17 @@ enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE, C_H2D, C_
 
 /* What a key asks of the main loop. */
 typedef enum { OUT_NONE, OUT_REDRAW, OUT_APPLY, OUT_RESTART, OUT_PAUSE,
-               OUT_CLEAR, OUT_SWEEP, OUT_QUIT } outcome;
+               OUT_CLEAR, OUT_SWEEP, OUT_DEVICE, OUT_QUIT } outcome;
 
 typedef struct ui {
+    gt_ui_source *src;          /* where samples come from; 'd' changes it */
     gt_engine *eng;
     const gt_experiment *exp;
     int exp_idx;
     int64_t vals[GT_MAX_PARAMS];
     int64_t saved[MAX_EXPS][GT_MAX_PARAMS];     /* each experiment's last values */
-    gt_run cur, prev;
+    gt_run cur, prev;           /* now, and before (this experiment's) */
+    gt_run kept[MAX_EXPS];      /* each experiment's last run, for its return */
     gt_status st;
     gt_devprops props;
     int pane, sel, dev_scroll, dev_lines;
@@ -54,11 +57,16 @@ typedef struct ui {
     char edit[64];
     char msg[400];
     bool msg_err;
+    char fatal[600];            /* why the loop had to stop, "" if it did not */
     FILE *trace;
     double trace_t0;
     uint32_t trace_gen;
     const gt_recording *rec;    /* replaying, or NULL */
-    const char *banner;
+    char banner[1024];          /* replaying or comparing: what, from where */
+    const gt_recording *cmp;    /* compare mode: B, or NULL */
+    gt_run cmp_run;             /* B's samples of the current configuration */
+    bool cmp_have;              /* B holds the current configuration */
+    char name_a[32], name_b[32];/* "H200", "H100": the labels of A and B */
     int cfg_idx;                /* replay: the recorded configuration shown */
     uint64_t drained;           /* samples of the current configuration taken */
     gt_recorder *recorder;      /* --record, or NULL */

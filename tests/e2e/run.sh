@@ -80,8 +80,10 @@ else
     stop
 fi
 
-tests/e2e/replay.sh "$BIN" "$TMPD"
-E2E_PASS=$((E2E_PASS + $(cat "$TMPD/replay.pass"))); E2E_FAIL=$((E2E_FAIL + $(cat "$TMPD/replay.fail")))
+for part in replay classroom; do
+    tests/e2e/$part.sh "$BIN" "$TMPD"
+    E2E_PASS=$((E2E_PASS + $(cat "$TMPD/$part.pass"))); E2E_FAIL=$((E2E_FAIL + $(cat "$TMPD/$part.fail")))
+done
 
 if command -v groff >/dev/null; then
     warn=$(groff -man -Tutf8 -ww man/gputui.1 2>&1 >/dev/null)
