@@ -171,6 +171,12 @@ static void ui_draw_status(ui *u)
                  (unsigned long long)gt_run_count(&u->cur));
         break;
     }
+    if (u->recorder) {
+        /* Recording: how far this configuration is towards --record-samples. */
+        size_t n = strlen(left);
+        snprintf(left + n, sizeof left - n, "  REC %llu/%lld",
+                 (unsigned long long)gt_run_count(&u->cur), (long long)u->record_samples);
+    }
     if (u->st.state == GT_ST_ERROR)
         ui_put(y, 0, COLS, ui_role(u, C_ERR) | A_REVERSE, left);
     else if (failed)

@@ -239,6 +239,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     u.exp = cli->exp;
     u.rec = src->rec;
     u.cmp = src->compare;
+    u.record_samples = cli->record_samples;
     memcpy(u.vals, cli->vals, sizeof u.vals);
     for (int i = 0; i < gt_nexperiments && i < MAX_EXPS; i++) {
         gt_experiment_defaults(gt_experiments[i], u.saved[i]);

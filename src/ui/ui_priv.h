@@ -70,6 +70,7 @@ typedef struct ui {
     int cfg_idx;                /* replay: the recorded configuration shown */
     uint64_t drained;           /* samples of the current configuration taken */
     gt_recorder *recorder;      /* --record, or NULL */
+    int64_t record_samples;     /* --record-samples, shown while recording */
     uint32_t recorded_gen, error_gen, recorded_tl_gen;
     uint32_t tl_seq;            /* of the engine's latest timeline taken */
     gt_sweep sweep;             /* 'w': the parameter being swept, and its plot */

@@ -91,7 +91,7 @@ if command -v groff >/dev/null; then
     page=$(groff -man -Tutf8 man/gputui.1 2>/dev/null | col -b 2>/dev/null || groff -man -Tascii man/gputui.1)
     for o in --batch --format --samples --list-devices --device --host --dir --method --size \
              --iters --warmup --portable --write-combined --mapped --no-color --trace --record \
-             --replay --no-fallback; do
+             --replay --no-fallback --compare --record-samples --record-seconds; do
         grep -q -- "$o" <<<"$page" || bad "man page documents $o"
     done
     for k in "Tab" "Enter" "Space" "F1"; do

@@ -19,6 +19,9 @@ check "device panel: global memory" wait_for "^Global memory +[0-9.]+ GiB" 5
 check "histogram titles" wait_for "H2D bandwidth GB/s +p50 [0-9.]+ = [0-9.]+% of PCIe" 10
 a=$(samples); sleep 0.5; b=$(samples)
 check "sample count grows ($a -> $b)" [ "${b:-0}" -gt "${a:-0}" ]
+check "--record: the status line counts towards --record-samples" wait_for "REC [0-9]+/300" 5
+tm send-keys -t t d
+check "d while recording: refused with the reason" wait_for "d: not while recording" 5
 for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done          # select size
 tm send-keys -t t +
 check "size doubled to 32 MiB" wait_for "size +32 MiB" 5
@@ -45,6 +48,31 @@ sizes = [r['config']['size'] for r in d['runs']]
 assert 16 << 20 in sizes and 32 << 20 in sizes, sizes
 assert all(s['failed'] == 0 for r in d['runs'] for s in r['series'])
 " "$TMPD/live.json"
+
+# Compare mode: this GPU live (A) against its model's bundled recording (B).
+model=$("$BIN" --list-devices | head -1 | sed -n 's/^0: NVIDIA \([A-Za-z0-9]*\).*/\1/p' | tr 'A-Z' 'a-z')
+if [ -f "share/gputui/$model.gtr.gz" ]; then
+    start cmp 120 40 "LC_ALL=C.UTF-8 '$BIN' --compare $model"
+    check "compare live: A is this GPU, live" wait_for "COMPARE A: NVIDIA .* \(this GPU, live\)" 20
+    check "compare live: the ratio to the recording" wait_for "H2D bandwidth GB/s .* A/B [0-9]+\.[0-9]+x" 20
+    tm send-keys -t t d
+    n=$(nvidia-smi -L 2>/dev/null | wc -l)
+    check "compare live: d keeps A and B" wait_for "d: compare mode keeps A and B" 5
+    tm send-keys -t t q
+    check "compare live: q exits 0" [ "$(wait_rc cmp 15)" = 0 ]
+    stop
+    if [ "$n" = 1 ]; then
+        start one 120 40 "LC_ALL=C.UTF-8 '$BIN'"
+        wait_for "RUNNING" 20
+        tm send-keys -t t d
+        check "d on a machine with one GPU says so" wait_for "d: this machine has one CUDA device" 5
+        tm send-keys -t t q
+        wait_rc one 15 >/dev/null
+        stop
+    fi
+else
+    echo "skip compare live: no bundled recording of '$model'"
+fi
 
 start mono 100 30 "NO_COLOR=1 LC_ALL=C '$BIN' --dir bidir --size 8M"
 check "monochrome ASCII: runs" wait_for "RUNNING" 20
