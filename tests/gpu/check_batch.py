@@ -26,11 +26,14 @@ def check_streams(r, cfg, dev):
             break
     p50 = {s["name"]: s["latency_s"]["p50"] for s in r["series"]}
     ideal = tl["ideal_s"]
-    for name in ("serial", "streams"):
-        # The ideal is from one iteration, the p50 over many: 10% slack.
-        if p50[name] < 0.9 * ideal:
-            problems.append(f"{name}: p50 {p50[name] * 1e3:.3f} ms beats the ideal bound "
-                            f"{ideal * 1e3:.3f} ms")
+    # The timeline is one iteration, its totals and its ideal bound alike: in
+    # that iteration neither run can beat the bound (0.1% for the events'
+    # resolution). A median over many iterations against the bound of one is
+    # no invariant: one slow last iteration raises the bound above it.
+    for name, total in (("serial", tl["serial_s"]), ("streams", tl["streams_s"])):
+        if total < 0.999 * ideal - 1e-6:
+            problems.append(f"{name}: {total * 1e3:.3f} ms beats the ideal bound "
+                            f"{ideal * 1e3:.3f} ms of the same iteration")
     speedup = p50["serial"] / p50["streams"]
     serialised = cfg["host"] == "pageable" or (cfg["legacy-sync"] and
                                                cfg["stream-flags"] == "default")
