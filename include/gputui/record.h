@@ -35,7 +35,10 @@
 #define GT_REC_MAJOR 1
 #define GT_REC_MINOR 1
 
-/* ---- writing ---- */
+/* How a sample was verified, as the "verify" field spells it. */
+extern const char *const gt_verify_names[3];
+
+/* ---- writing (recorder.c) ---- */
 
 typedef struct gt_recorder gt_recorder;
 
@@ -54,7 +57,7 @@ void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl);
 /* Flushes and closes; -1 with a message if anything could not be written. */
 int gt_recorder_close(gt_recorder *r, gt_err *err);
 
-/* ---- reading ---- */
+/* ---- reading (record.c) ---- */
 
 typedef struct gt_rec_config {
     const gt_experiment *exp;

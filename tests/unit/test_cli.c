@@ -211,9 +211,54 @@ static void sweeps(void **state)
     assert_non_null(strstr(e.msg, "a list of values applies only with --batch"));
 }
 
+/* --compare and the recording options, and every bad use of them. */
+static void compare_and_record_options(void **state)
+{
+    gt_cli c;
+    gt_err e;
+    (void)state;
+    assert_int_equal(parse(&c, &e, "--compare", "h200", "h100", "--size", "4M", NULL), 0);
+    assert_int_equal(c.ncompare, 2);
+    assert_string_equal(c.compare[0], "h200");
+    assert_string_equal(c.compare[1], "h100");
+    assert_int_equal(c.vals[GT_TR_SIZE], 4 << 20);
+    assert_int_equal(parse(&c, &e, "--compare", "b.gtr", "--dir", "d2h", NULL), 0);
+    assert_int_equal(c.ncompare, 1);
+    assert_int_equal(parse(&c, &e, "--batch", "--compare", "a", "b", "--format", "json", NULL), 0);
+    static const struct { const char *args[6], *must; } bad[] = {
+        {{"--batch", "--compare", "b.gtr"}, "--batch --compare needs two recordings"},
+        {{"--compare", "a", "b", "--replay", "c"}, "--compare cannot be used with --replay"},
+        {{"--compare", "a", "--record", "c"}, "--compare cannot be used with --record"},
+        {{"--compare"}, "--compare needs a value"},
+        {{"--record-samples", "10"}, "--record-samples applies only with --record FILE"},
+        {{"--record", "x", "--record-samples", "0"}, "--record-samples: '0' is not valid (allowed: a whole number from 1 to 1000000)"},
+        {{"--record", "x", "--record-seconds", "0"}, "--record-seconds: '0' is not valid (allowed: a number of seconds from 0.01 to 3600)"},
+        {{"--record", "x", "--record-seconds", "nan"}, "--record-seconds: 'nan' is not valid"},
+        {{"--record", "x", "--record-seconds", "2s"}, "--record-seconds: '2s' is not valid"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *argv[8] = {"gputui"};
+        int argc = 1;
+        for (int k = 0; k < 6 && bad[i].args[k]; k++)
+            argv[argc++] = (char *)bad[i].args[k];
+        gt_err_clear(&e);
+        if (gt_cli_parse(argc, argv, &c, &e) != -1 || e.code != GT_EXIT_USAGE ||
+            !strstr(e.msg, bad[i].must))
+            fail_msg("case %zu: '%s', wanted '%s'", i, e.msg, bad[i].must);
+    }
+    assert_int_equal(parse(&c, &e, "--record", "x.gtr.gz", "--record-samples", "40",
+                           "--record-seconds", "0.5", NULL), 0);
+    assert_int_equal(c.record_samples, 40);
+    assert_near(c.record_seconds, 0.5, 1e-12);
+    assert_int_equal(parse(&c, &e, NULL), 0);
+    assert_int_equal(c.record_samples, 300);           /* the defaults */
+    assert_near(c.record_seconds, 2.0, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(compare_and_record_options),
         cmocka_unit_test(sweeps),
         cmocka_unit_test(defaults), cmocka_unit_test(the_issue_example),
         cmocka_unit_test(modes), cmocka_unit_test(bad_values),

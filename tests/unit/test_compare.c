@@ -1,7 +1,6 @@
 /* Compare mode and the bundled recordings: the ratio of medians, the
  * report of two recordings (shared and one-sided configurations, in every
- * format), finding bundled recordings and naming them by model, and the
- * command-line options of compare and recording. */
+ * format), and finding bundled recordings and naming them by model. */
 #define _DEFAULT_SOURCE      /* mkdtemp, setenv */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -171,70 +170,11 @@ static void bundle_find_and_resolve(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
-static int parse(gt_cli *c, gt_err *e, ...)
-{
-    char *argv[32];
-    int argc = 0;
-    va_list ap;
-
-    argv[argc++] = "gputui";
-    va_start(ap, e);
-    for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
-        argv[argc++] = a;
-    va_end(ap);
-    gt_err_clear(e);
-    return gt_cli_parse(argc, argv, c, e);
-}
-
-static void options(void **state)
-{
-    gt_cli c;
-    gt_err e;
-    (void)state;
-    assert_int_equal(parse(&c, &e, "--compare", "h200", "h100", "--size", "4M", NULL), 0);
-    assert_int_equal(c.ncompare, 2);
-    assert_string_equal(c.compare[0], "h200");
-    assert_string_equal(c.compare[1], "h100");
-    assert_int_equal(c.vals[GT_TR_SIZE], 4 << 20);
-    assert_int_equal(parse(&c, &e, "--compare", "b.gtr", "--dir", "d2h", NULL), 0);
-    assert_int_equal(c.ncompare, 1);
-    assert_int_equal(parse(&c, &e, "--batch", "--compare", "a", "b", "--format", "json", NULL), 0);
-    static const struct { const char *args[6], *must; } bad[] = {
-        {{"--batch", "--compare", "b.gtr"}, "--batch --compare needs two recordings"},
-        {{"--compare", "a", "b", "--replay", "c"}, "--compare cannot be used with --replay"},
-        {{"--compare", "a", "--record", "c"}, "--compare cannot be used with --record"},
-        {{"--compare"}, "--compare needs a value"},
-        {{"--record-samples", "10"}, "--record-samples applies only with --record FILE"},
-        {{"--record", "x", "--record-samples", "0"}, "--record-samples: '0' is not valid (allowed: a whole number from 1 to 1000000)"},
-        {{"--record", "x", "--record-seconds", "0"}, "--record-seconds: '0' is not valid (allowed: a number of seconds from 0.01 to 3600)"},
-        {{"--record", "x", "--record-seconds", "nan"}, "--record-seconds: 'nan' is not valid"},
-        {{"--record", "x", "--record-seconds", "2s"}, "--record-seconds: '2s' is not valid"},
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char *argv[8] = {"gputui"};
-        int argc = 1;
-        for (int k = 0; k < 6 && bad[i].args[k]; k++)
-            argv[argc++] = (char *)bad[i].args[k];
-        gt_err_clear(&e);
-        if (gt_cli_parse(argc, argv, &c, &e) != -1 || e.code != GT_EXIT_USAGE ||
-            !strstr(e.msg, bad[i].must))
-            fail_msg("case %zu: '%s', wanted '%s'", i, e.msg, bad[i].must);
-    }
-    assert_int_equal(parse(&c, &e, "--record", "x.gtr.gz", "--record-samples", "40",
-                           "--record-seconds", "0.5", NULL), 0);
-    assert_int_equal(c.record_samples, 40);
-    assert_near(c.record_seconds, 0.5, 1e-12);
-    assert_int_equal(parse(&c, &e, NULL), 0);
-    assert_int_equal(c.record_samples, 300);           /* the defaults */
-    assert_near(c.record_seconds, 2.0, 1e-12);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ratio_and_names), cmocka_unit_test(report_json),
         cmocka_unit_test(report_text_csv), cmocka_unit_test(bundle_find_and_resolve),
-        cmocka_unit_test(options),
     };
     return cmocka_run_group_tests_name("compare", tests, NULL, NULL);
 }

@@ -1,0 +1,212 @@
+/* Recordings: the writer of the .gtr JSON Lines format (record.h), plain
+ * or through zlib. The reader is record.c. */
+#define _POSIX_C_SOURCE 200809L
+#include "gputui/record.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zlib.h>
+
+#include "gputui/report.h"
+
+/* A name ending in ".gz" is written through zlib, anything else plainly. */
+struct gt_recorder {
+    FILE *f;
+    gzFile gz;
+    bool failed;            /* a write went wrong: close() says so */
+    double t0, last_flush;
+    char path[512];
+};
+
+bool gt_rec_is_gzip_name(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 3 && !strcmp(path + n - 3, ".gz");
+}
+
+static void flush(gt_recorder *r)
+{
+    if (r->gz)
+        r->failed |= gzflush(r->gz, Z_SYNC_FLUSH) != Z_OK;
+    else
+        r->failed |= fflush(r->f) != 0;
+}
+
+/* Nine significant digits keep a float event time exactly and a
+ * CLOCK_MONOTONIC figure to the nanosecond below a second, and compress
+ * far better than the seventeen that round-trip a double. */
+#define DUMP_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))
+
+static void put_line(gt_recorder *r, json_t *o)
+{
+    char *s = json_dumps(o, DUMP_FLAGS);
+    double now = gt_now();
+
+    if (s) {
+        size_t n = strlen(s);
+        s[n] = '\n';           /* json_dumps' terminator becomes the newline */
+        if (r->gz)
+            r->failed |= gzwrite(r->gz, s, (unsigned)(n + 1)) != (int)(n + 1);
+        else
+            r->failed |= fwrite(s, 1, n + 1, r->f) != n + 1;
+        free(s);
+    }
+    json_decref(o);
+    /* Flush now and then, so a run cut off by a signal keeps most lines. */
+    if (now - r->last_flush > 0.5) {
+        flush(r);
+        r->last_flush = now;
+    }
+}
+
+int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p, gt_err *err)
+{
+    gt_recorder *r = calloc(1, sizeof *r);
+    json_t *h, *fmt;
+    char created[40];
+    time_t now = time(NULL);
+    struct tm tm;
+
+    *out = NULL;
+    if (!r) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of memory");
+        return -1;
+    }
+    if (gt_rec_is_gzip_name(path))
+        r->gz = gzopen(path, "wb9");
+    else
+        r->f = fopen(path, "w");
+    if (!r->f && !r->gz) {
+        gt_err_set(err, GT_EXIT_FAIL, "--record %s: %s", path,
+                   errno ? strerror(errno) : "cannot open for writing");
+        free(r);
+        return -1;
+    }
+    snprintf(r->path, sizeof r->path, "%s", path);
+    r->t0 = r->last_flush = gt_now();
+    gmtime_r(&now, &tm);
+    strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    h = json_object();
+    fmt = json_array();
+    json_array_append_new(fmt, json_integer(GT_REC_MAJOR));
+    json_array_append_new(fmt, json_integer(GT_REC_MINOR));
+    json_object_set_new(h, "type", json_string("header"));
+    json_object_set_new(h, "format", fmt);
+    json_object_set_new(h, "tool", json_string("gputui"));
+    json_object_set_new(h, "version", json_string(GT_VERSION));
+    json_object_set_new(h, "created", json_string(created));
+    json_object_set_new(h, "device", gt_devprops_json(p));
+    put_line(r, h);
+    flush(r);
+    *out = r;
+    return 0;
+}
+
+void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t *vals,
+                        uint32_t gen, const gt_setup_info *info)
+{
+    json_t *o, *v, *setup;
+    char buf[64];
+
+    if (!r)
+        return;
+    flush(r);      /* a configuration change is a natural point to be on disk */
+    v = json_object();
+    setup = json_array();
+    for (int i = 0; i < exp->nparams; i++)
+        json_object_set_new(v, exp->params[i].name,
+                            json_string(gt_param_format(&exp->params[i], vals[i], buf, sizeof buf)));
+    for (int i = 0; info && i < info->ntimes; i++) {
+        json_t *t = json_object();
+        json_object_set_new(t, "what", json_string(info->times[i].label));
+        json_object_set_new(t, "seconds", json_real(info->times[i].sec));
+        json_array_append_new(setup, t);
+    }
+    o = json_object();
+    json_object_set_new(o, "type", json_string("config"));
+    json_object_set_new(o, "gen", json_integer(gen));
+    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    json_object_set_new(o, "experiment", json_string(exp->name));
+    json_object_set_new(o, "values", v);
+    json_object_set_new(o, "setup", setup);
+    json_object_set_new(o, "verification", json_string(info ? info->note : ""));
+    put_line(r, o);
+}
+
+void gt_recorder_sample(gt_recorder *r, const gt_sample *s)
+{
+    json_t *o;
+
+    if (!r)
+        return;
+    o = json_object();
+    json_object_set_new(o, "type", json_string("sample"));
+    json_object_set_new(o, "gen", json_integer(s->gen));
+    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    json_object_set_new(o, "series", json_integer(s->series));
+    json_object_set_new(o, "verify", json_string(gt_verify_names[s->verify <= GT_V_FAILED ? s->verify : GT_V_FAILED]));
+    json_object_set_new(o, "sec", json_real(s->sec));
+    json_object_set_new(o, "bytes", json_integer((json_int_t)s->bytes));
+    put_line(r, o);
+}
+
+void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg)
+{
+    json_t *o;
+
+    if (!r)
+        return;
+    o = json_object();
+    json_object_set_new(o, "type", json_string("error"));
+    json_object_set_new(o, "gen", json_integer(gen));
+    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    json_object_set_new(o, "message", json_string(msg));
+    put_line(r, o);
+}
+
+void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl)
+{
+    json_t *o, *ops, *tot, *sum;
+
+    if (!r)
+        return;
+    ops = json_array();
+    for (int i = 0; i < tl->nops; i++) {
+        const gt_tl_op *op = &tl->ops[i];
+        json_array_append_new(ops, json_pack("[iiiiff]", op->run, op->stream, op->kind, op->chunk,
+                                             (double)op->start, (double)op->end));
+    }
+    tot = json_pack("[ff]", tl->total[0], tl->total[1]);
+    sum = json_pack("[fff]", tl->sum[0], tl->sum[1], tl->sum[2]);
+    o = json_object();
+    json_object_set_new(o, "type", json_string("timeline"));
+    json_object_set_new(o, "gen", json_integer(tl->gen));
+    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    json_object_set_new(o, "streams", json_integer(tl->nstreams));
+    json_object_set_new(o, "total", tot);
+    json_object_set_new(o, "sum", sum);
+    json_object_set_new(o, "ops", ops);
+    put_line(r, o);
+}
+
+int gt_recorder_close(gt_recorder *r, gt_err *err)
+{
+    int bad;
+
+    if (!r)
+        return 0;
+    if (r->gz) {
+        bad = r->failed || gzclose(r->gz) != Z_OK;
+    } else {
+        bad = r->failed || fflush(r->f) != 0 || ferror(r->f);
+        bad |= fclose(r->f) != 0;
+    }
+    if (bad)
+        gt_err_set(err, GT_EXIT_FAIL, "--record %s: could not write the recording", r->path);
+    free(r);
+    return bad ? -1 : 0;
+}
