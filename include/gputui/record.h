@@ -102,6 +102,10 @@ int gt_rec_config_run(const gt_rec_config *c, struct gt_run *r);
 /* Index of the configuration with exactly these values, or -1. */
 int gt_recording_find(const gt_recording *r, const gt_experiment *exp,
                       const int64_t *vals);
+/* Where a replay of experiment exp stands on vals: that configuration if it
+ * was recorded, else the experiment's first recorded one, else -1 (the
+ * recording does not hold the experiment). */
+int gt_recording_place(const gt_recording *r, const gt_experiment *exp, const int64_t *vals);
 /* After parameter 'changed' was set in vals: the recorded configuration
  * with that value which shares the most other values (ties: the first
  * recorded), or -1 with the recorded values of that parameter in 'have'

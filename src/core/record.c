@@ -452,6 +452,16 @@ int gt_recording_find(const gt_recording *r, const gt_experiment *exp, const int
     return -1;
 }
 
+int gt_recording_place(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)
+{
+    int idx = gt_recording_find(r, exp, vals);
+
+    for (size_t i = 0; idx < 0 && i < r->ncfg; i++)
+        if (r->cfg[i].exp == exp)
+            idx = (int)i;
+    return idx;
+}
+
 int gt_recording_match(const gt_recording *r, const gt_experiment *exp, const int64_t *vals,
                        int changed, char *have, size_t havelen)
 {

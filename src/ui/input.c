@@ -78,10 +78,7 @@ static outcome step_experiment(ui *u, int dir)
         const gt_experiment *e = gt_experiments[i];
         if (u->rec) {
             /* Its last configuration if that was recorded, else its first. */
-            int c = gt_recording_find(u->rec, e, u->saved[i]);
-            for (size_t j = 0; c < 0 && j < u->rec->ncfg; j++)
-                if (u->rec->cfg[j].exp == e)
-                    c = (int)j;
+            int c = gt_recording_place(u->rec, e, u->saved[i]);
             if (c < 0)
                 continue;       /* not in this recording */
             u->cfg_idx = c;

@@ -136,12 +136,9 @@ static void make_banner(ui *u)
 static bool place_on_recording(ui *u)
 {
     const gt_recording *rec = u->rec;
-    int idx = gt_recording_find(rec, u->exp, u->vals);
-    bool found = idx >= 0;
+    bool found = gt_recording_find(rec, u->exp, u->vals) >= 0;
+    int idx = gt_recording_place(rec, u->exp, u->vals);
 
-    for (size_t i = 0; idx < 0 && i < rec->ncfg; i++)
-        if (rec->cfg[i].exp == u->exp)
-            idx = (int)i;
     if (idx < 0)
         idx = 0;                /* this experiment was not recorded */
     u->exp = rec->cfg[idx].exp;

@@ -315,6 +315,10 @@ static void find_and_match(void **state)
     assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), 0);
     v[GT_TR_SIZE] = 4 << 20;
     assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), -1);
+    /* Not recorded: a replay stands on the experiment's first configuration;
+     * an experiment the recording lacks has no place at all. */
+    assert_int_equal(gt_recording_place(&rec, &gt_exp_transfer, v), 0);
+    assert_int_equal(gt_recording_place(&rec, gt_experiment_find("zerocopy"), v), -1);
     /* Changing the size to 4M moves to the recorded configuration with 4M. */
     assert_int_equal(gt_recording_match(&rec, &gt_exp_transfer, v, GT_TR_SIZE, have, sizeof have), 1);
     v[GT_TR_SIZE] = 32 << 20;
