@@ -40,9 +40,7 @@ sleep 0.5                   # samples already queued still arrive
 a=$(samples); sleep 1; b=$(samples)
 check "paused: no new samples ($a, $b)" [ "$a" = "$b" ]
 tm send-keys -t t p
-tm send-keys -t t q
-check "live replay: q exits 0" [ "$(wait_rc live 10)" = 0 ]
-stop
+quit_ok live "live replay"
 
 # "before" belongs to an experiment: after e, the zero-copy blocks have no
 # transfer run behind them; coming back, transfer's own last run is there.
@@ -73,9 +71,7 @@ else
     check "d: samples from the H100 recording" wait_for " [1-9][0-9]* samples" 10
     tm send-keys -t t d
     check "d again: back to the H200" wait_for "REPLAY recorded GPU 1 of 2 \\(d: next\\): NVIDIA H200" 10
-    tm send-keys -t t q
-    check "d: q exits 0" [ "$(wait_rc dev 10)" = 0 ]
-    stop
+    quit_ok dev "d"
     start dev1 120 40 "LC_ALL=C.UTF-8 GPUTUI_DATA_DIR=share/gputui '$BIN' --device 1"
     check "--device 1 starts on the second recorded GPU" wait_for "REPLAY recorded GPU 2 of 2 \\(d: next\\): NVIDIA H100" 10
     tm send-keys -t t q
@@ -105,9 +101,7 @@ tm send-keys -t t Enter; tm send-keys -t t -l 13M; tm send-keys -t t Enter
 check "compare: a configuration only A holds says so" wait_for "H100 +-  \\(B has no recording of this configuration\\)" 10
 tm send-keys -t t d
 check "compare: d says A and B stay" wait_for "d: compare mode keeps A and B" 5
-tm send-keys -t t q
-check "compare: q exits 0" [ "$(wait_rc cmp 10)" = 0 ]
-stop
+quit_ok cmp "compare"
 
 # Compare in batch mode: every shared configuration with both medians, the
 # ratio and the verification counts, then the one-sided ones.

@@ -70,6 +70,13 @@ bad() {
 }
 check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
 
+# quit_ok NAME LABEL [SECONDS]: q, then the session NAME must exit 0; stop.
+quit_ok() {
+    tm send-keys -t t q
+    check "$2: q exits 0" [ "$(wait_rc "$1" "${3:-10}")" = 0 ]
+    stop
+}
+
 # The checks every TUI session shares: help overlay, resize below the
 # minimum and back, a clean screen, q quits with 0 and restores the terminal.
 common_tui_checks() {

@@ -58,9 +58,7 @@ if [ -f "share/gputui/$model.gtr.gz" ]; then
     tm send-keys -t t d
     n=$(nvidia-smi -L 2>/dev/null | wc -l)
     check "compare live: d keeps A and B" wait_for "d: compare mode keeps A and B" 5
-    tm send-keys -t t q
-    check "compare live: q exits 0" [ "$(wait_rc cmp 15)" = 0 ]
-    stop
+    quit_ok cmp "compare live" 15
     if [ "$n" = 1 ]; then
         start one 120 40 "LC_ALL=C.UTF-8 '$BIN'"
         wait_for "RUNNING" 20
