@@ -10,7 +10,10 @@
 # build/recordings) and skipped when that part exists, so a run cut off by
 # a time limit goes on where it stopped; PART limits the run to "transfer"
 # or "rest". Without PART, or with "merge", the parts are merged into one
-# compressed recording and its coverage is printed.
+# compressed recording and its coverage is printed. "lessons" records the
+# configurations of the lessons' steps that $GPUTUI_REC_BASE (a recording,
+# by default none) does not hold, for 1 s each; merge them with
+#   scripts/merge-recordings.py OUT BASE PARTS/lesson-*.gtr.gz
 set -uo pipefail
 BIN=$(realpath "${1:-build/gputui}")
 PLAN=$(realpath "${2:-build/recplan}")
@@ -53,6 +56,14 @@ for w in $what; do
     case $w in
     transfer)
         run_plan transfer 0.4 transfer ;;
+    lessons)
+        n=0
+        while read -r line; do
+            n=$((n + 1))
+            # shellcheck disable=SC2086
+            record "lesson-$(printf %03d $n)" 1 $line
+        done < <("$PLAN" lessons share/gputui/lessons ${GPUTUI_REC_BASE:+--missing-from "$GPUTUI_REC_BASE"})
+        echo "lessons: $n batch runs" ;;
     rest)
         first=$(ls "$PARTS"/transfer-*.gtr.gz 2>/dev/null | head -n 1)
         [ -n "$first" ] || { echo "record the transfer part first (its header gives the L2 size)"; exit 1; }
@@ -66,6 +77,6 @@ for w in $what; do
         ls -l "$out"
         "$PLAN" check "$out" ;;
     *)
-        echo "unknown part '$w' (allowed: transfer, rest, merge)"; exit 64 ;;
+        echo "unknown part '$w' (allowed: transfer, rest, lessons, merge)"; exit 64 ;;
     esac
 done

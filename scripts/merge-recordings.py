@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Concatenates gputui recordings of one device into OUT: the first file's
-header, then every file's lines with configuration numbers and times
+header (of the newest format among them, so that the
+device properties newer writers add are kept), then every file's lines with configuration numbers and times
 shifted to follow the previous file's. Inputs may be gzip-compressed; OUT
 is compressed when its name ends in .gz.
 
@@ -22,6 +23,11 @@ def main():
         sys.exit(__doc__)
     out = gzip.open(out_path, "wt", compresslevel=9) if out_path.endswith(".gz") \
         else open(out_path, "w")
+    headers = []
+    for path in inputs:
+        with opener(path, "r") as f:
+            headers.append(json.loads(f.readline()))
+    newest = max(headers, key=lambda h: tuple(h.get("format", [0, 0])))
     gen_base, t_base, device = 0, 0.0, None
     for path in inputs:
         max_gen, max_t = gen_base, t_base
@@ -36,7 +42,7 @@ def main():
                     name = o.get("device", {}).get("name")
                     if device is None:
                         device = name
-                        out.write(line)
+                        out.write(json.dumps(newest, separators=(",", ":")) + "\n")
                     elif name != device:
                         sys.exit(f"{path}: recorded on {name}, not {device}")
                     continue

@@ -18,6 +18,7 @@
 #include "gputui/compare.h"
 #include "gputui/cuda_backend.h"
 #include "gputui/engine.h"
+#include "gputui/lesson_batch.h"
 #include "gputui/record.h"
 #include "gputui/replay.h"
 #include "gputui/report.h"
@@ -75,7 +76,8 @@ static void short_reason(const char *msg, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)n, p);
 }
 
-/* The TUI on a recording (A), with B as the ghost in compare mode. */
+/* The TUI on a recording (A), with B as the ghost in compare mode; or
+ * --lesson --batch on it. */
 static int replay(const gt_cli *cli, gt_ui_source *src)
 {
     gt_err err;
@@ -86,9 +88,52 @@ static int replay(const gt_cli *cli, gt_ui_source *src)
         fprintf(stderr, "gputui: %s\n", err.msg);
         return GT_EXIT_FAIL;
     }
-    rc = gt_ui_run(cli, src);
+    if (cli->mode == GT_MODE_BATCH)
+        rc = gt_lesson_batch(cli, src->eng, src->start, src->rec);
+    else
+        rc = gt_ui_run(cli, src);
     gt_engine_stop(src->eng);
     return rc;
+}
+
+/* The lessons in DATA/lessons; --lesson NAME must be one of them. */
+static gt_lesson *lessons_load(const gt_cli *cli, const gt_bundle *b, gt_ui_source *src,
+                               int *rc)
+{
+    static char why[700];
+    char dir[600], names[400];
+    gt_lesson *l = calloc(GT_LESSON_MAX, sizeof *l);
+    gt_err err;
+    int n;
+
+    *rc = 0;
+    gt_err_clear(&err);
+    snprintf(dir, sizeof dir, "%s/lessons", b->dir[0] ? b->dir : "share/gputui");
+    if (!l) {
+        snprintf(why, sizeof why, "out of memory for the lessons");
+        n = -1;
+    } else if ((n = gt_lessons_load_dir(dir, l, GT_LESSON_MAX, &err)) < 0) {
+        snprintf(why, sizeof why, "%s", err.msg);
+    }
+    src->lessons_why = why;
+    if (n >= 0) {
+        src->lessons = l;
+        src->nlessons = n;
+    }
+    if ((cli->lesson || cli->mode == GT_MODE_LESSONS) && n < 0) {
+        fprintf(stderr, "gputui: %s\n", why);
+        *rc = GT_EXIT_FAIL;
+    } else if (cli->lesson && !(src->start = gt_lesson_find(l, n, cli->lesson))) {
+        size_t off = 0;
+        names[0] = '\0';
+        for (int i = 0; i < n; i++)
+            off += (size_t)snprintf(names + off, off < sizeof names ? sizeof names - off : 0,
+                                    "%s%s", i ? ", " : "", l[i].name);
+        fprintf(stderr, "gputui: --lesson: unknown lesson '%s' (allowed: %s)\n", cli->lesson,
+                names);
+        *rc = GT_EXIT_USAGE;
+    }
+    return l;
 }
 
 /* Loads a recording named on the command line (a file or a bundled
@@ -115,6 +160,7 @@ int main(int argc, char **argv)
     const gt_backend *be = &gt_cuda_backend;
     gt_recording rec, cmp;
     gt_bundle bundle;
+    gt_lesson *lessons;
     gt_ui_source src;
     gt_cli cli;
     gt_err err;
@@ -142,18 +188,25 @@ int main(int argc, char **argv)
     }
     gt_signals_install();
     gt_bundle_find(&bundle, exe_dir(path, sizeof path));
+    lessons = lessons_load(&cli, &bundle, &src, &rc);
+    if (rc || cli.mode == GT_MODE_LESSONS) {
+        if (!rc)
+            gt_lessons_print(stdout, src.lessons, src.nlessons);
+        free(lessons);
+        return rc;
+    }
 
     /* Compare mode: B is a recording; A is one too, or this machine. */
     if (cli.ncompare) {
         if ((rc = load_named(&bundle, cli.compare[cli.ncompare - 1], &cmp)))
-            return rc;
+            goto done;
         if (gt_recording_warning(&cmp, warn, sizeof warn)[0])
             fprintf(stderr, "gputui: %s\n", warn);
         src.compare = &cmp;
         if (cli.ncompare == 2) {
             if ((rc = load_named(&bundle, cli.compare[0], &rec))) {
                 gt_recording_free(&cmp);
-                return rc;
+                goto done;
             }
             if (cli.mode == GT_MODE_BATCH) {
                 rc = gt_compare_report(stdout, cli.format, &rec, &cmp) ? GT_EXIT_FAIL : GT_EXIT_OK;
@@ -167,16 +220,17 @@ int main(int argc, char **argv)
             }
             gt_recording_free(&rec);
             gt_recording_free(&cmp);
-            return rc;
+            goto done;
         }
     }
 
     if (cli.replay) {
         if (gt_recording_load(&rec, cli.replay, &err)) {
             fprintf(stderr, "gputui: %s\n", err.msg);
-            return GT_EXIT_FAIL;
+            rc = GT_EXIT_FAIL;
+            goto done;
         }
-        if (cli.mode == GT_MODE_BATCH) {
+        if (cli.mode == GT_MODE_BATCH && !cli.lesson) {
             rc = gt_batch_replay(&cli, &rec);
         } else {
             snprintf(why, sizeof why, "REPLAY of %s:", cli.replay);
@@ -185,7 +239,7 @@ int main(int argc, char **argv)
             rc = replay(&cli, &src);
         }
         gt_recording_free(&rec);
-        return rc;
+        goto done;
     }
 
     if (gt_engine_start(&src.eng, be, cli.device, &err)) {
@@ -229,10 +283,16 @@ int main(int argc, char **argv)
         goto out;
     }
     src.live = be;
-    rc = cli.mode == GT_MODE_BATCH ? gt_batch_run(&cli, src.eng) : gt_ui_run(&cli, &src);
+    if (cli.mode == GT_MODE_BATCH)
+        rc = cli.lesson ? gt_lesson_batch(&cli, src.eng, src.start, NULL)
+                        : gt_batch_run(&cli, src.eng);
+    else
+        rc = gt_ui_run(&cli, &src);
     gt_engine_stop(src.eng);
 out:
     if (src.compare)
         gt_recording_free(&cmp);
+done:
+    free(lessons);
     return rc;
 }

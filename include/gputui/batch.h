@@ -10,8 +10,15 @@
 #include "gputui/cli.h"
 #include "gputui/engine.h"
 #include "gputui/record.h"
+#include "gputui/run.h"
 
 int gt_batch_run(const gt_cli *cli, gt_engine *eng);
+/* Measures one configuration of exp into *run (initialised here) until
+ * every series has 'want' samples (and, recording to rec, what --record-*
+ * ask). Returns 0, GT_EXIT_FAIL after a set-up or run error (already
+ * printed), or 128+N after signal N. */
+int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp,
+                     const int64_t *vals, int64_t want, gt_run *run, gt_recorder *rec);
 int gt_batch_replay(const gt_cli *cli, const gt_recording *rec);
 
 #endif

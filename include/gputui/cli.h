@@ -11,7 +11,8 @@
 #include "gputui/experiment.h"
 
 typedef enum {
-    GT_MODE_TUI, GT_MODE_BATCH, GT_MODE_LIST, GT_MODE_HELP, GT_MODE_VERSION
+    GT_MODE_TUI, GT_MODE_BATCH, GT_MODE_LIST, GT_MODE_HELP, GT_MODE_VERSION,
+    GT_MODE_LESSONS     /* --list-lessons */
 } gt_mode;
 
 typedef enum { GT_FMT_TEXT, GT_FMT_JSON, GT_FMT_CSV } gt_format;
@@ -38,6 +39,8 @@ typedef struct gt_cli {
     const char *compare[2]; /* --compare [A] B: recordings or bundled models */
     int ncompare;
     bool no_fallback;       /* --no-fallback: no replay when there is no GPU */
+    bool trace_calls;       /* --trace-calls: batch reports list the CUDA calls */
+    const char *lesson;     /* --lesson NAME: the TUI starts in it; --batch runs it */
 } gt_cli;
 
 int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err);

@@ -38,6 +38,7 @@ typedef enum {
     GT_DP_PCIE_WIDTH,
     GT_DP_PCIE_WIDTH_MAX,
     GT_DP_PCIE_BW,          /* bytes/s per direction, max gen x max width */
+    GT_DP_PCIE_MPS,         /* bytes: Max_Payload_Size in the link's Device Control */
     GT_DP_COUNT
 } gt_dp_id;
 

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "gputui/backend.h"
+#include "gputui/trace.h"
 
 typedef enum {
     GT_ST_IDLE,        /* no configuration yet */
@@ -55,6 +56,16 @@ void gt_engine_props(gt_engine *e, gt_devprops *p);
 /* The latest timeline of the current generation, when it is newer than
  * *seq (which is updated): true when tl was filled. */
 bool gt_engine_timeline(gt_engine *e, gt_timeline *tl, uint32_t *seq);
+/* Tears the current configuration down now and waits until it is; the
+ * engine then idles until the next gt_engine_configure. */
+void gt_engine_release(gt_engine *e);
+/* The CUDA calls of generation gen while the engine still holds them (the
+ * current generation, or the one before it with its teardown): true when
+ * out was filled. */
+bool gt_engine_trace(gt_engine *e, uint32_t gen, gt_trace *out);
+/* The calls of the generation torn down last, with its teardown; its
+ * generation, or 0 when there is none. */
+uint32_t gt_engine_trace_prev(gt_engine *e, gt_trace *out);
 void gt_engine_stop(gt_engine *e);
 
 #endif

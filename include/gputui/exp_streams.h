@@ -7,9 +7,12 @@
 #include "gputui/experiment.h"
 
 enum { GT_STR_CHUNKS, GT_STR_CHUNK, GT_STR_STREAMS, GT_STR_WORK, GT_STR_HOST, GT_STR_FLAGS,
-       GT_STR_LEGACY, GT_STR_WARMUP, GT_STR_NPARAMS };
+       GT_STR_LEGACY, GT_STR_ALLOC, GT_STR_WARMUP, GT_STR_NPARAMS };
 enum { GT_STR_HOST_PINNED, GT_STR_HOST_PAGEABLE };
 enum { GT_STR_FLAGS_DEFAULT, GT_STR_FLAGS_NONBLOCKING };
+/* An allocation issued between one chunk's work and the next's. */
+enum { GT_STR_ALLOC_NONE, GT_STR_ALLOC_DEVICE, GT_STR_ALLOC_HOST };
+#define GT_STR_ALLOC_BYTES (1u << 20)
 enum { GT_STR_SERIES_SERIAL, GT_STR_SERIES_STREAMS };
 
 /* The kernel applies x = x * GT_STR_LCG_A + c (mod 2^32) 'work' times to

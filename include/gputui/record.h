@@ -31,9 +31,11 @@
 #include "gputui/devprops.h"
 #include "gputui/experiment.h"
 #include "gputui/timeline.h"
+#include "gputui/trace.h"
 
 #define GT_REC_MAJOR 1
-#define GT_REC_MINOR 1
+/* 1.2: "trace" lines (the CUDA calls of a configuration). */
+#define GT_REC_MINOR 2
 
 /* How a sample was verified, as the "verify" field spells it. */
 extern const char *const gt_verify_names[3];
@@ -54,6 +56,8 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp,
 void gt_recorder_sample(gt_recorder *r, const gt_sample *s);
 void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg);
 void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl);
+/* The CUDA calls of configuration gen, once it has been torn down. */
+void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t);
 /* Flushes and closes; -1 with a message if anything could not be written. */
 int gt_recorder_close(gt_recorder *r, gt_err *err);
 
@@ -66,6 +70,7 @@ typedef struct gt_rec_config {
     gt_setup_info info;
     char error[256];        /* recorded error, "" if none */
     gt_timeline *tl;        /* recorded timeline, NULL if none */
+    gt_trace *trace;        /* recorded CUDA calls, NULL if none (before 1.2) */
     gt_sample *s;           /* samples in recorded order */
     double *t;              /* their times */
     size_t n, cap;

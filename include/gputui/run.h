@@ -23,6 +23,7 @@ typedef struct gt_run {
     gt_series s[GT_MAX_SERIES];
     gt_setup_info info;
     gt_timeline *tl;      /* latest timeline (streams), owned; NULL if none */
+    struct gt_trace *trace;   /* its CUDA calls (--trace-calls), owned; NULL if none */
 } gt_run;
 
 void gt_run_init(gt_run *r, const gt_experiment *exp, const int64_t *vals,
@@ -36,5 +37,7 @@ uint64_t gt_run_failed(const gt_run *r);
 void gt_run_move(gt_run *dst, gt_run *src);
 /* Keeps a copy of tl as the run's latest timeline; -1 if out of memory. */
 int gt_run_set_timeline(gt_run *r, const gt_timeline *tl);
+/* Keeps a copy of t as the run's CUDA calls; -1 if out of memory. */
+int gt_run_set_trace(gt_run *r, const struct gt_trace *t);
 
 #endif

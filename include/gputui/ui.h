@@ -20,6 +20,10 @@ typedef struct gt_ui_source {
     int bundle_idx;
     const char *why;            /* replaying: the banner's start, "REPLAY of X:" */
     const gt_recording *compare;/* B, drawn as the ghost; NULL but in compare mode */
+    const struct gt_lesson *lessons;    /* 'L' lists them; NULL if none loaded */
+    int nlessons;
+    const char *lessons_why;    /* why there are none, for 'L' */
+    const struct gt_lesson *start;      /* --lesson: the TUI starts in it */
 } gt_ui_source;
 
 int gt_ui_run(const gt_cli *cli, gt_ui_source *src);

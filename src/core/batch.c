@@ -31,27 +31,25 @@ static uint64_t failed(gt_run *runs, int n)
 /* Whether a configuration has been measured long enough: --samples per
  * series, and when recording, --record-samples per series or
  * --record-seconds since its first sample, whichever comes first. */
-static bool measured(const gt_cli *cli, const gt_run *run, const gt_setup_info *info,
-                     bool recording, double t_first)
+static bool measured(const gt_cli *cli, int64_t want, const gt_run *run,
+                     const gt_setup_info *info, bool recording, double t_first)
 {
-    if (!enough(run, info, cli->samples))
+    if (!enough(run, info, want))
         return false;
     return !recording || enough(run, info, cli->record_samples) ||
            (t_first > 0 && gt_now() - t_first >= cli->record_seconds);
 }
 
-/* Measures one configuration into *run. Returns 0, GT_EXIT_FAIL after a
- * set-up or run error (already printed), or 128+N after signal N. */
-static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_run *run,
-                   gt_recorder *rec)
+int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp,
+                   const int64_t *vals, int64_t want, gt_run *run, gt_recorder *rec)
 {
     gt_sample buf[256];
     gt_status st;
-    uint32_t gen = gt_engine_configure(eng, cli->exp, vals);
+    uint32_t gen = gt_engine_configure(eng, exp, vals);
     bool config_written = false;
     double t_first = 0;
 
-    gt_run_init(run, cli->exp, vals, gen);
+    gt_run_init(run, exp, vals, gen);
     for (;;) {
         struct pollfd pfd = {gt_engine_fd(eng), POLLIN, 0};
         size_t n;
@@ -70,22 +68,26 @@ static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_ru
                 if (buf[i].gen != gen)
                     continue;
                 if (!config_written) {
-                    gt_recorder_config(rec, cli->exp, vals, gen, &st.info);
+                    gt_recorder_config(rec, exp, vals, gen, &st.info);
                     config_written = true;
                     t_first = gt_now();
                 }
                 gt_recorder_sample(rec, &buf[i]);
                 gt_run_add(run, &buf[i]);
             }
+        if (st.gen == gen && st.state == GT_ST_DONE) {
+            fprintf(stderr, "gputui: the recording holds no more samples of this configuration\n");
+            return GT_EXIT_FAIL;
+        }
         if (st.gen == gen && st.state == GT_ST_ERROR) {
             if (!config_written)
-                gt_recorder_config(rec, cli->exp, vals, gen, &st.info);
+                gt_recorder_config(rec, exp, vals, gen, &st.info);
             gt_recorder_error(rec, gen, st.msg);
             fprintf(stderr, "gputui: %s\n", st.msg);
             return GT_EXIT_FAIL;
         }
         if (st.gen == gen && st.state != GT_ST_SETUP &&
-            measured(cli, run, &st.info, rec != NULL, t_first)) {
+            measured(cli, want, run, &st.info, rec != NULL, t_first)) {
             gt_timeline *tl = malloc(sizeof *tl);
             uint32_t seq = 0;
             run->info = st.info;
@@ -95,6 +97,17 @@ static int measure(const gt_cli *cli, gt_engine *eng, const int64_t *vals, gt_ru
                     fprintf(stderr, "gputui: out of memory for the timeline\n");
             }
             free(tl);
+            /* Its teardown completes its calls; recordings keep them. */
+            if (cli->trace_calls || rec) {
+                gt_trace *tr = malloc(sizeof *tr);
+                gt_engine_release(eng);
+                if (tr && gt_engine_trace(eng, gen, tr)) {
+                    gt_recorder_trace(rec, gen, tr);
+                    if (cli->trace_calls && gt_run_set_trace(run, tr))
+                        fprintf(stderr, "gputui: out of memory for the call trace\n");
+                }
+                free(tr);
+            }
             return 0;
         }
     }
@@ -139,7 +152,7 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
             fprintf(stderr, "gputui: skipped %s: %s\n", desc, msg);
             continue;
         }
-        r = measure(cli, eng, cfgs[i], &runs[nrun], rec);
+        r = gt_batch_measure(cli, eng, cli->exp, cfgs[i], cli->samples, &runs[nrun], rec);
         if (r == 0) {
             nrun++;
             continue;
@@ -178,6 +191,7 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
 
 int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
 {
+    static const gt_trace none;     /* recorded before format 1.2 */
     gt_run *runs = calloc(rec->ncfg, sizeof *runs);
     int nrun = 0, rc = GT_EXIT_OK;
     char desc[512], warn[700];
@@ -194,8 +208,9 @@ int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
                     c->error[0] ? "; recorded error: " : "", c->error);
             continue;
         }
-        if (gt_rec_config_run(c, &runs[nrun]))
-            fprintf(stderr, "gputui: out of memory for the timeline\n");
+        if (gt_rec_config_run(c, &runs[nrun]) ||
+            (cli->trace_calls && gt_run_set_trace(&runs[nrun], c->trace ? c->trace : &none)))
+            fprintf(stderr, "gputui: out of memory for the timeline or the call trace\n");
         nrun++;
     }
     if (gt_recording_warning(rec, warn, sizeof warn)[0])

@@ -38,7 +38,7 @@ static const char *split(const char *arg, char *name, size_t len)
 int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
 {
     char name[64], msg[400];
-    bool batch_only = false, batch_opt_seen = false, list_seen = false;
+    bool batch_only = false, batch_opt_seen = false, list_seen = false, list_lessons = false;
     const char *batch_opt = NULL, *record_opt = NULL;
 
     memset(c, 0, sizeof *c);
@@ -114,6 +114,11 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             c->mode = GT_MODE_BATCH;
         } else if (!strcmp(name, "--list-devices")) {
             c->mode = GT_MODE_LIST;
+        } else if (!strcmp(name, "--list-lessons")) {
+            list_lessons = true;
+        } else if (!strcmp(name, "--lesson")) {
+            NEED_VALUE();
+            c->lesson = val;
         } else if (!strcmp(name, "-e") || !strcmp(name, "--experiment")) {
             NEED_VALUE();   /* handled above */
         } else if (!strcmp(name, "-d") || !strcmp(name, "--device")) {
@@ -181,6 +186,10 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             c->replay = val;
         } else if (!strcmp(name, "--no-fallback")) {
             c->no_fallback = true;
+        } else if (!strcmp(name, "--trace-calls")) {
+            c->trace_calls = true;
+            batch_opt_seen = true;
+            batch_opt = "--trace-calls";
         } else if (!strncmp(name, "--", 2) &&
                    (pi = gt_experiment_param(c->exp, name + 2)) >= 0) {
             const gt_param *p = &c->exp->params[pi];
@@ -218,9 +227,34 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         }
 #undef NEED_VALUE
     }
+    if (list_lessons) {
+        if (c->mode != GT_MODE_TUI || c->lesson) {
+            gt_err_set(err, GT_EXIT_USAGE, "--list-lessons is used alone");
+            return -1;
+        }
+        c->mode = GT_MODE_LESSONS;
+        return 0;
+    }
+    if (c->lesson && (c->given || c->ncompare || (c->record && c->mode == GT_MODE_BATCH) ||
+                      c->trace_calls)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--lesson sets its own configurations: it cannot be "
+                   "used with %s", c->given ? "experiment options" : c->ncompare ? "--compare"
+                   : c->trace_calls ? "--trace-calls" : "--batch --record");
+        return -1;
+    }
+    if (c->lesson && c->mode == GT_MODE_BATCH && c->format == GT_FMT_CSV) {
+        gt_err_set(err, GT_EXIT_USAGE, "--lesson --batch prints text or json (allowed: "
+                   "--format text, json)");
+        return -1;
+    }
     batch_only = c->mode != GT_MODE_BATCH && (batch_opt_seen || list_seen);
     if (batch_only) {
         gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --batch", batch_opt);
+        return -1;
+    }
+    if (c->trace_calls && c->format == GT_FMT_CSV) {
+        gt_err_set(err, GT_EXIT_USAGE, "--trace-calls: the calls are listed in the text and "
+                   "json reports, not in csv (allowed: --format text or json)");
         return -1;
     }
     if (record_opt && !c->record) {
@@ -339,6 +373,12 @@ void gt_cli_usage(FILE *f)
             "                          A/B: A and B are recordings or bundled models (h200,\n"
             "                          h100); without A, A is this GPU (or the bundled\n"
             "                          recording); --batch needs both and prints a table\n"
+            "      --trace-calls       batch: list each configuration's CUDA calls (set-up,\n"
+            "                          the first iteration, teardown) in the report\n"
+            "      --lesson NAME       start in a lesson (TUI), or run its steps and print\n"
+            "                          each verdict (--batch; with --replay FILE from a\n"
+            "                          recording)\n"
+            "      --list-lessons      list the lessons and exit\n"
             "      --no-fallback       with no CUDA device, fail instead of replaying the\n"
             "                          bundled recording\n"
             "      --list-devices      list CUDA devices and exit\n"

@@ -34,6 +34,7 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
     {GT_DP_PCIE_WIDTH, "pcie_width_current", "PCIe width now/max", GT_DPK_LANES},
     {GT_DP_PCIE_WIDTH_MAX, "pcie_width_max", "", GT_DPK_LANES},
     {GT_DP_PCIE_BW, "pcie_bytes_per_s", "  link bandwidth", GT_DPK_BPS},
+    {GT_DP_PCIE_MPS, "pcie_max_payload_bytes", "  max payload", GT_DPK_BYTES},
 };
 
 void gt_devprops_init(gt_devprops *p)

@@ -12,6 +12,12 @@
 
 #define QUEUE_CAP 8192
 
+/* A configuration's calls (trace.h) as last published. */
+typedef struct traced {
+    uint32_t gen;
+    gt_trace t;
+} traced;
+
 struct gt_engine {
     const gt_backend *be;
     int device;
@@ -35,6 +41,8 @@ struct gt_engine {
 
     gt_timeline *tl;         /* latest timeline, NULL until one exists */
     uint32_t tl_seq;
+    traced *tr_cur, *tr_prev;   /* the current generation's calls; the one
+                                   before, with its teardown; NULL if no memory */
 
     gt_sample q[QUEUE_CAP];
     size_t qhead, qlen;
@@ -69,6 +77,31 @@ static bool cancelled(gt_engine *e, uint32_t gen)
     return e->quit || e->want_gen != gen;
 }
 
+/* Called with mu held: the worker's trace of 'gen' becomes visible. */
+static void publish_trace(traced *to, const gt_trace *t, uint32_t gen)
+{
+    if (to && t) {
+        to->t = *t;
+        to->gen = gen;
+    }
+}
+
+/* One iteration; the first of a configuration is traced (timed
+ * iterations after it make no trace calls beyond a thread-local check). */
+static int run_traced(const gt_exp_ops *ops, void *state, gt_sample *buf, gt_err *err,
+                      gt_trace *tr, bool *traced_run)
+{
+    int rc;
+
+    if (*traced_run || !tr)
+        return ops->run(state, buf, err);
+    gt_trace_capture(tr, GT_TR_RUN);
+    rc = ops->run(state, buf, err);
+    gt_trace_capture(NULL, GT_TR_RUN);
+    *traced_run = rc != 0 || (ops->replayed);
+    return rc;
+}
+
 static void *worker(void *arg)
 {
     gt_engine *e = arg;
@@ -79,6 +112,8 @@ static void *worker(void *arg)
     gt_err err;
     gt_sample buf[GT_MAX_SERIES];
     gt_timeline *tl = NULL;
+    gt_trace *tr = NULL;        /* the calls of 'active', the worker's copy */
+    bool traced_run = false;    /* its first iteration is in tr */
     bool have_tl = false;
     int rc;
 
@@ -96,12 +131,13 @@ static void *worker(void *arg)
         return NULL;
     }
     tl = calloc(1, sizeof *tl);     /* no timelines if this fails; nothing else changes */
+    tr = calloc(1, sizeof *tr);     /* the same for traces */
 
     for (;;) {
         while (!e->quit && (e->want_gen == 0 ||
                             (active == e->want_gen &&
                              (e->paused || e->st.state == GT_ST_ERROR ||
-                              e->st.state == GT_ST_DONE)))) {
+                              e->st.state == GT_ST_DONE || e->st.state == GT_ST_IDLE)))) {
             if (e->paused && active == e->want_gen && e->st.state == GT_ST_RUNNING)
                 set_state(e, GT_ST_PAUSED, active);
             pthread_cond_wait(&e->cv, &e->mu);
@@ -129,11 +165,28 @@ static void *worker(void *arg)
 
             memset(&info, 0, sizeof info);
             double t0 = gt_now();
+            gt_trace_capture(tr, GT_TR_TEARDOWN);
             if (state)
                 ops->teardown(state);
+            gt_trace_capture(NULL, GT_TR_SETUP);
             double t_down = gt_now() - t0;
             bool had_state = state != NULL;
             state = NULL;
+            if (active) {
+                pthread_mutex_lock(&e->mu);
+                publish_trace(e->tr_prev, tr, active);
+                pthread_mutex_unlock(&e->mu);
+            }
+            if (tr)
+                gt_trace_clear(tr);
+            traced_run = false;
+            if (!exp) {             /* gt_engine_release */
+                pthread_mutex_lock(&e->mu);
+                active = gen;
+                set_state(e, GT_ST_IDLE, gen);
+                pthread_cond_broadcast(&e->cv);
+                continue;
+            }
             gt_err_clear(&err);
             e->be->refresh(&props);
             ops = e->be->ops(exp->name);
@@ -144,8 +197,11 @@ static void *worker(void *arg)
                            "in the %s back-end", exp->name, e->be->name);
             else if (gt_experiment_check(exp, vals, &props, msg, sizeof msg))
                 gt_err_set(&err, GT_EXIT_USAGE, "%s", msg);
-            else
+            else {
+                gt_trace_capture(tr, GT_TR_SETUP);
                 ops->setup(&state, vals, &props, &info, &err);
+                gt_trace_capture(NULL, GT_TR_SETUP);
+            }
             if (had_state && ops && !ops->replayed)
                 gt_setup_info_time(&info, t_down, "previous configuration: free all");
             e->be->refresh(&props);
@@ -154,6 +210,7 @@ static void *worker(void *arg)
             active = gen;
             e->props = props;
             e->st.info = info;
+            publish_trace(e->tr_cur, tr, gen);
             e->st.warmup_total = nwarm;
             if (err.code) {
                 snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
@@ -165,8 +222,10 @@ static void *worker(void *arg)
             for (int w = 0; w < nwarm && !cancelled(e, gen); w++) {
                 set_state(e, GT_ST_WARMUP, gen);
                 pthread_mutex_unlock(&e->mu);
-                rc = ops->run(state, buf, &err);
+                rc = run_traced(ops, state, buf, &err, tr, &traced_run);
                 pthread_mutex_lock(&e->mu);
+                if (w == 0)
+                    publish_trace(e->tr_cur, tr, gen);
                 if (rc < 0)
                     break;
                 e->st.warmup_done = w + 1;
@@ -185,7 +244,13 @@ static void *worker(void *arg)
             set_state(e, GT_ST_RUNNING, active);
         pthread_mutex_unlock(&e->mu);
         gt_err_clear(&err);
-        rc = ops->run(state, buf, &err);
+        bool first = !traced_run;
+        rc = run_traced(ops, state, buf, &err, tr, &traced_run);
+        if (first) {
+            pthread_mutex_lock(&e->mu);
+            publish_trace(e->tr_cur, tr, active);
+            pthread_mutex_unlock(&e->mu);
+        }
         if (rc > 0 && tl && ops->timeline && ops->timeline(state, tl)) {
             tl->gen = active;
             have_tl = true;
@@ -224,6 +289,7 @@ static void *worker(void *arg)
     if (state)
         ops->teardown(state);
     free(tl);
+    free(tr);
     e->be->close();
     return NULL;
 }
@@ -251,6 +317,8 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
     pthread_cond_init(&e->cv, NULL);
     gt_devprops_init(&e->props);
     e->tl = calloc(1, sizeof *e->tl);
+    e->tr_cur = calloc(1, sizeof *e->tr_cur);
+    e->tr_prev = calloc(1, sizeof *e->tr_prev);
 
     /* Signals belong to the main thread, which restores the terminal. */
     sigfillset(&all);
@@ -261,6 +329,8 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
         gt_err_set(err, GT_EXIT_FAIL, "cannot start the worker thread: %s", strerror(rc));
         close(e->efd);
         free(e->tl);
+        free(e->tr_cur);
+        free(e->tr_prev);
         free(e);
         return -1;
     }
@@ -277,6 +347,8 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
         pthread_mutex_destroy(&e->mu);
         pthread_cond_destroy(&e->cv);
         free(e->tl);
+        free(e->tr_cur);
+        free(e->tr_prev);
         free(e);
         return -1;
     }
@@ -361,7 +433,52 @@ void gt_engine_stop(gt_engine *e)
     pthread_mutex_destroy(&e->mu);
     pthread_cond_destroy(&e->cv);
     free(e->tl);
+    free(e->tr_cur);
+    free(e->tr_prev);
     free(e);
+}
+
+void gt_engine_release(gt_engine *e)
+{
+    uint32_t gen;
+
+    pthread_mutex_lock(&e->mu);
+    e->exp = NULL;
+    gen = ++e->want_gen;
+    e->qlen = 0;
+    pthread_cond_broadcast(&e->cv);
+    while (!(e->st.gen == gen && e->st.state == GT_ST_IDLE))
+        pthread_cond_wait(&e->cv, &e->mu);
+    pthread_mutex_unlock(&e->mu);
+}
+
+bool gt_engine_trace(gt_engine *e, uint32_t gen, gt_trace *out)
+{
+    bool found = false;
+
+    pthread_mutex_lock(&e->mu);
+    for (int i = 0; i < 2 && !found; i++) {
+        const traced *t = i ? e->tr_cur : e->tr_prev;     /* torn down first: complete */
+        if (t && gen && t->gen == gen) {
+            *out = t->t;
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return found;
+}
+
+uint32_t gt_engine_trace_prev(gt_engine *e, gt_trace *out)
+{
+    uint32_t gen = 0;
+
+    pthread_mutex_lock(&e->mu);
+    if (e->tr_prev && e->tr_prev->gen) {
+        *out = e->tr_prev->t;
+        gen = e->tr_prev->gen;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return gen;
 }
 
 bool gt_engine_timeline(gt_engine *e, gt_timeline *tl, uint32_t *seq)

@@ -8,11 +8,19 @@
 #include "gputui/run.h"
 #include "gputui/units.h"
 
-static const char *const op_names[] = {"window", "cost"};
+static const char *const op_names[] = {"window", "cost", "compete"};
 static const char *const prop_names[] = {"persisting", "streaming", "normal"};
 static const char *const apply_names[] = {"stream", "graph"};
 
 static bool window_op(const int64_t *v, const char **why)
+{
+    if (v[GT_L2_OP] != GT_L2_OP_COST)
+        return true;
+    *why = "only with op=window or op=compete";
+    return false;
+}
+
+static bool apply_op(const int64_t *v, const char **why)
 {
     if (v[GT_L2_OP] == GT_L2_OP_WINDOW)
         return true;
@@ -21,9 +29,10 @@ static bool window_op(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_L2_NPARAMS] = {
-    [GT_L2_OP] = {"op", "measure", GT_P_ENUM, 0, 1, GT_L2_OP_WINDOW, 0, 0, op_names, 2, NULL,
+    [GT_L2_OP] = {"op", "measure", GT_P_ENUM, 0, 2, GT_L2_OP_WINDOW, 0, 0, op_names, 3, NULL,
                   "window: the kernel with the access-policy window and without; cost: a "
-                  "device copy under the set-aside and with none", NULL},
+                  "device copy under the set-aside and with none; compete: two kernels at "
+                  "once on two streams, each with its own region and window", NULL},
     [GT_L2_SETASIDE] = {"set-aside", "set-aside (% of max)", GT_P_INT, 0, 100, 100, 5, 0, NULL,
                         0, "%", "cudaLimitPersistingL2CacheSize as a share of "
                         "persistingL2CacheMaxSize; the driver rounds what it grants", NULL},
@@ -40,7 +49,7 @@ static const gt_param params[GT_L2_NPARAMS] = {
                         prop_names, 3, NULL, "the property of the other accesses", window_op},
     [GT_L2_APPLY] = {"apply", "window set on", GT_P_ENUM, 0, 1, GT_L2_APPLY_STREAM, 0, 0,
                      apply_names, 2, NULL, "stream: a stream attribute; graph: the kernel "
-                     "node's attribute in a CUDA graph", window_op},
+                     "node's attribute in a CUDA graph", apply_op},
     [GT_L2_REGION] = {"region", "persisting region", GT_P_SIZE, 1 << 20, 1ll << 30, 32ll << 20,
                       0, 4096, NULL, 0, "bytes", "the data every thread re-reads (the window "
                       "covers it)", window_op},
@@ -56,6 +65,9 @@ static int series(const int64_t *v, const char **names)
     if (v[GT_L2_OP] == GT_L2_OP_WINDOW) {
         names[GT_L2_S_WINDOW] = "with window";
         names[GT_L2_S_BASELINE] = "no window";
+    } else if (v[GT_L2_OP] == GT_L2_OP_COMPETE) {
+        names[GT_L2_S_WINDOW] = "both windows";
+        names[GT_L2_S_BASELINE] = "no windows";
     } else {
         names[GT_L2_S_WINDOW] = "D2D under set-aside";
         names[GT_L2_S_BASELINE] = "D2D, limit 0";
@@ -92,7 +104,7 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
                  "(no persisting L2 lines can be set aside)");
         return -1;
     }
-    if (v[GT_L2_OP] == GT_L2_OP_WINDOW && v[GT_L2_WINDOW] > v[GT_L2_REGION]) {
+    if (v[GT_L2_OP] != GT_L2_OP_COST && v[GT_L2_WINDOW] > v[GT_L2_REGION]) {
         snprintf(err, n, "window: %s is larger than the persisting region (%s); allowed: "
                  "region or up to its size", gt_format_size((uint64_t)v[GT_L2_WINDOW], a, sizeof a),
                  gt_format_size((uint64_t)v[GT_L2_REGION], b, sizeof b));
@@ -100,14 +112,15 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     }
     /* An explicit window above the maximum is refused; "region" is capped
      * to it (gt_l2_window). */
-    if (v[GT_L2_OP] == GT_L2_OP_WINDOW && gt_dp_ok(p, GT_DP_WINDOW_MAX) &&
+    if (v[GT_L2_OP] != GT_L2_OP_COST && gt_dp_ok(p, GT_DP_WINDOW_MAX) &&
         v[GT_L2_WINDOW] > gt_dp_get(p, GT_DP_WINDOW_MAX)) {
         snprintf(err, n, "window: %s is above accessPolicyMaxWindowSize (%s)",
                  gt_format_size((uint64_t)v[GT_L2_WINDOW], a, sizeof a),
                  gt_format_size((uint64_t)gt_dp_get(p, GT_DP_WINDOW_MAX), b, sizeof b));
         return -1;
     }
-    need = (uint64_t)v[GT_L2_STREAMING] * 2 + (uint64_t)v[GT_L2_REGION];
+    need = (uint64_t)v[GT_L2_STREAMING] * 2 + (uint64_t)v[GT_L2_REGION] *
+           (v[GT_L2_OP] == GT_L2_OP_COMPETE ? 2 : 1);
     if (gt_dp_ok(p, GT_DP_MEM_FREE) && need > (uint64_t)gt_dp_get(p, GT_DP_MEM_FREE)) {
         snprintf(err, n, "streaming: needs %s of device memory; %s is free",
                  gt_format_size(need, a, sizeof a),
@@ -134,6 +147,12 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
             snprintf(lines[n++], sizeof lines[0], "speed-up with the window %.2fx: %s vs %s "
                      "without (p50)", b / w, gt_format_seconds(w, x, sizeof x),
                      gt_format_seconds(b, y, sizeof y));
+        else if (r->vals[GT_L2_OP] == GT_L2_OP_COMPETE)
+            snprintf(lines[n++], sizeof lines[0], "two windows at hitRatio %.2f each, %s of "
+                     "regions: %.2fx the speed of none (%s vs %s, p50)",
+                     (double)r->vals[GT_L2_HIT] / 100,
+                     gt_format_size(2 * (uint64_t)r->vals[GT_L2_REGION], z, sizeof z), b / w,
+                     gt_format_seconds(w, x, sizeof x), gt_format_seconds(b, y, sizeof y));
         else
             snprintf(lines[n++], sizeof lines[0], "set-aside cost: the copy takes %.2fx as long "
                      "under the set-aside (%s vs %s, p50)", w / b, gt_format_seconds(w, x, sizeof x),
@@ -197,6 +216,9 @@ const gt_experiment gt_exp_l2 = {
         "access-policy window marks the region's accesses persisting (hitRatio of them). "
         "Runs alternate with the window and without it (after cudaCtxResetPersistingL2Cache), "
         "so both histograms fill. op=cost shows what a set-aside alone costs a device copy. "
+        "op=compete runs two such kernels at once on two streams, each with its own region "
+        "and window: at hitRatio 1.0 each, two regions larger than the set-aside evict each "
+        "other's persisting lines; the Guide suggests 0.5 each. "
         "Leaving restores the limit gputui started with and resets the persisting lines.",
     .params = params,
     .nparams = GT_L2_NPARAMS,

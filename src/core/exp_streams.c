@@ -11,6 +11,7 @@
 
 static const char *const host_names[] = {"pinned", "pageable"};
 static const char *const flag_names[] = {"default", "non-blocking"};
+static const char *const alloc_names[] = {"none", "cudaMalloc", "cudaMallocHost"};
 
 static const gt_param params[GT_STR_NPARAMS] = {
     [GT_STR_CHUNKS] = {"chunks", "chunks", GT_P_INT, 1, 256, 16, 0, 0, NULL, 0, NULL,
@@ -32,6 +33,10 @@ static const gt_param params[GT_STR_NPARAMS] = {
     [GT_STR_LEGACY] = {"legacy-sync", "default-stream kernel", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0,
                       NULL, "after each chunk, an empty kernel on the legacy default stream, "
                       "as a library call without a stream would launch", NULL},
+    [GT_STR_ALLOC] = {"alloc-between", "allocation between", GT_P_ENUM, 0, 2, GT_STR_ALLOC_NONE,
+                     0, 0, alloc_names, 3, NULL, "after each chunk's work is issued, a 1 MiB "
+                     "cudaMalloc or cudaMallocHost (freed after the run): the Programming "
+                     "Guide lists both among the calls that may synchronise implicitly", NULL},
     [GT_STR_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
                       "untimed iterations after each change, kept out of the histograms", NULL},
 };
@@ -110,7 +115,8 @@ const gt_experiment gt_exp_streams = {
         "timeline shows each operation from CUDA events (a copy queued behind another "
         "stream's copy is drawn from when its stream reached it). The ideal bound is the "
         "longest of the summed H2D, kernel and D2H times. Pageable memory, or a kernel on "
-        "the legacy default stream with default stream flags, serialises the work again.",
+        "the legacy default stream with default stream flags, serialises the work again; so "
+        "may an allocation issued between the chunks (alloc-between).",
     .params = params,
     .nparams = GT_STR_NPARAMS,
     .warmup_param = GT_STR_WARMUP,

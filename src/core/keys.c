@@ -23,6 +23,9 @@ const gt_keybind gt_keys[] = {
     {'x', GT_A_EXPORT},
     {'w', GT_A_SWEEP},
     {'d', GT_A_DEVICE},
+    {'L', GT_A_LESSONS},
+    {'y', GT_A_WHY},
+    {'t', GT_A_TRACE},
 };
 const size_t gt_nkeys = sizeof gt_keys / sizeof gt_keys[0];
 
@@ -49,6 +52,9 @@ static const char *const help[GT_A_COUNT] = {
     [GT_A_EXPORT] = "export the statistics (now and before) to gputui-*.json and .csv",
     [GT_A_SWEEP] = "sweep the selected parameter: a plot of the median at each value (w stops)",
     [GT_A_DEVICE] = "next device: another GPU, or another recorded GPU when replaying",
+    [GT_A_LESSONS] = "lessons (in one: Space/Enter next step, Backspace back, Esc leave)",
+    [GT_A_WHY] = "why: the next series' headline against its ceiling, step by step",
+    [GT_A_TRACE] = "the CUDA calls of this configuration (set-up, an iteration, teardown)",
 };
 
 gt_action gt_key_action(int key)

@@ -23,6 +23,7 @@ void gt_recording_free(gt_recording *r)
         free(r->cfg[i].s);
         free(r->cfg[i].t);
         free(r->cfg[i].tl);
+        free(r->cfg[i].trace);
     }
     free(r->cfg);
     memset(r, 0, sizeof *r);
@@ -152,6 +153,54 @@ static int parse_timeline(gt_rec_config *c, json_t *o, char *why, size_t n)
     return 0;
 }
 
+/* A "trace" line's calls: [{phase, call, result, ok, count, sec}, ...],
+ * and per phase at most one {phase, more, sec} for the calls not kept. */
+static int parse_trace(gt_rec_config *c, json_t *calls, char *why, size_t n)
+{
+    if (!json_is_array(calls)) {
+        snprintf(why, n, "trace without a \"calls\" array");
+        return -1;
+    }
+    if (!c->trace && !(c->trace = calloc(1, sizeof *c->trace))) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    gt_trace_clear(c->trace);
+    for (size_t i = 0; i < json_array_size(calls); i++) {
+        json_t *e = json_array_get(calls, i);
+        int ph = gt_trace_phase_parse(json_string_value(json_object_get(e, "phase")));
+        const char *call = json_string_value(json_object_get(e, "call"));
+        const char *res = json_string_value(json_object_get(e, "result"));
+        json_t *cnt = json_object_get(e, "count"), *more = json_object_get(e, "more");
+        json_t *sec = json_object_get(e, "sec");
+        double s = json_is_number(sec) ? json_number_value(sec) : 0;
+        if (ph < 0) {
+            snprintf(why, n, "trace call %zu: \"phase\" is not one of set-up, one iteration, "
+                     "teardown", i + 1);
+            return -1;
+        }
+        if (!(s >= 0 && s < 1e6)) {
+            snprintf(why, n, "trace call %zu: \"sec\" is not a duration", i + 1);
+            return -1;
+        }
+        if (json_is_integer(more) && json_integer_value(more) > 0 &&
+            json_integer_value(more) < 100000000) {
+            c->trace->more[ph] += (unsigned)json_integer_value(more);
+            c->trace->more_sec[ph] += s;
+            continue;
+        }
+        if (!call || !res || !json_is_integer(cnt) || json_integer_value(cnt) < 1 ||
+            json_integer_value(cnt) > 100000000) {
+            snprintf(why, n, "trace call %zu: needs \"call\", \"result\" and a \"count\" "
+                     "of 1 or more", i + 1);
+            return -1;
+        }
+        gt_trace_add(c->trace, ph, call, res, json_is_true(json_object_get(e, "ok")),
+                     (unsigned)json_integer_value(cnt), s);
+    }
+    return 0;
+}
+
 static int parse_line(gt_recording *r, json_t *o, const char *name, size_t lineno, gt_err *err)
 {
     const char *type = json_string_value(json_object_get(o, "type"));
@@ -217,6 +266,15 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
             BAD("timeline of a configuration with no config line before it");
         if (parse_timeline(c, o, why, sizeof why))
+            BAD("%s", why);
+        return 0;
+    }
+    if (!strcmp(type, "trace")) {
+        gt_rec_config *c;
+        char why[200];
+        if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
+            BAD("trace of a configuration with no config line before it");
+        if (parse_trace(c, json_object_get(o, "calls"), why, sizeof why))
             BAD("%s", why);
         return 0;
     }

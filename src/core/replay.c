@@ -1,6 +1,7 @@
 /* The replay back-end (replay.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/replay.h"
+#include "gputui/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,7 @@ static int setup(void **state, const int64_t *vals, const gt_devprops *p,
                    requested ? gt_experiment_describe(requested, vals, desc, sizeof desc) : "");
         return -1;
     }
+    gt_trace_replay(rec->cfg[idx].trace);   /* the recorded calls stand for ours */
     if (rec->cfg[idx].n == 0 && rec->cfg[idx].error[0]) {
         *info = rec->cfg[idx].info;
         gt_err_set(err, GT_EXIT_FAIL, "recorded: %s", rec->cfg[idx].error);

@@ -1,4 +1,5 @@
 #include "gputui/run.h"
+#include "gputui/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ void gt_run_free(gt_run *r)
         gt_dist_free(&r->s[i].bw);
     }
     free(r->tl);
+    free(r->trace);
     memset(r, 0, sizeof *r);
 }
 
@@ -93,5 +95,13 @@ int gt_run_set_timeline(gt_run *r, const gt_timeline *tl)
     if (!r->tl && !(r->tl = malloc(sizeof *r->tl)))
         return -1;
     *r->tl = *tl;
+    return 0;
+}
+
+int gt_run_set_trace(gt_run *r, const gt_trace *t)
+{
+    if (!r->trace && !(r->trace = malloc(sizeof *r->trace)))
+        return -1;
+    *r->trace = *t;
     return 0;
 }

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "gpu.h"
+#include "gputui/units.h"
+#include "gputui/trace.h"
 
 static int sms = 1;
 static size_t l2_initial;
@@ -24,11 +26,62 @@ size_t gt_l2_initial_limit(void)
 }
 static long fault_countdown = 0;
 
+static void query_mps(gt_devprops *p);
+static _Thread_local double call_t0;
+
+const char *gt_ta_size(uint64_t bytes, char *buf)
+{
+    return gt_format_size(bytes, buf, GT_TA_BUF);
+}
+
+const char *gt_ta_kind(int kind)
+{
+    switch (kind) {
+    case cudaMemcpyHostToDevice: return "cudaMemcpyHostToDevice";
+    case cudaMemcpyDeviceToHost: return "cudaMemcpyDeviceToHost";
+    case cudaMemcpyDeviceToDevice: return "cudaMemcpyDeviceToDevice";
+    case cudaMemcpyHostToHost: return "cudaMemcpyHostToHost";
+    default: return "cudaMemcpyDefault";
+    }
+}
+
+const char *gt_ta_hostflags(unsigned flags, int reg, char *buf)
+{
+    return gt_hostmem_flag_names(flags, reg != 0, buf, GT_TA_BUF);
+}
+
+void gt_call_start(void)
+{
+    call_t0 = gt_trace_capturing() ? gt_now() : 0;
+}
+
+/* The driver call as it is named: "cuMemCreate(...)" for "cu->cuMemCreate(...)". */
+static const char *call_name(const char *expr)
+{
+    const char *call = strstr(expr, "cu->cu");
+    return call ? call + 4 : expr;
+}
+
+static void traced(const char *expr, const char *result, bool ok)
+{
+    if (gt_trace_capturing())
+        gt_trace_call_done(call_name(expr), result, ok, gt_now() - call_t0);
+}
+
+cudaError_t gt_cuda_quiet(cudaError_t rc, const char *expr)
+{
+    traced(expr, cudaGetErrorName(rc), rc == cudaSuccess);
+    if (rc != cudaSuccess)
+        cudaGetLastError();
+    return rc;
+}
+
 int gt_cuda_check(cudaError_t rc, const char *expr, const char *file, int line,
                   gt_err *err)
 {
     const char *base = strrchr(file, '/');
 
+    traced(expr, cudaGetErrorName(rc), rc == cudaSuccess);
     if (rc == cudaSuccess)
         return 0;
     cudaGetLastError();     /* so a later launch check does not see it again */
@@ -56,37 +109,41 @@ int gt_fault_hit(void)
 
 void gt_gpu_quiesce(void)
 {
-    cudaDeviceSynchronize();
+    GT_CUDA_Q(cudaDeviceSynchronize());
     cudaGetLastError();
 }
 
 void gt_free_device(void *field)
 {
     void **p = field;
-    if (*p)
-        cudaFree(*p);
+    if (*p) {
+        gt_trace_args("%p", *p);
+        GT_CUDA_Q(cudaFree(*p));
+    }
     *p = NULL;
 }
 
 void gt_free_pinned(void *field)
 {
     void **p = field;
-    if (*p)
-        cudaFreeHost(*p);
+    if (*p) {
+        gt_trace_args("%p", *p);
+        GT_CUDA_Q(cudaFreeHost(*p));
+    }
     *p = NULL;
 }
 
 void gt_destroy_event(cudaEvent_t *e)
 {
     if (*e)
-        cudaEventDestroy(*e);
+        GT_CUDA_Q(cudaEventDestroy(*e));
     *e = NULL;
 }
 
 void gt_destroy_stream(cudaStream_t *s)
 {
     if (*s)
-        cudaStreamDestroy(*s);
+        GT_CUDA_Q(cudaStreamDestroy(*s));
     *s = NULL;
 }
 
@@ -138,10 +195,29 @@ const gt_cu_api *gt_cu(gt_err *err)
     return &cu;
 }
 
+static const char *cu_name(CUresult rc)
+{
+    const char *name = NULL;
+
+    if (rc == CUDA_SUCCESS)
+        return "CUDA_SUCCESS";
+    if (!cu_loaded || cu.cuGetErrorName(rc, &name) != CUDA_SUCCESS || !name)
+        return "CUresult error";
+    return name;
+}
+
+CUresult gt_cu_quiet(CUresult rc, const char *expr)
+{
+    traced(expr, cu_name(rc), rc == CUDA_SUCCESS);
+    return rc;
+}
+
 int gt_cu_check(CUresult rc, const char *expr, const char *file, int line, gt_err *err)
 {
     const char *base = strrchr(file, '/'), *name = NULL, *text = NULL;
 
+    if (gt_trace_capturing())
+        traced(expr, cu_name(rc), rc == CUDA_SUCCESS);
     if (rc == CUDA_SUCCESS)
         return 0;
     if (cu_loaded) {
@@ -150,11 +226,7 @@ int gt_cu_check(CUresult rc, const char *expr, const char *file, int line, gt_er
         if (cu.cuGetErrorString(rc, &text) != CUDA_SUCCESS)
             text = NULL;
     }
-    {
-        const char *call = strstr(expr, "cu->cu");
-        if (call)
-            expr = call + 4;    /* "cuMemCreate(...)", as the call is named */
-    }
+    expr = call_name(expr);
     gt_err_set(err, GT_EXIT_FAIL, "%s failed: %s (%s) [%s:%d]", expr,
                name ? name : "CUresult", text ? text : "no description",
                base ? base + 1 : file, line);
@@ -359,8 +431,48 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         gt_dp_set(p, GT_DP_PEERS, peers);
     }
     query_nvml(p);
+    query_mps(p);
     gt_devprops_derive(p);
     return 0;
+}
+
+/* Max_Payload_Size from the GPU's PCI Express capability (Device Control
+ * bits 7:5, 128 << n bytes), read from sysfs. Past the first 64 bytes the
+ * configuration space needs root: otherwise the field stays N/A. */
+static void query_mps(gt_devprops *p)
+{
+    char path[96], id[32];
+    unsigned char cfg[256];
+    FILE *f;
+    size_t n;
+    int at, hops = 0;
+
+    if (!p->pci_bus_id[0])
+        return;
+    for (size_t i = 0; i < sizeof id; i++) {
+        char c = p->pci_bus_id[i];
+        id[i] = (char)(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c);
+        if (!c)
+            break;
+    }
+    id[sizeof id - 1] = '\0';
+    /* cudaDeviceGetPCIBusId gives an 8-digit domain; sysfs uses 4. */
+    snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/config",
+             strlen(id) == 16 && !strncmp(id, "0000", 4) ? id + 4 : id);
+    if (!(f = fopen(path, "rb")))
+        return;
+    n = fread(cfg, 1, sizeof cfg, f);
+    fclose(f);
+    if (n < 0x40 || !(cfg[6] & 0x10))         /* no capability list */
+        return;
+    for (at = cfg[0x34] & 0xfc; at >= 0x40 && at + 10 <= (int)n && hops < 48; hops++) {
+        if (cfg[at] == 0x10) {                 /* PCI Express capability */
+            int ctl = cfg[at + 8] | cfg[at + 9] << 8;
+            gt_dp_set(p, GT_DP_PCIE_MPS, 128 << ((ctl >> 5) & 7));
+            return;
+        }
+        at = cfg[at + 1] & 0xfc;
+    }
 }
 
 static int open_device(int ordinal, gt_devprops *p, gt_err *err)

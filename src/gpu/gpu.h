@@ -13,9 +13,15 @@
 
 #include "gputui/backend.h"
 #include "gputui/cuda_backend.h"
+#include "trace_args.h"
 
 int gt_cuda_check(cudaError_t rc, const char *expr, const char *file, int line,
                   gt_err *err);
+/* The start of a call for the trace (trace.h): a no-op unless a capture is
+ * on. gt_cuda_quiet is for teardowns: it reports the call and clears a
+ * failure, which a teardown cannot act on. */
+void gt_call_start(void);
+cudaError_t gt_cuda_quiet(cudaError_t rc, const char *expr);
 
 /* GPUTUI_FAULT_ALLOC=N makes the N-th allocation through GT_CUDA_ALLOC
  * fail with cudaErrorMemoryAllocation (tests of the unwind paths). */
@@ -23,10 +29,13 @@ void gt_fault_init(void);
 void gt_fault_set(long n);
 int gt_fault_hit(void);
 
-#define GT_CUDA(err, expr) gt_cuda_check((expr), #expr, __FILE__, __LINE__, (err))
-#define GT_CUDA_ALLOC(err, expr)                                              \
-    gt_cuda_check(gt_fault_hit() ? cudaErrorMemoryAllocation : (expr), #expr, \
-                  __FILE__, __LINE__, (err))
+#define GT_CUDA(err, expr) \
+    (gt_call_start(), gt_cuda_check((expr), #expr, __FILE__, __LINE__, (err)))
+#define GT_CUDA_ALLOC(err, expr)                                                \
+    (gt_call_start(),                                                          \
+     gt_cuda_check(gt_fault_hit() ? cudaErrorMemoryAllocation : (expr), #expr, \
+                   __FILE__, __LINE__, (err)))
+#define GT_CUDA_Q(expr) (gt_call_start(), gt_cuda_quiet((expr), #expr))
 
 /* Host memory of one kind (GT_HOST_* of exp_transfer.h): hostmem.c. */
 typedef struct gt_hostbuf {
@@ -76,10 +85,13 @@ void *gt_driver_fn(const char *name);
 int gt_cu_check(CUresult rc, const char *expr, const char *file, int line, gt_err *err);
 
 /* Like GT_CUDA for driver calls: "call: CUDA_ERROR_NAME (text) [file:line]". */
-#define GT_CU(err, expr) gt_cu_check((expr), #expr, __FILE__, __LINE__, (err))
-#define GT_CU_ALLOC(err, expr)                                               \
-    gt_cu_check(gt_fault_hit() ? CUDA_ERROR_OUT_OF_MEMORY : (expr), #expr,   \
-                __FILE__, __LINE__, (err))
+#define GT_CU(err, expr) (gt_call_start(), gt_cu_check((expr), #expr, __FILE__, __LINE__, (err)))
+#define GT_CU_ALLOC(err, expr)                                                \
+    (gt_call_start(),                                                        \
+     gt_cu_check(gt_fault_hit() ? CUDA_ERROR_OUT_OF_MEMORY : (expr), #expr,   \
+                 __FILE__, __LINE__, (err)))
+CUresult gt_cu_quiet(CUresult rc, const char *expr);
+#define GT_CU_Q(expr) (gt_call_start(), gt_cu_quiet((expr), #expr))
 
 /* For teardowns: wait for the device and clear a sticky error, then
  * release what a field holds, if anything, and clear the field. Each takes

@@ -5,6 +5,9 @@
  *           both arrays are checked in closed form after each launch.
  *   cost:   the same device copy with cudaLimitPersistingL2CacheSize at
  *           the set-aside and at 0, alternately, destination checked.
+ *   compete: two touch kernels at once on two streams, each with its own
+ *           arrays and its own window, then both without windows; all four
+ *           arrays checked after each pair.
  * Teardown restores the limit gputui started with and resets the
  * persisting lines, so no other experiment runs under a set-aside. */
 #define _GNU_SOURCE
@@ -14,6 +17,7 @@
 
 #include "gputui/exp_l2.h"
 #include "gputui/kernels.h"
+#include "gputui/trace.h"
 #include "gputui/units.h"
 #include "gpu.h"
 
@@ -22,7 +26,10 @@ typedef struct l2 {
     size_t ns, np;                  /* words: streaming, persisting */
     size_t setaside, granted;
     uint32_t *stream, *persist, *copy_dst;
+    uint32_t *stream2, *persist2;   /* compete: the second kernel's */
     uint32_t seed, pseed, launches;
+    cudaStream_t s_win2, s_base2;   /* compete: the second kernel's streams */
+    cudaEvent_t fork, join;
     bool graph;
     cudaStream_t s_win, s_base;
     cudaGraph_t g_win, g_base;
@@ -60,6 +67,12 @@ static void teardown(void *state)
     gt_free_device(&z->stream);
     gt_free_device(&z->persist);
     gt_free_device(&z->copy_dst);
+    gt_free_device(&z->stream2);
+    gt_free_device(&z->persist2);
+    gt_destroy_stream(&z->s_win2);
+    gt_destroy_stream(&z->s_base2);
+    gt_destroy_event(&z->fork);
+    gt_destroy_event(&z->join);
     gt_free_device(&z->dbad);
     gt_free_pinned(&z->hbad);
     gt_destroy_event(&z->e0);
@@ -120,23 +133,33 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->op = (int)v[GT_L2_OP];
     z->ns = (size_t)v[GT_L2_STREAMING] / 4;
     z->np = (size_t)v[GT_L2_REGION] / 4;
-    z->graph = v[GT_L2_APPLY] == GT_L2_APPLY_GRAPH;
+    z->graph = z->op == GT_L2_OP_WINDOW && v[GT_L2_APPLY] == GT_L2_APPLY_GRAPH;
     z->blocks = gt_gpu_sms() * 8;
     z->setaside = gt_l2_setaside(v, p);
 
     t0 = gt_now();
     if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->stream, z->ns * 4)) ||
-        (z->op == GT_L2_OP_WINDOW && GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->persist, z->np * 4))) ||
+        (z->op != GT_L2_OP_COST && GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->persist, z->np * 4))) ||
         (z->op == GT_L2_OP_COST && GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->copy_dst, z->ns * 4))) ||
+        (z->op == GT_L2_OP_COMPETE &&
+         (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->stream2, z->ns * 4)) ||
+          GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->persist2, z->np * 4)))) ||
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dbad, sizeof *z->dbad)) ||
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hbad, sizeof *z->hbad)))
         goto fail;
     gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s%s", gt_format_size(z->ns * 4, a, sizeof a),
-                       z->op == GT_L2_OP_WINDOW ? " + the persisting region" : " x 2");
+                       z->op == GT_L2_OP_WINDOW ? " + the persisting region"
+                       : z->op == GT_L2_OP_COMPETE ? " + a region, twice" : " x 2");
     if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_win, cudaStreamNonBlocking)) ||
         GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_base, cudaStreamNonBlocking)) ||
         GT_CUDA(err, cudaEventCreate(&z->e0)) ||
         GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)))
+        goto fail;
+    if (z->op == GT_L2_OP_COMPETE &&
+        (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_win2, cudaStreamNonBlocking)) ||
+         GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_base2, cudaStreamNonBlocking)) ||
+         GT_CUDA(err, cudaEventCreateWithFlags(&z->fork, cudaEventDisableTiming)) ||
+         GT_CUDA(err, cudaEventCreateWithFlags(&z->join, cudaEventDisableTiming))))
         goto fail;
 
     /* The set-aside, and what the driver granted. */
@@ -157,10 +180,14 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     if (GT_CUDA(err, gt_k_fill_pattern(z->stream, z->ns, z->seed, z->blocks, z->s_base)) ||
         (z->persist && GT_CUDA(err, gt_k_fill_pattern(z->persist, z->np, z->pseed, z->blocks,
                                                       z->s_base))) ||
+        (z->stream2 && GT_CUDA(err, gt_k_fill_pattern(z->stream2, z->ns, ~z->seed, z->blocks,
+                                                      z->s_base))) ||
+        (z->persist2 && GT_CUDA(err, gt_k_fill_pattern(z->persist2, z->np, ~z->pseed, z->blocks,
+                                                       z->s_base))) ||
         GT_CUDA(err, cudaStreamSynchronize(z->s_base)))
         goto fail;
 
-    if (z->op == GT_L2_OP_WINDOW) {
+    if (z->op != GT_L2_OP_COST) {
         struct cudaAccessPolicyWindow w;
         memset(&w, 0, sizeof w);
         w.base_ptr = z->persist;
@@ -176,14 +203,27 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             cudaStreamAttrValue attr;
             memset(&attr, 0, sizeof attr);
             attr.accessPolicyWindow = w;
+            gt_trace_args("accessPolicyWindow %s, hitRatio %.2f%s",
+                          gt_format_size(w.num_bytes, a, sizeof a), w.hitRatio,
+                          z->op == GT_L2_OP_COMPETE ? ", kernel 1" : "");
             if (GT_CUDA(err, cudaStreamSetAttribute(z->s_win, cudaStreamAttributeAccessPolicyWindow,
                                                     &attr)))
                 goto fail;
+            attr.accessPolicyWindow.base_ptr = z->persist2;
+            if (z->op == GT_L2_OP_COMPETE)
+                gt_trace_args("accessPolicyWindow %s, hitRatio %.2f, kernel 2",
+                              gt_format_size(w.num_bytes, a, sizeof a), w.hitRatio);
+            if (z->op == GT_L2_OP_COMPETE &&
+                GT_CUDA(err, cudaStreamSetAttribute(z->s_win2, cudaStreamAttributeAccessPolicyWindow,
+                                                    &attr)))
+                goto fail;
         }
-        snprintf(info->note, sizeof info->note, "every word of both arrays, on the GPU, "
-                 "after every launch; window %s at hitRatio %.2f on the %s",
+        snprintf(info->note, sizeof info->note, "every word of %s arrays, on the GPU, "
+                 "after every launch; %s %s at hitRatio %.2f on the %s",
+                 z->op == GT_L2_OP_COMPETE ? "all four" : "both",
+                 z->op == GT_L2_OP_COMPETE ? "two windows of" : "window",
                  gt_format_size(w.num_bytes, a, sizeof a), w.hitRatio,
-                 z->graph ? "graph's kernel node" : "stream");
+                 z->graph ? "graph's kernel node" : z->op == GT_L2_OP_COMPETE ? "streams" : "stream");
     } else {
         snprintf(info->note, sizeof info->note, "every word of the copy, on the GPU, after "
                  "every copy");
@@ -197,14 +237,19 @@ fail:
 
 static int check_stream(l2 *z, bool *ok, gt_err *err)
 {
+    bool second = z->op == GT_L2_OP_COMPETE;
+
     *z->hbad = 0;
     if (GT_CUDA(err, cudaMemcpyAsync(z->dbad, z->hbad, sizeof *z->hbad, cudaMemcpyHostToDevice,
                                      z->s_base)) ||
-        (z->op == GT_L2_OP_WINDOW
+        (z->op != GT_L2_OP_COST
              ? GT_CUDA(err, gt_k_l2_check(z->stream, z->ns, z->persist, z->np, z->seed, z->pseed,
                                           z->launches, z->dbad, z->blocks, z->s_base))
              : GT_CUDA(err, gt_k_verify_pattern(z->copy_dst, z->ns, z->seed, z->dbad, z->blocks,
                                                 z->s_base))) ||
+        (second && GT_CUDA(err, gt_k_l2_check(z->stream2, z->ns, z->persist2, z->np, ~z->seed,
+                                              ~z->pseed, z->launches, z->dbad, z->blocks,
+                                              z->s_base))) ||
         GT_CUDA(err, cudaMemcpyAsync(z->hbad, z->dbad, sizeof *z->hbad, cudaMemcpyDeviceToHost,
                                      z->s_base)) ||
         GT_CUDA(err, cudaStreamSynchronize(z->s_base)))
@@ -223,7 +268,20 @@ static int run(void *state, gt_sample *out, gt_err *err)
         float ms = 0;
         cudaError_t rc;
 
-        if (z->op == GT_L2_OP_WINDOW) {
+        if (z->op == GT_L2_OP_COMPETE) {
+            cudaStream_t s2 = with ? z->s_win2 : z->s_base2;
+            /* Both kernels start together from no persisting lines. */
+            if (GT_CUDA(err, cudaCtxResetPersistingL2Cache()) ||
+                GT_CUDA(err, cudaEventRecord(z->e0, s)) ||
+                GT_CUDA(err, cudaEventRecord(z->fork, s)) ||
+                GT_CUDA(err, cudaStreamWaitEvent(s2, z->fork, 0)) ||
+                GT_CUDA(err, gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s)) ||
+                GT_CUDA(err, gt_k_l2_touch(z->stream2, z->ns, z->persist2, z->np, z->blocks, s2)) ||
+                GT_CUDA(err, cudaEventRecord(z->join, s2)) ||
+                GT_CUDA(err, cudaStreamWaitEvent(s, z->join, 0)))
+                return -1;
+            z->launches++;
+        } else if (z->op == GT_L2_OP_WINDOW) {
             /* Each run starts with no persisting lines. */
             if (GT_CUDA(err, cudaCtxResetPersistingL2Cache()) ||
                 GT_CUDA(err, cudaEventRecord(z->e0, s)))
@@ -246,7 +304,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
             GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)) || check_stream(z, &ok, err))
             return -1;
         out[i] = (gt_sample){0, (uint8_t)i, ok ? GT_V_FULL : GT_V_FAILED, ms * 1e-3,
-                             z->ns * 4 * (z->op == GT_L2_OP_COST ? 1 : 1)};
+                             z->ns * 4 * (z->op == GT_L2_OP_COMPETE ? 2 : 1)};
     }
     if (z->op == GT_L2_OP_COST &&
         GT_CUDA(err, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0)))

@@ -22,6 +22,9 @@ typedef struct st {
     uint32_t work, seed, runs;
     uint32_t ak, sk;                /* work steps: x -> ak * x + sk * c */
     bool pinned, legacy;
+    int alloc;                      /* GT_STR_ALLOC_* between chunks */
+    void *between[256];             /* those allocations, freed after each run */
+    int nbetween;
     uint32_t *h_in, *h_out;         /* nchunks * chunk bytes each */
     uint32_t *d[GT_TL_MAX_STREAMS]; /* one chunk buffer per stream */
     cudaStream_t s[GT_TL_MAX_STREAMS];
@@ -31,6 +34,17 @@ typedef struct st {
     bool have_tl;
 } st;
 
+/* The allocations made between chunks; after the run, outside its timing. */
+static void free_between(st *z)
+{
+    for (int i = 0; i < z->nbetween; i++)
+        if (z->alloc == GT_STR_ALLOC_HOST)
+            gt_free_pinned(&z->between[i]);
+        else
+            gt_free_device(&z->between[i]);
+    z->nbetween = 0;
+}
+
 static void teardown(void *state)
 {
     st *z = state;
@@ -38,6 +52,7 @@ static void teardown(void *state)
     if (!z)
         return;
     gt_gpu_quiesce();
+    free_between(z);
     if (z->pinned) {
         gt_free_pinned(&z->h_in);
         gt_free_pinned(&z->h_out);
@@ -120,6 +135,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->words = z->chunk / sizeof(uint32_t);
     z->pinned = v[GT_STR_HOST] == GT_STR_HOST_PINNED;
     z->legacy = v[GT_STR_LEGACY] != 0;
+    z->alloc = (int)v[GT_STR_ALLOC];
     z->blocks = gt_gpu_sms() * 8;
     flags = v[GT_STR_FLAGS] == GT_STR_FLAGS_NONBLOCKING ? cudaStreamNonBlocking : cudaStreamDefault;
     total = z->chunk * (size_t)z->nchunks;
@@ -219,6 +235,12 @@ static int issue(st *z, int ns, uint32_t c, gt_err *err)
             return -1;
         if (z->legacy && GT_CUDA(err, gt_k_empty(cudaStreamLegacy)))
             return -1;
+        if (z->alloc != GT_STR_ALLOC_NONE && ch + 1 < z->nchunks &&
+            (z->alloc == GT_STR_ALLOC_HOST
+                 ? GT_CUDA_ALLOC(err, cudaMallocHost(&z->between[z->nbetween], GT_STR_ALLOC_BYTES))
+                 : GT_CUDA_ALLOC(err, cudaMalloc(&z->between[z->nbetween], GT_STR_ALLOC_BYTES))))
+            return -1;
+        z->nbetween += z->alloc != GT_STR_ALLOC_NONE && ch + 1 < z->nchunks;
     }
     for (int i = 1; i < ns; i++)
         if (GT_CUDA(err, cudaEventRecord(z->fin[i], z->s[i])) ||
@@ -277,7 +299,9 @@ static int run(void *state, gt_sample *out, gt_err *err)
     for (int r = 0; r < 2; r++) {
         /* A new additive constant each run: a stale output word fails. */
         uint32_t c = 2 * ++z->runs + 1;
-        if (issue(z, nrun[r], c, err) || collect(z, r, nrun[r], &out[r].sec, err))
+        int rc = issue(z, nrun[r], c, err);
+        free_between(z);
+        if (rc || collect(z, r, nrun[r], &out[r].sec, err))
             return -1;
         out[r].series = (uint8_t)r;
         out[r].bytes = 2 * (uint64_t)z->chunk * (uint64_t)z->nchunks;

@@ -64,13 +64,13 @@ static void vrange_free(vm *z, vrange *r, double *times)
     gt_err ignore;
 
     if (r->mapped)
-        GT_CU(&ignore, z->cu->cuMemUnmap(r->va, r->mapped));
+        GT_TA("%s", GT_TA_S(r->mapped)), GT_CU(&ignore, z->cu->cuMemUnmap(r->va, r->mapped));
     t1 = gt_now();
     for (int i = 0; i < r->nh; i++)
         GT_CU(&ignore, z->cu->cuMemRelease(r->h[i]));
     t2 = gt_now();
     if (r->reserved)
-        GT_CU(&ignore, z->cu->cuMemAddressFree(r->va, r->reserved));
+        GT_TA("%s", GT_TA_S(r->reserved)), GT_CU(&ignore, z->cu->cuMemAddressFree(r->va, r->reserved));
     if (times) {
         times[0] = t1 - t0;
         times[1] = t2 - t1;
@@ -82,6 +82,7 @@ static void vrange_free(vm *z, vrange *r, double *times)
 static int vrange_reserve(vm *z, vrange *r, size_t bytes, gt_err *err)
 {
     memset(r, 0, sizeof *r);
+    GT_TA("%s", GT_TA_S(bytes));
     if (GT_CU_ALLOC(err, z->cu->cuMemAddressReserve(&r->va, bytes, 0, 0, 0)))
         return -1;
     r->reserved = bytes;
@@ -102,14 +103,18 @@ static int vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *er
         gt_err_set(err, GT_EXIT_FAIL, "internal: the reserved range is full");
         return -1;
     }
+    GT_TA("%s, pinned device memory", GT_TA_S(bytes));
     if (GT_CU_ALLOC(err, z->cu->cuMemCreate(&h, bytes, &z->prop, 0)))
         return -1;
     t1 = gt_now();
+    GT_TA("%s", GT_TA_S(bytes));
     if (GT_CU(err, z->cu->cuMemMap(at, bytes, 0, h, 0))) {
         GT_CU(&ignore, z->cu->cuMemRelease(h));
         return -1;
     }
     t2 = gt_now();
+    GT_TA("%s, dev %d rw%s", GT_TA_S(bytes), z->device,
+          z->naccess > 1 ? (z->access[1].flags == CU_MEM_ACCESS_FLAGS_PROT_READ ? " + peers ro" : " + peers rw") : "");
     if (GT_CU(err, z->cu->cuMemSetAccess(at, bytes, z->access, (size_t)z->naccess))) {
         GT_CU(&ignore, z->cu->cuMemUnmap(at, bytes));
         GT_CU(&ignore, z->cu->cuMemRelease(h));

@@ -240,12 +240,19 @@ void ui_draw(ui *u)
         if (avail - top < need)
             top = avail - need < 6 ? 6 : avail - need;
     }
-    dw = COLS >= 120 ? 42 : 34;
+    dw = u->lesson ? ui_lesson_width(u) : COLS >= 120 ? 42 : 34;
     ui_draw_header(u);
-    ui_draw_device(u, y0, 0, dw, top);
-    ui_draw_params(u, y0, dw + 1, COLS - dw - 1, top);
-    for (int r = y0; r < y0 + top; r++)
-        ui_put(r, dw, 1, ui_role(u, C_GHOST), u->utf8 ? "\u2502" : "|");
+    if (u->tracing) {
+        ui_draw_trace(u, y0, 0, COLS, top);
+    } else {
+        if (u->lesson)
+            ui_draw_lesson(u, y0, 0, dw, top);
+        else
+            ui_draw_device(u, y0, 0, dw, top);
+        ui_draw_params(u, y0, dw + 1, COLS - dw - 1, top);
+        for (int r = y0; r < y0 + top; r++)
+            ui_put(r, dw, 1, ui_role(u, C_GHOST), u->utf8 ? "\u2502" : "|");
+    }
 
     hy = y0 + top;
     hh = avail - top;
@@ -254,6 +261,8 @@ void ui_draw(ui *u)
     else
         ui_draw_histograms(u, hy, hh);
     ui_draw_status(u);
+    if (u->lesson_list)
+        ui_draw_lesson_list(u);
     if (u->help)
         ui_draw_help();
     refresh();

@@ -166,8 +166,29 @@ outcome ui_handle_key(ui *u, int ch)
         u->help = false;          /* any key closes the help */
         return OUT_REDRAW;
     }
+    {
+        outcome o = ui_lesson_key(u, ch);
+        if (o != OUT_NONE)
+            return o;
+    }
+    if (u->tracing && (a == GT_A_UP || a == GT_A_DOWN)) {
+        u->trace_scroll += a == GT_A_DOWN ? 1 : u->trace_scroll > 0 ? -1 : 0;
+        return OUT_REDRAW;
+    }
     p = &u->exp->params[u->sel];
     switch (a) {
+    case GT_A_WHY:
+        u->why = (u->why + 1) % (u->cur.nseries + 1);
+        if (u->why)
+            ui_set_msg(u, false, "why: %s (%d of %d; y: next, then off)",
+                       u->cur.s[u->why - 1].name, u->why, u->cur.nseries);
+        else
+            u->msg[0] = '\0';
+        return OUT_REDRAW;
+    case GT_A_TRACE:
+        u->tracing = !u->tracing;
+        u->trace_scroll = 0;
+        return OUT_REDRAW;
     case GT_A_QUIT: return OUT_QUIT;
     case GT_A_HELP: u->help = true; return OUT_REDRAW;
     case GT_A_PAUSE: u->paused = !u->paused; return OUT_PAUSE;

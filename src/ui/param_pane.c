@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gputui/units.h"
+#include "gputui/why.h"
 #include "ui_priv.h"
 
 void ui_draw_params(ui *u, int y, int x, int w, int h)
@@ -36,6 +37,18 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
     if (row < end && e->params[u->sel].help)
         ui_putf(row++, x, w, ui_role(u, C_GHOST), " %s: %s", e->params[u->sel].name,
              e->params[u->sel].help);
+    if (u->why && u->why <= u->cur.nseries) {
+        /* 'y': the selected series' headline decomposed, in place of the
+         * set-up figures, the summary and the text below */
+        gt_summary_line lines[12];
+        int n = gt_why(&u->cur, u->why - 1, &u->props, lines, 12);
+        for (int i = 0; i < n && row < end; i++)
+            row += ui_wrap(row, x + 1, w - 2, end - row, i ? A_NORMAL : ui_role(u, C_TITLE),
+                           lines[i]);
+        while (row < end)
+            ui_put(row++, x, w, A_NORMAL, "");
+        return;
+    }
     /* Set-up figures: allocation and registration times. */
     for (int i = 0; i < u->st.info.ntimes && row < end; i++)
         ui_putf(row++, x, w, A_NORMAL, " %-44s %s", u->st.info.times[i].label,

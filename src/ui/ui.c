@@ -260,6 +260,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         }
     }
     make_banner(&u);
+    if (src->start)
+        ui_lesson_start(&u, src->start);
     if (cli->trace) {
         u.trace = fopen(cli->trace, "w");
         if (!u.trace) {
@@ -355,6 +357,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
                 last_draw = 0;      /* the first sample after a change: show it now */
         }
         take_timeline(&u);
+        ui_trace_refresh(&u);
+        ui_lesson_tick(&u);
         /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
         while ((ch = getch()) != ERR) {
             double tkey = gt_now();
@@ -401,6 +405,12 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     endwin();
     if (u.trace)
         fclose(u.trace);
+    if (u.recorder && u.recorded_gen && !u.fatal[0]) {
+        gt_engine_release(u.eng);   /* the last configuration's teardown, for its trace */
+        ui_trace_refresh(&u);
+    }
+    free(u.calls);
+    free(u.calls_prev);
     {
         gt_err err;
         gt_err_clear(&err);

@@ -12,6 +12,9 @@
  *   hist_block.c     the histogram blocks (now over before)
  *   sweep_view.c     'w': the sweep and its plot
  *   timeline_view.c  the streams timeline
+ *   lesson_view.c    'L': the lesson list, a lesson's step and its verdict
+ *   trace_view.c     't': the CUDA calls of the configuration
+ *   (param_pane.c)   'y': the headline's decomposition in place of the text
  * Drawing functions read the state and never change the configuration;
  * only ui.c reconfigures the engine. Nothing here calls CUDA. */
 #ifndef GPUTUI_UI_PRIV_H
@@ -22,6 +25,7 @@
 
 #include "gputui/cli.h"
 #include "gputui/engine.h"
+#include "gputui/lesson.h"
 #include "gputui/record.h"
 #include "gputui/run.h"
 #include "gputui/sweep.h"
@@ -76,6 +80,16 @@ typedef struct ui {
     gt_sweep sweep;             /* 'w': the parameter being swept, and its plot */
     bool sweeping, sweep_shown;
     int sweep_i;                /* the value being measured */
+    int why;                    /* 'y': 0 the explanation, k: series k-1's decomposition */
+    bool tracing;               /* 't': the call trace over the top panes */
+    int trace_scroll;
+    gt_trace *calls, *calls_prev;   /* this configuration's CUDA calls; the one torn down before */
+    uint32_t calls_prev_gen, calls_written;     /* --record: the last calls written */
+    bool lesson_list;           /* 'L': the list is open */
+    int lesson_sel;
+    const gt_lesson *lesson;    /* in a lesson, else NULL */
+    int step, step_cfg;         /* its step, and which of the step's configurations runs */
+    gt_verdict verdict;
 } ui;
 
 /* draw.c */
@@ -100,6 +114,19 @@ outcome ui_handle_key(ui *u, int ch);
 outcome ui_export(ui *u);
 /* Replay: the next (dir 1) or previous (-1) recorded configuration. */
 outcome ui_step_config(ui *u, int dir);
+
+/* lesson_view.c: keys first go to the list or the lesson (OUT_NONE: not
+ * theirs); tick moves a two-configuration step on and computes the verdict. */
+outcome ui_lesson_key(ui *u, int ch);
+outcome ui_lesson_start(ui *u, const gt_lesson *l);
+void ui_lesson_tick(ui *u);
+int ui_lesson_width(const ui *u);   /* columns the lesson panel takes, 0 if none */
+void ui_draw_lesson(ui *u, int y, int x, int w, int h);
+void ui_draw_lesson_list(ui *u);
+
+/* trace_view.c */
+void ui_trace_refresh(ui *u);       /* the engine's traces, and --record's */
+void ui_draw_trace(ui *u, int y, int x, int w, int h);
 
 /* sweep_view.c */
 void ui_sweep_start(ui *u, double now);

@@ -41,7 +41,10 @@ def check_streams(r, cfg, dev):
     if serialised and cfg["streams"] > 1 and speedup > 1.25:
         problems.append(f"speed-up {speedup:.2f}x where CUDA serialises the work "
                         f"(host={cfg['host']}, legacy-sync={cfg['legacy-sync']})")
-    if not serialised and balanced and cfg["streams"] >= 4 and \
+    # An allocation between the chunks may or may not synchronise (the
+    # Guide says "may"): what it does is the measurement, not a fault.
+    allocating = cfg.get("alloc-between", "none") != "none"
+    if not serialised and not allocating and balanced and cfg["streams"] >= 4 and \
             (dev.get("async_engine_count") or 0) >= 2 and speedup < 1.5:
         problems.append(f"speed-up only {speedup:.2f}x with {cfg['streams']} streams and "
                         f"{dev.get('async_engine_count')} copy engines (wanted >= 1.5x)")

@@ -29,11 +29,13 @@ one hostalloc "$BIN" --batch --samples 3 --warmup 1 -e hostalloc --kind register
 one zerocopy "$BIN" --batch --samples 3 --warmup 1 -e zerocopy --count 100000 --passes 2 --write-combined
 one streams "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 6 --chunk-size 1M --streams 3
 one streams-legacy "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 4 --chunk-size 1M --legacy-sync --host pageable
+one streams-alloc "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 4 --chunk-size 1M --alloc-between cudaMallocHost --trace-calls
 one vmm-alloc "$BIN" --batch --samples 3 --warmup 1 -e vmm --op alloc --size 3M
 one vmm-bandwidth "$BIN" --batch --samples 3 --warmup 1 -e vmm --op bandwidth --dir d2d --size 8M
 one vmm-grow "$BIN" --batch --samples 3 --warmup 1 -e vmm --op grow --start 2M --end 16M --step 2M --granularity minimum
 one l2 "$BIN" --batch --samples 3 --warmup 1 -e l2 --region 4M --streaming 64M
 one l2-graph "$BIN" --batch --samples 3 --warmup 1 -e l2 --region 4M --streaming 64M --apply graph
+one l2-compete "$BIN" --batch --samples 3 --warmup 1 -e l2 --op compete --region 4M --streaming 64M --trace-calls
 one l2-cost "$BIN" --batch --samples 3 --warmup 1 -e l2 --op cost --streaming 64M
 one pitched "$BIN" --batch --samples 3 --warmup 1 -e pitched --width 1000 --height 256 --measure kernel
 one pitched-3d "$BIN" --batch --samples 3 --warmup 1 -e pitched --dims 3d --width 4100 --height 64 --depth 8

@@ -73,6 +73,7 @@ run_one "" "${ST[@]}" --legacy-sync --stream-flags non-blocking
 run_one "" "${ST[@]}" --chunks 256 --chunk-size 64K --streams 16
 run_one "" "${ST[@]}" --chunks 1 --streams 16 --work 1
 run_one "" "${ST[@]}" --chunks 3 --chunk-size 1M --streams 2 --work 20000
+for a in cudaMalloc cudaMallocHost; do run_one "" "${ST[@]}" --alloc-between $a; done
 
 echo "== vmm"
 VM=(-e vmm --warmup 1)
@@ -106,6 +107,8 @@ run_one "" "${L2[@]}" --set-aside 0
 run_one "" "${L2[@]}" --hit-prop normal --miss-prop normal --window 16M
 run_one "" "${L2[@]}" --region 120M --streaming 256M
 run_one "" "${L2[@]}" --op cost --streaming 512M
+for h in 100 50; do run_one "" "${L2[@]}" --op compete --hit-ratio $h; done
+refused "l2 apply=graph with op=compete" "apply applies only with op=window" "${L2[@]}" --op compete --apply graph
 refused "l2 window above the region" "window: 64 MiB is larger than the persisting region" "${L2[@]}" --window 64M
 "$BIN" --batch --format json --samples 20 --dir d2d --size 512M >"$LOG/d2d-after.json" 2>&1
 b=$(p50_gbps "$LOG/d2d-before.json"); a=$(p50_gbps "$LOG/d2d-after.json")
@@ -141,6 +144,36 @@ done
 run_one "" "${HA[@]}" --op alloc --kind pinned --size 1G
 run_one "" "${HA[@]}" --op alloc --kind register --size 1G
 run_one "" "${HA[@]}" --op alloc --kind pageable --size 4K
+
+echo "== lessons (live, each step's verdict)"
+for l in $("$BIN" --list-lessons | awk '/^[a-z]/ {print $1}'); do
+    "$BIN" --batch --lesson "$l" --format json >"$LOG/lesson-$l.json" 2>"$LOG/lesson-$l.err"
+    rc=$?
+    if out=$(python3 - "$LOG/lesson-$l.json" "$rc" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); rc = int(sys.argv[2])
+bad = [s for s in d["steps"] if s["verdict"] == "measuring" or
+       (s["verdict"] == "cannot tell here" and "peer access" not in s["text"])]
+print("; ".join("%d %s" % (s["step"], s["text"]) for s in d["steps"]))
+sys.exit(1 if bad or rc != 0 else 0)
+PY
+    ); then ok "lesson $l: $out"; else bad "lesson $l (exit $rc): $out $(head -c 300 "$LOG/lesson-$l.err")"; fi
+done
+
+echo "== CUDA call trace"
+for e in transfer zerocopy streams hostalloc vmm l2 pitched; do
+    "$BIN" --batch -e $e --samples 3 --trace-calls --format json >"$LOG/trace-$e.json" 2>"$LOG/trace-$e.err"
+    if out=$(python3 - "$LOG/trace-$e.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["runs"][0]["cuda_calls"]
+ph = {x["phase"] for x in c}
+assert ph == {"set-up", "one iteration", "teardown"}, ph
+assert all(x.get("ok", True) for x in c), "a traced call failed"
+first = [x for x in c if "call" in x]
+print(len(c), "entries; e.g.", first[0]["call"], "->", first[0]["result"])
+PY
+    ); then ok "trace $e: $out"; else bad "trace $e: $out $(head -c 300 "$LOG/trace-$e.err")"; fi
+done
 
 echo "== compressed recording"
 # Two configurations recorded through zlib: the per-configuration minimum

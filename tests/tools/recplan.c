@@ -8,6 +8,10 @@
  *   recplan check [--min PCT] REC...
  *       for each recording: how many of those configurations it holds, per
  *       experiment; exit 1 if the share is below PCT.
+ *   recplan lessons DIR [--missing-from REC]
+ *       one batch argument list per configuration a lesson step sets (the
+ *       lessons in DIR), leaving out those REC holds; with --check, exit 1
+ *       and name them if REC lacks any.
  *
  * The reachable values of a parameter are those gt_param_step reaches from
  * its default in either direction (an enum or switch: every value), cut at
@@ -20,6 +24,7 @@
 #include <string.h>
 
 #include "gputui/experiment.h"
+#include "gputui/lesson.h"
 #include "gputui/record.h"
 
 #define MAXV 64
@@ -44,10 +49,12 @@ static const cplan plans[] = {
                           {"mapped", .oneof = 1}, {"dir"}, {"method"}, {"size", 1ll << 30}}},
     {"zerocopy", "count", {{"count"}}},
     {"streams", "streams", {{"streams"}, {"host"}, {"stream-flags"}, {"legacy-sync"}}},
+    {"streams", "alloc-between", {{"alloc-between"}}},
     {"hostalloc", "op", {{"op"}, {"kind"}, {"portable", .oneof = 1},
                            {"write-combined", .oneof = 1}, {"mapped", .oneof = 1}}},
     {"vmm", "op", {{"op"}, {"granularity"}, {"dir"}}},
     {"l2", "hit-ratio", {{"hit-ratio"}}},
+    {"l2", "op", {{"op"}}},
     {"l2", "region", {{"region", .sweep = true}}},
     {"pitched", "width", {{"dims"}, {"measure"}, {"width", .values = "1000,4096,4100"}}},
 };
@@ -291,6 +298,81 @@ static int check(int argc, char **argv)
     return rc;
 }
 
+/* recplan lessons DIR [--missing-from REC] [--check] */
+static int lessons(int argc, char **argv)
+{
+    static gt_lesson l[GT_LESSON_MAX];
+    gt_recording rec;
+    gt_err err;
+    bool have = false, check_only = false;
+    int n, missing = 0, rc = 0;
+    char v[64];
+
+    gt_err_clear(&err);
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--check")) {
+            check_only = true;
+        } else if (!strcmp(argv[a], "--missing-from") && a + 1 < argc) {
+            if (gt_recording_load(&rec, argv[++a], &err)) {
+                fprintf(stderr, "recplan: %s\n", err.msg);
+                return 2;
+            }
+            have = true;
+        }
+    }
+    if ((n = gt_lessons_load_dir(argv[0], l, GT_LESSON_MAX, &err)) < 0) {
+        fprintf(stderr, "recplan: %s\n", err.msg);
+        rc = 2;
+        goto out;
+    }
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s < l[i].nsteps; s++) {
+            const gt_lesson_step *st = &l[i].step[s];
+            for (int c = 0; c < st->nconfigs; c++) {
+                int64_t def[GT_MAX_PARAMS];
+                bool dup = false;
+                /* once per configuration, at its first appearance */
+                for (int i2 = 0; i2 <= i && !dup; i2++)
+                    for (int s2 = 0; s2 < l[i2].nsteps && !dup; s2++)
+                        for (int c2 = 0; c2 < l[i2].step[s2].nconfigs && !dup; c2++) {
+                            if (i2 == i && s2 == s && c2 == c)
+                                goto first;
+                            dup = l[i2].step[s2].exp == st->exp &&
+                                  !memcmp(l[i2].step[s2].vals[c2], st->vals[c], sizeof def);
+                        }
+            first:
+                if (dup || (have && gt_recording_find(&rec, st->exp, st->vals[c]) >= 0))
+                    continue;
+                if (st->expect.peers && have &&
+                    gt_dp_get(&rec.props, GT_DP_PEERS) < st->expect.peers)
+                    continue;   /* the device cannot run it: the verdict says so */
+                missing++;
+                if (check_only) {
+                    printf("%s step %d config %d: %s\n", l[i].name, s + 1, c + 1,
+                           gt_experiment_describe(st->exp, st->vals[c], (char[512]){0}, 512));
+                    continue;
+                }
+                gt_experiment_defaults(st->exp, def);
+                printf("-e %s", st->exp->name);
+                for (int k = 0; k < st->exp->nparams; k++)
+                    if (st->vals[c][k] != def[k] &&
+                        gt_param_applies(&st->exp->params[k], st->vals[c], NULL))
+                        printf(" --%s=%s", st->exp->params[k].name,
+                               gt_param_format(&st->exp->params[k], st->vals[c][k], v, sizeof v));
+                printf("\n");
+            }
+        }
+    if (check_only && missing) {
+        fprintf(stderr, "recplan: %d lesson configuration%s not recorded\n", missing,
+                missing == 1 ? "" : "s");
+        rc = 1;
+    }
+out:
+    if (have)
+        gt_recording_free(&rec);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     int rc = 2;
@@ -302,9 +384,12 @@ int main(int argc, char **argv)
         rc = plan(argc - 2, argv + 2);
     else if (argc >= 3 && !strcmp(argv[1], "check"))
         rc = check(argc - 2, argv + 2);
+    else if (argc >= 3 && !strcmp(argv[1], "lessons"))
+        rc = lessons(argc - 2, argv + 2);
     else
         fprintf(stderr, "usage: recplan plan [--props REC] [EXPERIMENT...]\n"
-                        "       recplan check [--min PCT] REC...\n");
+                        "       recplan check [--min PCT] REC...\n"
+                        "       recplan lessons DIR [--missing-from REC] [--check]\n");
     free(cfgbuf);
     return rc;
 }

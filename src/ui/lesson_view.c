@@ -1,0 +1,207 @@
+/* Lessons on screen: the list ('L'), and a lesson's panel in place of the
+ * device panel: the step's title, what to look at, and the verdict from
+ * the medians shown below it. A two-configuration step runs the first
+ * until it has the samples the verdict needs, then the second, so the
+ * first is the "before" of the histograms. */
+#include <string.h>
+
+#include "ui_priv.h"
+
+static uint64_t need(const ui *u)
+{
+    return gt_lesson_need(&u->lesson->step[u->step], u->rec);
+}
+
+/* The step's configuration c on screen: its experiment, its values (in a
+ * replay, where the recording has them), no "before" from elsewhere. */
+static outcome show_config(ui *u, int c)
+{
+    const gt_lesson_step *st = &u->lesson->step[u->step];
+
+    if (st->exp != u->exp || c == 0) {
+        memcpy(u->saved[u->exp_idx], u->vals, sizeof u->vals);
+        gt_run_free(&u->cur);
+        gt_run_free(&u->prev);
+    }
+    for (int i = 0; i < gt_nexperiments; i++)
+        if (gt_experiments[i] == st->exp)
+            u->exp_idx = i;
+    u->exp = st->exp;
+    u->sel = 0;
+    memcpy(u->vals, st->vals[c], sizeof u->vals);
+    if (u->rec) {
+        int idx = gt_recording_find(u->rec, st->exp, st->vals[c]);
+        if (idx >= 0)
+            u->cfg_idx = idx;
+    }
+    u->step_cfg = c;
+    memset(&u->verdict, 0, sizeof u->verdict);
+    return OUT_APPLY;
+}
+
+static outcome go_step(ui *u, int step)
+{
+    u->step = step;
+    ui_set_msg(u, false, "lesson %s: step %d of %d", u->lesson->name, step + 1,
+               u->lesson->nsteps);
+    return show_config(u, 0);
+}
+
+outcome ui_lesson_start(ui *u, const gt_lesson *l)
+{
+    u->lesson = l;
+    u->lesson_list = false;
+    u->tracing = false;
+    return go_step(u, 0);
+}
+
+/* Whether the screen still shows config c of the step (a key may have
+ * changed a parameter since). */
+static bool on_script(const ui *u, const gt_run *r, int c)
+{
+    const gt_lesson_step *st = &u->lesson->step[u->step];
+    return r->exp == st->exp && !memcmp(r->vals, st->vals[c], sizeof r->vals);
+}
+
+void ui_lesson_tick(ui *u)
+{
+    const gt_lesson_step *st;
+    gt_run *runs[GT_LESSON_CONFIGS] = {NULL, NULL};
+
+    if (!u->lesson)
+        return;
+    st = &u->lesson->step[u->step];
+    if (!on_script(u, &u->cur, u->step_cfg)) {
+        u->verdict.kind = GT_VERDICT_WAIT;
+        snprintf(u->verdict.text, sizeof u->verdict.text, "the configuration was changed: "
+                 "Backspace then Space/Enter sets the step again");
+        return;
+    }
+    if (u->st.state == GT_ST_ERROR && u->st.gen == u->cur.gen) {
+        u->verdict.kind = GT_VERDICT_CANNOT;
+        snprintf(u->verdict.text, sizeof u->verdict.text, "cannot tell here: %s", u->st.msg);
+        return;
+    }
+    if (u->step_cfg + 1 < st->nconfigs) {
+        if (gt_run_count(&u->cur) >= need(u)) {
+            show_config(u, u->step_cfg + 1);
+            ui_apply(u, false, gt_now());       /* cur becomes "before" */
+        } else {
+            u->verdict.kind = GT_VERDICT_WAIT;
+            snprintf(u->verdict.text, sizeof u->verdict.text, "measuring configuration %d of "
+                     "%d: %llu of %llu samples", u->step_cfg + 1, st->nconfigs,
+                     (unsigned long long)gt_run_count(&u->cur), (unsigned long long)need(u));
+        }
+        return;
+    }
+    runs[u->step_cfg] = &u->cur;
+    if (u->step_cfg == 1 && on_script(u, &u->prev, 0))
+        runs[0] = &u->prev;
+    gt_lesson_verdict(st, runs, &u->props, need(u), &u->verdict);
+}
+
+outcome ui_lesson_key(ui *u, int ch)
+{
+    if (u->lesson_list) {
+        int n = u->src->nlessons;
+        if (ch >= '1' && ch <= '9' && ch - '1' < n)
+            return ui_lesson_start(u, &u->src->lessons[ch - '1']);
+        switch (ch) {
+        case KEY_UP: case 'k':
+            u->lesson_sel = (u->lesson_sel + n - 1) % (n ? n : 1);
+            return OUT_REDRAW;
+        case KEY_DOWN: case 'j':
+            u->lesson_sel = (u->lesson_sel + 1) % (n ? n : 1);
+            return OUT_REDRAW;
+        case KEY_ENTER: case '\n': case '\r': case ' ':
+            if (n)
+                return ui_lesson_start(u, &u->src->lessons[u->lesson_sel]);
+            /* fall through */
+        case 27: case 'L': case 'q':
+            u->lesson_list = false;
+            return OUT_REDRAW;
+        default:
+            return OUT_REDRAW;      /* the list has the keys while it is open */
+        }
+    }
+    if (ch == 'L') {
+        if (!u->src->nlessons) {
+            ui_set_msg(u, true, "L: %s", u->src->lessons_why ? u->src->lessons_why
+                                                               : "no lessons loaded");
+            return OUT_REDRAW;
+        }
+        u->lesson_list = true;
+        return OUT_REDRAW;
+    }
+    if (!u->lesson)
+        return OUT_NONE;
+    switch (ch) {
+    case ' ': case KEY_ENTER: case '\n': case '\r':
+        if (u->step + 1 < u->lesson->nsteps)
+            return go_step(u, u->step + 1);
+        ui_set_msg(u, false, "lesson %s: that was the last step; Esc leaves", u->lesson->name);
+        return OUT_REDRAW;
+    case KEY_BACKSPACE: case 127: case 8:
+        return go_step(u, u->step > 0 ? u->step - 1 : 0);
+    case 27:
+        ui_set_msg(u, false, "left lesson %s; the experiment stays as it is", u->lesson->name);
+        u->lesson = NULL;
+        return OUT_REDRAW;
+    default:
+        return OUT_NONE;
+    }
+}
+
+int ui_lesson_width(const ui *u)
+{
+    if (!u->lesson)
+        return 0;
+    return COLS >= 160 ? COLS / 2 : COLS >= 120 ? 60 : 46;
+}
+
+void ui_draw_lesson(ui *u, int y, int x, int w, int h)
+{
+    const gt_lesson_step *st = &u->lesson->step[u->step];
+    int row = y, end = y + h, role;
+
+    ui_putf(row++, x, w, ui_role(u, C_TITLE) | A_REVERSE, " Lesson %s, step %d/%d",
+            u->lesson->name, u->step + 1, u->lesson->nsteps);
+    ui_putf(row++, x, w, A_BOLD, " %s", st->title);
+    for (int i = 0; i < st->nsay && row < end - 2; i++)
+        row += ui_wrap(row, x + 1, w - 2, end - 2 - row, A_NORMAL, st->say[i]);
+    role = u->verdict.kind == GT_VERDICT_YES ? C_OK
+         : u->verdict.kind == GT_VERDICT_NO ? C_WARN
+         : u->verdict.kind == GT_VERDICT_CANNOT ? C_ERR : C_GHOST;
+    if (row < end) {
+        ui_putf(row++, x, w, ui_role(u, role) | A_BOLD, " VERDICT: %s",
+                gt_verdict_name(u->verdict.kind));
+        row += ui_wrap(row, x + 1, w - 2, end - row, ui_role(u, role), u->verdict.text);
+    }
+    if (row < end)
+        ui_put(end - 1, x, w, ui_role(u, C_GHOST),
+               " Space/Enter: next step  Backspace: back  Esc: leave");
+    while (row < end - 1)
+        ui_put(row++, x, w, A_NORMAL, "");
+}
+
+void ui_draw_lesson_list(ui *u)
+{
+    int n = u->src->nlessons, w = COLS - 8 < 100 ? COLS - 8 : 100;
+    int h = 2 * n + 4, y0, x0 = (COLS - w) / 2, row;
+
+    if (h > LINES - 2)
+        h = LINES - 2;
+    y0 = (LINES - h) / 2;
+    for (int r = 0; r < h; r++)
+        ui_put(y0 + r, x0, w, A_REVERSE, "");
+    ui_putf(y0, x0, w, A_REVERSE | A_BOLD, "  Lessons  (1-9 or Up/Down + Enter starts one; Esc closes)");
+    row = y0 + 2;
+    for (int i = 0; i < n && row < y0 + h - 1; i++) {
+        const gt_lesson *l = &u->src->lessons[i];
+        attr_t a = A_REVERSE | (i == u->lesson_sel ? A_BOLD : 0);
+        ui_putf(row++, x0, w, a, " %s%d %-15s %s (%d steps)", i == u->lesson_sel ? ">" : " ",
+                i + 1, l->name, l->title, l->nsteps);
+        if (row < y0 + h - 1 && h >= 2 * n + 4)
+            ui_putf(row++, x0, w, A_REVERSE, "     %s", l->about);
+    }
+}

@@ -1,0 +1,82 @@
+/* The CUDA calls of the configuration on screen ('t'), over the top
+ * panes: its set-up and one iteration, then the teardown of the
+ * configuration before it (live; a replay shows this configuration's own,
+ * as recorded). --record writes each configuration's calls once its
+ * teardown is known. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/units.h"
+#include "ui_priv.h"
+
+void ui_trace_refresh(ui *u)
+{
+    uint32_t g;
+
+    if (!u->calls && !(u->calls = calloc(1, sizeof *u->calls)))
+        return;
+    if (!u->calls_prev && !(u->calls_prev = calloc(1, sizeof *u->calls_prev)))
+        return;
+    if (!gt_engine_trace(u->eng, u->cur.gen, u->calls))
+        gt_trace_clear(u->calls);
+    g = gt_engine_trace_prev(u->eng, u->calls_prev);
+    u->calls_prev_gen = g;
+    if (u->recorder && g && g == u->recorded_gen && u->calls_written != g) {
+        gt_recorder_trace(u->recorder, g, u->calls_prev);
+        u->calls_written = g;
+    }
+}
+
+/* The lines of one phase of t; returns the next row. */
+static int phase(ui *u, const gt_trace *t, int ph, const char *title, int row, int *skip,
+                 int y, int x, int w, int end)
+{
+    char line[GT_TRACE_CALL + 80], d[32];
+
+#define LINE(attr, ...)                                 \
+    do {                                                \
+        if (*skip > 0)                                  \
+            (*skip)--;                                  \
+        else if (row < end)                             \
+            ui_putf(row++, x, w, attr, __VA_ARGS__);    \
+    } while (0)
+    (void)y;
+    if (!gt_trace_count(t, ph))
+        return row;
+    LINE(ui_role(u, C_TITLE), " %s", title);
+    for (int i = 0; i < t->n; i++)
+        if (t->c[i].phase == ph)
+            LINE(t->c[i].ok ? A_NORMAL : ui_role(u, C_ERR), "   %s",
+                 gt_trace_format(&t->c[i], line, sizeof line));
+    if (t->more[ph])
+        LINE(ui_role(u, C_GHOST), "   ... and %u more calls, %s", t->more[ph],
+             gt_format_seconds(t->more_sec[ph], d, sizeof d));
+#undef LINE
+    return row;
+}
+
+void ui_draw_trace(ui *u, int y, int x, int w, int h)
+{
+    int row = y + 1, end = y + h, skip = u->trace_scroll;
+    const gt_trace *t = u->calls;
+
+    ui_putf(y, x, w, ui_role(u, C_TITLE) | A_REVERSE, " CUDA calls of this configuration "
+            "(t: close, Up/Down: scroll)");
+    if (!t || !t->n) {
+        ui_putf(row++, x, w, ui_role(u, C_GHOST), " %s", u->rec ?
+                "none recorded for this configuration (recordings before format 1.2 hold none)" :
+                "none yet: the set-up is still running");
+    } else {
+        row = phase(u, t, GT_TR_SETUP, "set-up", row, &skip, y, x, w, end);
+        row = phase(u, t, GT_TR_RUN, "one iteration (the first)", row, &skip, y, x, w, end);
+        row = phase(u, t, GT_TR_TEARDOWN, "teardown", row, &skip, y, x, w, end);
+    }
+    if (!u->rec && u->calls_prev && u->calls_prev_gen && u->calls_prev_gen != u->cur.gen)
+        row = phase(u, u->calls_prev, GT_TR_TEARDOWN,
+                    "teardown of the configuration before (this one's comes when it ends)",
+                    row, &skip, y, x, w, end);
+    if (skip > 0 && u->trace_scroll > 0)
+        u->trace_scroll -= skip;        /* scrolled past the end */
+    while (row < end)
+        ui_put(row++, x, w, A_NORMAL, "");
+}

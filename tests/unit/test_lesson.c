@@ -1,0 +1,227 @@
+/* Lessons: the parser (good files, and each kind of bad one with its
+ * FILE:LINE), the shipped lessons, and verdicts on synthetic medians. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gputui/exp_transfer.h"
+#include "gputui/lesson.h"
+
+static const char *good =
+    "{\n"
+    "  \"lesson\": \"pinned\",\n"
+    "  \"title\": \"Pinned\",\n"
+    "  \"steps\": [\n"
+    "    {\n"
+    "      \"title\": \"H2D\",\n"
+    "      \"experiment\": \"transfer\",\n"
+    "      \"configs\": [{\"host\": \"pageable\"}, {\"host\": \"pinned\"}],\n"
+    "      \"say\": [\"look\"],\n"
+    "      \"expect\": {\"a\": {\"config\": 2, \"series\": \"H2D\", \"label\": \"pinned\"},\n"
+    "                 \"b\": {\"config\": 1, \"series\": \"H2D\", \"label\": \"pageable\"},\n"
+    "                 \"metric\": \"bandwidth\", \"above\": 1.5},\n"
+    "      \"otherwise\": \"a VM\"\n"
+    "    },\n"
+    "    {\n"
+    "      \"title\": \"ceiling\",\n"
+    "      \"experiment\": \"transfer\",\n"
+    "      \"configs\": [{\"host\": \"pinned\", \"size\": \"256M\"}],\n"
+    "      \"say\": [\"look\", \"again\"],\n"
+    "      \"expect\": {\"a\": {\"series\": \"H2D\"}, \"ceiling_above\": 0.7, \"samples\": 5}\n"
+    "    }\n"
+    "  ]\n"
+    "}\n";
+
+static void parse_ok(gt_lesson *l, const char *text)
+{
+    gt_err err;
+    gt_err_clear(&err);
+    if (gt_lesson_parse(l, "t.json", text, &err))
+        fail_msg("%s", err.msg);
+}
+
+static void test_parse_good(void **s)
+{
+    static gt_lesson l;
+    (void)s;
+    parse_ok(&l, good);
+    assert_string_equal(l.name, "pinned");
+    assert_int_equal(l.nsteps, 2);
+    assert_int_equal(l.step[0].nconfigs, 2);
+    assert_int_equal(l.step[0].vals[0][GT_TR_HOST], GT_HOST_PAGEABLE);
+    assert_int_equal(l.step[0].vals[1][GT_TR_HOST], GT_HOST_PINNED);
+    assert_int_equal(l.step[0].vals[1][GT_TR_SIZE], 64ll << 20);   /* the default */
+    assert_int_equal(l.step[0].expect.rel, GT_REL_ABOVE);
+    assert_int_equal(l.step[0].expect.a.config, 1);
+    assert_int_equal(l.step[0].expect.samples, GT_LESSON_SAMPLES);
+    assert_string_equal(l.step[0].otherwise, "a VM");
+    assert_int_equal(l.step[1].expect.rel, GT_REL_CEIL_ABOVE);
+    assert_int_equal(l.step[1].expect.samples, 5);
+    assert_string_equal(l.step[1].expect.a.label, "H2D");   /* the series when no label */
+    assert_int_equal(l.step[1].vals[0][GT_TR_SIZE], 256ll << 20);
+}
+
+/* good with 'from' replaced by 'to'; the error must start with want. */
+static void bad(const char *from, const char *to, const char *want)
+{
+    static gt_lesson l;
+    char text[4096];
+    const char *at = strstr(good, from);
+    gt_err err;
+
+    assert_non_null(at);
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(at - good), good, to, at + strlen(from));
+    gt_err_clear(&err);
+    assert_int_equal(gt_lesson_parse(&l, "t.json", text, &err), -1);
+    if (strncmp(err.msg, want, strlen(want)))
+        fail_msg("got '%s', wanted it to start with '%s'", err.msg, want);
+}
+
+static void test_parse_bad(void **s)
+{
+    (void)s;
+    bad("\"title\": \"Pinned\",\n", "", "t.json:1: missing field \"title\"");
+    bad("\"experiment\": \"transfer\",\n      \"configs\": [{\"host\": \"pageable\"}",
+        "\"experiment\": \"tranfser\",\n      \"configs\": [{\"host\": \"pageable\"}",
+        "t.json:7: unknown experiment \"tranfser\" (allowed: transfer, ");
+    bad("{\"host\": \"pageable\"}", "{\"hots\": \"pageable\"}",
+        "t.json:8: unknown parameter \"hots\" of experiment transfer");
+    bad("{\"host\": \"pageable\"}", "{\"host\": \"pagable\"}", "t.json:8: host: 'pagable'");
+    bad("\"metric\": \"bandwidth\", \"above\": 1.5", "\"metric\": \"bandwidth\", \"above\": -1",
+        "t.json:12: bad relation: \"above\" needs a number above 0");
+    bad("\"metric\": \"bandwidth\", \"above\": 1.5",
+        "\"metric\": \"bandwidth\", \"above\": 1.5, \"below\": 2",
+        "t.json:12: bad relation: both \"above\" and \"below\"");
+    bad("\"metric\": \"bandwidth\", \"above\": 1.5", "\"metric\": \"bandwidth\"",
+        "t.json:10: bad relation: \"expect\" needs one of above, below");
+    bad("\"metric\": \"bandwidth\", \"above\": 1.5", "\"metric\": \"speed\", \"above\": 1.5",
+        "t.json:12: \"metric\" is \"speed\" (allowed: bandwidth, time)");
+    bad("\"series\": \"H2D\", \"label\": \"pinned\"", "\"series\": \"D2H\"",
+        "t.json:10: unknown series \"D2H\" of transfer in config 2 (allowed: H2D)");
+    bad("{\"config\": 2, \"series\"", "{\"config\": 3, \"series\"",
+        "t.json:10: \"config\" must be 1 or 2 (the step has 2)");
+    bad("\"say\": [\"look\"],", "\"say\": [],", "t.json:9: \"say\" must be a list of 1 to");
+    bad("\"steps\": [", "\"stepz\": [", "t.json:1: \"steps\" must be a list of 1 to");
+    bad("  \"title\": \"Pinned\",\n", "  \"title\": \"Pinned\",,\n", "t.json:3: not valid JSON");
+    bad("\"lesson\": \"pinned\"", "\"lesson\": \"Pinned Copies\"",
+        "t.json:2: \"lesson\" \"Pinned Copies\": a name is lower-case");
+}
+
+/* Every lesson shipped with gputui parses (the e2e tests run them). */
+static void test_shipped(void **s)
+{
+    static gt_lesson l[GT_LESSON_MAX];
+    gt_err err;
+    int n;
+    (void)s;
+    gt_err_clear(&err);
+    n = gt_lessons_load_dir("share/gputui/lessons", l, GT_LESSON_MAX, &err);
+    if (n < 0)
+        fail_msg("%s", err.msg);
+    assert_true(n >= 9);
+    assert_non_null(gt_lesson_find(l, n, "overlap"));
+    assert_null(gt_lesson_find(l, n, "nope"));
+}
+
+/* A transfer run of config c with 'n' H2D samples of 'bytes' in 'sec'. */
+static void run_of(gt_run *r, const gt_lesson_step *st, int c, int n, double sec)
+{
+    gt_run_init(r, st->exp, st->vals[c], 1);
+    for (int i = 0; i < n; i++) {
+        gt_sample x = {1, 0, GT_V_FULL, sec, 64ull << 20};
+        gt_run_add(r, &x);
+    }
+}
+
+static void props(gt_devprops *p)
+{
+    gt_devprops_init(p);
+    gt_dp_set(p, GT_DP_PCIE_GEN_MAX, 5);
+    gt_dp_set(p, GT_DP_PCIE_WIDTH_MAX, 16);
+    gt_devprops_derive(p);
+}
+
+static void test_verdicts(void **s)
+{
+    static gt_lesson l;
+    gt_run a, b;
+    gt_run *runs[2] = {&a, &b};
+    gt_devprops p;
+    gt_verdict v;
+    (void)s;
+    parse_ok(&l, good);
+    props(&p);
+    /* pageable 10 ms, pinned 1.25 ms per 64 MiB: 8x, above 1.5x */
+    run_of(&a, &l.step[0], 0, 20, 0.010);
+    run_of(&b, &l.step[0], 1, 20, 0.00125);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, &v);
+    assert_int_equal(v.kind, GT_VERDICT_YES);
+    assert_non_null(strstr(v.text, "as expected: pinned 53.7 GB/s vs pageable 6.7 GB/s, 8.00x "
+                                   "(expected above 1.5x)"));
+    /* the same speed both ways: not on this machine, with the reason */
+    gt_run_free(&b);
+    run_of(&b, &l.step[0], 1, 20, 0.010);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, &v);
+    assert_int_equal(v.kind, GT_VERDICT_NO);
+    assert_non_null(strstr(v.text, "not on this machine: pinned 6.7 GB/s vs pageable 6.7 GB/s, "
+                               "1.00x (expected above 1.5x); a VM"));
+    /* too few samples: measuring */
+    gt_run_free(&b);
+    run_of(&b, &l.step[0], 1, 7, 0.010);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, &v);
+    assert_int_equal(v.kind, GT_VERDICT_WAIT);
+    assert_non_null(strstr(v.text, "pinned has 7 of 20 samples"));
+    /* config 1 not run yet */
+    runs[0] = NULL;
+    gt_lesson_verdict(&l.step[0], runs, &p, 5, &v);
+    assert_int_equal(v.kind, GT_VERDICT_WAIT);
+    gt_run_free(&a);
+    gt_run_free(&b);
+
+    /* the ceiling: 64 MiB in 1.25 ms = 53.7 GB/s of 63.0: 85% > 70% */
+    run_of(&a, &l.step[1], 0, 5, 0.00125);
+    runs[0] = &a;
+    gt_lesson_verdict(&l.step[1], runs, &p, 5, &v);
+    assert_int_equal(v.kind, GT_VERDICT_YES);
+    assert_non_null(strstr(v.text, "= 85% of PCIe Gen5 x16 (expected above 70%)"));
+    /* no link known: cannot tell */
+    gt_devprops_init(&p);
+    gt_lesson_verdict(&l.step[1], runs, &p, 5, &v);
+    assert_int_equal(v.kind, GT_VERDICT_CANNOT);
+    gt_run_free(&a);
+}
+
+static void test_peers(void **s)
+{
+    static gt_lesson l;
+    gt_devprops p;
+    gt_verdict v;
+    gt_run *runs[2] = {NULL, NULL};
+    char text[4096];
+    const char *at = strstr(good, "\"samples\": 5}");
+    (void)s;
+    snprintf(text, sizeof text, "%.*s\"samples\": 5, \"peers\": 1}%s", (int)(at - good), good,
+             at + strlen("\"samples\": 5}"));
+    parse_ok(&l, text);
+    props(&p);
+    gt_dp_set(&p, GT_DP_PEERS, 0);
+    gt_lesson_verdict(&l.step[1], runs, &p, 5, &v);
+    assert_int_equal(v.kind, GT_VERDICT_CANNOT);
+    assert_non_null(strstr(v.text, "needs 1 other GPU with peer access; this device has none"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest t[] = {
+        cmocka_unit_test(test_parse_good), cmocka_unit_test(test_parse_bad),
+        cmocka_unit_test(test_shipped), cmocka_unit_test(test_verdicts),
+        cmocka_unit_test(test_peers),
+    };
+    return cmocka_run_group_tests(t, NULL, NULL);
+}
