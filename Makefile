@@ -138,6 +138,8 @@ install: $(BIN)
 	install -m 644 man/gputui.1 $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1
 	install -d $(DESTDIR)$(PREFIX)/share/gputui
 	install -m 644 share/gputui/*.gtr.gz $(DESTDIR)$(PREFIX)/share/gputui/
+	install -d $(DESTDIR)$(PREFIX)/share/gputui/lessons
+	install -m 644 share/gputui/lessons/*.json $(DESTDIR)$(PREFIX)/share/gputui/lessons/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gputui $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1

@@ -102,13 +102,14 @@ static void call_text(const char *expr, char *out, size_t len)
     size_t o = 0;
     bool space = false;
 
-    if (pending[0]) {
+    if (pending[0] && strchr(expr, '(')) {
         const char *paren = strchr(expr, '(');
         int name = paren ? (int)(paren - expr) : (int)strlen(expr);
         snprintf(out, len, "%.*s(%s)", name, expr, pending);
         pending[0] = '\0';
         return;
     }
+    pending[0] = '\0';
     for (; *expr && o + 1 < len; expr++) {
         if (*expr == ' ' || *expr == '\n' || *expr == '\t') {
             space = o > 0;

@@ -91,10 +91,11 @@ void gt_hostmem_free(gt_hostbuf *h)
     if (!h->p)
         return;
     if (h->pinned) {
-        cudaFreeHost(h->p);
+        GT_TA("%p", h->p);
+        GT_CUDA_Q(cudaFreeHost(h->p));
     } else {
         if (h->registered)
-            cudaHostUnregister(h->p);
+            GT_TA("%p", h->p), GT_CUDA_Q(cudaHostUnregister(h->p));
         free(h->p);
     }
     memset(h, 0, sizeof *h);

@@ -113,26 +113,18 @@ static void teardown(void *state)
 
     if (!t)
         return;
-    cudaDeviceSynchronize();
-    cudaGetLastError();
+    gt_gpu_quiesce();
     for (int i = 0; i < 2; i++) {
-        if (t->l[i].e0)
-            cudaEventDestroy(t->l[i].e0);
-        if (t->l[i].e1)
-            cudaEventDestroy(t->l[i].e1);
-        if (t->l[i].s)
-            cudaStreamDestroy(t->l[i].s);
+        gt_destroy_event(&t->l[i].e0);
+        gt_destroy_event(&t->l[i].e1);
+        gt_destroy_stream(&t->l[i].s);
     }
     gt_hostmem_free(&t->hsrc);
     gt_hostmem_free(&t->hdst);
-    if (t->da)
-        cudaFree(t->da);
-    if (t->db)
-        cudaFree(t->db);
-    if (t->dres)
-        cudaFree(t->dres);
-    if (t->hres)
-        cudaFreeHost(t->hres);
+    gt_free_device(&t->da);
+    gt_free_device(&t->db);
+    gt_free_device(&t->dres);
+    gt_free_pinned(&t->hres);
     free(t);
 }
 
@@ -334,10 +326,10 @@ static int run(void *state, gt_sample *out, gt_err *err)
         if (GT_CUDA(err, cudaEventRecord(l->e0, l->s)))
             return -1;
         for (int k = 0; k < t->iters; k++) {
-            cudaError_t rc = t->method == GT_METHOD_CE
-                ? cudaMemcpyAsync(l->dst, l->src, t->bytes, cudaMemcpyDefault, l->s)
-                : gt_k_copy(l->kdst, l->ksrc, t->bytes, t->blocks, l->s);
-            if (GT_CUDA(err, rc))
+            if (t->method == GT_METHOD_CE
+                    ? GT_CUDA(err, cudaMemcpyAsync(l->dst, l->src, t->bytes, cudaMemcpyDefault,
+                                                   l->s))
+                    : GT_CUDA(err, gt_k_copy(l->kdst, l->ksrc, t->bytes, t->blocks, l->s)))
                 return -1;
         }
         if (GT_CUDA(err, cudaEventRecord(l->e1, l->s)))

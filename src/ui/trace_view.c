@@ -55,28 +55,40 @@ static int phase(ui *u, const gt_trace *t, int ph, const char *title, int row, i
     return row;
 }
 
-void ui_draw_trace(ui *u, int y, int x, int w, int h)
+/* Draws the trace's lines from line 'skip' on, rows [row, end); returns
+ * how many lines were left to skip (all of them when nothing is drawn). */
+static int draw_lines(ui *u, int skip, int row, int x, int w, int end)
 {
-    int row = y + 1, end = y + h, skip = u->trace_scroll;
     const gt_trace *t = u->calls;
 
-    ui_putf(y, x, w, ui_role(u, C_TITLE) | A_REVERSE, " CUDA calls of this configuration "
-            "(t: close, Up/Down: scroll)");
     if (!t || !t->n) {
-        ui_putf(row++, x, w, ui_role(u, C_GHOST), " %s", u->rec ?
-                "none recorded for this configuration (recordings before format 1.2 hold none)" :
-                "none yet: the set-up is still running");
+        if (skip-- <= 0 && row < end)
+            ui_putf(row++, x, w, ui_role(u, C_GHOST), " %s", u->rec ?
+                    "none recorded for this configuration (recordings before format 1.2 hold none)" :
+                    "none yet: the set-up is still running");
     } else {
-        row = phase(u, t, GT_TR_SETUP, "set-up", row, &skip, y, x, w, end);
-        row = phase(u, t, GT_TR_RUN, "one iteration (the first)", row, &skip, y, x, w, end);
-        row = phase(u, t, GT_TR_TEARDOWN, "teardown", row, &skip, y, x, w, end);
+        row = phase(u, t, GT_TR_SETUP, "set-up", row, &skip, 0, x, w, end);
+        row = phase(u, t, GT_TR_RUN, "one iteration (the first)", row, &skip, 0, x, w, end);
+        row = phase(u, t, GT_TR_TEARDOWN, "teardown", row, &skip, 0, x, w, end);
     }
     if (!u->rec && u->calls_prev && u->calls_prev_gen && u->calls_prev_gen != u->cur.gen)
         row = phase(u, u->calls_prev, GT_TR_TEARDOWN,
                     "teardown of the configuration before (this one's comes when it ends)",
-                    row, &skip, y, x, w, end);
-    if (skip > 0 && u->trace_scroll > 0)
-        u->trace_scroll -= skip;        /* scrolled past the end */
+                    row, &skip, 0, x, w, end);
     while (row < end)
         ui_put(row++, x, w, A_NORMAL, "");
+    return skip;
+}
+
+void ui_draw_trace(ui *u, int y, int x, int w, int h)
+{
+    const int all = 1 << 20;
+    int lines = all - draw_lines(u, all, y + h, x, w, y + h);    /* count only */
+
+    if (u->trace_scroll > lines - (h - 1))
+        u->trace_scroll = lines - (h - 1) > 0 ? lines - (h - 1) : 0;
+    ui_putf(y, x, w, ui_role(u, C_TITLE) | A_REVERSE, " CUDA calls of this configuration "
+            "(t: close, Up/Down: scroll; lines %d-%d of %d)", u->trace_scroll + 1,
+            u->trace_scroll + h - 1 < lines ? u->trace_scroll + h - 1 : lines, lines);
+    draw_lines(u, u->trace_scroll, y + 1, x, w, y + h);
 }

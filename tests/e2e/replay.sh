@@ -116,7 +116,7 @@ tm send-keys -t t k; tm send-keys -t t k; tm send-keys -t t k                   
 tm send-keys -t t w
 check "w on a choice sweeps its choices" wait_for "Sweep of op: p50 at each value" 10
 check "the sweep of a choice ends" wait_for "Sweep of op: p50 at each value \\(w sweeps again" 20
-check "sweep plot: a value the recording lacks is marked -" wait_for "^  cost +- +-" 5
+check "sweep plot: a value the recording lacks is marked -" wait_for "^  compete +- +-" 5
 tm send-keys -t t e
 check "e: pitched from the recording" wait_for "Experiment: Pitched 2D/3D memory" 10
 check "pitched: the pitch cudaMallocPitch chose" wait_for "pitched: cudaMallocPitch, pitch [0-9]+ B" 10

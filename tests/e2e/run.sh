@@ -78,9 +78,11 @@ else
     tm send-keys -t t q
     wait_rc installed 10 >/dev/null
     stop
+    check "an installed gputui finds the installed lessons" \
+        bash -c "'$dest/bin/gputui' --list-lessons | grep -q '^overlap '"
 fi
 
-for part in replay classroom; do
+for part in replay classroom lessons; do
     tests/e2e/$part.sh "$BIN" "$TMPD"
     E2E_PASS=$((E2E_PASS + $(cat "$TMPD/$part.pass"))); E2E_FAIL=$((E2E_FAIL + $(cat "$TMPD/$part.fail")))
 done
@@ -91,7 +93,8 @@ if command -v groff >/dev/null; then
     page=$(groff -man -Tutf8 man/gputui.1 2>/dev/null | col -b 2>/dev/null || groff -man -Tascii man/gputui.1)
     for o in --batch --format --samples --list-devices --device --host --dir --method --size \
              --iters --warmup --portable --write-combined --mapped --no-color --trace --record \
-             --replay --no-fallback --compare --record-samples --record-seconds; do
+             --replay --no-fallback --compare --record-samples --record-seconds \
+             --lesson --list-lessons --trace-calls --alloc-between; do
         grep -q -- "$o" <<<"$page" || bad "man page documents $o"
     done
     for k in "Tab" "Enter" "Space" "F1"; do

@@ -167,7 +167,8 @@ for e in transfer zerocopy streams hostalloc vmm l2 pitched; do
 import json, sys
 c = json.load(open(sys.argv[1]))["runs"][0]["cuda_calls"]
 ph = {x["phase"] for x in c}
-assert ph == {"set-up", "one iteration", "teardown"}, ph
+# hostalloc allocates and frees inside its iterations: no set-up to trace
+assert "one iteration" in ph and ("set-up" in ph) == ("teardown" in ph), ph
 assert all(x.get("ok", True) for x in c), "a traced call failed"
 first = [x for x in c if "call" in x]
 print(len(c), "entries; e.g.", first[0]["call"], "->", first[0]["result"])
