@@ -11,6 +11,7 @@
 #ifndef GPUTUI_BUNDLE_H
 #define GPUTUI_BUNDLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define GT_BUNDLE_MAX 8
@@ -32,6 +33,13 @@ int gt_bundle_find(gt_bundle *b, const char *exe_dir);
  * "h100"). Returns 0, or -1 with a message naming the models there are. */
 int gt_bundle_resolve(const gt_bundle *b, const char *name, char *out, size_t len,
                       char *err, size_t errlen);
+
+/* The names of the files in dir (the data directory, or its lessons/) that
+ * end in suffix, hidden ones left out, sorted by name (descending if
+ * desc), at most max, each allocated: free them with gt_data_files_free.
+ * Returns how many, or -1 when dir cannot be read (errno says why). */
+int gt_data_files(const char *dir, const char *suffix, bool desc, char **names, int max);
+void gt_data_files_free(char **names, int n);
 
 /* "h200, h100" for messages. */
 char *gt_bundle_models(const gt_bundle *b, char *buf, size_t len);

@@ -66,6 +66,9 @@ bool gt_engine_trace(gt_engine *e, uint32_t gen, gt_trace *out);
 /* The calls of the generation torn down last, with its teardown; its
  * generation, or 0 when there is none. */
 uint32_t gt_engine_trace_prev(gt_engine *e, gt_trace *out);
+/* Changes whenever a trace is published: a caller copies them again only
+ * then. */
+uint32_t gt_engine_trace_seq(gt_engine *e);
 void gt_engine_stop(gt_engine *e);
 
 #endif

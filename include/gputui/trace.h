@@ -31,6 +31,7 @@ typedef struct gt_trace_call {
 
 typedef struct gt_trace {
     int n;
+    int kept[GT_TR_NPHASES];          /* of the n calls, per phase */
     gt_trace_call c[GT_TRACE_PER_PHASE * GT_TR_NPHASES];
     unsigned more[GT_TR_NPHASES];     /* calls not kept, per phase */
     double more_sec[GT_TR_NPHASES];

@@ -12,38 +12,61 @@
 
 #define SUFFIX ".gtr.gz"
 
-static int by_name_desc(const void *a, const void *b)
+static int by_name(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)b, *(const char *const *)a);
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The recordings in one directory, into b; returns how many. */
-static int scan(gt_bundle *b, const char *dir)
+static int by_name_desc(const void *a, const void *b)
+{
+    return by_name(b, a);
+}
+
+int gt_data_files(const char *dir, const char *suffix, bool desc, char **names, int max)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
-    char *names[GT_BUNDLE_MAX];
+    size_t sl = strlen(suffix);
     int n = 0;
 
-    snprintf(b->dir, sizeof b->dir, "%s", dir);
     if (!d)
-        return 0;
-    while ((e = readdir(d)) && n < GT_BUNDLE_MAX) {
-        size_t len = strlen(e->d_name), sl = strlen(SUFFIX);
-        if (len <= sl || len - sl >= sizeof b->model[0] || strcmp(e->d_name + len - sl, SUFFIX))
+        return -1;
+    while ((e = readdir(d)) && n < max) {
+        size_t len = strlen(e->d_name);
+        if (len <= sl || e->d_name[0] == '.' || strcmp(e->d_name + len - sl, suffix))
             continue;
         if (!(names[n] = strdup(e->d_name)))
             break;
         n++;
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof names[0], by_name_desc);
-    for (int i = 0; i < n; i++) {
-        size_t len = strlen(names[i]) - strlen(SUFFIX);
-        snprintf(b->path[i], sizeof b->path[i], "%s/%s", dir, names[i]);
-        snprintf(b->model[i], sizeof b->model[i], "%.*s", (int)len, names[i]);
+    qsort(names, (size_t)n, sizeof names[0], desc ? by_name_desc : by_name);
+    return n;
+}
+
+void gt_data_files_free(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
         free(names[i]);
+}
+
+/* The recordings in one directory, into b; returns how many. */
+static int scan(gt_bundle *b, const char *dir)
+{
+    char *names[GT_BUNDLE_MAX];
+    int n = 0, all;
+
+    snprintf(b->dir, sizeof b->dir, "%s", dir);
+    all = gt_data_files(dir, SUFFIX, true, names, GT_BUNDLE_MAX);
+    for (int i = 0; i < all; i++) {
+        size_t len = strlen(names[i]) - strlen(SUFFIX);
+        if (len >= sizeof b->model[0])
+            continue;       /* a model name that long is no model */
+        snprintf(b->path[n], sizeof b->path[n], "%s/%s", dir, names[i]);
+        snprintf(b->model[n], sizeof b->model[n], "%.*s", (int)len, names[i]);
+        n++;
     }
+    gt_data_files_free(names, all > 0 ? all : 0);
     b->n = n;
     return n;
 }

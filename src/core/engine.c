@@ -43,6 +43,7 @@ struct gt_engine {
     uint32_t tl_seq;
     traced *tr_cur, *tr_prev;   /* the current generation's calls; the one
                                    before, with its teardown; NULL if no memory */
+    uint32_t tr_seq;            /* counts what publish_trace published */
 
     gt_sample q[QUEUE_CAP];
     size_t qhead, qlen;
@@ -78,11 +79,12 @@ static bool cancelled(gt_engine *e, uint32_t gen)
 }
 
 /* Called with mu held: the worker's trace of 'gen' becomes visible. */
-static void publish_trace(traced *to, const gt_trace *t, uint32_t gen)
+static void publish_trace(gt_engine *e, traced *to, const gt_trace *t, uint32_t gen)
 {
     if (to && t) {
         to->t = *t;
         to->gen = gen;
+        e->tr_seq++;
     }
 }
 
@@ -174,7 +176,7 @@ static void *worker(void *arg)
             state = NULL;
             if (active) {
                 pthread_mutex_lock(&e->mu);
-                publish_trace(e->tr_prev, tr, active);
+                publish_trace(e, e->tr_prev, tr, active);
                 pthread_mutex_unlock(&e->mu);
             }
             if (tr)
@@ -210,7 +212,7 @@ static void *worker(void *arg)
             active = gen;
             e->props = props;
             e->st.info = info;
-            publish_trace(e->tr_cur, tr, gen);
+            publish_trace(e, e->tr_cur, tr, gen);
             e->st.warmup_total = nwarm;
             if (err.code) {
                 snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
@@ -225,7 +227,7 @@ static void *worker(void *arg)
                 rc = run_traced(ops, state, buf, &err, tr, &traced_run);
                 pthread_mutex_lock(&e->mu);
                 if (w == 0)
-                    publish_trace(e->tr_cur, tr, gen);
+                    publish_trace(e, e->tr_cur, tr, gen);
                 if (rc < 0)
                     break;
                 e->st.warmup_done = w + 1;
@@ -248,7 +250,7 @@ static void *worker(void *arg)
         rc = run_traced(ops, state, buf, &err, tr, &traced_run);
         if (first) {
             pthread_mutex_lock(&e->mu);
-            publish_trace(e->tr_cur, tr, active);
+            publish_trace(e, e->tr_cur, tr, active);
             pthread_mutex_unlock(&e->mu);
         }
         if (rc > 0 && tl && ops->timeline && ops->timeline(state, tl)) {
@@ -466,6 +468,16 @@ bool gt_engine_trace(gt_engine *e, uint32_t gen, gt_trace *out)
     }
     pthread_mutex_unlock(&e->mu);
     return found;
+}
+
+uint32_t gt_engine_trace_seq(gt_engine *e)
+{
+    uint32_t seq;
+
+    pthread_mutex_lock(&e->mu);
+    seq = e->tr_seq;
+    pthread_mutex_unlock(&e->mu);
+    return seq;
 }
 
 uint32_t gt_engine_trace_prev(gt_engine *e, gt_trace *out)

@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/lesson.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -12,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gputui/bundle.h"
 #include "gputui/param.h"
 
 #define MAX_FILE (1 << 20)      /* a lesson is a few KiB; refuse anything huge */
@@ -418,32 +418,16 @@ int gt_lesson_load(gt_lesson *l, const char *path, gt_err *err)
     return rc;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 int gt_lessons_load_dir(const char *dir, gt_lesson *out, int max, gt_err *err)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
     char *names[GT_LESSON_MAX];
-    int n = 0, rc = 0;
+    int n = gt_data_files(dir, ".json", false, names, max < GT_LESSON_MAX ? max : GT_LESSON_MAX);
+    int rc = 0;
 
-    if (!d) {
+    if (n < 0) {
         gt_err_set(err, GT_EXIT_FAIL, "no lessons: %s: %s", dir, strerror(errno));
         return -1;
     }
-    while ((e = readdir(d)) && n < GT_LESSON_MAX && n < max) {
-        size_t len = strlen(e->d_name);
-        if (len < 6 || strcmp(e->d_name + len - 5, ".json") || e->d_name[0] == '.')
-            continue;
-        if (!(names[n] = strdup(e->d_name)))
-            break;
-        n++;
-    }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof names[0], by_name);
     for (int i = 0; i < n; i++) {
         char path[600];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -455,8 +439,8 @@ int gt_lessons_load_dir(const char *dir, gt_lesson *out, int max, gt_err *err)
                            out[i].name, out[k].path);
                 rc = -1;
             }
-        free(names[i]);
     }
+    gt_data_files_free(names, n);
     if (rc == 0 && n == 0) {
         gt_err_set(err, GT_EXIT_FAIL, "no lessons in %s", dir);
         return -1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gputui/record.h"
+#include "gputui/units.h"
 
 const char *gt_verdict_name(gt_verdict_kind k)
 {
@@ -23,17 +24,13 @@ static int series_of(const gt_run *r, const char *name)
     return -1;
 }
 
-/* "55.2 GB/s" or "1.23 ms" */
+/* "55.2 GB/s", or a time as everywhere else on screen ("1.23 ms") */
 static void figure(char *buf, size_t n, double v, bool time)
 {
-    if (!time)
-        snprintf(buf, n, "%.1f GB/s", v / 1e9);
-    else if (v >= 1)
-        snprintf(buf, n, "%.2f s", v);
-    else if (v >= 1e-3)
-        snprintf(buf, n, "%.2f ms", v * 1e3);
+    if (time)
+        gt_format_seconds(v, buf, n);
     else
-        snprintf(buf, n, "%.1f us", v * 1e6);
+        snprintf(buf, n, "%.1f GB/s", v / 1e9);
 }
 
 void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_devprops *p,

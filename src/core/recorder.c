@@ -193,30 +193,36 @@ void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl)
     put_line(r, o);
 }
 
-void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t)
+json_t *gt_trace_json(const gt_trace *t, const char *sec_key)
 {
-    json_t *o, *calls;
+    json_t *calls = json_array();
 
-    if (!r)
-        return;
-    calls = json_array();
     for (int i = 0; i < t->n; i++) {
         const gt_trace_call *c = &t->c[i];
         json_array_append_new(calls, json_pack("{sssssssbsisf}", "phase",
                                                gt_trace_phase_name(c->phase), "call", c->call,
                                                "result", c->result, "ok", c->ok, "count",
-                                               (json_int_t)c->count, "sec", c->sec));
+                                               (json_int_t)c->count, sec_key, c->sec));
     }
     for (int ph = 0; ph < GT_TR_NPHASES; ph++)
         if (t->more[ph])
             json_array_append_new(calls, json_pack("{sssisf}", "phase", gt_trace_phase_name(ph),
-                                                   "more", (json_int_t)t->more[ph], "sec",
+                                                   "more", (json_int_t)t->more[ph], sec_key,
                                                    t->more_sec[ph]));
+    return calls;
+}
+
+void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t)
+{
+    json_t *o;
+
+    if (!r)
+        return;
     o = json_object();
     json_object_set_new(o, "type", json_string("trace"));
     json_object_set_new(o, "gen", json_integer(gen));
     json_object_set_new(o, "t", json_real(gt_now() - r->t0));
-    json_object_set_new(o, "calls", calls);
+    json_object_set_new(o, "calls", gt_trace_json(t, "sec"));
     put_line(r, o);
 }
 

@@ -139,23 +139,8 @@ static json_t *run_json(const gt_devprops *p, gt_run *r)
         json_object_set_new(t, "ops", ops);
         json_object_set_new(root, "timeline", t);
     }
-    if (r->trace) {
-        json_t *calls = json_array();
-        for (int i = 0; i < r->trace->n; i++) {
-            const gt_trace_call *c = &r->trace->c[i];
-            json_array_append_new(calls, json_pack("{sssssssbsisf}", "phase",
-                                                   gt_trace_phase_name(c->phase), "call", c->call,
-                                                   "result", c->result, "ok", c->ok, "count",
-                                                   (json_int_t)c->count, "seconds", c->sec));
-        }
-        for (int ph = 0; ph < GT_TR_NPHASES; ph++)
-            if (r->trace->more[ph])
-                json_array_append_new(calls, json_pack("{sssisf}", "phase",
-                                                       gt_trace_phase_name(ph), "more",
-                                                       (json_int_t)r->trace->more[ph], "seconds",
-                                                       r->trace->more_sec[ph]));
-        json_object_set_new(root, "cuda_calls", calls);
-    }
+    if (r->trace)
+        json_object_set_new(root, "cuda_calls", gt_trace_json(r->trace, "seconds"));
     return root;
 }
 

@@ -69,7 +69,6 @@ void gt_trace_add(gt_trace *t, int phase, const char *call, const char *result, 
                   unsigned count, double sec)
 {
     gt_trace_call *last = t->n ? &t->c[t->n - 1] : NULL;
-    int kept = 0;
 
     if (phase < 0 || phase >= GT_TR_NPHASES)
         return;
@@ -79,13 +78,12 @@ void gt_trace_add(gt_trace *t, int phase, const char *call, const char *result, 
         last->sec += sec;
         return;
     }
-    for (int i = 0; i < t->n; i++)
-        kept += t->c[i].phase == phase;
-    if (kept >= GT_TRACE_PER_PHASE || t->n >= (int)(sizeof t->c / sizeof t->c[0])) {
+    if (t->kept[phase] >= GT_TRACE_PER_PHASE) {
         t->more[phase] += count;
         t->more_sec[phase] += sec;
         return;
     }
+    t->kept[phase]++;
     last = &t->c[t->n++];
     last->phase = (unsigned char)phase;
     last->ok = ok;

@@ -9,10 +9,19 @@
 #include "gputui/units.h"
 #include "ui_priv.h"
 
+/* Copies the engine's traces only when the pane or --record needs them
+ * and something changed: this runs at every wake-up of the main loop. */
 void ui_trace_refresh(ui *u)
 {
-    uint32_t g;
+    uint32_t g, seq;
 
+    if (!u->tracing && !u->recorder)
+        return;
+    seq = gt_engine_trace_seq(u->eng);
+    if (u->calls && seq == u->calls_seq && u->calls_gen == u->cur.gen)
+        return;
+    u->calls_seq = seq;
+    u->calls_gen = u->cur.gen;
     if (!u->calls && !(u->calls = calloc(1, sizeof *u->calls)))
         return;
     if (!u->calls_prev && !(u->calls_prev = calloc(1, sizeof *u->calls_prev)))
@@ -29,7 +38,7 @@ void ui_trace_refresh(ui *u)
 
 /* The lines of one phase of t; returns the next row. */
 static int phase(ui *u, const gt_trace *t, int ph, const char *title, int row, int *skip,
-                 int y, int x, int w, int end)
+                 int x, int w, int end)
 {
     char line[GT_TRACE_CALL + 80], d[32];
 
@@ -40,7 +49,6 @@ static int phase(ui *u, const gt_trace *t, int ph, const char *title, int row, i
         else if (row < end)                             \
             ui_putf(row++, x, w, attr, __VA_ARGS__);    \
     } while (0)
-    (void)y;
     if (!gt_trace_count(t, ph))
         return row;
     LINE(ui_role(u, C_TITLE), " %s", title);
@@ -67,14 +75,14 @@ static int draw_lines(ui *u, int skip, int row, int x, int w, int end)
                     "none recorded for this configuration (recordings before format 1.2 hold none)" :
                     "none yet: the set-up is still running");
     } else {
-        row = phase(u, t, GT_TR_SETUP, "set-up", row, &skip, 0, x, w, end);
-        row = phase(u, t, GT_TR_RUN, "one iteration (the first)", row, &skip, 0, x, w, end);
-        row = phase(u, t, GT_TR_TEARDOWN, "teardown", row, &skip, 0, x, w, end);
+        row = phase(u, t, GT_TR_SETUP, "set-up", row, &skip, x, w, end);
+        row = phase(u, t, GT_TR_RUN, "one iteration (the first)", row, &skip, x, w, end);
+        row = phase(u, t, GT_TR_TEARDOWN, "teardown", row, &skip, x, w, end);
     }
     if (!u->rec && u->calls_prev && u->calls_prev_gen && u->calls_prev_gen != u->cur.gen)
         row = phase(u, u->calls_prev, GT_TR_TEARDOWN,
                     "teardown of the configuration before (this one's comes when it ends)",
-                    row, &skip, 0, x, w, end);
+                    row, &skip, x, w, end);
     while (row < end)
         ui_put(row++, x, w, A_NORMAL, "");
     return skip;

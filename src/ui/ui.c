@@ -321,6 +321,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             dirty = true;
         if (dirty && now - last_draw >= FRAME_S) {
             gt_engine_props(u.eng, &u.props);
+            ui_trace_refresh(&u);       /* these two at most once a frame */
+            ui_lesson_tick(&u);
             ui_draw(&u);
             last_draw = now;
             dirty = false;
@@ -357,8 +359,6 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
                 last_draw = 0;      /* the first sample after a change: show it now */
         }
         take_timeline(&u);
-        ui_trace_refresh(&u);
-        ui_lesson_tick(&u);
         /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
         while ((ch = getch()) != ERR) {
             double tkey = gt_now();

@@ -85,6 +85,7 @@ typedef struct ui {
     int trace_scroll;
     gt_trace *calls, *calls_prev;   /* this configuration's CUDA calls; the one torn down before */
     uint32_t calls_prev_gen, calls_written;     /* --record: the last calls written */
+    uint32_t calls_seq, calls_gen;  /* what they were copied at; calls_seq 0: copy again */
     bool lesson_list;           /* 'L': the list is open */
     int lesson_sel;
     const gt_lesson *lesson;    /* in a lesson, else NULL */

@@ -5,12 +5,8 @@
 # H100 recordings. Needs no GPU.
 # Usage: classroom.sh BIN TMPDIR (writes TMPDIR/classroom.pass and .fail).
 set -u
-BIN=$(realpath "$1")
-OUTD=$2
-TMPD=$(mktemp -d)
-trap 'stop; rm -rf "$TMPD"' EXIT
-cd "$(dirname "$0")/../.."
-. tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+e2e_part "$@"
 A=share/gputui/h200.gtr.gz
 B=share/gputui/h100.gtr.gz
 
@@ -138,5 +134,4 @@ msg=$("$BIN" --batch --compare h200 2>&1); rc=$?
 check "batch compare with one recording: exit 64, says both are needed" \
     bash -c "[ $rc = 64 ] && grep -q 'needs two recordings' <<<\"\$0\"" "$msg"
 
-echo "$E2E_PASS" >"$OUTD/classroom.pass"
-echo "$E2E_FAIL" >"$OUTD/classroom.fail"
+e2e_part_done classroom

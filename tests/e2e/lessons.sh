@@ -6,12 +6,8 @@
 # --lesson on both bundled recordings; bad names and bad lesson files.
 # Usage: lessons.sh BIN TMPDIR (writes TMPDIR/lessons.pass and .fail).
 set -u
-BIN=$(realpath "$1")
-OUTD=$2
-TMPD=$(mktemp -d)
-trap 'stop; rm -rf "$TMPD"' EXIT
-cd "$(dirname "$0")/../.."
-. tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+e2e_part "$@"
 A=share/gputui/h200.gtr.gz
 VERDICT="VERDICT: (as expected|not on this machine|cannot tell here)"
 
@@ -74,5 +70,4 @@ printf '{\n  "lesson": "x",\n  "title": "x",\n  "steps": [{"title": "t", "experi
 msg=$(GPUTUI_DATA_DIR="$TMPD/data" "$BIN" --list-lessons 2>&1); rc=$?
 check "a bad lesson file: exit 1, FILE:LINE and the problem" bash -c "[ $rc = 1 ] && grep -q 'x.json:5: unknown parameter \"hots\" of experiment transfer' <<<\"\$0\"" "$msg"
 
-echo "$E2E_PASS" >"$OUTD/lessons.pass"
-echo "$E2E_FAIL" >"$OUTD/lessons.fail"
+e2e_part_done lessons

@@ -3,6 +3,21 @@
 E2E_PASS=0
 E2E_FAIL=0
 SOCK=""
+# A part of the e2e suite (PART.sh BIN OUTDIR) starts with
+#   . "$(dirname "$0")/lib.sh"; e2e_part "$@"
+# (BIN, OUTD, a scratch TMPD removed at exit, the repository as the working
+# directory) and ends with e2e_part_done NAME (its counts for run.sh).
+e2e_part() {
+    BIN=$(realpath "$1")
+    OUTD=$2
+    TMPD=$(mktemp -d)
+    trap 'stop; rm -rf "$TMPD"' EXIT
+    cd "$(dirname "${BASH_SOURCE[1]}")/../.." || exit 1
+}
+e2e_part_done() {
+    echo "$E2E_PASS" >"$OUTD/$1.pass"
+    echo "$E2E_FAIL" >"$OUTD/$1.fail"
+}
 # The terminal type tmux emulates, as a program inside it should see it.
 E2E_TERM=xterm-256color
 for t in tmux-256color screen-256color; do

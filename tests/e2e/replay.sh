@@ -3,12 +3,8 @@
 # the TUI under tmux, batch reports, and bad recordings. Needs no GPU.
 # Usage: replay.sh BIN TMPDIR (writes TMPDIR/replay.pass and .fail).
 set -u
-BIN=$(realpath "$1")
-OUTD=$2
-TMPD=$(mktemp -d)
-trap 'stop; rm -rf "$TMPD"' EXIT
-cd "$(dirname "$0")/../.."
-. tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+e2e_part "$@"
 REC=share/gputui/h200.gtr.gz
 PLAIN=$TMPD/h200.gtr                # the same, uncompressed, to edit
 gzip -dc "$REC" >"$PLAIN"
@@ -191,5 +187,4 @@ check "cut-off compressed recording: loads what came before the cut (rc $rc)" \
 msg=$("$BIN" --replay /nonexistent.gtr 2>&1); rc=$?
 check "missing file: clear error" bash -c "[ $rc = 1 ] && grep -q '/nonexistent.gtr: No such file' <<<\"\$0\"" "$msg"
 
-echo "$E2E_PASS" >"$OUTD/replay.pass"
-echo "$E2E_FAIL" >"$OUTD/replay.fail"
+e2e_part_done replay

@@ -302,6 +302,9 @@ static int check(int argc, char **argv)
 static int lessons(int argc, char **argv)
 {
     static gt_lesson l[GT_LESSON_MAX];
+    static struct { const gt_experiment *exp; int64_t vals[GT_MAX_PARAMS]; }
+        seen[GT_LESSON_MAX * GT_LESSON_STEPS * GT_LESSON_CONFIGS];
+    int nseen = 0;
     gt_recording rec;
     gt_err err;
     bool have = false, check_only = false;
@@ -332,15 +335,13 @@ static int lessons(int argc, char **argv)
                 int64_t def[GT_MAX_PARAMS];
                 bool dup = false;
                 /* once per configuration, at its first appearance */
-                for (int i2 = 0; i2 <= i && !dup; i2++)
-                    for (int s2 = 0; s2 < l[i2].nsteps && !dup; s2++)
-                        for (int c2 = 0; c2 < l[i2].step[s2].nconfigs && !dup; c2++) {
-                            if (i2 == i && s2 == s && c2 == c)
-                                goto first;
-                            dup = l[i2].step[s2].exp == st->exp &&
-                                  !memcmp(l[i2].step[s2].vals[c2], st->vals[c], sizeof def);
-                        }
-            first:
+                for (int k = 0; k < nseen && !dup; k++)
+                    dup = seen[k].exp == st->exp &&
+                          !memcmp(seen[k].vals, st->vals[c], sizeof def);
+                if (!dup && nseen < (int)(sizeof seen / sizeof seen[0])) {
+                    seen[nseen].exp = st->exp;
+                    memcpy(seen[nseen++].vals, st->vals[c], sizeof def);
+                }
                 if (dup || (have && gt_recording_find(&rec, st->exp, st->vals[c]) >= 0))
                     continue;
                 if (st->expect.peers && have &&
