@@ -1,5 +1,6 @@
 // The zero-copy experiment's kernel behind include/gputui/kernels.h.
 #include "gputui/kernels.h"
+#include "gputui/patterns.h"
 
 namespace {
 
@@ -25,6 +26,17 @@ __global__ void add_passes(float *out, const float *a, const float *b, size_t n,
     }
 }
 
+// *bad += elements of out that differ from a + b of iteration 'seed'.
+__global__ void zc_check(const float *out, size_t n, uint32_t seed, unsigned long long *bad)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    unsigned long long k = 0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        k += out[i] != gt_zc_a(i, seed) + gt_zc_b(i, seed);
+    if (k)
+        atomicAdd(bad, k);
+}
+
 }  // namespace
 
 extern "C" cudaError_t gt_k_add_passes(float *out, const float *a, const float *b, size_t n,
@@ -34,5 +46,12 @@ extern "C" cudaError_t gt_k_add_passes(float *out, const float *a, const float *
         add<<<blocks, threads, 0, s>>>(out, a, b, n);
     else
         add_passes<<<blocks, threads, 0, s>>>(out, a, b, n, passes);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gt_k_zc_check(const float *out, size_t n, uint32_t seed,
+                                    unsigned long long *bad, int blocks, cudaStream_t s)
+{
+    zc_check<<<blocks, 256, 0, s>>>(out, n, seed, bad);
     return cudaGetLastError();
 }

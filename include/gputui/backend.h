@@ -50,6 +50,10 @@ typedef struct gt_backend {
     void (*close)(void);
     /* The operations for an experiment, NULL if this back-end lacks it. */
     const gt_exp_ops *(*ops)(const char *experiment);
+    /* Optional: frees what experiments keep across configurations (see
+     * gputui/keep.h). The engine calls it when the experiment changes,
+     * when it is released and before close. */
+    void (*release)(void);
 } gt_backend;
 
 #endif

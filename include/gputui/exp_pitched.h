@@ -4,6 +4,7 @@
 #define GPUTUI_EXP_PITCHED_H
 
 #include "gputui/experiment.h"
+#include "gputui/patterns.h"
 
 enum { GT_PI_DIMS, GT_PI_MEASURE, GT_PI_WIDTH, GT_PI_HEIGHT, GT_PI_DEPTH, GT_PI_WARMUP,
        GT_PI_NPARAMS };
@@ -12,11 +13,5 @@ enum { GT_PI_H2D, GT_PI_D2H, GT_PI_KERNEL };
 enum { GT_PI_S_PACKED, GT_PI_S_PITCHED };
 
 extern const gt_experiment gt_exp_pitched;
-
-/* The byte at offset i of the packed array (host pattern). */
-static inline uint8_t gt_pi_byte(size_t i, uint32_t seed)
-{
-    return (uint8_t)((i * 131u + seed) ^ (i >> 11));
-}
 
 #endif

@@ -7,8 +7,13 @@
 
 enum {
     GT_TR_DIR, GT_TR_METHOD, GT_TR_HOST, GT_TR_PORTABLE, GT_TR_WC,
-    GT_TR_MAPPED, GT_TR_SIZE, GT_TR_ITERS, GT_TR_WARMUP, GT_TR_NPARAMS
+    GT_TR_MAPPED, GT_TR_SIZE, GT_TR_ITERS, GT_TR_CACHE, GT_TR_WARMUP, GT_TR_NPARAMS
 };
+/* Where a pageable source is before each copy (GT_TR_CACHE). */
+enum { GT_CACHE_FLUSHED, GT_CACHE_WARM };
+/* What a flush of the CPU's caches writes: more than any last-level cache
+ * a pageable source could sit in (bandwidthTest's figure). */
+#define GT_TR_FLUSH_BYTES (256ull << 20)
 enum { GT_DIR_H2D, GT_DIR_D2H, GT_DIR_D2D, GT_DIR_BIDIR };
 enum { GT_METHOD_CE, GT_METHOD_SM };
 enum { GT_HOST_PAGEABLE, GT_HOST_PINNED, GT_HOST_HOSTALLOC, GT_HOST_REGISTER };

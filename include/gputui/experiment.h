@@ -37,6 +37,7 @@ typedef struct gt_setup_info {
     int ntimes;
     struct { char label[64]; double sec; } times[GT_MAX_TIMES];
     char note[160];    /* e.g. how results are verified */
+    char timing[128];  /* how a sample's time was taken, when not plainly events */
     uint32_t skipped;  /* bit s: series s is never produced on this device */
     char why_skipped[96];
 } gt_setup_info;
@@ -114,5 +115,8 @@ double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t 
 void gt_setup_info_time(gt_setup_info *info, double sec,
                         const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Sets info->timing (cut at its size). */
+void gt_setup_info_timing(gt_setup_info *info, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -52,6 +52,11 @@ cudaError_t gt_k_copy(void *dst, const void *src, size_t bytes, int blocks,
 cudaError_t gt_k_add_passes(float *out, const float *a, const float *b, size_t n,
                             int passes, int blocks, int threads, cudaStream_t stream);
 
+/* *bad += elements of out (device or host-mapped) that differ from
+ * gt_zc_a(i, seed) + gt_zc_b(i, seed) (zc_pattern.h). */
+cudaError_t gt_k_zc_check(const float *out, size_t n, uint32_t seed, unsigned long long *bad,
+                          int blocks, cudaStream_t stream);
+
 /* x = x * GT_ST_LCG_A + c, 'work' times, on every word, in place
  * (exp_streams.h), with blocks x 256 threads. */
 cudaError_t gt_k_lcg(uint32_t *p, size_t nwords, uint32_t work, uint32_t c, int blocks,
@@ -70,6 +75,19 @@ cudaError_t gt_k_l2_check(const uint32_t *stream, size_t ns, const uint32_t *per
  * are multiples of 4, byte accesses otherwise. */
 cudaError_t gt_k_rows_add1(uint8_t *p, size_t pitch, size_t width, size_t rows, int blocks,
                            cudaStream_t stream);
+/* One thread spinning until *flag >= want (a host-mapped int the host
+ * writes), or timeout_ns of the GPU's global timer; on a timeout it sets
+ * *timed_out = 1. The gate (src/gpu/gate.c) holds a stream with it. */
+cudaError_t gt_k_gate_wait(const int *flag, int want, unsigned long long timeout_ns,
+                           int *timed_out, cudaStream_t stream);
+/* p[i] = gt_pi_byte(i, seed) (patterns.h) for i < n. */
+cudaError_t gt_k_pi_fill(uint8_t *p, size_t n, uint32_t seed, int blocks, cudaStream_t stream);
+/* *bad += bytes c < width of rows r < rows at p + r * pitch (device or
+ * host-mapped memory) that differ from gt_pi_byte(r * width + c, seed) +
+ * add. */
+cudaError_t gt_k_pi_check(const uint8_t *p, size_t pitch, size_t width, size_t rows,
+                          uint32_t seed, uint8_t add, unsigned long long *bad, int blocks,
+                          cudaStream_t stream);
 /* An empty kernel<<<1, 1>>> (work on the legacy default stream). */
 cudaError_t gt_k_empty(cudaStream_t stream);
 

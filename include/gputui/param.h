@@ -31,6 +31,8 @@ typedef struct gt_param {
     const char *help;           /* one line */
     gt_applies_fn applies;      /* NULL = always */
     const char *zero_name;      /* INT, SIZE: how 0 is shown and typed ("auto") */
+    const char *before;         /* the value in effect in recordings made before the
+                                   parameter existed; NULL: its default */
 } gt_param;
 
 /* Parses text for p into *out. Returns 0, or -1 with a message that names

@@ -117,6 +117,7 @@ static void *worker(void *arg)
     gt_trace *tr = NULL;        /* the calls of 'active', the worker's copy */
     bool traced_run = false;    /* its first iteration is in tr */
     bool have_tl = false;
+    const gt_experiment *prev_exp = NULL;  /* whose buffers the back-end may keep */
     int rc;
 
     gt_err_clear(&err);
@@ -182,6 +183,9 @@ static void *worker(void *arg)
             if (tr)
                 gt_trace_clear(tr);
             traced_run = false;
+            if (e->be->release && (!exp || exp != prev_exp))
+                e->be->release();   /* what the last experiment kept */
+            prev_exp = exp;
             if (!exp) {             /* gt_engine_release */
                 pthread_mutex_lock(&e->mu);
                 active = gen;
@@ -290,6 +294,8 @@ static void *worker(void *arg)
     pthread_mutex_unlock(&e->mu);
     if (state)
         ops->teardown(state);
+    if (e->be->release)
+        e->be->release();
     free(tl);
     free(tr);
     e->be->close();

@@ -41,6 +41,18 @@ static bool wc_applies(const int64_t *v, const char **why)
     return true;
 }
 
+static bool cache_applies(const int64_t *v, const char **why)
+{
+    if (v[GT_TR_HOST] != GT_HOST_PAGEABLE || v[GT_TR_DIR] == GT_DIR_D2H ||
+        v[GT_TR_DIR] == GT_DIR_D2D) {
+        *why = "only with host=pageable and dir=h2d or bidir";
+        return false;
+    }
+    return true;
+}
+
+static const char *const cache_names[2] = {"flushed", "warm"};
+
 static const gt_param params[GT_TR_NPARAMS] = {
     [GT_TR_DIR] = {"dir", "direction", GT_P_ENUM, 0, 3, GT_DIR_H2D, 0, 0,
                    dir_names, 4, NULL,
@@ -68,6 +80,12 @@ static const gt_param params[GT_TR_NPARAMS] = {
     [GT_TR_ITERS] = {"iters", "copies per sample", GT_P_INT, 1, 1000, 1, 1, 0,
                      NULL, 0, NULL,
                      "back-to-back copies timed together as one sample", NULL},
+    [GT_TR_CACHE] = {"cpu-cache", "  source in CPU cache", GT_P_ENUM, 0, 1, GT_CACHE_FLUSHED, 0, 0,
+                     cache_names, 2, NULL,
+                     "flushed: 256 MiB read before each sample pushes the pageable source out "
+                     "of the CPU's caches (bandwidthTest writes 256 MiB); warm: left there by the last "
+                     "copy, and the driver's staging memcpy reads it faster", cache_applies,
+                     NULL, "warm"},
     [GT_TR_WARMUP] = {"warmup", "warm-up copies", GT_P_INT, 0, 1000, 3, 1, 0,
                       NULL, 0, NULL,
                       "untimed copies after each change, kept out of the histograms", NULL},

@@ -12,6 +12,8 @@ static const char *const names[GT_ZC_NVARIANTS] = {"explicit", "mapped", "manage
 static const char *const only_names[GT_ZC_NVARIANTS + 1] = {"all", "explicit", "mapped",
                                                            "managed", "managed+prefetch"};
 
+static const char *const check_names[2] = {"gpu", "cpu"};
+
 static const gt_param params[GT_ZC_NPARAMS] = {
     [GT_ZC_COUNT] = {"count", "elements", GT_P_INT, 1024, 1ll << 28, 1000000, 0, 0, NULL, 0,
                      NULL, "floats per array (a, b and out); +/- doubles or halves", NULL},
@@ -29,6 +31,15 @@ static const gt_param params[GT_ZC_NPARAMS] = {
                     only_names, GT_ZC_NVARIANTS + 1, NULL,
                     "all (alternating, histograms fill together) or one variant alone, "
                     "back to back", NULL},
+    [GT_ZC_CHECK] = {"check", "poison and check", GT_P_ENUM, 0, 1, GT_ZC_CHECK_GPU, 0, 0,
+                     check_names, 2, NULL,
+                     "gpu: a kernel poisons and checks the explicit and mapped outputs, so the "
+                     "CPU never touches them; cpu: the CPU does, as a program reading its result "
+                     "would, and the next copy lands on lines its cache holds", NULL, NULL,
+                     "cpu"},
+    [GT_ZC_REPEAT] = {"repeat", "repeats per sample", GT_P_INT, 1, 100, 1, 1, 0, NULL, 0, NULL,
+                      "back-to-back repeats of a variant timed as one, the sample being their "
+                      "average (10: the article's method); the last is checked", NULL},
     [GT_ZC_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
                       "untimed iterations after each change, kept out of the histograms", NULL},
 };

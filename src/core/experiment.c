@@ -102,6 +102,15 @@ void gt_setup_info_time(gt_setup_info *info, double sec, const char *fmt, ...)
     info->times[info->ntimes++].sec = sec;
 }
 
+void gt_setup_info_timing(gt_setup_info *info, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(info->timing, sizeof info->timing, fmt, ap);
+    va_end(ap);
+}
+
 bool gt_experiment_bandwidth(const gt_experiment *e, const int64_t *vals)
 {
     return e->bandwidth_for ? e->bandwidth_for(vals) : e->bandwidth;

@@ -215,6 +215,7 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         const char *en = json_string_value(json_object_get(o, "experiment"));
         json_t *vals = json_object_get(o, "values"), *setup = json_object_get(o, "setup");
         const char *note = json_string_value(json_object_get(o, "verification"));
+        const char *timing = json_string_value(json_object_get(o, "timing"));
         gt_rec_config *c;
         const gt_experiment *exp;
 
@@ -242,6 +243,10 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         for (int i = 0; i < exp->nparams; i++) {
             json_t *v = json_object_get(vals, exp->params[i].name);
             char msg[300];
+            if (!v && exp->params[i].before &&
+                gt_param_parse(&exp->params[i], exp->params[i].before, &c->vals[i], msg,
+                               sizeof msg) == 0)
+                continue;       /* written by an older gputui: what it did */
             if (!v)
                 continue;       /* written by an older gputui: default */
             if (!json_is_string(v) ||
@@ -258,6 +263,8 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         }
         if (note)
             snprintf(c->info.note, sizeof c->info.note, "%s", note);
+        if (timing)
+            snprintf(c->info.timing, sizeof c->info.timing, "%s", timing);
         return 0;
     }
     if (!strcmp(type, "timeline")) {

@@ -134,6 +134,8 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t 
     json_object_set_new(o, "values", v);
     json_object_set_new(o, "setup", setup);
     json_object_set_new(o, "verification", json_string(info ? info->note : ""));
+    if (info && info->timing[0])
+        json_object_set_new(o, "timing", json_string(info->timing));
     put_line(r, o);
 }
 

@@ -84,6 +84,7 @@ static json_t *run_json(const gt_devprops *p, gt_run *r)
     }
     json_object_set_new(root, "setup_times", setup);
     json_object_set_new(root, "verification", json_string(r->info.note));
+    json_object_set_new(root, "timing", json_string(r->info.timing));
     for (int s = 0; s < r->nseries; s++) {
         gt_series *se = &r->s[s];
         gt_summary lat, bw;
@@ -184,6 +185,8 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
                 gt_format_seconds(r->info.times[i].sec, t, sizeof t));
     if (r->info.note[0])
         fprintf(f, "verification: %s\n", r->info.note);
+    if (r->info.timing[0])
+        fprintf(f, "timing: %s\n", r->info.timing);
     for (int s = 0; s < r->nseries; s++) {
         gt_series *se = &r->s[s];
         gt_summary lat, bw;

@@ -331,8 +331,18 @@ static void nvml_close(void)
 
 /* ---- back-end table ---- */
 
+/* Kernels load when the context is made, not at their first launch: a
+ * lazy load inside a gated timed region (gate.c) waits for the spin
+ * kernel, which waits for the host, and the gate times out. A user's own
+ * CUDA_MODULE_LOADING stands. */
+static void eager_modules(void)
+{
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+
 static int device_count(int *n, gt_err *err)
 {
+    eager_modules();
     int rt = 0, drv = 0;
 
     *n = 0;
@@ -480,6 +490,7 @@ static int open_device(int ordinal, gt_devprops *p, gt_err *err)
     int v;
 
     gt_fault_init();
+    eager_modules();
     if (query(ordinal, p, err))
         return -1;
     /* Create the context now, so the first experiment's timings do not
@@ -498,6 +509,7 @@ static int open_device(int ordinal, gt_devprops *p, gt_err *err)
 
 static void close_device(void)
 {
+    gt_keep_release();
     nvml_close();
 }
 
@@ -528,4 +540,5 @@ const gt_backend gt_cuda_backend = {
     .refresh = refresh,
     .close = close_device,
     .ops = ops,
+    .release = gt_keep_release,
 };

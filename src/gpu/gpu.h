@@ -58,6 +58,31 @@ void gt_hostmem_map(gt_hostbuf *h);
 /* Unregisters and frees whatever the buffer holds; h may be empty. */
 void gt_hostmem_free(gt_hostbuf *h);
 
+/* A buffer that may outlive its configuration (keep.c, policy in
+ * gputui/keep.h): device memory (d) or host memory of a kind (h). */
+typedef struct gt_kept {
+    bool device;
+    gt_hostbuf h;
+    void *d;
+    size_t cap;             /* bytes it holds; 0: empty */
+    int kind;               /* GT_HOST_* (host) */
+    unsigned flags;         /* cudaHostAlloc / cudaHostRegister flags */
+    uint32_t seed;          /* the pattern it holds (sources), 0: none */
+    double alloc_sec;       /* what allocating it took */
+} gt_kept;
+enum { GT_KEEP_TR_SRC, GT_KEEP_TR_DST, GT_KEEP_TR_DA, GT_KEEP_TR_DB, GT_KEEP_NSLOTS };
+/* Takes slot's buffer into *out when it fits (true); otherwise frees
+ * whatever the slot held and leaves *out empty. */
+bool gt_keep_take(int slot, bool device, int kind, unsigned flags, size_t bytes, gt_kept *out);
+/* Hands b to the slot if the policy keeps it, else frees it; b is empty
+ * afterwards either way. */
+void gt_keep_put(int slot, gt_kept *b);
+void gt_kept_free(gt_kept *k);
+/* Frees a host slot's buffer unless it has this kind and these flags. */
+void gt_keep_trim(int slot, int kind, unsigned flags);
+/* Frees every kept buffer. */
+void gt_keep_release(void);
+
 /* ---- driver API, loaded through cudaGetDriverEntryPointByVersion ---- */
 
 typedef struct gt_cu_api {
@@ -101,6 +126,24 @@ void gt_free_device(void *field);
 void gt_free_pinned(void *field);
 void gt_destroy_event(cudaEvent_t *e);
 void gt_destroy_stream(cudaStream_t *s);
+
+/* The timing gate (gate.c): hold a stream with a spin kernel, record the
+ * start event, enqueue the work and the end event, open. 'want' is the
+ * experiment's choice, which GPUTUI_GATE=0 or 1 overrides; 'safe' is false
+ * where the work waits for the GPU inside a call, and then it stays off. */
+typedef struct gt_gate {
+    volatile int *host;     /* [0] the flag the host writes, [1] timed out */
+    int *dev;
+    int gen;
+    bool on, open;
+} gt_gate;
+int gt_gate_init(gt_gate *g, bool want, bool safe, gt_err *err);
+int gt_gate_hold(gt_gate *g, cudaStream_t s, gt_err *err);
+void gt_gate_open(gt_gate *g);
+/* After the end event completed: -1 with err set if the gate timed out. */
+int gt_gate_check(gt_gate *g, gt_err *err);
+/* Opens, waits for the device, frees; safe on a zeroed gate. */
+void gt_gate_free(gt_gate *g);
 
 /* Multiprocessors of the current device (grid sizing). */
 int gt_gpu_sms(void);

@@ -37,6 +37,7 @@ typedef struct l2 {
     cudaEvent_t e0, e1;
     unsigned long long *dbad, *hbad;
     bool limit_set;
+    gt_gate gate;
 } l2;
 
 static void restore_limit(void)
@@ -53,6 +54,7 @@ static void teardown(void *state)
 
     if (!z)
         return;
+    gt_gate_free(&z->gate);
     gt_gpu_quiesce();
     if (z->limit_set)
         restore_limit();
@@ -153,7 +155,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_win, cudaStreamNonBlocking)) ||
         GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_base, cudaStreamNonBlocking)) ||
         GT_CUDA(err, cudaEventCreate(&z->e0)) ||
-        GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)))
+        GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)) ||
+        gt_gate_init(&z->gate, z->op != GT_L2_OP_COST, true, err))
         goto fail;
     if (z->op == GT_L2_OP_COMPETE &&
         (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_win2, cudaStreamNonBlocking)) ||
@@ -272,6 +275,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
             cudaStream_t s2 = with ? z->s_win2 : z->s_base2;
             /* Both kernels start together from no persisting lines. */
             if (GT_CUDA(err, cudaCtxResetPersistingL2Cache()) ||
+                gt_gate_hold(&z->gate, s, err) ||
                 GT_CUDA(err, cudaEventRecord(z->e0, s)) ||
                 GT_CUDA(err, cudaEventRecord(z->fork, s)) ||
                 GT_CUDA(err, cudaStreamWaitEvent(s2, z->fork, 0)) ||
@@ -279,28 +283,33 @@ static int run(void *state, gt_sample *out, gt_err *err)
                 GT_CUDA(err, gt_k_l2_touch(z->stream2, z->ns, z->persist2, z->np, z->blocks, s2)) ||
                 GT_CUDA(err, cudaEventRecord(z->join, s2)) ||
                 GT_CUDA(err, cudaStreamWaitEvent(s, z->join, 0)))
-                return -1;
+                goto fail;
             z->launches++;
         } else if (z->op == GT_L2_OP_WINDOW) {
             /* Each run starts with no persisting lines. */
             if (GT_CUDA(err, cudaCtxResetPersistingL2Cache()) ||
+                gt_gate_hold(&z->gate, s, err) ||
                 GT_CUDA(err, cudaEventRecord(z->e0, s)))
-                return -1;
+                goto fail;
             rc = z->graph ? cudaGraphLaunch(with ? z->x_win : z->x_base, s)
                           : gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s);
             if (GT_CUDA(err, rc))
-                return -1;
+                goto fail;
             z->launches++;
         } else {
             if (GT_CUDA(err, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
                                                 with ? z->setaside : 0)) ||
                 GT_CUDA(err, gt_k_fill_word(z->copy_dst, z->ns, 0xA5A5A5A5u, z->blocks, s)) ||
+                gt_gate_hold(&z->gate, s, err) ||
                 GT_CUDA(err, cudaEventRecord(z->e0, s)) ||
                 GT_CUDA(err, cudaMemcpyAsync(z->copy_dst, z->stream, z->ns * 4,
                                              cudaMemcpyDeviceToDevice, s)))
-                return -1;
+                goto fail;
         }
-        if (GT_CUDA(err, cudaEventRecord(z->e1, s)) || GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
+        if (GT_CUDA(err, cudaEventRecord(z->e1, s)))
+            goto fail;
+        gt_gate_open(&z->gate);
+        if (GT_CUDA(err, cudaEventSynchronize(z->e1)) || gt_gate_check(&z->gate, err) ||
             GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)) || check_stream(z, &ok, err))
             return -1;
         out[i] = (gt_sample){0, (uint8_t)i, ok ? GT_V_FULL : GT_V_FAILED, ms * 1e-3,
@@ -310,6 +319,9 @@ static int run(void *state, gt_sample *out, gt_err *err)
         GT_CUDA(err, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0)))
         return -1;
     return 2;
+fail:
+    gt_gate_open(&z->gate);
+    return -1;
 }
 
 const gt_exp_ops gt_l2_ops = {.setup = setup, .run = run, .teardown = teardown};

@@ -6,7 +6,20 @@
  * words, so a word that happens to equal one poison is caught by the
  * other) and the source holds a pattern; after the copy every word is
  * compared on the GPU, or on the CPU for pageable host memory, where
- * buffers above GT_TR_FULL_CHECK_MAX are checked on random blocks. */
+ * buffers above GT_TR_FULL_CHECK_MAX are checked on random blocks.
+ *
+ * Timing: events on the copying stream; copy kernels (method=sm) behind the
+ * timing gate (gate.c). Pageable copies return only once the driver has
+ * staged them through pinned buffers with the CPU, and for those the CPU's caches matter: a pageable source still in
+ * them from the last copy is staged ~1.8x faster (H200, 32 MiB), so it is
+ * flushed before each sample unless cpu-cache=warm; and a pageable
+ * destination is never poisoned by the CPU (dirty lines slow the staging
+ * down): its device source gets a new pattern each sample instead, so a
+ * stale word still fails.
+ *
+ * Buffers are kept across configurations (keep.c) so that a new size
+ * re-uses pinned memory instead of pinning again; the set-up lines say
+ * whether a buffer was allocated now or kept, and what allocating it took. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +48,12 @@ typedef struct tr {
     int64_t host;
     unsigned int alloc_flags, reg_flags;
     bool sampled_check;
-    gt_hostbuf hsrc, hdst;
-    void *da, *db;
+    gt_kept ksrc, kdst, kda, kdb;   /* host source/destination, device a/b */
+    void *da, *db;                  /* kda.d, kdb.d */
+    gt_gate gate;
     lane l[2];
+    uint8_t *flush;                 /* written before each sample: cpu-cache=flushed */
+    uint32_t lane_seed[2];          /* pattern of each lane's source this sample */
     unsigned long long *dres, *hres;
     uint32_t seed, sample_no;
     uint64_t rng;
@@ -51,24 +67,46 @@ static void cpu_fill_pattern(uint32_t *p, size_t n, uint32_t seed)
         p[i] = gt_pattern_word(i, seed);
 }
 
-/* Allocates one host buffer of the configured kind and records how long
- * the allocation (and registration) took. A source also gets the pattern:
- * written by the GPU through the mapped pointer where there is one (fast,
- * and no CPU cache is warmed), else by the CPU. */
-static int host_alloc(tr *t, gt_hostbuf *h, bool src, const gt_devprops *p,
-                      gt_setup_info *info, gt_err *err)
+/* The "kept" line of a buffer reused from an earlier configuration. */
+static void kept_line(gt_setup_info *info, const char *role, const gt_kept *k, double now_sec)
+{
+    char sz[32], t[32];
+
+    gt_setup_info_time(info, now_sec, "%s: %s kept (allocated earlier in %s)", role,
+                       gt_format_size(k->cap, sz, sizeof sz),
+                       gt_format_seconds(k->alloc_sec, t, sizeof t));
+}
+
+/* One host buffer of the configured kind: kept from the last configuration
+ * when it fits, else allocated (and registered) with the time it took. A
+ * source also gets the pattern: written by the GPU through the mapped
+ * pointer where there is one (fast, and no CPU cache is warmed), else by
+ * the CPU; a kept source already holds one, whose seed the copy uses. */
+static int host_alloc(tr *t, bool src, const gt_devprops *p, gt_setup_info *info, gt_err *err)
 {
     const char *role = src ? "source" : "destination";
+    gt_kept *k = src ? &t->ksrc : &t->kdst;
+    gt_hostbuf *h = &k->h;
     unsigned flags = t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags;
     char sz[32], fl[64];
-    double t0 = gt_now();
+    double t0 = gt_now(), alloc;
 
+    if (gt_keep_take(src ? GT_KEEP_TR_SRC : GT_KEEP_TR_DST, false, (int)t->host, flags,
+                     t->bytes, k)) {
+        kept_line(info, role, k, gt_now() - t0);
+        if (src)
+            t->seed = k->seed;
+        return 0;
+    }
+    k->kind = (int)t->host;
+    k->flags = flags;
     gt_format_size(t->bytes, sz, sizeof sz);
     if (gt_hostmem_alloc(h, (int)t->host, t->bytes, flags, err))
         return -1;
+    k->cap = t->bytes;
     switch (t->host) {
     case GT_HOST_PAGEABLE:
-        gt_setup_info_time(info, gt_now() - t0, "%s: malloc %s", role, sz);
+        gt_setup_info_time(info, alloc = gt_now() - t0, "%s: malloc %s", role, sz);
         /* The page faults of the first touch are the cost of pageable
          * memory that malloc does not show. */
         t0 = gt_now();
@@ -76,24 +114,27 @@ static int host_alloc(tr *t, gt_hostbuf *h, bool src, const gt_devprops *p,
             cpu_fill_pattern(h->p, t->words, t->seed);
         else
             memset(h->p, 0, t->bytes);
+        k->alloc_sec = alloc + gt_now() - t0;
         gt_setup_info_time(info, gt_now() - t0, "%s: first touch%s (page faults) %s", role,
                            src ? " + pattern" : "", sz);
         if (gt_dp_get(p, GT_DP_PAGEABLE))
             h->dev = h->p;
+        k->seed = src ? t->seed : 0;
         return 0;
     case GT_HOST_REGISTER:
-        gt_setup_info_time(info, gt_now() - t0, "%s: malloc %s", role, sz);
+        gt_setup_info_time(info, alloc = gt_now() - t0, "%s: malloc %s", role, sz);
         t0 = gt_now();
         if (gt_hostmem_register(h, t->bytes, flags, err))
             return -1;
+        k->alloc_sec = alloc + gt_now() - t0;
         gt_setup_info_time(info, gt_now() - t0, "%s: cudaHostRegister(%s) %s", role,
                            gt_hostmem_flag_names(flags, true, fl, sizeof fl), sz);
         break;
     case GT_HOST_PINNED:
-        gt_setup_info_time(info, gt_now() - t0, "%s: cudaMallocHost %s", role, sz);
+        gt_setup_info_time(info, k->alloc_sec = gt_now() - t0, "%s: cudaMallocHost %s", role, sz);
         break;
     default:
-        gt_setup_info_time(info, gt_now() - t0, "%s: cudaHostAlloc(%s) %s", role,
+        gt_setup_info_time(info, k->alloc_sec = gt_now() - t0, "%s: cudaHostAlloc(%s) %s", role,
                            gt_hostmem_flag_names(flags, false, fl, sizeof fl), sz);
         break;
     }
@@ -103,7 +144,27 @@ static int host_alloc(tr *t, gt_hostbuf *h, bool src, const gt_devprops *p,
             cpu_fill_pattern(h->p, t->words, t->seed);
         else if (GT_CUDA(err, gt_k_fill_pattern(h->dev, t->words, t->seed, t->blocks, 0)))
             return -1;
+        k->seed = t->seed;
     }
+    return 0;
+}
+
+/* Device buffer a or b: kept when it fits, else cudaMalloc. */
+static int dev_alloc(tr *t, int slot, gt_kept *k, double *sec, bool *kept, gt_err *err)
+{
+    double t0 = gt_now();
+
+    if (gt_keep_take(slot, true, -1, 0, t->bytes, k)) {
+        *kept = true;
+        return 0;
+    }
+    k->device = true;
+    k->kind = -1;
+    if (GT_CUDA_ALLOC(err, cudaMalloc(&k->d, t->bytes)))
+        return -1;
+    k->cap = t->bytes;
+    k->alloc_sec = gt_now() - t0;
+    *sec += k->alloc_sec;
     return 0;
 }
 
@@ -113,16 +174,18 @@ static void teardown(void *state)
 
     if (!t)
         return;
+    gt_gate_free(&t->gate);
     gt_gpu_quiesce();
+    free(t->flush);
     for (int i = 0; i < 2; i++) {
         gt_destroy_event(&t->l[i].e0);
         gt_destroy_event(&t->l[i].e1);
         gt_destroy_stream(&t->l[i].s);
     }
-    gt_hostmem_free(&t->hsrc);
-    gt_hostmem_free(&t->hdst);
-    gt_free_device(&t->da);
-    gt_free_device(&t->db);
+    gt_keep_put(GT_KEEP_TR_SRC, &t->ksrc);
+    gt_keep_put(GT_KEEP_TR_DST, &t->kdst);
+    gt_keep_put(GT_KEEP_TR_DA, &t->kda);
+    gt_keep_put(GT_KEEP_TR_DB, &t->kdb);
     gt_free_device(&t->dres);
     gt_free_pinned(&t->hres);
     free(t);
@@ -180,21 +243,36 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     t->seed = (uint32_t)gt_xorshift64(&t->rng) | 1u;
 
     gt_format_size(gt_transfer_device_bytes(v), sz, sizeof sz);
-    t0 = gt_now();
-    if (GT_CUDA_ALLOC(err, cudaMalloc(&t->da, t->bytes)))
-        goto fail;
-    if ((dir == GT_DIR_D2D || dir == GT_DIR_BIDIR) &&
-        GT_CUDA_ALLOC(err, cudaMalloc(&t->db, t->bytes)))
-        goto fail;
-    gt_setup_info_time(info, gt_now() - t0, "device: cudaMalloc %s", sz);
+    {
+        double sec = 0;
+        bool kept = false;
+        t0 = gt_now();
+        if (dev_alloc(t, GT_KEEP_TR_DA, &t->kda, &sec, &kept, err))
+            goto fail;
+        if ((dir == GT_DIR_D2D || dir == GT_DIR_BIDIR) &&
+            dev_alloc(t, GT_KEEP_TR_DB, &t->kdb, &sec, &kept, err))
+            goto fail;
+        if (kept)
+            gt_setup_info_time(info, gt_now() - t0, "device: %s kept", sz);
+        else
+            gt_setup_info_time(info, sec, "device: cudaMalloc %s", sz);
+    }
+    t->da = t->kda.d;
+    t->db = t->kdb.d;
     if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&t->dres, 4 * sizeof *t->dres)) ||
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&t->hres, 4 * sizeof *t->hres)))
         goto fail;
+    /* A kept host buffer this direction does not use stays only while its
+     * kind and flags are still the ones chosen. */
+    gt_keep_trim(GT_KEEP_TR_SRC, (int)t->host,
+                 t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags);
+    gt_keep_trim(GT_KEEP_TR_DST, (int)t->host,
+                 t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags);
     if ((dir == GT_DIR_H2D || dir == GT_DIR_BIDIR) &&
-        host_alloc(t, &t->hsrc, true, p, info, err))
+        host_alloc(t, true, p, info, err))
         goto fail;
     if ((dir == GT_DIR_D2H || dir == GT_DIR_BIDIR) &&
-        host_alloc(t, &t->hdst, false, p, info, err))
+        host_alloc(t, false, p, info, err))
         goto fail;
 
     /* Sources hold the pattern for the whole configuration (host sources
@@ -212,12 +290,12 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     switch (dir) {
     case GT_DIR_H2D:
         t->nlanes = 1;
-        if (make_lane(t, &t->l[0], t->hsrc.p, t->hsrc.dev, t->da, t->da, NULL, err))
+        if (make_lane(t, &t->l[0], t->ksrc.h.p, t->ksrc.h.dev, t->da, t->da, NULL, err))
             goto fail;
         break;
     case GT_DIR_D2H:
         t->nlanes = 1;
-        if (make_lane(t, &t->l[0], t->da, t->da, t->hdst.p, t->hdst.dev, t->hdst.p, err))
+        if (make_lane(t, &t->l[0], t->da, t->da, t->kdst.h.p, t->kdst.h.dev, t->kdst.h.p, err))
             goto fail;
         break;
     case GT_DIR_D2D:
@@ -227,8 +305,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
         break;
     default:
         t->nlanes = 2;
-        if (make_lane(t, &t->l[0], t->hsrc.p, t->hsrc.dev, t->da, t->da, NULL, err) ||
-            make_lane(t, &t->l[1], t->db, t->db, t->hdst.p, t->hdst.dev, t->hdst.p, err))
+        if (make_lane(t, &t->l[0], t->ksrc.h.p, t->ksrc.h.dev, t->da, t->da, NULL, err) ||
+            make_lane(t, &t->l[1], t->db, t->db, t->kdst.h.p, t->kdst.h.dev, t->kdst.h.p, err))
             goto fail;
         break;
     }
@@ -237,6 +315,22 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     for (int i = 0; i < t->nlanes; i++)
         cpu_check |= t->l[i].vdst == NULL;
     t->sampled_check = cpu_check && t->bytes > GT_TR_FULL_CHECK_MAX;
+    bool pageable = t->host == GT_HOST_PAGEABLE && dir != GT_DIR_D2D;
+    /* The gate removes the launch latency in front of a copy kernel; in
+     * front of a copy-engine copy it adds the hand-off from the spin kernel
+     * (~3.5 us on an H200), so copy engines start from an idle stream. */
+    if (gt_gate_init(&t->gate, t->method == GT_METHOD_SM, !pageable, err))
+        goto fail;
+    if (pageable && (dir == GT_DIR_H2D || dir == GT_DIR_BIDIR) &&
+        v[GT_TR_CACHE] == GT_CACHE_FLUSHED) {
+        t0 = gt_now();
+        if (!(t->flush = malloc(GT_TR_FLUSH_BYTES))) {
+            gt_err_set(err, GT_EXIT_FAIL, "out of host memory (the cache-flush buffer)");
+            goto fail;
+        }
+        memset(t->flush, 1, GT_TR_FLUSH_BYTES);
+        gt_setup_info_time(info, gt_now() - t0, "cache flush: malloc + touch 256 MiB");
+    }
     if (!cpu_check)
         snprintf(info->note, sizeof info->note, "every word, on the GPU, after every sample");
     else if (!t->sampled_check)
@@ -245,11 +339,31 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
         snprintf(info->note, sizeof info->note,
                  "SAMPLED: %d random 64 KiB blocks + both ends of the pageable buffer "
                  "per sample (full check above 256 MiB would dominate)", CHECK_BLOCKS);
+    if (pageable)
+        gt_setup_info_timing(info, "events on the GPU around the copies, which return once "
+                             "staged%s", t->flush ? "; the source flushed from the CPU's "
+                             "caches before each sample" : dir == GT_DIR_D2H ? "" :
+                             "; the source left warm in the CPU's caches");
+    else
+        gt_setup_info_timing(info, "events on the GPU around the copies%s",
+                             t->gate.on ? ", from when they are queued" : "");
     *state = t;
     return 0;
 fail:
     teardown(t);
     return -1;
+}
+
+/* Reads a line of every 64 B of the flush buffer: the pageable source
+ * leaves the CPU's caches without dirty lines to write back during the
+ * copy that follows. */
+static void flush_caches(const uint8_t *p)
+{
+    uint64_t acc = 0;
+
+    for (size_t i = 0; i < GT_TR_FLUSH_BYTES; i += 64)
+        acc += p[i];
+    __asm__ volatile("" : : "r"(acc));
 }
 
 /* Picks the blocks a sampled check poisons and compares this time. */
@@ -265,16 +379,6 @@ static void pick_blocks(tr *t)
         t->check_off[t->ncheck++] = (gt_xorshift64(&t->rng) % nblk) * CHECK_BLOCK_WORDS;
 }
 
-static void cpu_poison(tr *t, uint32_t *p, uint32_t poison)
-{
-    if (!t->sampled_check) {
-        memset(p, poison & 0xff, t->bytes);
-        return;
-    }
-    for (int i = 0; i < t->ncheck; i++)
-        memset(p + t->check_off[i], poison & 0xff, CHECK_BLOCK_WORDS * 4);
-}
-
 static uint64_t cpu_check_range(const uint32_t *p, size_t from, size_t n, uint32_t seed)
 {
     uint64_t bad = 0;
@@ -284,14 +388,14 @@ static uint64_t cpu_check_range(const uint32_t *p, size_t from, size_t n, uint32
     return bad;
 }
 
-static uint64_t cpu_check(tr *t, const uint32_t *p)
+static uint64_t cpu_check(tr *t, const uint32_t *p, uint32_t seed)
 {
     uint64_t bad = 0;
 
     if (!t->sampled_check)
-        return cpu_check_range(p, 0, t->words, t->seed);
+        return cpu_check_range(p, 0, t->words, seed);
     for (int i = 0; i < t->ncheck; i++)
-        bad += cpu_check_range(p, t->check_off[i], CHECK_BLOCK_WORDS, t->seed);
+        bad += cpu_check_range(p, t->check_off[i], CHECK_BLOCK_WORDS, seed);
     return bad;
 }
 
@@ -305,11 +409,16 @@ static int run(void *state, gt_sample *out, gt_err *err)
         pick_blocks(t);
     for (int i = 0; i < t->nlanes; i++) {
         lane *l = &t->l[i];
+        t->lane_seed[i] = t->seed;
         if (l->vdst) {
             if (GT_CUDA(err, gt_k_fill_word(l->vdst, t->words, poison, t->blocks, l->s)))
                 return -1;
         } else {
-            cpu_poison(t, l->hdst, poison);
+            /* A pageable destination: a new pattern in the device source. */
+            t->lane_seed[i] = t->seed + 2 * t->sample_no;
+            if (GT_CUDA(err, gt_k_fill_pattern(l->ksrc, t->words, t->lane_seed[i], t->blocks,
+                                               l->s)))
+                return -1;
         }
         memcpy(t->hres + 2 * i, init, sizeof init);
         if (GT_CUDA(err, cudaMemcpyAsync(t->dres + 2 * i, t->hres + 2 * i, sizeof init,
@@ -319,30 +428,38 @@ static int run(void *state, gt_sample *out, gt_err *err)
     for (int i = 0; i < t->nlanes; i++)
         if (GT_CUDA(err, cudaStreamSynchronize(t->l[i].s)))
             return -1;
+    if (t->flush)
+        flush_caches(t->flush);
 
-    /* Timed region: events on the copying stream around the copies only. */
+    /* Timed region: events on the copying stream around the copies only,
+     * behind the gate where there is one. */
     for (int i = 0; i < t->nlanes; i++) {
         lane *l = &t->l[i];
-        if (GT_CUDA(err, cudaEventRecord(l->e0, l->s)))
-            return -1;
+        if (gt_gate_hold(&t->gate, l->s, err) || GT_CUDA(err, cudaEventRecord(l->e0, l->s)))
+            goto fail;
         for (int k = 0; k < t->iters; k++) {
             if (t->method == GT_METHOD_CE
                     ? GT_CUDA(err, cudaMemcpyAsync(l->dst, l->src, t->bytes, cudaMemcpyDefault,
                                                    l->s))
                     : GT_CUDA(err, gt_k_copy(l->kdst, l->ksrc, t->bytes, t->blocks, l->s)))
-                return -1;
+                goto fail;
         }
         if (GT_CUDA(err, cudaEventRecord(l->e1, l->s)))
-            return -1;
+            goto fail;
     }
+    gt_gate_open(&t->gate);
+    for (int i = 0; i < t->nlanes; i++)
+        if (GT_CUDA(err, cudaEventSynchronize(t->l[i].e1)))
+            return -1;
+    if (gt_gate_check(&t->gate, err))
+        return -1;
 
     for (int i = 0; i < t->nlanes; i++) {
         lane *l = &t->l[i];
         float ms = 0;
         uint64_t bad;
 
-        if (GT_CUDA(err, cudaEventSynchronize(l->e1)) ||
-            GT_CUDA(err, cudaEventElapsedTime(&ms, l->e0, l->e1)))
+        if (GT_CUDA(err, cudaEventElapsedTime(&ms, l->e0, l->e1)))
             return -1;
         if (l->vdst) {
             if (GT_CUDA(err, gt_k_verify_pattern(l->vdst, t->words, t->seed, t->dres + 2 * i,
@@ -353,7 +470,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
                 return -1;
             bad = t->hres[2 * i];
         } else {
-            bad = cpu_check(t, l->hdst);
+            bad = cpu_check(t, l->hdst, t->lane_seed[i]);
         }
         out[i].series = (uint8_t)i;
         out[i].verify = bad ? GT_V_FAILED : t->sampled_check && !l->vdst ? GT_V_SAMPLED
@@ -362,6 +479,9 @@ static int run(void *state, gt_sample *out, gt_err *err)
         out[i].bytes = (uint64_t)t->bytes * (uint64_t)t->iters;
     }
     return t->nlanes;
+fail:
+    gt_gate_open(&t->gate);
+    return -1;
 }
 
 const gt_exp_ops gt_transfer_ops = {.setup = setup, .run = run, .teardown = teardown};

@@ -62,6 +62,8 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
     if (row < end && u->st.info.note[0])
         ui_putf(row++, x, w, strncmp(u->st.info.note, "SAMPLED", 7) ? A_NORMAL : ui_role(u, C_WARN),
              " verify: %s", u->st.info.note);
+    if (row < end && u->st.info.timing[0])
+        ui_putf(row++, x, w, A_NORMAL, " timed:  %s", u->st.info.timing);
     if (row < end && u->st.warmup_total)
         ui_putf(row++, x, w, ui_role(u, C_GHOST), " warm-up: %d of %d iterations done, not in the histograms",
              u->st.warmup_done, u->st.warmup_total);
