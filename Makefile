@@ -100,8 +100,8 @@ test: deps-test $(BIN) $(UNIT_BIN)
 test-e2e: $(BIN)
 	@tests/e2e/run.sh $(BIN)
 
-test-gpu: $(BIN) $(BUILD)/test_unwind
-	@tests/gpu/run.sh $(BIN) $(BUILD)/test_unwind
+test-gpu: $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe
+	@tests/gpu/run.sh $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe
 
 test-gpu-memcheck: $(BIN) $(BUILD)/test_unwind
 	@tests/gpu/memcheck.sh $(BIN) $(BUILD)/test_unwind
@@ -109,12 +109,17 @@ test-gpu-memcheck: $(BIN) $(BUILD)/test_unwind
 $(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
 	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lstdc++ -lm
 
+# Reference timings beside gputui's in the same run (GPU suite, make bench).
+$(BUILD)/refprobe: tests/gpu/refprobe.cu
+	@mkdir -p $(@D)
+	$(NVCC) -O2 -std=c++17 $(GENCODE) -o $@ $<
+
 # What the bundled recordings must hold (make recordings, and the e2e check).
 $(BUILD)/recplan: tests/tools/recplan.c $(CORE_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) -lm
 
-bench: $(BIN)
-	@scripts/bench.sh $(BIN)
+bench: $(BIN) $(BUILD)/refprobe
+	@scripts/bench.sh $(BIN) $(BUILD)/refprobe
 
 # libFuzzer on the recording reader and the command line (clang);
 # FUZZ_TIME seconds each.

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Checks one gputui --batch --format json report: every sample verified,
-enough samples, figures physically plausible against the device's own
-properties. Usage: check_batch.py REPORT.json SAMPLES [--min-pcie-pct P]"""
+"""Checks a gputui --batch --format json report, every run of it: every
+sample verified, enough samples, figures physically plausible against the
+device's own properties. Prints one line per run, "ok   CONFIG -> FIGURES"
+or "FAIL CONFIG" and its problems; exits 1 if any run failed.
+Usage: check_batch.py REPORT.json SAMPLES [--min-pcie-pct P]
+--min-pcie-pct applies to pinned copy-engine H2D and D2H of 64 MiB or more."""
 import json
 import sys
 
@@ -53,16 +56,23 @@ def check_streams(r, cfg, dev):
     return problems
 
 
-def main():
-    path, want = sys.argv[1], int(sys.argv[2])
-    min_pct = float(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--min-pcie-pct" else None
-    doc = json.load(open(path))
-    dev = doc["device"]
-    problems = []
-    if len(doc["runs"]) != 1:
-        problems.append(f"{len(doc['runs'])} runs in the report, wanted 1")
-    r = doc["runs"][0]
+def describe(r):
+    """The run's configuration as options, and its headline figures."""
     cfg = r["config"]
+    opts = " ".join(f"--{k} {v}" for k, v in cfg.items() if k != "warmup")
+    bw = r["experiment"] in ("transfer", "hostalloc") or cfg.get("op") == "bandwidth"
+    figs = ", ".join(("%s %.2f GB/s" % (s["name"], s["bandwidth_GBps"]["p50"])) if bw else
+                     ("%s %.3f ms" % (s["name"], s["latency_s"]["p50"] * 1e3)) for s in r["series"])
+    return f"-e {r['experiment']} {opts}", figs
+
+
+def check_run(r, dev, want, min_pct):
+    problems = []
+    cfg = r["config"]
+    if min_pct is not None and not (r["experiment"] == "transfer" and cfg["host"] == "pinned" and
+                                    cfg["method"] == "ce" and cfg["dir"] in ("h2d", "d2h") and
+                                    cfg["size"] >= 64 << 20):
+        min_pct = None
     for s in r["series"]:
         lat, bw = s["latency_s"], s["bandwidth_GBps"]
         if s["failed"]:
@@ -105,6 +115,8 @@ def main():
                                 "pages is implausibly fast")
     if r["experiment"] == "streams":
         problems += check_streams(r, cfg, dev)
+    if r.get("timing") is None:
+        problems.append("no 'timing' in the report")
     if r["experiment"] == "l2" and cfg["op"] == "window":
         # Persisting lines help at full hitRatio with a set-aside, and
         # cannot help without one.
@@ -115,9 +127,26 @@ def main():
         if cfg["set-aside"] == 100 and cfg["hit-ratio"] == 100 and cfg["hit-prop"] == "persisting" \
                 and cfg["region"] <= dev["persisting_l2_max_bytes"] and sp < 1.3:
             problems.append(f"speed-up only {sp:.2f}x with the region inside the set-aside")
-    for p in problems:
-        print("   " + p)
-    return 1 if problems else 0
+    return problems
+
+
+def main():
+    path, want = sys.argv[1], int(sys.argv[2])
+    min_pct = float(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--min-pcie-pct" else None
+    doc = json.load(open(path))
+    dev = doc["device"]
+    failed = 0
+    if not doc["runs"]:
+        print("FAIL no runs in the report")
+        return 1
+    for r in doc["runs"]:
+        problems = check_run(r, dev, want, min_pct)
+        cfg, figs = describe(r)
+        print(("FAIL " if problems else "ok   ") + cfg + " -> " + figs)
+        for p in problems:
+            print("   " + p)
+        failed += bool(problems)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

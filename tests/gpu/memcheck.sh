@@ -26,6 +26,9 @@ one d2d-sm "${B[@]}" --dir d2d --method sm
 one bidir-hostalloc-sm "${B[@]}" --dir bidir --host hostalloc --mapped --write-combined --method sm
 one bidir-register-ce "${B[@]}" --dir bidir --host register --mapped
 one hostalloc "$BIN" --batch --samples 3 --warmup 1 -e hostalloc --kind register --mapped --size 16M
+one transfer-kept "${B[@]}" --dir bidir --size 8M,4M,16M
+one zerocopy-cpu-repeat "$BIN" --batch --samples 3 --warmup 1 -e zerocopy --count 100000 --check cpu --repeat 3
+one pitched-d2h "$BIN" --batch --samples 3 --warmup 1 -e pitched --width 1000 --height 256 --measure d2h
 one zerocopy "$BIN" --batch --samples 3 --warmup 1 -e zerocopy --count 100000 --passes 2 --write-combined
 one streams "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 6 --chunk-size 1M --streams 3
 one streams-legacy "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 4 --chunk-size 1M --legacy-sync --host pageable

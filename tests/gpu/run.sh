@@ -3,17 +3,24 @@
 #  1. batch mode over every host-memory kind (with its flags) x direction x
 #     method at three sizes: verified, plausible against the device's
 #     ceilings; pinned copy-engine H2D/D2H at 64 MiB at >= 80% of PCIe;
-#  2. the unwind test (no device memory leaked at any failure point);
-#  3. the TUI under tmux on the real device.
+#     one process per host kind and size, its directions and methods as lists;
+#  2. every other experiment's configurations, the lessons, traces;
+#  3. fidelity against refprobe (tests/gpu/refprobe.cu) in the same run:
+#     zero-copy within 5% of the article's program, pageable copies within
+#     5% of a CPU-timed cudaMemcpy;
+#  4. the unwind test (no device memory leaked at any failure point);
+#  5. the TUI under tmux on the real device, and every experiment's sample
+#     rate there.
 # Logs go to $GPUTUI_LOG_DIR (default build/test-gpu).
 set -u
-BIN=$(realpath "$1"); UNWIND=$(realpath "$2")
+BIN=$(realpath "$1"); UNWIND=$(realpath "$2"); PROBE=$(realpath "$3")
 cd "$(dirname "$0")/../.."
 LOG=${GPUTUI_LOG_DIR:-build/test-gpu}
 mkdir -p "$LOG"
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+section() { echo "== $1 (at ${SECONDS}s)"; }
 
 if ! "$BIN" --list-devices; then
     echo "test-gpu: no usable CUDA device; nothing was run"
@@ -24,47 +31,53 @@ HOSTS=("pageable" "pinned" "hostalloc" "hostalloc --portable" "hostalloc --write
        "hostalloc --mapped" "hostalloc --portable --write-combined --mapped"
        "register" "register --portable" "register --mapped")
 i=0
-run_one() {     # run_one EXPECTED-MIN-PCT ARGS...
+run_one() {     # run_one EXPECTED-MIN-PCT ARGS...: every run of one batch process
     local min=$1; shift
     local f="$LOG/batch-$i.json" err="$LOG/batch-$i.err"
     i=$((i + 1))
     "$BIN" --batch --format json --samples "$SAMPLES" --warmup 2 "$@" >"$f" 2>"$err"
     local rc=$?
-    if [ $rc = 64 ] && grep -q "pageableMemoryAccess = 0" "$err"; then
-        ok "$* -> refused as documented (no pageableMemoryAccess)"; return; fi
-    if [ $rc = 1 ] && grep -q "not addressable by kernels" "$err"; then
-        ok "$* -> refused as documented ($(head -c 80 "$err"))"; return; fi
     if [ $rc != 0 ]; then bad "$* -> exit $rc: $(cat "$err")"; return; fi
-    if python3 tests/gpu/check_batch.py "$f" "$SAMPLES" ${min:+--min-pcie-pct $min}; then
-        ok "$* -> $(python3 -c "import json,sys; r=json.load(open('$f'))['runs'][0]; print(', '.join(('%s %.2f GB/s' % (s['name'], s['bandwidth_GBps']['p50'])) if r['experiment'] in ('transfer', 'hostalloc') or r['config'].get('op') == 'bandwidth' else ('%s %.3f ms' % (s['name'], s['latency_s']['p50'] * 1e3)) for s in r['series']))")"
-    else
-        bad "$*"
-    fi
+    local out
+    out=$(python3 tests/gpu/check_batch.py "$f" "$SAMPLES" ${min:+--min-pcie-pct $min})
+    echo "$out"
+    pass=$((pass + $(grep -c '^ok' <<<"$out"))); fail=$((fail + $(grep -c '^FAIL' <<<"$out")))
 }
+refused() {     # refused NAME PATTERN ARGS...: exit 64 with a message naming the problem
+    local name=$1 pat=$2; shift 2
+    local msg; msg=$("$BIN" --batch --samples 2 "$@" 2>&1 >/dev/null); local rc=$?
+    if [ $rc = 64 ] && grep -q "$pat" <<<"$msg"; then ok "$name: $msg"; else bad "$name: rc $rc: $msg"; fi
+}
+section transfer
+run_one "" --dir d2d --method ce,sm --size ${SIZES:-4K,64M,256M}
+# Kernels reach pageable memory only where the device says pageableMemoryAccess.
+if msg=$("$BIN" --batch --samples 2 --host pageable --method sm --size 4K 2>&1 >/dev/null); then
+    run_one "" --host pageable --dir h2d,d2h,bidir --method sm --size 4K,64M
+elif grep -q "pageableMemoryAccess = 0" <<<"$msg"; then
+    ok "method=sm on pageable memory -> refused as documented: $msg"
+else
+    bad "method=sm on pageable memory: $msg"
+fi
 for size in ${SIZES:-4K 64M 256M}; do
-    for method in ce sm; do
-        run_one "" --dir d2d --method $method --size $size
-        for host in "${HOSTS[@]}"; do
-            for dir in h2d d2h bidir; do
-                min=""
-                [ "$host" = pinned ] && [ $method = ce ] && [ $size = 64M ] && [ $dir != bidir ] && min=80
-                # shellcheck disable=SC2086
-                run_one "$min" --host $host --dir $dir --method $method --size $size
-            done
-        done
+    for host in "${HOSTS[@]}"; do
+        methods=ce,sm
+        [ "$host" = pageable ] && methods=ce
+        min=""
+        [ "$host" = pinned ] && [ $size = 64M ] && min=80
+        # shellcheck disable=SC2086
+        run_one "$min" --host $host --dir h2d,d2h,bidir --method $methods --size $size
     done
 done
 
-echo "== zerocopy"
+section "zerocopy"
 ZC=(-e zerocopy --warmup 1)
 run_one "" "${ZC[@]}"
 run_one "" "${ZC[@]}" --blocks auto --passes 8
 run_one "" "${ZC[@]}" --write-combined --count 16777216 --threads 256
 run_one "" "${ZC[@]}" --count 1024 --blocks 1 --threads 32
-run_one "" "${ZC[@]}" --variant explicit
-run_one "" "${ZC[@]}" --variant mapped
+run_one "" "${ZC[@]}" --variant explicit,mapped --check gpu,cpu --repeat 1,10
 
-echo "== streams"
+section "streams"
 ST=(-e streams --warmup 1)
 for s in 1 4 8; do run_one "" "${ST[@]}" --streams $s; done
 run_one "" "${ST[@]}" --host pageable --chunks 8
@@ -75,18 +88,13 @@ run_one "" "${ST[@]}" --chunks 1 --streams 16 --work 1
 run_one "" "${ST[@]}" --chunks 3 --chunk-size 1M --streams 2 --work 20000
 for a in cudaMalloc cudaMallocHost; do run_one "" "${ST[@]}" --alloc-between $a; done
 
-echo "== vmm"
+section "vmm"
 VM=(-e vmm --warmup 1)
 for size in 2M 3M 64M 1G; do run_one "" "${VM[@]}" --op alloc --size $size; done
 run_one "" "${VM[@]}" --op alloc --size 64M --granularity minimum
 for dir in h2d d2h d2d; do run_one "" "${VM[@]}" --op bandwidth --dir $dir --size 512M; done
 run_one "" "${VM[@]}" --op grow --start 64M --end 1G --step 64M
 run_one "" "${VM[@]}" --op grow --start 2M --end 64M --step 2M --granularity minimum
-refused() {     # refused NAME PATTERN ARGS...: exit 64 with a message naming the problem
-    local name=$1 pat=$2; shift 2
-    local msg; msg=$("$BIN" --batch --samples 2 "$@" 2>&1 >/dev/null); local rc=$?
-    if [ $rc = 64 ] && grep -q "$pat" <<<"$msg"; then ok "$name: $msg"; else bad "$name: rc $rc: $msg"; fi
-}
 n=$(nvidia-smi -L 2>/dev/null | wc -l)
 if [ "$n" = 1 ]; then
     refused "vmm peer access on one GPU" "peer-access: no other GPU" "${VM[@]}" --peer-access rw
@@ -96,7 +104,7 @@ fi
 refused "vmm grow end not above start" "end: 64 MiB is not above start" "${VM[@]}" --op grow --end 64M
 refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
 
-echo "== l2"
+section "l2"
 p50_gbps() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['runs'][0]['series'][0]['bandwidth_GBps']['p50'])" "$1"; }
 "$BIN" --batch --format json --samples 20 --dir d2d --size 512M >"$LOG/d2d-before.json" 2>&1
 L2=(-e l2 --warmup 1)
@@ -118,7 +126,7 @@ else
     bad "D2D after the L2 experiment: $a GB/s, before $b GB/s: a set-aside was left behind"
 fi
 
-echo "== pitched"
+section "pitched"
 # Every width x measure once at 32768 rows (32-128 MiB, beyond the L2 at
 # W = 4096): at the default height each sample is verified byte by byte on
 # the CPU over up to 1 GiB, and nine of them took three minutes. The
@@ -132,7 +140,7 @@ run_one "" "${PI[@]}" --dims 3d --width 1000 --height 512 --depth 32 --measure h
 run_one "" "${PI[@]}" --dims 3d --width 4100 --height 512 --depth 32 --measure kernel
 run_one "" "${PI[@]}" --width 1 --height 1 --measure d2h
 
-echo "== hostalloc"
+section "hostalloc"
 HA=(-e hostalloc --warmup 1)
 for kind in "pageable" "pinned" "hostalloc" "hostalloc --write-combined" \
             "hostalloc --portable --mapped" "register" "register --mapped"; do
@@ -145,7 +153,57 @@ run_one "" "${HA[@]}" --op alloc --kind pinned --size 1G
 run_one "" "${HA[@]}" --op alloc --kind register --size 1G
 run_one "" "${HA[@]}" --op alloc --kind pageable --size 4K
 
-echo "== lessons (live, each step's verdict)"
+section "fidelity: refprobe in the same run"
+# Zero-copy: gputui's per-iteration p50 (checked on the GPU) within 5% of
+# the article's program (events around 10 back-to-back repeats).
+"$PROBE" zc >"$LOG/refprobe-zc.jsonl" 2>"$LOG/refprobe-zc.err" || bad "refprobe zc: $(cat "$LOG/refprobe-zc.err")"
+"$BIN" --batch --format json --samples 30 -e zerocopy --variant explicit,mapped >"$LOG/zc.json" 2>"$LOG/zc.err" ||
+    bad "zerocopy for the fidelity check: $(cat "$LOG/zc.err")"
+# Pageable H2D: gputui's p50 (source flushed from the CPU's caches) within
+# 5% of a CPU-timed cudaMemcpy from a source out of the caches; D2H is
+# printed beside the probe's, not judged (see the man page).
+"$PROBE" pageable 32 >"$LOG/refprobe-pageable.jsonl" 2>"$LOG/refprobe-pageable.err" ||
+    bad "refprobe pageable: $(cat "$LOG/refprobe-pageable.err")"
+"$BIN" --batch --format json --samples 20 --host pageable --dir h2d,d2h --size 32M >"$LOG/pg.json" 2>"$LOG/pg.err" ||
+    bad "pageable for the fidelity check: $(cat "$LOG/pg.err")"
+while read -r line; do
+    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
+done < <(python3 - "$LOG" <<'PY'
+import json, sys
+log = sys.argv[1]
+def probe(name):
+    for l in open(f"{log}/refprobe-{name}.jsonl"):
+        yield json.loads(l)
+ref = {p["probe"]: p for p in probe("zc")}
+for run in json.load(open(f"{log}/zc.json"))["runs"]:
+    s = run["series"][0]
+    var = run["config"]["variant"]
+    mine = s["latency_s"]["p50"] * 1e3
+    art = ref[f"zc_article_{var}"]["p50"]
+    d = 100 * (mine - art) / art
+    print(("ok " if abs(d) <= 5 else "FAIL ") +
+          f"zero-copy {var}: gputui p50 {mine:.3f} ms, the article's program {art:.3f} ms ({d:+.1f}%, within 5%)")
+ref = {p["probe"]: p for p in probe("pageable")}
+for run in json.load(open(f"{log}/pg.json"))["runs"]:
+    s = run["series"][0]
+    d_ = run["config"]["dir"]
+    mine = s["bandwidth_GBps"]["p50"]
+    cold = ref[f"pageable_{d_}_cold_cpu_timed_memcpy"]["p50"]
+    hot = ref[f"pageable_{d_}_hot_cpu_timed_memcpy"]["p50"]
+    ev = ref[f"pageable_{d_}_cold_events_async"]["p50"]
+    d = 100 * (mine - cold) / cold
+    if d_ == "h2d":
+        print(("ok " if abs(d) <= 5 else "FAIL ") +
+              f"pageable h2d 32 MiB: gputui p50 {mine:.2f} GB/s, CPU-timed cudaMemcpy from a cold "
+              f"source {cold:.2f} GB/s ({d:+.1f}%, within 5%); warm source {hot:.2f}; events "
+              f"around cudaMemcpyAsync {ev:.2f}")
+    else:
+        print(f"ok pageable d2h 32 MiB (not judged): gputui p50 {mine:.2f} GB/s, CPU-timed "
+              f"cudaMemcpy {cold:.2f} GB/s into a cold, {hot:.2f} into a warm destination")
+PY
+)
+
+section "lessons (live, each step's verdict)"
 for l in $("$BIN" --list-lessons | awk '/^[a-z]/ {print $1}'); do
     "$BIN" --batch --lesson "$l" --format json >"$LOG/lesson-$l.json" 2>"$LOG/lesson-$l.err"
     rc=$?
@@ -160,7 +218,7 @@ PY
     ); then ok "lesson $l: $out"; else bad "lesson $l (exit $rc): $out $(head -c 300 "$LOG/lesson-$l.err")"; fi
 done
 
-echo "== CUDA call trace"
+section "CUDA call trace"
 for e in transfer zerocopy streams hostalloc vmm l2 pitched; do
     "$BIN" --batch -e $e --samples 3 --trace-calls --format json >"$LOG/trace-$e.json" 2>"$LOG/trace-$e.err"
     if out=$(python3 - "$LOG/trace-$e.json" <<'PY'
@@ -176,7 +234,7 @@ PY
     ); then ok "trace $e: $out"; else bad "trace $e: $out $(head -c 300 "$LOG/trace-$e.err")"; fi
 done
 
-echo "== compressed recording"
+section "compressed recording"
 # Two configurations recorded through zlib: the per-configuration minimum
 # (--record-samples) holds, and the replay reports the same medians.
 rec="$LOG/short.gtr.gz"; rm -f "$rec"
@@ -199,13 +257,18 @@ EOF
 then ok "compressed recording: $(head -c 2 "$rec" | od -An -tx1 | tr -d ' ') magic, replays with the live medians"
 else bad "compressed recording: $(cat "$LOG/rec.err")"; fi
 
-echo "== unwind"
+section "unwind"
 if "$UNWIND" >"$LOG/unwind.log" 2>&1; then ok "unwind: $(grep -c '^ok' "$LOG/unwind.log") checks"
 else cat "$LOG/unwind.log"; bad "unwind"; fi
 
-echo "== TUI on the device"
+section "TUI on the device"
 if tests/gpu/tui.sh "$BIN" >"$LOG/tui.log" 2>&1; then ok "tui: $(tail -1 "$LOG/tui.log")"
 else cat "$LOG/tui.log"; bad "tui"; fi
+section "TUI sample rate, every experiment's default"
+while read -r line; do
+    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
+done < <(tests/gpu/rate.sh "$BIN" 10 2>&1)
+echo "wall time: ${SECONDS}s"
 
 echo "test-gpu: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -60,6 +60,7 @@ static void run_config(const char *exp, const char *name, int64_t *v, const gt_d
             failures++;
         }
         ops->teardown(st);
+        gt_keep_release();
     }
     base = free_now();
 
@@ -80,6 +81,7 @@ static void run_config(const char *exp, const char *name, int64_t *v, const gt_d
                 failures++;
             }
             ops->teardown(st);
+            gt_keep_release();
             break;
         }
         if (!strstr(err.msg, "cudaErrorMemoryAllocation") && !strstr(err.msg, "out of host memory") &&
@@ -87,6 +89,7 @@ static void run_config(const char *exp, const char *name, int64_t *v, const gt_d
             printf("FAIL %s: fault %d gave an unexpected message: %s\n", name, k, err.msg);
             failures++;
         }
+        gt_keep_release();  /* a failed set-up may have kept what it had taken */
         snprintf(when, sizeof when, "failure at allocation %d", k);
         leaked(base, name, when);
     }
@@ -113,6 +116,7 @@ static void run_faults(const char *exp, const char *name, int64_t *v, const gt_d
         printf("FAIL %s: warm-up: %s\n", name, err.msg);
         failures++;
         ops->teardown(st);
+        gt_keep_release();
         return;
     }
     base = free_now();
@@ -137,7 +141,51 @@ static void run_faults(const char *exp, const char *name, int64_t *v, const gt_d
         leaked(base, name, when);
     }
     ops->teardown(st);
+    gt_keep_release();
     printf("ok   %s: %d failure points in a run unwound, then a clean run\n", name, k - 1);
+}
+
+/* Buffers kept across configurations: a smaller size re-uses them (the
+ * set-up says so and the run verifies), a larger one allocates, and
+ * gt_keep_release gives every byte back. */
+static void keep_check(const gt_devprops *p)
+{
+    int64_t v[GT_MAX_PARAMS];
+    const gt_exp_ops *ops = gt_cuda_backend.ops("transfer");
+    size_t base = free_now();
+    static const int64_t sizes[] = {64ll << 20, 32ll << 20, 128ll << 20, 4096};
+    static const bool want_kept[] = {false, true, false, false};
+
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        void *st = NULL;
+        gt_setup_info info;
+        gt_err err;
+        gt_sample s[GT_MAX_SERIES];
+        bool kept = false;
+
+        gt_experiment_defaults(&gt_exp_transfer, v);
+        v[GT_TR_DIR] = GT_DIR_BIDIR;
+        v[GT_TR_SIZE] = sizes[i];
+        memset(&info, 0, sizeof info);
+        gt_err_clear(&err);
+        if (ops->setup(&st, v, p, &info, &err) || ops->run(st, s, &err) != 2 ||
+            s[0].verify != GT_V_FULL || s[1].verify != GT_V_FULL) {
+            printf("FAIL keep: size %lld: %s\n", (long long)sizes[i], err.msg);
+            failures++;
+        }
+        for (int k = 0; k < info.ntimes; k++)
+            kept |= strstr(info.times[k].label, "kept") != NULL;
+        if (kept != want_kept[i]) {
+            printf("FAIL keep: size %lld: kept %d, expected %d\n", (long long)sizes[i], kept,
+                   want_kept[i]);
+            failures++;
+        }
+        ops->teardown(st);
+    }
+    gt_keep_release();
+    if (!leaked(base, "keep", "after gt_keep_release"))
+        printf("ok   keep: a smaller size re-used the kept buffers, a larger one and one 8x "
+               "smaller allocated, all released\n");
 }
 
 int main(void)
@@ -167,6 +215,7 @@ int main(void)
         v[GT_TR_SIZE] = 16ll << 20;
         run_config("transfer", cfg[i].name, v, &p);
     }
+    keep_check(&p);
     gt_experiment_defaults(&gt_exp_zerocopy, v);
     v[GT_ZC_COUNT] = 1 << 20;
     run_config("zerocopy", "zerocopy", v, &p);
@@ -238,6 +287,7 @@ int main(void)
         if (ops->setup(&st, v, &p, &info, &err) == 0) {
             printf("FAIL oversized set-up succeeded\n");
             ops->teardown(st);
+            gt_keep_release();
             failures++;
         } else if (!strstr(err.msg, "cudaErrorMemoryAllocation")) {
             printf("FAIL oversized: unexpected message '%s'\n", err.msg);
@@ -272,6 +322,7 @@ int main(void)
             failures++;
         } else {
             ops->teardown(st);
+            gt_keep_release();
             st = NULL;
             if (round == 0)
                 printf("     vmm oversized, first round: %zu bytes fewer free afterwards\n",
@@ -280,6 +331,7 @@ int main(void)
                 printf("ok   vmm oversized request unwinds: %s\n", err.msg);
         }
         ops->teardown(st);
+        gt_keep_release();
     }
     gt_cuda_backend.close();
     printf("unwind: %s\n", failures ? "FAILED" : "passed");

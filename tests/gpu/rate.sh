@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every experiment's default configuration in the TUI under tmux: samples a
+# second per series once it runs, against a floor (default 10). Prints one
+# "ok"/"FAIL" line per experiment. Usage: rate.sh BIN [FLOOR]
+set -u
+BIN=$(realpath "$1"); FLOOR=${2:-10}
+TMPD=$(mktemp -d)
+trap 'stop; rm -rf "$TMPD"' EXIT
+cd "$(dirname "$0")/../.."
+. tests/e2e/lib.sh
+
+# The status line: "RUNNING  N iterations  M samples"; an iteration gives
+# one sample of each series.
+samples() { screen | sed -n 's/.*RUNNING  \([0-9][0-9]*\) iterations .*/\1/p' | head -1; }
+for e in transfer zerocopy streams hostalloc vmm l2 pitched; do
+    start "rate-$e" 160 50 "'$BIN' -e $e"
+    if ! wait_for "RUNNING" 60 || ! wait_for "RUNNING  [1-9][0-9]* iterations" 30; then
+        echo "FAIL tui rate -e $e: did not start sampling: $(screen | grep -m1 -i 'error\|fail')"
+        stop; continue
+    fi
+    sleep 1
+    a=$(samples); t0=$(date +%s.%N); sleep 3; b=$(samples); t1=$(date +%s.%N)
+    rate=$(python3 -c "print('%.1f' % ((${b:-0} - ${a:-0}) / ($t1 - $t0)))")
+    if python3 -c "import sys; sys.exit(0 if $rate >= $FLOOR else 1)"; then
+        echo "ok   tui rate -e $e: $rate samples/s a series (floor $FLOOR)"
+    else
+        echo "FAIL tui rate -e $e: $rate samples/s a series, below $FLOOR"
+    fi
+    tm send-keys -t t q
+    stop
+done
