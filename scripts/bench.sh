@@ -1,47 +1,66 @@
 #!/usr/bin/env bash
 # make bench: one table, on a machine with a GPU.
 #  - gputui's batch figures (median over REPEATS runs of each run's p50)
-#    against the physical ceiling and the reference figures of an H200
-#    measured with NVIDIA's nvbandwidth and bandwidthTest;
-#  - key press to first new sample on screen (median of PRESSES size
-#    changes, from gputui --trace, under tmux);
-#  - CPU use of the TUI process while paused and while running.
+#    against the physical ceiling and NVIDIA's nvbandwidth and the CUDA
+#    samples' bandwidthTest run in the same bench (NVBANDWIDTH=path,
+#    BANDWIDTHTEST=path; without them, the H200 figures of DESIGN.md, said
+#    so), and zero-copy against the article's program (refprobe);
+#  - key press to first new sample on screen (median and p90 of PRESSES
+#    size changes each way, from gputui --trace, under tmux);
+#  - every experiment's samples a second in the TUI; CPU use while paused.
+# Usage: bench.sh BIN REFPROBE
 set -u
-BIN=$(realpath "$1")
+BIN=$(realpath "$1"); PROBE=$(realpath "$2")
 cd "$(dirname "$0")/.."
 LOG=${GPUTUI_LOG_DIR:-build/bench}
 mkdir -p "$LOG"
-REPEATS=${REPEATS:-5} PRESSES=${PRESSES:-20} SAMPLES=${SAMPLES:-50}
+REPEATS=${REPEATS:-3} PRESSES=${PRESSES:-40} SAMPLES=${SAMPLES:-50}
 GPU=$("$BIN" --list-devices | head -1) || { echo "bench: no usable CUDA device"; exit 1; }
 
-# label | gputui arguments | reference GB/s (low-high) | what the reference is
+# NVIDIA's programs in this run, when given.
+: >"$LOG/ref-nvbandwidth.json"; : >"$LOG/ref-bandwidthtest.txt"
+if [ -n "${NVBANDWIDTH:-}" ] && [ -x "$NVBANDWIDTH" ]; then
+    "$NVBANDWIDTH" -t host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_memcpy_sm \
+        device_to_host_memcpy_sm device_local_copy -b 512 -i 10 -j >"$LOG/ref-nvbandwidth.json" \
+        2>"$LOG/ref-nvbandwidth.err" || echo "bench: nvbandwidth failed: $(tail -3 "$LOG/ref-nvbandwidth.err")"
+fi
+if [ -n "${BANDWIDTHTEST:-}" ] && [ -x "$BANDWIDTHTEST" ]; then
+    for m in pinned pageable; do
+        "$BANDWIDTHTEST" --memory=$m --csv >>"$LOG/ref-bandwidthtest.txt" 2>&1 ||
+            echo "bench: bandwidthTest --memory=$m failed"
+    done
+fi
+"$PROBE" zc >"$LOG/ref-zc.jsonl" 2>"$LOG/ref-zc.err" || echo "bench: refprobe zc failed: $(cat "$LOG/ref-zc.err")"
+
+# label | gputui arguments | reference: nvb:TEST, bwt:KIND or a constant
+# (low-high) | the constant's source
 CONFIGS=(
-  "pinned H2D 64 MiB|--host pinned --dir h2d --size 64M|55.2|nvbandwidth CE"
-  "pinned D2H 64 MiB|--host pinned --dir d2h --size 64M|55.3|nvbandwidth CE"
-  "pinned H2D 512 MiB|--host pinned --dir h2d --size 512M|55.2|nvbandwidth CE"
-  "pinned D2H 512 MiB|--host pinned --dir d2h --size 512M|55.3|nvbandwidth CE"
-  "SM copy H2D 512 MiB|--host pinned --dir h2d --method sm --size 512M|51.1|nvbandwidth SM"
-  "SM copy D2H 512 MiB|--host pinned --dir d2h --method sm --size 512M|52.6|nvbandwidth SM"
-  "pageable H2D 64 MiB|--host pageable --dir h2d --size 64M|6.6-7.6|bandwidthTest/nvbandwidth"
-  "pageable D2H 64 MiB|--host pageable --dir d2h --size 64M|9.8-15|bandwidthTest/nvbandwidth"
-  "pageable H2D 512 MiB|--host pageable --dir h2d --size 512M|6.6-7.6|bandwidthTest/nvbandwidth"
-  "pageable D2H 512 MiB|--host pageable --dir d2h --size 512M|9.8-15|bandwidthTest/nvbandwidth"
-  "D2D 512 MiB|--dir d2d --size 512M|2093|nvbandwidth, bytes once"
+  "pinned H2D 32 MiB|--host pinned --dir h2d --size 32M|bwt:H2D-Pinned|55.3|bandwidthTest"
+  "pinned D2H 32 MiB|--host pinned --dir d2h --size 32M|bwt:D2H-Pinned|55.2|bandwidthTest"
+  "pinned H2D 512 MiB|--host pinned --dir h2d --size 512M|nvb:host_to_device_memcpy_ce|55.2|nvbandwidth CE"
+  "pinned D2H 512 MiB|--host pinned --dir d2h --size 512M|nvb:device_to_host_memcpy_ce|55.3|nvbandwidth CE"
+  "SM copy H2D 512 MiB|--host pinned --dir h2d --method sm --size 512M|nvb:host_to_device_memcpy_sm|51.1|nvbandwidth SM"
+  "SM copy D2H 512 MiB|--host pinned --dir d2h --method sm --size 512M|nvb:device_to_host_memcpy_sm|52.6|nvbandwidth SM"
+  "pageable H2D 32 MiB|--host pageable --dir h2d --size 32M|bwt:H2D-Pageable|9.0|bandwidthTest"
+  "pageable D2H 32 MiB|--host pageable --dir d2h --size 32M|bwt:D2H-Pageable|14.7|bandwidthTest"
+  "pageable H2D 512 MiB|--host pageable --dir h2d --size 512M|-|6.6-9.0|DESIGN.md"
+  "pageable D2H 512 MiB|--host pageable --dir d2h --size 512M|-|9.8-15|DESIGN.md"
+  "D2D 512 MiB|--dir d2d --size 512M|nvb:device_local_copy|2093|nvbandwidth, bytes once"
 )
 : >"$LOG/bench-batch.tsv"
 for c in "${CONFIGS[@]}"; do
-    IFS='|' read -r label args ref what <<<"$c"
+    IFS='|' read -r label args key ref what <<<"$c"
     for r in $(seq "$REPEATS"); do
         # shellcheck disable=SC2086
         "$BIN" --batch --format json --samples "$SAMPLES" $args >"$LOG/b.json" 2>"$LOG/b.err" ||
             { echo "bench: $label failed: $(cat "$LOG/b.err")"; exit 1; }
-        python3 - "$LOG/b.json" "$label" "$ref" "$what" >>"$LOG/bench-batch.tsv" <<'PY'
+        python3 - "$LOG/b.json" "$label" "$ref" "$what" "$key" >>"$LOG/bench-batch.tsv" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 s = r["runs"][0]["series"][0]
 assert s["failed"] == 0, "verification failed"
 print("\t".join([sys.argv[2], str(s["bandwidth_GBps"]["p50"]), str(s["ceiling_GBps"] or 0),
-                 s["ceiling"], str(s["ceiling_factor"]), sys.argv[3], sys.argv[4]]))
+                 s["ceiling"], str(s["ceiling_factor"]), sys.argv[3], sys.argv[4], sys.argv[5]]))
 PY
     done
 done
@@ -81,10 +100,10 @@ LCONFIGS=(
   "L2 set-aside cost, D2D 512 MiB|-e l2 --op cost --streaming 512M|20"
 )
 # L2: the hitRatio sweep at a 32 MiB region, the region sweep at hitRatio 1.
-for h in 0 10 20 30 40 50 60 70 80 90 100; do
+for h in 0 25 50 75 100; do
     LCONFIGS+=("L2 region 32M hitRatio $h%|-e l2 --region 32M --hit-ratio $h|20")
 done
-for r in 5M 10M 16M 24M 32M 40M 48M 64M 96M 120M; do
+for r in 8M 24M 40M 64M 120M; do
     LCONFIGS+=("L2 hitRatio 100% region $r|-e l2 --region $r|20")
 done
 # Pitched against packed rows.
@@ -115,6 +134,9 @@ for t in r["setup_times"]:
 PY
     done
 done
+
+# Every experiment's default configuration in the TUI: samples a second.
+tests/gpu/rate.sh "$BIN" 10 >"$LOG/rate.txt" 2>&1
 
 # Responsiveness and CPU, under tmux.
 TMPD=$(mktemp -d)
@@ -148,12 +170,37 @@ tm send-keys -t t q
 stop
 
 python3 - "$LOG/bench-batch.tsv" "$LOG/trace.txt" "$paused" "$running" "$GPU" "$REPEATS" \
-    "$SAMPLES" "$LOG/bench-zc.tsv" "$LOG/bench-lat.tsv" <<'PY' | tee "$LOG/bench.txt"
-import statistics as st, sys
-tsv, trace, paused, running, gpu, reps, samples, zc, lat_tsv = sys.argv[1:]
+    "$SAMPLES" "$LOG/bench-zc.tsv" "$LOG/bench-lat.tsv" "$LOG" <<'PY' | tee "$LOG/bench.txt"
+import json, re, statistics as st, sys
+tsv, trace, paused, running, gpu, reps, samples, zc, lat_tsv, log = sys.argv[1:]
+
+# NVIDIA's figures from this run: nvbandwidth's JSON (the sum of each
+# test's matrix, one GPU), bandwidthTest's CSV lines.
+same_run = {}
+try:
+    doc = json.load(open(f"{log}/ref-nvbandwidth.json"))
+    for t in doc["nvbandwidth"]["testcases"]:
+        vals = [float(x) for row in t.get("bandwidth_matrix", []) for x in row
+                if re.fullmatch(r"[0-9.]+", str(x))]
+        if t.get("status", "Passed") == "Passed" and vals:
+            same_run["nvb:" + t["name"]] = (sum(vals), "nvbandwidth, same run")
+except (OSError, ValueError, KeyError, TypeError):
+    pass
+for line in open(f"{log}/ref-bandwidthtest.txt"):
+    m = re.search(r"bandwidthTest-(\w+-\w+), Bandwidth = ([0-9.]+) (GB|MB)/s", line)
+    if m:   # "H2D-Paged" is what bandwidthTest calls pageable memory
+        v = float(m.group(2)) / (1000 if m.group(3) == "MB" else 1)
+        same_run["bwt:" + m.group(1).replace("Paged", "Pageable")] = \
+            (v, "bandwidthTest --csv (32 MB), same run")
 rows = {}
 for line in open(tsv):
-    label, p50, ceil, clabel, factor, ref, what = line.rstrip("\n").split("\t")
+    label, p50, ceil, clabel, factor, ref, what, key = line.rstrip("\n").split("\t")
+    if key in same_run:
+        ref, what = f"{same_run[key][0]:.2f}", same_run[key][1]
+    elif key != "-":
+        what += " (not run here: the H200 figure of DESIGN.md)"
+    else:
+        what += " (no reference program for this size)"
     rows.setdefault(label, dict(v=[], ceil=float(ceil), clabel=clabel, factor=float(factor),
                                 ref=ref, what=what))["v"].append(float(p50))
 print(f"gputui bench on {gpu}")
@@ -176,12 +223,19 @@ zrows = {}
 for line in open(zc):
     name, p50 = line.split("\t")
     zrows.setdefault(name, []).append(float(p50) * 1e3)
-zref = {"explicit": 0.245, "mapped": 0.168}
-print(f"zero-copy, n = 1,000,000 floats, 32 x 1024 threads: median over {reps} runs of each run's p50 (ms)")
+zref, zwhat = {"explicit": 0.245, "mapped": 0.168}, "the article's figures on an H200 (DESIGN.md)"
+try:
+    probe = {json.loads(l)["probe"]: json.loads(l) for l in open(f"{log}/ref-zc.jsonl")}
+    zref = {k: probe[f"zc_article_{k}"]["p50"] for k in ("explicit", "mapped")}
+    zwhat = "the article's program (refprobe zc: 10 back-to-back repeats), same run"
+except (OSError, KeyError, ValueError):
+    pass
+print(f"zero-copy, n = 1,000,000 floats, 32 x 1024 threads: median over {reps} runs of each run's p50 (ms), "
+      f"per iteration, checked on the GPU; reference: {zwhat}")
 for name, v in zrows.items():
     m = st.median(v)
     ref = zref.get(name)
-    cmp = f"reference {ref:.3f} ms (the article's program), {100 * (m - ref) / ref:+.1f}%" if ref else "no reference"
+    cmp = f"reference {ref:.3f} ms, {100 * (m - ref) / ref:+.1f}%" if ref else "no reference"
     print(f"  {name:<18}{m:>8.3f} ms  runs {min(v):.3f}-{max(v):.3f}  {cmp}")
 lrows = {}
 for line in open(lat_tsv):
@@ -208,10 +262,18 @@ for label, series in lrows.items():
 print("  reference (DESIGN.md, H200 host): cudaMallocHost 1 GiB ~420 ms, malloc + cudaHostRegister ~38 ms")
 lat = [float(l.split()[1]) for l in open(trace)][1:]
 up, down = lat[0::2], lat[1::2]
-print(f"key press -> first new sample on screen, pinned H2D (includes freeing the old and "
-      f"allocating the new pinned buffer, warm-up, one verified copy):")
-print(f"  all {len(lat)} presses: median {st.median(lat):.1f} ms (min {min(lat):.1f}, max {max(lat):.1f}); "
-      f"64M->128M median {st.median(up):.1f} ms, 128M->64M median {st.median(down):.1f} ms")
+def p90(v):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(0.9 * (len(v) - 1) + 0.5))]
+print(f"key press -> first new sample on screen, pinned H2D 64 <-> 128 MiB (the old set-up's "
+      f"teardown, the new one's (buffers kept across sizes after the first growth), warm-up, "
+      f"one verified copy):")
+print(f"  64M->128M: {len(up)} presses, median {st.median(up):.1f} ms, p90 {p90(up):.1f} ms; "
+      f"128M->64M: {len(down)} presses, median {st.median(down):.1f} ms, p90 {p90(down):.1f} ms; "
+      f"first press (allocates) {lat[0]:.1f} ms")
+print("TUI samples a second, each experiment's default configuration (floor 10):")
+for line in open(f"{log}/rate.txt"):
+    print("  " + line.rstrip())
 print(f"TUI CPU use: paused {float(paused):.2f}% of a core, running {float(running):.1f}% "
       f"(median of 3 windows)")
 PY
