@@ -151,8 +151,9 @@ const gt_experiment gt_exp_transfer = {
     .title = "Host/device transfer",
     .explain =
         "Copies one buffer and times every copy with CUDA events. Pageable "
-        "memory is staged through a driver buffer, so it moves slower and "
-        "wobbles; pinned (page-locked) memory is read directly by the copy "
+        "memory is staged through a driver buffer by the CPU, so it moves slower, "
+        "wobbles, and runs faster when the source is still in the CPU's caches "
+        "(cpu-cache); pinned (page-locked) memory is read directly by the copy "
         "engines and should come close to the PCIe ceiling. Write-combined "
         "memory skips the CPU caches; mapped memory can be read by kernels, "
         "which the sm method uses instead of a copy engine. Compare the "

@@ -109,7 +109,8 @@ const gt_experiment gt_exp_zerocopy = {
         "(pinned buffers, copy a and b in, run, copy out back), mapped (the kernel reads and "
         "writes pinned host memory over PCIe: no copies), managed (cudaMallocManaged: pages "
         "migrate on the GPU's page faults) and managed with cudaMemPrefetchAsync first. "
-        "Each is timed on the GPU from its first to its last operation; the CPU writes the "
+        "Each is timed on the GPU from its first to its last operation and checked on the "
+        "GPU (check=cpu: by the CPU, which slows the next copy); the CPU writes the "
         "managed inputs before each run, so their pages start on the host. Raise passes: "
         "mapped data is re-read over PCIe every time.",
     .params = params,
