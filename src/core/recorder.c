@@ -106,6 +106,17 @@ int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p, 
     return 0;
 }
 
+/* The fields every line after the header starts with. */
+static json_t *line_new(const gt_recorder *r, const char *type, uint32_t gen)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "type", json_string(type));
+    json_object_set_new(o, "gen", json_integer(gen));
+    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    return o;
+}
+
 void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t *vals,
                         uint32_t gen, const gt_setup_info *info)
 {
@@ -126,10 +137,7 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t 
         json_object_set_new(t, "seconds", json_real(info->times[i].sec));
         json_array_append_new(setup, t);
     }
-    o = json_object();
-    json_object_set_new(o, "type", json_string("config"));
-    json_object_set_new(o, "gen", json_integer(gen));
-    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    o = line_new(r, "config", gen);
     json_object_set_new(o, "experiment", json_string(exp->name));
     json_object_set_new(o, "values", v);
     json_object_set_new(o, "setup", setup);
@@ -145,10 +153,7 @@ void gt_recorder_sample(gt_recorder *r, const gt_sample *s)
 
     if (!r)
         return;
-    o = json_object();
-    json_object_set_new(o, "type", json_string("sample"));
-    json_object_set_new(o, "gen", json_integer(s->gen));
-    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    o = line_new(r, "sample", s->gen);
     json_object_set_new(o, "series", json_integer(s->series));
     json_object_set_new(o, "verify", json_string(gt_verify_names[s->verify <= GT_V_FAILED ? s->verify : GT_V_FAILED]));
     json_object_set_new(o, "sec", json_real(s->sec));
@@ -162,10 +167,7 @@ void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg)
 
     if (!r)
         return;
-    o = json_object();
-    json_object_set_new(o, "type", json_string("error"));
-    json_object_set_new(o, "gen", json_integer(gen));
-    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    o = line_new(r, "error", gen);
     json_object_set_new(o, "message", json_string(msg));
     put_line(r, o);
 }
@@ -184,10 +186,7 @@ void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl)
     }
     tot = json_pack("[ff]", tl->total[0], tl->total[1]);
     sum = json_pack("[fff]", tl->sum[0], tl->sum[1], tl->sum[2]);
-    o = json_object();
-    json_object_set_new(o, "type", json_string("timeline"));
-    json_object_set_new(o, "gen", json_integer(tl->gen));
-    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    o = line_new(r, "timeline", tl->gen);
     json_object_set_new(o, "streams", json_integer(tl->nstreams));
     json_object_set_new(o, "total", tot);
     json_object_set_new(o, "sum", sum);
@@ -220,10 +219,7 @@ void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t)
 
     if (!r)
         return;
-    o = json_object();
-    json_object_set_new(o, "type", json_string("trace"));
-    json_object_set_new(o, "gen", json_integer(gen));
-    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    o = line_new(r, "trace", gen);
     json_object_set_new(o, "calls", gt_trace_json(t, "sec"));
     put_line(r, o);
 }

@@ -147,6 +147,21 @@ void gt_destroy_stream(cudaStream_t *s)
     *s = NULL;
 }
 
+int gt_count_zero(unsigned long long *d, cudaStream_t s, gt_err *err)
+{
+    return GT_CUDA(err, cudaMemsetAsync(d, 0, sizeof *d, s));
+}
+
+int gt_count_read(const unsigned long long *d, unsigned long long *h, cudaStream_t s,
+                  uint64_t *out, gt_err *err)
+{
+    if (GT_CUDA(err, cudaMemcpyAsync(h, d, sizeof *h, cudaMemcpyDeviceToHost, s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(s)))
+        return -1;
+    *out = *h;
+    return 0;
+}
+
 int gt_gpu_sms(void)
 {
     return sms;

@@ -145,6 +145,12 @@ int gt_gate_check(gt_gate *g, gt_err *err);
 /* Opens, waits for the device, frees; safe on a zeroed gate. */
 void gt_gate_free(gt_gate *g);
 
+/* A mismatch count a check kernel adds to on the device: zero it on s
+ * before the kernel, then read it into the pinned *h (waits for s). */
+int gt_count_zero(unsigned long long *d, cudaStream_t s, gt_err *err);
+int gt_count_read(const unsigned long long *d, unsigned long long *h, cudaStream_t s,
+                  uint64_t *out, gt_err *err);
+
 /* Multiprocessors of the current device (grid sizing). */
 int gt_gpu_sms(void);
 

@@ -160,15 +160,11 @@ fail:
 static int count_bad(pi *z, const uint8_t *p, size_t pitch, uint8_t add, uint64_t *bad,
                      gt_err *err)
 {
-    if (GT_CUDA(err, cudaMemsetAsync(z->d_bad, 0, sizeof *z->d_bad, z->s)) ||
+    if (gt_count_zero(z->d_bad, z->s, err) ||
         GT_CUDA(err, gt_k_pi_check(p, pitch, z->w, z->h * z->d, z->seed, add, z->d_bad,
-                                   z->blocks, z->s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->h_bad, z->d_bad, sizeof *z->d_bad,
-                                     cudaMemcpyDeviceToHost, z->s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s)))
+                                   z->blocks, z->s)))
         return -1;
-    *bad = *z->h_bad;
-    return 0;
+    return gt_count_read(z->d_bad, z->h_bad, z->s, bad, err);
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)

@@ -32,7 +32,6 @@ typedef struct st {
     cudaEvent_t t0, t1, fin[GT_TL_MAX_STREAMS];
     gt_timeline tl;
     bool have_tl;
-    gt_gate gate;
 } st;
 
 /* The allocations made between chunks; after the run, outside its timing. */
@@ -52,7 +51,6 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    gt_gate_free(&z->gate);
     gt_gpu_quiesce();
     free_between(z);
     if (z->pinned) {
@@ -174,11 +172,6 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     if (GT_CUDA(err, cudaEventCreate(&z->t0)) ||
         GT_CUDA(err, cudaEventCreateWithFlags(&z->t1, cudaEventBlockingSync)))
         goto fail;
-    /* The gate (off here unless GPUTUI_GATE=1) holds the run until every
-     * chunk is queued: on an H200 it narrowed nothing, and it cannot work
-     * with pageable copies or allocations between chunks. */
-    if (gt_gate_init(&z->gate, false, z->pinned && z->alloc == GT_STR_ALLOC_NONE, err))
-        goto fail;
 
     z->seed = (uint32_t)(gt_now() * 1e6);
     for (size_t i = 0; i < total / sizeof(uint32_t); i++)
@@ -211,7 +204,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     gt_str_map(z->work, &z->ak, &z->sk);
     z->tl.nstreams = z->nstreams;
     gt_setup_info_timing(info, "events on the GPU from the first chunk's copy to the last "
-                         "one's%s", z->gate.on ? ", from when every chunk is queued" : "");
+                         "one's");
     *state = z;
     return 0;
 fail:
@@ -223,11 +216,11 @@ fail:
  * and waits for the end. */
 static int issue(st *z, int ns, uint32_t c, gt_err *err)
 {
-    if (gt_gate_hold(&z->gate, z->s[0], err) || GT_CUDA(err, cudaEventRecord(z->t0, z->s[0])))
-        goto fail;
+    if (GT_CUDA(err, cudaEventRecord(z->t0, z->s[0])))
+        return -1;
     for (int i = 1; i < ns; i++)
         if (GT_CUDA(err, cudaStreamWaitEvent(z->s[i], z->t0, 0)))
-            goto fail;
+            return -1;
     for (int ch = 0; ch < z->nchunks; ch++) {
         int k = ch % ns;
         cudaStream_t s = z->s[k];
@@ -241,29 +234,24 @@ static int issue(st *z, int ns, uint32_t c, gt_err *err)
             GT_CUDA(err, cudaEventRecord(e[2], s)) ||
             GT_CUDA(err, cudaMemcpyAsync(h_out, z->d[k], z->chunk, cudaMemcpyDeviceToHost, s)) ||
             GT_CUDA(err, cudaEventRecord(e[3], s)))
-            goto fail;
+            return -1;
         if (z->legacy && GT_CUDA(err, gt_k_empty(cudaStreamLegacy)))
-            goto fail;
+            return -1;
         if (z->alloc != GT_STR_ALLOC_NONE && ch + 1 < z->nchunks &&
             (z->alloc == GT_STR_ALLOC_HOST
                  ? GT_CUDA_ALLOC(err, cudaMallocHost(&z->between[z->nbetween], GT_STR_ALLOC_BYTES))
                  : GT_CUDA_ALLOC(err, cudaMalloc(&z->between[z->nbetween], GT_STR_ALLOC_BYTES))))
-            goto fail;
+            return -1;
         z->nbetween += z->alloc != GT_STR_ALLOC_NONE && ch + 1 < z->nchunks;
     }
     for (int i = 1; i < ns; i++)
         if (GT_CUDA(err, cudaEventRecord(z->fin[i], z->s[i])) ||
             GT_CUDA(err, cudaStreamWaitEvent(z->s[0], z->fin[i], 0)))
-            goto fail;
-    if (GT_CUDA(err, cudaEventRecord(z->t1, z->s[0])))
-        goto fail;
-    gt_gate_open(&z->gate);
-    if (GT_CUDA(err, cudaEventSynchronize(z->t1)))
+            return -1;
+    if (GT_CUDA(err, cudaEventRecord(z->t1, z->s[0])) ||
+        GT_CUDA(err, cudaEventSynchronize(z->t1)))
         return -1;
-    return gt_gate_check(&z->gate, err);
-fail:
-    gt_gate_open(&z->gate);
-    return -1;
+    return 0;
 }
 
 /* The run's operations into the timeline; its elapsed time in *sec. */

@@ -149,13 +149,17 @@ static int host_alloc(tr *t, bool src, const gt_devprops *p, gt_setup_info *info
     return 0;
 }
 
-/* Device buffer a or b: kept when it fits, else cudaMalloc. */
-static int dev_alloc(tr *t, int slot, gt_kept *k, double *sec, bool *kept, gt_err *err)
+/* Device buffer a or b: kept when it fits, else cudaMalloc; one set-up
+ * line either way. */
+static int dev_alloc(tr *t, int slot, gt_setup_info *info, gt_err *err)
 {
+    gt_kept *k = slot == GT_KEEP_TR_DA ? &t->kda : &t->kdb;
+    const char *role = slot == GT_KEEP_TR_DA ? "device" : "device b";
+    char sz[32];
     double t0 = gt_now();
 
     if (gt_keep_take(slot, true, -1, 0, t->bytes, k)) {
-        *kept = true;
+        kept_line(info, role, k, gt_now() - t0);
         return 0;
     }
     k->device = true;
@@ -163,8 +167,8 @@ static int dev_alloc(tr *t, int slot, gt_kept *k, double *sec, bool *kept, gt_er
     if (GT_CUDA_ALLOC(err, cudaMalloc(&k->d, t->bytes)))
         return -1;
     k->cap = t->bytes;
-    k->alloc_sec = gt_now() - t0;
-    *sec += k->alloc_sec;
+    gt_setup_info_time(info, k->alloc_sec = gt_now() - t0, "%s: cudaMalloc %s", role,
+                       gt_format_size(t->bytes, sz, sizeof sz));
     return 0;
 }
 
@@ -222,7 +226,6 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
 {
     tr *t = calloc(1, sizeof *t);
     int dir = (int)v[GT_TR_DIR];
-    char sz[32];
     double t0;
 
     *state = NULL;
@@ -242,21 +245,9 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     t->rng = (uint64_t)(gt_now() * 1e9) ^ (uintptr_t)t;
     t->seed = (uint32_t)gt_xorshift64(&t->rng) | 1u;
 
-    gt_format_size(gt_transfer_device_bytes(v), sz, sizeof sz);
-    {
-        double sec = 0;
-        bool kept = false;
-        t0 = gt_now();
-        if (dev_alloc(t, GT_KEEP_TR_DA, &t->kda, &sec, &kept, err))
-            goto fail;
-        if ((dir == GT_DIR_D2D || dir == GT_DIR_BIDIR) &&
-            dev_alloc(t, GT_KEEP_TR_DB, &t->kdb, &sec, &kept, err))
-            goto fail;
-        if (kept)
-            gt_setup_info_time(info, gt_now() - t0, "device: %s kept", sz);
-        else
-            gt_setup_info_time(info, sec, "device: cudaMalloc %s", sz);
-    }
+    if (dev_alloc(t, GT_KEEP_TR_DA, info, err) ||
+        ((dir == GT_DIR_D2D || dir == GT_DIR_BIDIR) && dev_alloc(t, GT_KEEP_TR_DB, info, err)))
+        goto fail;
     t->da = t->kda.d;
     t->db = t->kdb.d;
     if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&t->dres, 4 * sizeof *t->dres)) ||

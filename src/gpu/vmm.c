@@ -52,7 +52,6 @@ typedef struct vm {
     size_t start, end, step, cur;   /* cur: bytes in both vectors, 0 = no cycle */
     vrange g;
     void *gr;                       /* the reallocated vector */
-    gt_gate gate;
 } vm;
 
 /* ---- a VMM range ---- */
@@ -189,7 +188,6 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    gt_gate_free(&z->gate);
     gt_gpu_quiesce();
     if (z->cu) {
         vrange_free(z, &z->vsrc, NULL);
@@ -296,8 +294,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         GT_CUDA(err, cudaEventCreate(&z->e0)) ||
         GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)) ||
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dres, 2 * sizeof *z->dres)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hres, 2 * sizeof *z->hres)) ||
-        gt_gate_init(&z->gate, false, true, err))
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hres, 2 * sizeof *z->hres)))
         goto fail;
     z->seed = (uint32_t)(gt_now() * 1e6);
 
@@ -449,15 +446,10 @@ static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
         float ms = 0;
         long long bad;
         if (GT_CUDA(err, gt_k_fill_word(dst, z->size / 4, 0xA5A5A5A5u, z->blocks, z->s)) ||
-            gt_gate_hold(&z->gate, z->s, err) ||
             GT_CUDA(err, cudaEventRecord(z->e0, z->s)) ||
             GT_CUDA(err, cudaMemcpyAsync(dst, src, z->size, cudaMemcpyDefault, z->s)) ||
-            GT_CUDA(err, cudaEventRecord(z->e1, z->s))) {
-            gt_gate_open(&z->gate);
-            return -1;
-        }
-        gt_gate_open(&z->gate);
-        if (GT_CUDA(err, cudaEventSynchronize(z->e1)) || gt_gate_check(&z->gate, err) ||
+            GT_CUDA(err, cudaEventRecord(z->e1, z->s)) ||
+            GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
             GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)) ||
             (bad = count_bad(z, dst, z->size / 4, err)) < 0)
             return -1;

@@ -212,13 +212,13 @@ static int poison(zc *z, int var, float *o, gt_err *err)
 
 static int check_gpu(zc *z, const float *ko, uint32_t seed, bool *ok, gt_err *err)
 {
-    if (GT_CUDA(err, cudaMemsetAsync(z->d_bad, 0, sizeof *z->d_bad, z->s)) ||
+    uint64_t bad;
+
+    if (gt_count_zero(z->d_bad, z->s, err) ||
         GT_CUDA(err, gt_k_zc_check(ko, z->n, seed, z->d_bad, z->check_blocks, z->s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->h_bad, z->d_bad, sizeof *z->d_bad,
-                                     cudaMemcpyDeviceToHost, z->s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        gt_count_read(z->d_bad, z->h_bad, z->s, &bad, err))
         return -1;
-    *ok = *z->h_bad == 0;
+    *ok = bad == 0;
     return 0;
 }
 

@@ -160,12 +160,17 @@ section "fidelity: refprobe in the same run"
 "$BIN" --batch --format json --samples 30 -e zerocopy --variant explicit,mapped >"$LOG/zc.json" 2>"$LOG/zc.err" ||
     bad "zerocopy for the fidelity check: $(cat "$LOG/zc.err")"
 # Pageable H2D: gputui's p50 (source flushed from the CPU's caches) within
-# 5% of a CPU-timed cudaMemcpy from a source out of the caches; D2H is
-# printed beside the probe's, not judged (see the man page).
-"$PROBE" pageable 32 >"$LOG/refprobe-pageable.jsonl" 2>"$LOG/refprobe-pageable.err" ||
-    bad "refprobe pageable: $(cat "$LOG/refprobe-pageable.err")"
-"$BIN" --batch --format json --samples 20 --host pageable --dir h2d,d2h --size 32M >"$LOG/pg.json" 2>"$LOG/pg.err" ||
-    bad "pageable for the fidelity check: $(cat "$LOG/pg.err")"
+# 5% of the range of a CPU-timed cudaMemcpy from a source out of the caches,
+# taken just before and just after it: on these hosts the reference itself
+# moved from 8.2 to 5.8 GB/s within seconds. D2H is printed, not judged.
+for when in before after; do
+    if [ $when = after ]; then
+        "$BIN" --batch --format json --samples 20 --host pageable --dir h2d,d2h --size 32M \
+            >"$LOG/pg.json" 2>"$LOG/pg.err" || bad "pageable for the fidelity check: $(cat "$LOG/pg.err")"
+    fi
+    "$PROBE" pageable 32 >"$LOG/refprobe-pageable-$when.jsonl" 2>"$LOG/refprobe-pageable.err" ||
+        bad "refprobe pageable: $(cat "$LOG/refprobe-pageable.err")"
+done
 while read -r line; do
     case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
 done < <(python3 - "$LOG" <<'PY'
@@ -183,20 +188,23 @@ for run in json.load(open(f"{log}/zc.json"))["runs"]:
     d = 100 * (mine - art) / art
     print(("ok " if abs(d) <= 5 else "FAIL ") +
           f"zero-copy {var}: gputui p50 {mine:.3f} ms, the article's program {art:.3f} ms ({d:+.1f}%, within 5%)")
-ref = {p["probe"]: p for p in probe("pageable")}
+refs = [{p["probe"]: p for p in probe(f"pageable-{w}")} for w in ("before", "after")]
 for run in json.load(open(f"{log}/pg.json"))["runs"]:
     s = run["series"][0]
     d_ = run["config"]["dir"]
     mine = s["bandwidth_GBps"]["p50"]
+    colds = [r[f"pageable_{d_}_cold_cpu_timed_memcpy"]["p50"] for r in refs]
+    ref = refs[1]
     cold = ref[f"pageable_{d_}_cold_cpu_timed_memcpy"]["p50"]
     hot = ref[f"pageable_{d_}_hot_cpu_timed_memcpy"]["p50"]
     ev = ref[f"pageable_{d_}_cold_events_async"]["p50"]
-    d = 100 * (mine - cold) / cold
     if d_ == "h2d":
-        print(("ok " if abs(d) <= 5 else "FAIL ") +
+        lo, hi = min(colds), max(colds)
+        inside = 0.95 * lo <= mine <= 1.05 * hi
+        print(("ok " if inside else "FAIL ") +
               f"pageable h2d 32 MiB: gputui p50 {mine:.2f} GB/s, CPU-timed cudaMemcpy from a cold "
-              f"source {cold:.2f} GB/s ({d:+.1f}%, within 5%); warm source {hot:.2f}; events "
-              f"around cudaMemcpyAsync {ev:.2f}")
+              f"source {lo:.2f}-{hi:.2f} GB/s before and after (within 5% of that range); warm "
+              f"source {hot:.2f}; events around cudaMemcpyAsync {ev:.2f}")
     else:
         print(f"ok pageable d2h 32 MiB (not judged): gputui p50 {mine:.2f} GB/s, CPU-timed "
               f"cudaMemcpy {cold:.2f} GB/s into a cold, {hot:.2f} into a warm destination")
