@@ -42,6 +42,13 @@ static int list_devices(const gt_backend *be)
             continue;
         }
         gt_report_device_line(stdout, &p);
+        if (i == n - 1 && n > 1) {
+            gt_topo_line lines[GT_MAX_DEVICES * GT_MAX_DEVICES + 12];
+            int k = gt_topo_lines(&p.topo, -1, lines, (int)GT_ARRAY_LEN(lines));
+            printf("topology:\n");
+            for (int l = 0; l < k; l++)
+                printf("%s\n", lines[l]);
+        }
     }
     be->close();
     return GT_EXIT_OK;
@@ -167,6 +174,8 @@ int main(int argc, char **argv)
     char why[700], path[PATH_MAX + 32], reason[200], warn[700];
     int rc;
 
+    if (argc == 4 && !strcmp(argv[1], GT_VMM_RO_PROBE_ARG))
+        return gt_vmm_ro_write_probe(atoi(argv[2]), atoi(argv[3]));
     setlocale(LC_ALL, "");
     gt_err_clear(&err);
     memset(&src, 0, sizeof src);
@@ -242,6 +251,10 @@ int main(int argc, char **argv)
         goto done;
     }
 
+    if (cli.pairs) {
+        rc = gt_batch_pairs(&cli, be);
+        goto out;
+    }
     if (gt_engine_start(&src.eng, be, cli.device, &err)) {
         bool fallback = cli.mode == GT_MODE_TUI && !cli.no_fallback && !cli.record &&
                         err.code != GT_EXIT_USAGE;

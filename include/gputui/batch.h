@@ -20,5 +20,9 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng);
 int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp,
                      const int64_t *vals, int64_t want, gt_run *run, gt_recorder *rec);
 int gt_batch_replay(const gt_cli *cli, const gt_recording *rec);
+/* --pairs all (-e peer): cli's configuration from every GPU to every
+ * other, one engine per GPU in turn on back-end be; prints the matrix of
+ * p50s. Returns the exit status (64 on one GPU, with the reason). */
+int gt_batch_pairs(const gt_cli *cli, const gt_backend *be);
 
 #endif

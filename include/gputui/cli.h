@@ -41,6 +41,7 @@ typedef struct gt_cli {
     bool no_fallback;       /* --no-fallback: no replay when there is no GPU */
     bool trace_calls;       /* --trace-calls: batch reports list the CUDA calls */
     const char *lesson;     /* --lesson NAME: the TUI starts in it; --batch runs it */
+    bool pairs;             /* --pairs all: -e peer over every ordered pair of GPUs */
 } gt_cli;
 
 int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err);

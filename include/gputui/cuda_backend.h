@@ -6,4 +6,10 @@
 
 extern const gt_backend gt_cuda_backend;
 
+/* The hidden first argument that makes gputui the VMM experiment's child
+ * (op=peer, peer-access=ro): "gputui ARG SELF PEER" tries one write from
+ * PEER into read-only VMM memory of SELF, prints the answer and exits. */
+#define GT_VMM_RO_PROBE_ARG "--internal-vmm-ro-write"
+int gt_vmm_ro_write_probe(int self, int peer);
+
 #endif

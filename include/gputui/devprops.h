@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gputui/topology.h"
+
 typedef enum {
     GT_DP_CC,               /* compute capability, major*10+minor */
     GT_DP_SMS,
@@ -62,6 +64,7 @@ typedef struct gt_devprops {
     char nvml_note[96];     /* why NVML fields are N/A, "" if loaded */
     int64_t v[GT_DP_COUNT];
     uint64_t valid;         /* bit i = v[i] was read */
+    gt_topo topo;           /* every GPU of the machine and their links */
 } gt_devprops;
 
 extern const gt_dp_desc gt_dp_table[GT_DP_COUNT];

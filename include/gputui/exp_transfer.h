@@ -7,8 +7,12 @@
 
 enum {
     GT_TR_DIR, GT_TR_METHOD, GT_TR_HOST, GT_TR_PORTABLE, GT_TR_WC,
-    GT_TR_MAPPED, GT_TR_SIZE, GT_TR_ITERS, GT_TR_CACHE, GT_TR_WARMUP, GT_TR_NPARAMS
+    GT_TR_MAPPED, GT_TR_SIZE, GT_TR_ITERS, GT_TR_CACHE, GT_TR_OWNER, GT_TR_WARMUP,
+    GT_TR_NPARAMS
 };
+/* Which GPU was current when the pinned host memory was allocated or
+ * registered (GT_TR_OWNER): this one, or another (portable memory). */
+enum { GT_OWNER_THIS, GT_OWNER_OTHER };
 /* Where a pageable source is before each copy (GT_TR_CACHE). */
 enum { GT_CACHE_FLUSHED, GT_CACHE_WARM };
 /* What a flush of the CPU's caches writes: more than any last-level cache

@@ -88,6 +88,16 @@ cudaError_t gt_k_pi_fill(uint8_t *p, size_t n, uint32_t seed, int blocks, cudaSt
 cudaError_t gt_k_pi_check(const uint8_t *p, size_t pitch, size_t width, size_t rows,
                           uint32_t seed, uint8_t add, unsigned long long *bad, int blocks,
                           cudaStream_t stream);
+/* p[i] = (i + step) % n: a chain whose every link jumps 'step' words. */
+cudaError_t gt_k_chain_init(uint32_t *p, size_t n, uint32_t step, int blocks,
+                            cudaStream_t stream);
+/* One thread: j = start, then 'hops' times j = p[j]; *out = j. Each read's
+ * address depends on the one before, so the time is hops x one read. The
+ * grid has 'blocks' blocks of one thread and only block 'target' walks:
+ * stepping the target spreads the walks over the SMs, whose distances to
+ * the memory differ (nvbandwidth's method). */
+cudaError_t gt_k_chase(const uint32_t *p, uint32_t start, unsigned long long hops,
+                       uint32_t *out, int blocks, int target, cudaStream_t stream);
 /* An empty kernel<<<1, 1>>> (work on the legacy default stream). */
 cudaError_t gt_k_empty(cudaStream_t stream);
 

@@ -1,4 +1,5 @@
 #include "gputui/cli.h"
+#include "gputui/exp_peer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -186,6 +187,15 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             c->replay = val;
         } else if (!strcmp(name, "--no-fallback")) {
             c->no_fallback = true;
+        } else if (!strcmp(name, "--pairs")) {
+            NEED_VALUE();
+            if (strcmp(val, "all")) {
+                gt_err_set(err, GT_EXIT_USAGE, "--pairs: '%s' is not allowed; allowed: all", val);
+                return -1;
+            }
+            c->pairs = true;
+            batch_opt_seen = true;
+            batch_opt = "--pairs";
         } else if (!strcmp(name, "--trace-calls")) {
             c->trace_calls = true;
             batch_opt_seen = true;
@@ -255,6 +265,16 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
     if (c->trace_calls && c->format == GT_FMT_CSV) {
         gt_err_set(err, GT_EXIT_USAGE, "--trace-calls: the calls are listed in the text and "
                    "json reports, not in csv (allowed: --format text or json)");
+        return -1;
+    }
+    if (c->pairs && (strcmp(c->exp->name, "peer") || c->record || c->replay || c->ncompare ||
+                     c->lesson || list_seen || ((c->given >> GT_PE_PEER) & 1u))) {
+        gt_err_set(err, GT_EXIT_USAGE, "--pairs all measures -e peer over every pair of GPUs, "
+                   "one configuration (no value lists), choosing the peer itself; it cannot be "
+                   "used %s", strcmp(c->exp->name, "peer") ? "with another experiment"
+                   : c->record ? "with --record" : c->replay ? "with --replay"
+                   : c->ncompare ? "with --compare" : c->lesson ? "with --lesson"
+                   : list_seen ? "with a list of values" : "with --peer");
         return -1;
     }
     if (record_opt && !c->record) {
@@ -381,7 +401,9 @@ void gt_cli_usage(FILE *f)
             "      --list-lessons      list the lessons and exit\n"
             "      --no-fallback       with no CUDA device, fail instead of replaying the\n"
             "                          bundled recording\n"
-            "      --list-devices      list CUDA devices and exit\n"
+            "      --pairs all         batch, -e peer: every ordered pair of GPUs, printed\n"
+            "                          as a matrix (row: the GPU that copies or reads)\n"
+            "      --list-devices      list CUDA devices and their links, and exit\n"
             "  -h, --help              this text\n"
             "  -V, --version           print the version\n",
             gt_experiments[0]->name);

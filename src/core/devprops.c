@@ -41,6 +41,7 @@ void gt_devprops_init(gt_devprops *p)
 {
     memset(p, 0, sizeof *p);
     p->ordinal = -1;
+    gt_topo_init(&p->topo);
 }
 
 void gt_dp_set(gt_devprops *p, gt_dp_id id, int64_t v)

@@ -52,6 +52,18 @@ static bool cache_applies(const int64_t *v, const char **why)
 }
 
 static const char *const cache_names[2] = {"flushed", "warm"};
+static const char *const owner_names[2] = {"this", "other"};
+
+static bool owner_applies(const int64_t *v, const char **why)
+{
+    if (!uses_host(v, why))
+        return false;
+    if (v[GT_TR_HOST] == GT_HOST_PAGEABLE) {
+        *why = "only to pinned memory (host=pinned, hostalloc or register)";
+        return false;
+    }
+    return true;
+}
 
 static const gt_param params[GT_TR_NPARAMS] = {
     [GT_TR_DIR] = {"dir", "direction", GT_P_ENUM, 0, 3, GT_DIR_H2D, 0, 0,
@@ -86,6 +98,11 @@ static const gt_param params[GT_TR_NPARAMS] = {
                      "of the CPU's caches (bandwidthTest writes 256 MiB); warm: left there by the last "
                      "copy, and the driver's staging memcpy reads it faster", cache_applies,
                      NULL, "warm"},
+    [GT_TR_OWNER] = {"alloc-on", "  allocated on GPU", GT_P_ENUM, 0, 1, GT_OWNER_THIS, 0, 0,
+                     owner_names, 2, NULL,
+                     "this: the host memory is pinned while this GPU is current; other: while "
+                     "another GPU is (portable=0 pins it for that GPU's context only, says the "
+                     "documentation); needs two GPUs", owner_applies},
     [GT_TR_WARMUP] = {"warmup", "warm-up copies", GT_P_INT, 0, 1000, 3, 1, 0,
                       NULL, 0, NULL,
                       "untimed copies after each change, kept out of the histograms", NULL},
@@ -128,6 +145,12 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
                  "(canMapHostMemory = 0)");
         return -1;
     }
+    if (v[GT_TR_OWNER] == GT_OWNER_OTHER && owner_applies(v, &(const char *){0}) &&
+        (p->topo.count < 2 || gt_topo_pick_peer(&p->topo, p->ordinal, -1) < 0)) {
+        snprintf(err, n, "alloc-on: other needs a second GPU to allocate on; this machine has "
+                 "%s; allowed here: this", p->topo.count == 1 ? "one" : "N/A");
+        return -1;
+    }
     if (host && v[GT_TR_METHOD] == GT_METHOD_SM && v[GT_TR_HOST] == GT_HOST_PAGEABLE &&
         !gt_dp_get(p, GT_DP_PAGEABLE)) {
         snprintf(err, n, "method=sm needs host memory the GPU can address: use "
@@ -156,7 +179,8 @@ const gt_experiment gt_exp_transfer = {
         "(cpu-cache); pinned (page-locked) memory is read directly by the copy "
         "engines and should come close to the PCIe ceiling. Write-combined "
         "memory skips the CPU caches; mapped memory can be read by kernels, "
-        "which the sm method uses instead of a copy engine. Compare the "
+        "which the sm method uses instead of a copy engine. alloc-on=other pins the "
+        "host memory while another GPU is current, with portable or without. Compare the "
         "median with the ceiling and the before/after distributions.",
     .params = params,
     .nparams = GT_TR_NPARAMS,

@@ -8,14 +8,14 @@
 #include "gputui/run.h"
 #include "gputui/units.h"
 
-static const char *const op_names[] = {"alloc", "bandwidth", "grow"};
+static const char *const op_names[] = {"alloc", "bandwidth", "grow", "peer"};
 static const char *const gran_names[] = {"minimum", "recommended"};
 static const char *const dir_names[] = {"h2d", "d2h", "d2d"};
 static const char *const peer_names[] = {"off", "rw", "ro"};
 static const char *const alloc_series[GT_VMM_NALLOC_SERIES] = {
     "cuMemAddressReserve", "cuMemCreate", "cuMemMap", "cuMemSetAccess", "cuMemUnmap",
     "cuMemRelease", "cuMemAddressFree", "cudaMalloc", "cudaFree", "cudaMallocAsync",
-    "cudaFreeAsync"};
+    "cudaFreeAsync", "cuMemSetAccess (peers)"};
 
 static bool op_is(const int64_t *v, int op, const char *what, const char **why)
 {
@@ -29,7 +29,7 @@ static bool sized(const int64_t *v, const char **why)
 {
     if (v[GT_VMM_OP] != GT_VMM_OP_GROW)
         return true;
-    *why = "only with op=alloc or op=bandwidth";
+    *why = "only with op=alloc, bandwidth or peer";
     return false;
 }
 
@@ -44,9 +44,10 @@ static bool grow_applies(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_VMM_NPARAMS] = {
-    [GT_VMM_OP] = {"op", "measure", GT_P_ENUM, 0, 2, GT_VMM_OP_ALLOC, 0, 0, op_names, 3, NULL,
+    [GT_VMM_OP] = {"op", "measure", GT_P_ENUM, 0, 3, GT_VMM_OP_ALLOC, 0, 0, op_names, 4, NULL,
                    "alloc: each VMM call and the runtime's; bandwidth: copies into VMM memory "
-                   "vs cudaMalloc memory; grow: a vector grown in place vs reallocated", NULL},
+                   "vs cudaMalloc memory; grow: a vector grown in place vs reallocated; peer: "
+                   "another GPU reads (rw: and writes) the memory", NULL},
     [GT_VMM_GRAN] = {"granularity", "granularity", GT_P_ENUM, 0, 1, GT_VMM_GRAN_REC, 0, 0,
                      gran_names, 2, NULL,
                      "cuMemGetAllocationGranularity: minimum or recommended; sizes round up to it",
@@ -72,10 +73,18 @@ static const gt_param params[GT_VMM_NPARAMS] = {
 static int series(const int64_t *v, const char **names)
 {
     switch (v[GT_VMM_OP]) {
-    case GT_VMM_OP_ALLOC:
-        for (int i = 0; i < GT_VMM_NALLOC_SERIES; i++)
+    case GT_VMM_OP_ALLOC: {
+        int n = v[GT_VMM_PEER] == GT_VMM_PEER_OFF ? GT_VMM_S_ACCESS_PEERS : GT_VMM_NALLOC_SERIES;
+        for (int i = 0; i < n; i++)
             names[i] = alloc_series[i];
-        return GT_VMM_NALLOC_SERIES;
+        return n;
+    }
+    case GT_VMM_OP_PEER:
+        names[GT_VMM_S_PEER_READ] = "peer reads VMM";
+        if (v[GT_VMM_PEER] == GT_VMM_PEER_RO)
+            return 1;
+        names[GT_VMM_S_PEER_WRITE] = "peer writes VMM";
+        return 2;
     case GT_VMM_OP_BANDWIDTH:
         names[GT_VMM_S_VMM] = "VMM memory";
         names[GT_VMM_S_RUNTIME] = "cudaMalloc memory";
@@ -116,6 +125,15 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     if (gt_dp_ok(p, GT_DP_VMM) && !gt_dp_get(p, GT_DP_VMM)) {
         snprintf(err, n, "experiment vmm: this device does not support virtual memory "
                  "management (CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 0)");
+        return -1;
+    }
+    if (v[GT_VMM_OP] == GT_VMM_OP_PEER && v[GT_VMM_PEER] == GT_VMM_PEER_OFF) {
+        snprintf(err, n, "op=peer: another GPU reads the memory, which needs peer-access=rw "
+                 "or ro (now off)");
+        return -1;
+    }
+    if (v[GT_VMM_PEER] != GT_VMM_PEER_OFF && p->topo.count == 1) {
+        snprintf(err, n, "peer-access: needs two GPUs; this machine has one; allowed here: off");
         return -1;
     }
     if (v[GT_VMM_PEER] != GT_VMM_PEER_OFF && !gt_dp_get(p, GT_DP_PEERS)) {
@@ -193,12 +211,19 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
                      "cudaMallocAsync %s", gt_format_seconds(va, a, sizeof a),
                      gt_format_seconds(p50(r, GT_VMM_S_MALLOC), b, sizeof b),
                      gt_format_seconds(p50(r, GT_VMM_S_MALLOC_ASYNC), c, sizeof c));
+        if (isfinite(va) && isfinite(p50(r, GT_VMM_S_ACCESS_PEERS)) && n + 1 < max)
+            snprintf(lines[n++], sizeof lines[0], "peer access: VMM allocate %s for this GPU "
+                     "alone, %s with the peers' access (+%s)", gt_format_seconds(va, a, sizeof a),
+                     gt_format_seconds(va + p50(r, GT_VMM_S_ACCESS_PEERS), b, sizeof b),
+                     gt_format_seconds(p50(r, GT_VMM_S_ACCESS_PEERS), c, sizeof c));
         if (isfinite(vf) && isfinite(p50(r, GT_VMM_S_FREE)) && isfinite(p50(r, GT_VMM_S_FREE_ASYNC)))
             snprintf(lines[n++], sizeof lines[0], "release (sum of p50s): VMM %s, cudaFree %s, "
                      "cudaFreeAsync %s", gt_format_seconds(vf, d, sizeof d),
                      gt_format_seconds(p50(r, GT_VMM_S_FREE), e, sizeof e),
                      gt_format_seconds(p50(r, GT_VMM_S_FREE_ASYNC), a, sizeof a));
     }
+    if (v[GT_VMM_OP] == GT_VMM_OP_PEER)
+        return n;
     if (v[GT_VMM_OP] != GT_VMM_OP_ALLOC && n < max) {
         double x = p50(r, GT_VMM_S_VMM), y = p50(r, GT_VMM_S_RUNTIME);
         if (isfinite(x) && isfinite(y) && x > 0)
@@ -220,13 +245,23 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 
 static bool bandwidth_for(const int64_t *v)
 {
-    return v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH;
+    return v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH || v[GT_VMM_OP] == GT_VMM_OP_PEER;
 }
 
 static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
                       char *label, size_t n)
 {
     (void)s;
+    if (v[GT_VMM_OP] == GT_VMM_OP_PEER) {
+        int peer = gt_topo_pick_peer(&p->topo, p->ordinal, -1);
+        const gt_topo_link *l;
+        *factor = 1.0;
+        if (peer < 0 || p->ordinal < 0 || p->ordinal >= p->topo.n || peer >= p->topo.n ||
+            gt_topo_nvlink_bw(l = &p->topo.link[peer][p->ordinal]) <= 0)
+            return gt_ceiling_pcie(p, factor, label, n);
+        snprintf(label, n, "%s x%d", gt_topo_nvlink_name(l->nvlink_ver), l->nvlinks);
+        return gt_topo_nvlink_bw(l);
+    }
     if (v[GT_VMM_OP] != GT_VMM_OP_BANDWIDTH) {
         *factor = 1.0;
         snprintf(label, n, "no ceiling");
@@ -247,7 +282,9 @@ const gt_experiment gt_exp_vmm = {
         "op=bandwidth copies into VMM memory and cudaMalloc memory side by side. op=grow "
         "grows a vector step by step: by mapping a new chunk at the end of a range reserved "
         "once (nothing copied, the pointer stays), or by cudaMalloc of the new size, a copy "
-        "and cudaFree; the data is checked after every step.",
+        "and cudaFree; the data is checked after every step. op=peer opens the memory to the "
+        "other GPU (peer-access rw or ro): a kernel there reads it and, with rw, writes it; "
+        "with ro one write from there is tried at set-up and the driver's answer shown.",
     .params = params,
     .nparams = GT_VMM_NPARAMS,
     .warmup_param = GT_VMM_WARMUP,

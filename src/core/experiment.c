@@ -7,6 +7,7 @@
 #include "gputui/exp_transfer.h"
 #include "gputui/exp_hostalloc.h"
 #include "gputui/exp_l2.h"
+#include "gputui/exp_peer.h"
 #include "gputui/exp_pitched.h"
 #include "gputui/exp_streams.h"
 #include "gputui/exp_vmm.h"
@@ -14,7 +15,7 @@
 
 const gt_experiment *const gt_experiments[] = {&gt_exp_transfer, &gt_exp_zerocopy,
                                                &gt_exp_streams, &gt_exp_hostalloc, &gt_exp_vmm,
-                                               &gt_exp_l2, &gt_exp_pitched};
+                                               &gt_exp_l2, &gt_exp_pitched, &gt_exp_peer};
 const int gt_nexperiments = (int)(sizeof gt_experiments / sizeof gt_experiments[0]);
 
 const gt_experiment *gt_experiment_find(const char *name)

@@ -76,6 +76,7 @@ static void read_device(json_t *d, gt_devprops *p)
     for (int i = 0; i < GT_DP_COUNT; i++)
         if (json_is_integer(v = json_object_get(d, gt_dp_table[i].key)))
             gt_dp_set(p, (gt_dp_id)i, json_integer_value(v));
+    gt_topo_read(json_object_get(d, "topology"), &p->topo);
 }
 
 static gt_rec_config *config_of(gt_recording *r, json_int_t gen)

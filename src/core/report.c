@@ -54,6 +54,8 @@ json_t *gt_devprops_json(const gt_devprops *p)
     for (int i = 0; i < GT_DP_COUNT; i++)
         json_object_set_new(o, gt_dp_table[i].key,
                             gt_dp_ok(p, (gt_dp_id)i) ? json_integer(p->v[i]) : json_null());
+    if (p->topo.count)
+        json_object_set_new(o, "topology", gt_topo_json(&p->topo));
     return o;
 }
 

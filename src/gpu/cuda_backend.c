@@ -7,7 +7,6 @@
  * on a machine with no NVIDIA driver. */
 #define _GNU_SOURCE
 #include <cuda.h>
-#include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "gputui/trace.h"
 
 static int sms = 1;
+static int opened = -1;        /* the device open_device made current */
 static size_t l2_initial;
 
 size_t gt_l2_initial_limit(void)
@@ -280,70 +280,6 @@ static void query_vmm(int ordinal, gt_devprops *p)
         gt_dp_set(p, GT_DP_GRAN_REC, (int64_t)g);
 }
 
-/* ---- NVML through dlopen ---- */
-
-typedef struct nvmlDevice_st *nvml_device;
-typedef int (*pfn_nvml_void)(void);
-typedef int (*pfn_nvml_by_bus)(const char *, nvml_device *);
-typedef int (*pfn_nvml_uint)(nvml_device, unsigned int *);
-typedef int (*pfn_nvml_str)(char *, unsigned int);
-
-static void *nvml;
-static bool nvml_ready;
-
-static void query_nvml(gt_devprops *p)
-{
-    pfn_nvml_by_bus by_bus;
-    pfn_nvml_str drv;
-    nvml_device d;
-    unsigned int v;
-    static const struct { const char *fn; gt_dp_id id; } links[] = {
-        {"nvmlDeviceGetCurrPcieLinkGeneration", GT_DP_PCIE_GEN},
-        {"nvmlDeviceGetMaxPcieLinkGeneration", GT_DP_PCIE_GEN_MAX},
-        {"nvmlDeviceGetCurrPcieLinkWidth", GT_DP_PCIE_WIDTH},
-        {"nvmlDeviceGetMaxPcieLinkWidth", GT_DP_PCIE_WIDTH_MAX},
-    };
-
-    if (!nvml) {
-        nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-        if (!nvml) {
-            snprintf(p->nvml_note, sizeof p->nvml_note, "NVML not found (libnvidia-ml.so.1)");
-            return;
-        }
-        pfn_nvml_void init = (pfn_nvml_void)dlsym(nvml, "nvmlInit_v2");
-        nvml_ready = init && init() == 0;
-    }
-    if (!nvml_ready) {
-        snprintf(p->nvml_note, sizeof p->nvml_note, "NVML did not initialize");
-        return;
-    }
-    drv = (pfn_nvml_str)dlsym(nvml, "nvmlSystemGetDriverVersion");
-    if (drv && drv(p->driver, sizeof p->driver) != 0)
-        p->driver[0] = '\0';
-    by_bus = (pfn_nvml_by_bus)dlsym(nvml, "nvmlDeviceGetHandleByPciBusId_v2");
-    if (!by_bus || by_bus(p->pci_bus_id, &d) != 0) {
-        snprintf(p->nvml_note, sizeof p->nvml_note, "NVML does not know PCI %s", p->pci_bus_id);
-        return;
-    }
-    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
-        pfn_nvml_uint f = (pfn_nvml_uint)dlsym(nvml, links[i].fn);
-        if (f && f(d, &v) == 0 && v > 0 && v < 1000)
-            gt_dp_set(p, links[i].id, v);
-    }
-}
-
-static void nvml_close(void)
-{
-    if (nvml) {
-        pfn_nvml_void shut = (pfn_nvml_void)dlsym(nvml, "nvmlShutdown");
-        if (nvml_ready && shut)
-            shut();
-        dlclose(nvml);
-        nvml = NULL;
-        nvml_ready = false;
-    }
-}
-
 /* ---- back-end table ---- */
 
 /* Kernels load when the context is made, not at their first launch: a
@@ -455,7 +391,8 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         cudaGetLastError();
         gt_dp_set(p, GT_DP_PEERS, peers);
     }
-    query_nvml(p);
+    gt_nvml_device(p);
+    gt_query_topology(&p->topo, n);
     query_mps(p);
     gt_devprops_derive(p);
     return 0;
@@ -519,13 +456,20 @@ static int open_device(int ordinal, gt_devprops *p, gt_err *err)
         l2_initial = 0;
     }
     refresh(p);
+    opened = ordinal;
     return 0;
 }
 
+/* The context goes with the device: 'd' (another device) and the end of
+ * a run leave nothing of this one behind. */
 static void close_device(void)
 {
     gt_keep_release();
-    nvml_close();
+    if (opened >= 0 && cudaSetDevice(opened) == cudaSuccess)
+        GT_CUDA_Q(cudaDeviceReset());
+    cudaGetLastError();
+    opened = -1;
+    gt_nvml_close();
 }
 
 static const gt_exp_ops *ops(const char *name)
@@ -544,6 +488,8 @@ static const gt_exp_ops *ops(const char *name)
         return &gt_l2_ops;
     if (!strcmp(name, "pitched"))
         return &gt_pitched_ops;
+    if (!strcmp(name, "peer"))
+        return &gt_peer_ops;
     return NULL;
 }
 

@@ -44,6 +44,8 @@ typedef struct gt_hostbuf {
     int kind;
     bool pinned;        /* cudaMallocHost / cudaHostAlloc: cudaFreeHost */
     bool registered;    /* cudaHostRegister: unregister, then free */
+    bool foreign;       /* pinned while GPU 'owner' was current, not the engine's */
+    int owner;
 } gt_hostbuf;
 
 /* cudaHostAlloc flags (hostalloc) or cudaHostRegister flags (register). */
@@ -55,7 +57,12 @@ int gt_hostmem_alloc(gt_hostbuf *h, int kind, size_t bytes, unsigned flags, gt_e
 /* register: cudaHostRegister(flags) after gt_hostmem_alloc. */
 int gt_hostmem_register(gt_hostbuf *h, size_t bytes, unsigned flags, gt_err *err);
 void gt_hostmem_map(gt_hostbuf *h);
-/* Unregisters and frees whatever the buffer holds; h may be empty. */
+/* Makes GPU 'owner' current for an allocation on behalf of another GPU's
+ * context (*prev: the one to go back to), and back. */
+int gt_hostmem_owner_enter(int owner, int *prev, gt_err *err);
+void gt_hostmem_owner_leave(gt_hostbuf *h, int owner, int prev);
+/* Unregisters and frees whatever the buffer holds (with its owner
+ * current); h may be empty. */
 void gt_hostmem_free(gt_hostbuf *h);
 
 /* A buffer that may outlive its configuration (keep.c, policy in
@@ -151,6 +158,13 @@ int gt_count_zero(unsigned long long *d, cudaStream_t s, gt_err *err);
 int gt_count_read(const unsigned long long *d, unsigned long long *h, cudaStream_t s,
                   uint64_t *out, gt_err *err);
 
+/* nvml.c: a device's PCIe link and the driver version into p; every
+ * pair's peer access, atomics, NVLinks and PCIe path into t (count: CUDA
+ * devices); NVML is unloaded by close. */
+void gt_nvml_device(gt_devprops *p);
+void gt_query_topology(gt_topo *t, int count);
+void gt_nvml_close(void);
+
 /* Multiprocessors of the current device (grid sizing). */
 int gt_gpu_sms(void);
 
@@ -161,6 +175,7 @@ extern const gt_exp_ops gt_streams_ops;
 extern const gt_exp_ops gt_vmm_ops;
 extern const gt_exp_ops gt_l2_ops;
 extern const gt_exp_ops gt_pitched_ops;
+extern const gt_exp_ops gt_peer_ops;
 
 /* cudaLimitPersistingL2CacheSize when the device was opened: what the L2
  * experiment restores. */

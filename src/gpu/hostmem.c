@@ -86,10 +86,34 @@ void gt_hostmem_map(gt_hostbuf *h)
     }
 }
 
+int gt_hostmem_owner_enter(int owner, int *prev, gt_err *err)
+{
+    *prev = -1;
+    if (owner < 0)
+        return 0;
+    if (GT_CUDA(err, cudaGetDevice(prev)))
+        return -1;
+    return GT_CUDA(err, cudaSetDevice(owner));
+}
+
+void gt_hostmem_owner_leave(gt_hostbuf *h, int owner, int prev)
+{
+    if (prev < 0)
+        return;
+    cudaSetDevice(prev);
+    cudaGetLastError();
+    h->foreign = h->p != NULL;
+    h->owner = owner;
+}
+
 void gt_hostmem_free(gt_hostbuf *h)
 {
+    int prev = -1;
+
     if (!h->p)
         return;
+    if (h->foreign && cudaGetDevice(&prev) == cudaSuccess)
+        cudaSetDevice(h->owner);
     if (h->pinned) {
         GT_TA("%p", h->p);
         GT_CUDA_Q(cudaFreeHost(h->p));
@@ -98,5 +122,8 @@ void gt_hostmem_free(gt_hostbuf *h)
             GT_TA("%p", h->p), GT_CUDA_Q(cudaHostUnregister(h->p));
         free(h->p);
     }
+    if (prev >= 0)
+        cudaSetDevice(prev);
+    cudaGetLastError();
     memset(h, 0, sizeof *h);
 }

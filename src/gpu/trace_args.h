@@ -36,6 +36,9 @@ const char *gt_ta_hostflags(unsigned flags, int reg, char *buf);
      cudaHostRegister(p, n, f))
 #define cudaMallocPitch(p, pitch, w, h) \
     (GT_TA("width %zu B, height %zu", (size_t)(w), (size_t)(h)), cudaMallocPitch(p, pitch, w, h))
+#define cudaMemcpyPeerAsync(d, dd, s, sd, n, st)                                      \
+    (GT_TA("%s, GPU %d -> GPU %d, stream", GT_TA_S(n), (int)(sd), (int)(dd)),         \
+     cudaMemcpyPeerAsync(d, dd, s, sd, n, st))
 #define cudaMemcpyAsync(d, s, n, k, st) \
     (GT_TA("%s, %s, stream", GT_TA_S(n), gt_ta_kind((int)(k))), cudaMemcpyAsync(d, s, n, k, st))
 #define cudaMemsetAsync(d, v, n, st) \

@@ -56,6 +56,8 @@ typedef struct tr {
     uint32_t lane_seed[2];          /* pattern of each lane's source this sample */
     unsigned long long *dres, *hres;
     uint32_t seed, sample_no;
+    int owner;                      /* alloc-on=other: the GPU current at pinning, else -1 */
+    char owner_seen[96];            /* what this GPU makes of that memory */
     uint64_t rng;
     size_t check_off[CHECK_BLOCKS + 2];
     int ncheck;
@@ -77,6 +79,31 @@ static void kept_line(gt_setup_info *info, const char *role, const gt_kept *k, d
                        gt_format_seconds(k->alloc_sec, t, sizeof t));
 }
 
+/* keep.c tells buffers apart by kind and flags: memory pinned with
+ * another GPU current is not the same buffer as this GPU's. */
+#define KEEP_OTHER_OWNER 0x80000000u
+static unsigned keep_flags(const tr *t, unsigned flags)
+{
+    return t->owner >= 0 ? flags | KEEP_OTHER_OWNER : flags;
+}
+
+/* alloc-on=other: how this GPU sees memory pinned for another context. */
+static void owner_seen(tr *t, const gt_hostbuf *h)
+{
+    struct cudaPointerAttributes a;
+    const char *type = "N/A";
+    int self = -1;
+
+    cudaGetDevice(&self);
+    if (cudaPointerGetAttributes(&a, h->p) == cudaSuccess)
+        type = a.type == cudaMemoryTypeHost ? "cudaMemoryTypeHost (pinned, mapped here)"
+             : a.type == cudaMemoryTypeUnregistered ? "cudaMemoryTypeUnregistered (pageable)"
+             : "another type";
+    cudaGetLastError();
+    snprintf(t->owner_seen, sizeof t->owner_seen, "pinned on GPU %d; GPU %d sees %s", t->owner,
+             self, type);
+}
+
 /* One host buffer of the configured kind: kept from the last configuration
  * when it fits, else allocated (and registered) with the time it took. A
  * source also gets the pattern: written by the GPU through the mapped
@@ -90,19 +117,28 @@ static int host_alloc(tr *t, bool src, const gt_devprops *p, gt_setup_info *info
     unsigned flags = t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags;
     char sz[32], fl[64];
     double t0 = gt_now(), alloc;
+    int prev, rc;
 
-    if (gt_keep_take(src ? GT_KEEP_TR_SRC : GT_KEEP_TR_DST, false, (int)t->host, flags,
-                     t->bytes, k)) {
+    if (gt_keep_take(src ? GT_KEEP_TR_SRC : GT_KEEP_TR_DST, false, (int)t->host,
+                     keep_flags(t, flags), t->bytes, k)) {
         kept_line(info, role, k, gt_now() - t0);
         if (src)
             t->seed = k->seed;
         return 0;
     }
     k->kind = (int)t->host;
-    k->flags = flags;
+    k->flags = keep_flags(t, flags);
     gt_format_size(t->bytes, sz, sizeof sz);
-    if (gt_hostmem_alloc(h, (int)t->host, t->bytes, flags, err))
+    /* alloc-on=other: pinned (registered below) with the other GPU current. */
+    if (gt_hostmem_owner_enter(t->owner, &prev, err))
         return -1;
+    rc = gt_hostmem_alloc(h, (int)t->host, t->bytes, flags, err);
+    if (!rc && t->host != GT_HOST_REGISTER)
+        gt_hostmem_owner_leave(h, t->owner, prev);
+    if (rc) {
+        gt_hostmem_owner_leave(h, t->owner, prev);
+        return -1;
+    }
     k->cap = t->bytes;
     switch (t->host) {
     case GT_HOST_PAGEABLE:
@@ -124,7 +160,9 @@ static int host_alloc(tr *t, bool src, const gt_devprops *p, gt_setup_info *info
     case GT_HOST_REGISTER:
         gt_setup_info_time(info, alloc = gt_now() - t0, "%s: malloc %s", role, sz);
         t0 = gt_now();
-        if (gt_hostmem_register(h, t->bytes, flags, err))
+        rc = gt_hostmem_register(h, t->bytes, flags, err);
+        gt_hostmem_owner_leave(h, t->owner, prev);
+        if (rc)
             return -1;
         k->alloc_sec = alloc + gt_now() - t0;
         gt_setup_info_time(info, gt_now() - t0, "%s: cudaHostRegister(%s) %s", role,
@@ -139,6 +177,8 @@ static int host_alloc(tr *t, bool src, const gt_devprops *p, gt_setup_info *info
         break;
     }
     gt_hostmem_map(h);
+    if (t->owner >= 0)
+        owner_seen(t, h);
     if (src) {
         if (!h->dev)
             cpu_fill_pattern(h->p, t->words, t->seed);
@@ -242,6 +282,9 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     t->alloc_flags = gt_hostmem_flags(GT_HOST_HOSTALLOC, v[GT_TR_PORTABLE], v[GT_TR_WC],
                                       v[GT_TR_MAPPED]);
     t->reg_flags = gt_hostmem_flags(GT_HOST_REGISTER, v[GT_TR_PORTABLE], false, v[GT_TR_MAPPED]);
+    t->owner = -1;
+    if (v[GT_TR_OWNER] == GT_OWNER_OTHER && dir != GT_DIR_D2D && t->host != GT_HOST_PAGEABLE)
+        t->owner = gt_topo_pick_peer(&p->topo, p->ordinal, -1);
     t->rng = (uint64_t)(gt_now() * 1e9) ^ (uintptr_t)t;
     t->seed = (uint32_t)gt_xorshift64(&t->rng) | 1u;
 
@@ -256,9 +299,9 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     /* A kept host buffer this direction does not use stays only while its
      * kind and flags are still the ones chosen. */
     gt_keep_trim(GT_KEEP_TR_SRC, (int)t->host,
-                 t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags);
+                 keep_flags(t, t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags));
     gt_keep_trim(GT_KEEP_TR_DST, (int)t->host,
-                 t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags);
+                 keep_flags(t, t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags));
     if ((dir == GT_DIR_H2D || dir == GT_DIR_BIDIR) &&
         host_alloc(t, true, p, info, err))
         goto fail;
@@ -330,6 +373,10 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
         snprintf(info->note, sizeof info->note,
                  "SAMPLED: %d random 64 KiB blocks + both ends of the pageable buffer "
                  "per sample (full check above 256 MiB would dominate)", CHECK_BLOCKS);
+    if (t->owner_seen[0]) {
+        size_t off = strlen(info->note);
+        snprintf(info->note + off, sizeof info->note - off, "; %s", t->owner_seen);
+    }
     if (pageable)
         gt_setup_info_timing(info, "events on the GPU around the copies, which return once "
                              "staged%s", t->flush ? "; the source flushed from the CPU's "

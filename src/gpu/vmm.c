@@ -21,44 +21,11 @@
 #include "gputui/kernels.h"
 #include "gputui/units.h"
 #include "gpu.h"
-
-#define MAX_PEERS 16
-#define MAX_CHUNKS 4097
-
-/* A reserved range and the physical chunks mapped into it, in order. */
-typedef struct vrange {
-    CUdeviceptr va;
-    size_t reserved, mapped;        /* bytes */
-    CUmemGenericAllocationHandle h[MAX_CHUNKS];
-    size_t len[MAX_CHUNKS];
-    int nh;
-} vrange;
-
-typedef struct vm {
-    const gt_cu_api *cu;
-    int op, dir, device, blocks;
-    size_t size, gran, rsize;       /* asked, granularity, rounded */
-    CUmemAllocationProp prop;
-    CUmemAccessDesc access[1 + MAX_PEERS];
-    int naccess;
-    cudaStream_t s;
-    cudaEvent_t e0, e1;
-    unsigned long long *dres, *hres;
-    uint32_t seed;
-    /* bandwidth */
-    vrange vsrc, vdst;
-    void *rsrc, *rdst, *host;
-    /* grow */
-    size_t start, end, step, cur;   /* cur: bytes in both vectors, 0 = no cycle */
-    vrange g;
-    void *gr;                       /* the reallocated vector */
-} vm;
+#include "vmm.h"
 
 /* ---- a VMM range ---- */
 
-/* Unmaps and releases every chunk, frees the range; times[3] (unmap,
- * release, address free) if not NULL. Safe on an empty range. */
-static void vrange_free(vm *z, vrange *r, double *times)
+void gt_vrange_free(vm *z, vrange *r, double *times)
 {
     double t0 = gt_now(), t1, t2;
     gt_err ignore;
@@ -79,7 +46,7 @@ static void vrange_free(vm *z, vrange *r, double *times)
     memset(r, 0, sizeof *r);
 }
 
-static int vrange_reserve(vm *z, vrange *r, size_t bytes, gt_err *err)
+int gt_vrange_reserve(vm *z, vrange *r, size_t bytes, gt_err *err)
 {
     memset(r, 0, sizeof *r);
     GT_TA("%s", GT_TA_S(bytes));
@@ -89,14 +56,12 @@ static int vrange_reserve(vm *z, vrange *r, size_t bytes, gt_err *err)
     return 0;
 }
 
-/* Creates 'bytes' of memory, maps it at the end of what is mapped and
- * grants access; times[3] (create, map, set access) if not NULL. On
- * failure nothing of this chunk stays. */
-static int vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *err)
+/* See vmm.h. */
+int gt_vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *err)
 {
     CUmemGenericAllocationHandle h;
     CUdeviceptr at = r->va + r->mapped;
-    double t0 = gt_now(), t1, t2;
+    double t0 = gt_now(), t1, t2, t3;
     gt_err ignore;
 
     if (r->nh == MAX_CHUNKS || r->mapped + bytes > r->reserved) {
@@ -113,34 +78,41 @@ static int vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *er
         return -1;
     }
     t2 = gt_now();
-    GT_TA("%s, dev %d rw%s", GT_TA_S(bytes), z->device,
-          z->naccess > 1 ? (z->access[1].flags == CU_MEM_ACCESS_FLAGS_PROT_READ ? " + peers ro" : " + peers rw") : "");
-    if (GT_CU(err, z->cu->cuMemSetAccess(at, bytes, z->access, (size_t)z->naccess))) {
-        GT_CU(&ignore, z->cu->cuMemUnmap(at, bytes));
-        GT_CU(&ignore, z->cu->cuMemRelease(h));
-        return -1;
+    /* This GPU first, then the peers: their share of the cost shows. */
+    GT_TA("%s, dev %d rw", GT_TA_S(bytes), z->device);
+    if (GT_CU(err, z->cu->cuMemSetAccess(at, bytes, z->access, 1)))
+        goto unmap;
+    t3 = gt_now();
+    if (z->naccess > 1) {
+        GT_TA("%s, %d peers %s", GT_TA_S(bytes), z->naccess - 1,
+              z->access[1].flags == CU_MEM_ACCESS_FLAGS_PROT_READ ? "ro" : "rw");
+        if (GT_CU(err, z->cu->cuMemSetAccess(at, bytes, z->access + 1, (size_t)z->naccess - 1)))
+            goto unmap;
     }
     if (times) {
         times[0] = t1 - t0;
         times[1] = t2 - t1;
-        times[2] = gt_now() - t2;
+        times[2] = t3 - t2;
+        times[3] = gt_now() - t3;
     }
     r->h[r->nh] = h;
     r->len[r->nh++] = bytes;
     r->mapped += bytes;
     return 0;
+unmap:
+    GT_CU(&ignore, z->cu->cuMemUnmap(at, bytes));
+    GT_CU(&ignore, z->cu->cuMemRelease(h));
+    return -1;
 }
 
 /* ---- checks on the GPU ---- */
 
-/* Fills words [first, first + n) of p with the pattern. */
-static int fill(vm *z, void *p, size_t first, size_t n, gt_err *err)
+int gt_vmm_fill(vm *z, void *p, size_t first, size_t n, gt_err *err)
 {
     return GT_CUDA(err, gt_k_fill_pattern_at(p, first, n, z->seed, z->blocks, z->s));
 }
 
-/* Number of words of p[0 .. n) that differ from the pattern, or -1. */
-static long long count_bad(vm *z, const void *p, size_t n, gt_err *err)
+long long gt_vmm_count_bad(vm *z, const void *p, size_t n, gt_err *err)
 {
     static const unsigned long long init[2] = {0, ~0ull};
 
@@ -158,7 +130,7 @@ static int usable(vm *z, void *p, size_t bytes, bool *ok, gt_err *err)
 {
     long long bad;
 
-    if (fill(z, p, 0, bytes / 4, err) || (bad = count_bad(z, p, bytes / 4, err)) < 0)
+    if (gt_vmm_fill(z, p, 0, bytes / 4, err) || (bad = gt_vmm_count_bad(z, p, bytes / 4, err)) < 0)
         return -1;
     *ok = bad == 0;
     return 0;
@@ -177,7 +149,7 @@ static size_t free_now(void)
 
 static void grow_reset(vm *z)
 {
-    vrange_free(z, &z->g, NULL);
+    gt_vrange_free(z, &z->g, NULL);
     gt_free_device(&z->gr);
     z->cur = 0;
 }
@@ -188,10 +160,11 @@ static void teardown(void *state)
 
     if (!z)
         return;
+    gt_vmm_peer_teardown(z);
     gt_gpu_quiesce();
     if (z->cu) {
-        vrange_free(z, &z->vsrc, NULL);
-        vrange_free(z, &z->vdst, NULL);
+        gt_vrange_free(z, &z->vsrc, NULL);
+        gt_vrange_free(z, &z->vdst, NULL);
         grow_reset(z);
     }
     gt_free_device(&z->rsrc);
@@ -211,14 +184,14 @@ static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err);
 static int setup_bandwidth(vm *z, gt_setup_info *info, gt_err *err)
 {
     bool d2d = z->dir == GT_VMM_D2D;
-    double t0 = gt_now(), tv[3] = {0};
+    double t0 = gt_now(), tv[4] = {0};
     char a[32];
 
     gt_format_size(z->rsize, a, sizeof a);
-    if (vrange_reserve(z, &z->vdst, z->rsize, err) || vrange_grow(z, &z->vdst, z->rsize, tv, err))
+    if (gt_vrange_reserve(z, &z->vdst, z->rsize, err) || gt_vrange_grow(z, &z->vdst, z->rsize, tv, err))
         return -1;
-    if (d2d && (vrange_reserve(z, &z->vsrc, z->rsize, err) ||
-                vrange_grow(z, &z->vsrc, z->rsize, NULL, err)))
+    if (d2d && (gt_vrange_reserve(z, &z->vsrc, z->rsize, err) ||
+                gt_vrange_grow(z, &z->vsrc, z->rsize, NULL, err)))
         return -1;
     gt_setup_info_time(info, gt_now() - t0, "VMM: reserve + create + map + access %s%s", a,
                        d2d ? " x 2" : "");
@@ -311,15 +284,21 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             goto fail;
         /* The sources hold the pattern for good. */
         if (z->dir == GT_VMM_D2D) {
-            if (fill(z, (void *)z->vsrc.va, 0, z->size / 4, err) || fill(z, z->rsrc, 0, z->size / 4, err))
+            if (gt_vmm_fill(z, (void *)z->vsrc.va, 0, z->size / 4, err) ||
+                gt_vmm_fill(z, z->rsrc, 0, z->size / 4, err))
                 goto fail;
         } else if (z->dir == GT_VMM_D2H) {
-            if (fill(z, (void *)z->vdst.va, 0, z->size / 4, err) || fill(z, z->rdst, 0, z->size / 4, err))
+            if (gt_vmm_fill(z, (void *)z->vdst.va, 0, z->size / 4, err) ||
+                gt_vmm_fill(z, z->rdst, 0, z->size / 4, err))
                 goto fail;
-        } else if (fill(z, z->host, 0, z->size / 4, err)) {
+        } else if (gt_vmm_fill(z, z->host, 0, z->size / 4, err)) {
             goto fail;
         }
         if (GT_CUDA(err, cudaStreamSynchronize(z->s)))
+            goto fail;
+        break;
+    case GT_VMM_OP_PEER:
+        if (gt_vmm_peer_setup(z, info, err))
             goto fail;
         break;
     default: {
@@ -369,25 +348,28 @@ fail:
 static int run_alloc(vm *z, gt_sample *out, gt_err *err)
 {
     vrange r;
-    double tv[3], tf[3], t0, t1, t2;
+    double tv[4], tf[3], t0, t1, t2;
     void *p = NULL;
     bool ok;
     int k = 0;
 
     /* VMM: reserve, create, map, access; check; unmap, release, free. */
     t0 = gt_now();
-    if (vrange_reserve(z, &r, z->rsize, err))
+    if (gt_vrange_reserve(z, &r, z->rsize, err))
         return -1;
     t1 = gt_now();
-    if (vrange_grow(z, &r, z->rsize, tv, err) || usable(z, (void *)r.va, z->rsize, &ok, err)) {
-        vrange_free(z, &r, NULL);
+    if (gt_vrange_grow(z, &r, z->rsize, tv, err) || usable(z, (void *)r.va, z->rsize, &ok, err)) {
+        gt_vrange_free(z, &r, NULL);
         return -1;
     }
-    vrange_free(z, &r, tf);
+    gt_vrange_free(z, &r, tf);
     double vt[7] = {t1 - t0, tv[0], tv[1], tv[2], tf[0], tf[1], tf[2]};
     for (int i = 0; i < 7; i++)
         out[k++] = (gt_sample){0, (uint8_t)(GT_VMM_S_RESERVE + i), ok ? GT_V_FULL : GT_V_FAILED,
                                vt[i], z->rsize};
+    if (z->naccess > 1)
+        out[k++] = (gt_sample){0, GT_VMM_S_ACCESS_PEERS, ok ? GT_V_FULL : GT_V_FAILED, tv[3],
+                               z->rsize};
 
     /* cudaMalloc / cudaFree. */
     t0 = gt_now();
@@ -451,7 +433,7 @@ static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
             GT_CUDA(err, cudaEventRecord(z->e1, z->s)) ||
             GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
             GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)) ||
-            (bad = count_bad(z, dst, z->size / 4, err)) < 0)
+            (bad = gt_vmm_count_bad(z, dst, z->size / 4, err)) < 0)
             return -1;
         out[i] = (gt_sample){0, (uint8_t)i, bad ? GT_V_FAILED : GT_V_FULL, ms * 1e-3, z->size};
     }
@@ -464,10 +446,10 @@ static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
 static int grow_start(vm *z, gt_err *err)
 {
     grow_reset(z);
-    if (vrange_reserve(z, &z->g, gt_vmm_round(z->end, z->gran), err) ||
-        vrange_grow(z, &z->g, z->start, NULL, err) ||
+    if (gt_vrange_reserve(z, &z->g, gt_vmm_round(z->end, z->gran), err) ||
+        gt_vrange_grow(z, &z->g, z->start, NULL, err) ||
         GT_CUDA_ALLOC(err, cudaMalloc(&z->gr, z->start)) ||
-        fill(z, (void *)z->g.va, 0, z->start / 4, err) || fill(z, z->gr, 0, z->start / 4, err) ||
+        gt_vmm_fill(z, (void *)z->g.va, 0, z->start / 4, err) || gt_vmm_fill(z, z->gr, 0, z->start / 4, err) ||
         GT_CUDA(err, cudaStreamSynchronize(z->s))) {
         grow_reset(z);
         return -1;
@@ -489,12 +471,12 @@ static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err)
 
     /* (a) map a chunk at the end: the pointer and the data stay. */
     t0 = gt_now();
-    if (vrange_grow(z, &z->g, z->step, NULL, err))
+    if (gt_vrange_grow(z, &z->g, z->step, NULL, err))
         return -1;
     t1 = gt_now();
     peak[0] = free_now() + z->cur;         /* the reallocated vector holds cur bytes */
-    if (fill(z, (void *)z->g.va, z->cur / 4, z->step / 4, err) ||
-        (bad = count_bad(z, (void *)z->g.va, next / 4, err)) < 0)
+    if (gt_vmm_fill(z, (void *)z->g.va, z->cur / 4, z->step / 4, err) ||
+        (bad = gt_vmm_count_bad(z, (void *)z->g.va, next / 4, err)) < 0)
         return -1;
     out[0] = (gt_sample){0, GT_VMM_S_VMM, bad ? GT_V_FAILED : GT_V_FULL, t1 - t0, z->step};
 
@@ -513,8 +495,8 @@ static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err)
     cudaFree(z->gr);
     z->gr = n;
     t3 = gt_now();
-    if (fill(z, z->gr, z->cur / 4, z->step / 4, err) ||
-        (bad = count_bad(z, z->gr, next / 4, err)) < 0)
+    if (gt_vmm_fill(z, z->gr, z->cur / 4, z->step / 4, err) ||
+        (bad = gt_vmm_count_bad(z, z->gr, next / 4, err)) < 0)
         return -1;
     out[1] = (gt_sample){0, GT_VMM_S_RUNTIME, bad ? GT_V_FAILED : GT_V_FULL, (t1 - t0) + (t3 - t2),
                          z->step};
@@ -534,6 +516,8 @@ static int run(void *state, gt_sample *out, gt_err *err)
         return run_alloc(z, out, err);
     case GT_VMM_OP_BANDWIDTH:
         return run_bandwidth(z, out, err);
+    case GT_VMM_OP_PEER:
+        return gt_vmm_peer_run(z, out, err);
     default:
         if (!z->cur && grow_start(z, err))
             return -1;

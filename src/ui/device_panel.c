@@ -4,7 +4,7 @@
 
 #include "ui_priv.h"
 
-typedef struct devline { char label[32]; char value[64]; } devline;
+typedef struct devline { char label[32]; char value[120]; } devline;
 
 static int device_lines(const ui *u, devline *out, int max)
 {
@@ -30,14 +30,23 @@ static int device_lines(const ui *u, devline *out, int max)
     }
     if (p->nvml_note[0])
         LINE("NVML", "%s", p->nvml_note);
+    if (p->topo.count > 1) {
+        gt_topo_line tl[GT_MAX_DEVICES * GT_MAX_DEVICES + 12];
+        int k = gt_topo_lines(&p->topo, p->ordinal, tl, (int)(sizeof tl / sizeof tl[0]));
+        LINE("GPUs", "%d (d: the next)", p->topo.count);
+        for (int i = 0; i < k; i++)
+            LINE("", "%s", tl[i]);
+    } else if (p->topo.count == 1) {
+        LINE("GPUs", "1 (peer experiments need 2)");
+    }
 #undef LINE
     return n;
 }
 
 void ui_draw_device(ui *u, int y, int x, int w, int h)
 {
-    devline lines[48];
-    int n = device_lines(u, lines, 48);
+    devline lines[128];
+    int n = device_lines(u, lines, 128);
     attr_t t = ui_role(u, C_TITLE) | (u->pane == PANE_DEV ? A_REVERSE : 0);
 
     u->dev_lines = n;
@@ -51,7 +60,7 @@ void ui_draw_device(ui *u, int y, int x, int w, int h)
             continue;
         }
         bool na = !strcmp(lines[k].value, "N/A");
-        int lw = 21;
+        int lw = lines[k].label[0] ? 21 : 1;    /* topology lines take the width */
         ui_put(y + 1 + i, x, lw, A_NORMAL, lines[k].label);
         ui_put(y + 1 + i, x + lw, w - lw, na ? ui_role(u, C_GHOST) : A_BOLD, lines[k].value);
     }

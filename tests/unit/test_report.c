@@ -88,7 +88,7 @@ static void csv_and_text(void **state)
     for (char *c = buf; *c; c++)
         lines += *c == '\n';
     assert_int_equal(lines, 3);     /* header + bandwidth + latency */
-    assert_non_null(strstr(buf, "1,transfer,\"dir=h2d method=ce host=pinned size=64M iters=1 warmup=3\",H2D,bandwidth,GB/s,10,"));
+    assert_non_null(strstr(buf, "1,transfer,\"dir=h2d method=ce host=pinned size=64M iters=1 alloc-on=this warmup=3\",H2D,bandwidth,GB/s,10,"));
     memset(buf, 0, sizeof buf);
     f = fmemopen(buf, sizeof buf - 1, "w");
     gt_report(f, GT_FMT_TEXT, &p, &r, 1, NULL);

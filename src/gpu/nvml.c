@@ -1,0 +1,225 @@
+/* What NVML and the runtime say about the machine's GPUs: a device's PCIe
+ * link and the driver version (devprops.h), and for every pair the peer
+ * access, native atomics, NVLinks and PCIe path (topology.h).
+ *
+ * NVML comes from dlopen, so a machine without it still measures; then
+ * the NVML fields stay unknown and the note says why. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu.h"
+
+typedef struct nvmlDevice_st *nvml_device;
+/* nvmlPciInfo_t: only the numbers are compared. */
+typedef struct nvml_pci {
+    char bus_id_legacy[16];
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+} nvml_pci;
+typedef int (*pfn_nvml_void)(void);
+typedef int (*pfn_nvml_by_bus)(const char *, nvml_device *);
+typedef int (*pfn_nvml_uint)(nvml_device, unsigned int *);
+typedef int (*pfn_nvml_link_uint)(nvml_device, unsigned int, unsigned int *);
+typedef int (*pfn_nvml_link_pci)(nvml_device, unsigned int, nvml_pci *);
+typedef int (*pfn_nvml_common)(nvml_device, nvml_device, int *);
+typedef int (*pfn_nvml_p2p)(nvml_device, nvml_device, int, int *);
+typedef int (*pfn_nvml_str)(char *, unsigned int);
+
+static void *nvml;
+static bool nvml_ready;
+
+/* Loads and initialises NVML once; NULL with why set when it cannot. */
+static void *nvml_lib(char *why, size_t n)
+{
+    if (!nvml) {
+        nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!nvml) {
+            snprintf(why, n, "NVML not found (libnvidia-ml.so.1)");
+            return NULL;
+        }
+        pfn_nvml_void init = (pfn_nvml_void)dlsym(nvml, "nvmlInit_v2");
+        nvml_ready = init && init() == 0;
+    }
+    if (!nvml_ready) {
+        snprintf(why, n, "NVML did not initialize");
+        return NULL;
+    }
+    return nvml;
+}
+
+static int by_bus(const char *bus, nvml_device *d)
+{
+    pfn_nvml_by_bus f = (pfn_nvml_by_bus)dlsym(nvml, "nvmlDeviceGetHandleByPciBusId_v2");
+    return f && bus[0] && f(bus, d) == 0 ? 0 : -1;
+}
+
+void gt_nvml_device(gt_devprops *p)
+{
+    pfn_nvml_str drv;
+    nvml_device d;
+    unsigned int v;
+    static const struct { const char *fn; gt_dp_id id; } links[] = {
+        {"nvmlDeviceGetCurrPcieLinkGeneration", GT_DP_PCIE_GEN},
+        {"nvmlDeviceGetMaxPcieLinkGeneration", GT_DP_PCIE_GEN_MAX},
+        {"nvmlDeviceGetCurrPcieLinkWidth", GT_DP_PCIE_WIDTH},
+        {"nvmlDeviceGetMaxPcieLinkWidth", GT_DP_PCIE_WIDTH_MAX},
+    };
+
+    if (!nvml_lib(p->nvml_note, sizeof p->nvml_note))
+        return;
+    drv = (pfn_nvml_str)dlsym(nvml, "nvmlSystemGetDriverVersion");
+    if (drv && drv(p->driver, sizeof p->driver) != 0)
+        p->driver[0] = '\0';
+    if (by_bus(p->pci_bus_id, &d)) {
+        snprintf(p->nvml_note, sizeof p->nvml_note, "NVML does not know PCI %s", p->pci_bus_id);
+        return;
+    }
+    for (size_t i = 0; i < sizeof links / sizeof links[0]; i++) {
+        pfn_nvml_uint f = (pfn_nvml_uint)dlsym(nvml, links[i].fn);
+        if (f && f(d, &v) == 0 && v > 0 && v < 1000)
+            gt_dp_set(p, links[i].id, v);
+    }
+}
+
+/* "0000:1B:00.0" -> domain, bus, device numbers. */
+static bool parse_bus(const char *s, unsigned *dom, unsigned *bus, unsigned *dev)
+{
+    return sscanf(s, "%x:%x:%x", dom, bus, dev) == 3;
+}
+
+/* Active NVLinks of a that end at device b, and their version. Links
+ * that end at an NVSwitch count when NVML says b is reachable over NVLink
+ * (nvmlDeviceGetP2PStatus): on an NVSwitch system every GPU reaches every
+ * other over all its links, as nvidia-smi topo -m shows them. */
+static void nvlinks(nvml_device a, nvml_device b, const char *b_bus, gt_topo_link *l)
+{
+    pfn_nvml_link_uint state = (pfn_nvml_link_uint)dlsym(nvml, "nvmlDeviceGetNvLinkState");
+    pfn_nvml_link_uint ver = (pfn_nvml_link_uint)dlsym(nvml, "nvmlDeviceGetNvLinkVersion");
+    pfn_nvml_link_pci remote = (pfn_nvml_link_pci)dlsym(nvml, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    pfn_nvml_link_uint rtype = (pfn_nvml_link_uint)dlsym(nvml, "nvmlDeviceGetNvLinkRemoteDeviceType");
+    pfn_nvml_p2p p2p = (pfn_nvml_p2p)dlsym(nvml, "nvmlDeviceGetP2PStatus");
+    unsigned dom, bus, dev, v;
+    int direct = 0, switched = 0, status = -1;
+
+    if (!state || !remote || !parse_bus(b_bus, &dom, &bus, &dev))
+        return;
+    /* NVML_NVLINK_MAX_LINKS is 18 on Hopper; newer parts may have more,
+     * and an invalid link index ends the walk. */
+    for (unsigned k = 0; k < 64; k++) {
+        unsigned on = 0, type = 255;
+        nvml_pci pci;
+        int rc = state(a, k, &on);
+        if (rc == 2 /* NVML_ERROR_INVALID_ARGUMENT */ && k > 0)
+            break;
+        if (rc == 3 /* NVML_ERROR_NOT_SUPPORTED */ && k == 0) {
+            l->nvlinks = 0;     /* no NVLink on this GPU */
+            return;
+        }
+        if (rc != 0 || on != 1)
+            continue;
+        if (ver && ver(a, k, &v) == 0 && v > 0 && v < 32)
+            l->nvlink_ver = (int8_t)v;
+        memset(&pci, 0, sizeof pci);
+        if (remote(a, k, &pci) == 0 && pci.domain == dom && pci.bus == bus && pci.device == dev)
+            direct++;
+        else if (rtype && rtype(a, k, &type) == 0 && type == 2 /* NVML_NVLINK_DEVICE_TYPE_SWITCH */)
+            switched++;
+    }
+    if (!direct && switched && p2p && p2p(a, b, 2 /* NVML_P2P_CAPS_INDEX_NVLINK */, &status) == 0 &&
+        status == 0 /* NVML_P2P_STATUS_OK */) {
+        l->nvlinks = (int8_t)(switched > 64 ? 64 : switched);
+        l->nvswitch = 1;
+        return;
+    }
+    l->nvlinks = (int8_t)(direct > 64 ? 64 : direct);
+    l->nvswitch = 0;
+    if (!direct)
+        l->nvlink_ver = 0;
+}
+
+static int8_t path_of(int level)
+{
+    switch (level) {
+    case 0: return GT_PATH_BOARD;       /* NVML_TOPOLOGY_INTERNAL */
+    case 10: return GT_PATH_PIX;        /* SINGLE */
+    case 20: return GT_PATH_PXB;        /* MULTIPLE */
+    case 30: return GT_PATH_PHB;        /* HOSTBRIDGE */
+    case 40: return GT_PATH_NODE;
+    case 50: return GT_PATH_SYS;
+    default: return GT_PATH_UNKNOWN;
+    }
+}
+
+void gt_query_topology(gt_topo *t, int count)
+{
+    nvml_device h[GT_MAX_DEVICES];
+    bool have[GT_MAX_DEVICES] = {false};
+    pfn_nvml_common common = NULL;
+    struct cudaDeviceProp prop;
+    int v;
+
+    gt_topo_init(t);
+    t->count = count;
+    t->n = count < GT_MAX_DEVICES ? count : GT_MAX_DEVICES;
+    for (int i = 0; i < t->n; i++) {
+        gt_topo_dev *d = &t->dev[i];
+        if (cudaGetDeviceProperties(&prop, i) == cudaSuccess) {
+            snprintf(d->name, sizeof d->name, "%s", prop.name);
+            d->mem_total = (int64_t)prop.totalGlobalMem;
+        }
+        if (cudaDeviceGetPCIBusId(d->pci_bus_id, sizeof d->pci_bus_id, i) != cudaSuccess)
+            d->pci_bus_id[0] = '\0';
+        cudaGetLastError();
+    }
+    for (int i = 0; i < t->n; i++)
+        for (int j = 0; j < t->n; j++) {
+            gt_topo_link *l = &t->link[i][j];
+            if (i == j)
+                continue;
+            if (cudaDeviceCanAccessPeer(&v, i, j) == cudaSuccess)
+                l->access = (int8_t)(v != 0);
+            if (cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrNativeAtomicSupported, i, j) ==
+                cudaSuccess)
+                l->atomics = (int8_t)(v != 0);
+            cudaGetLastError();
+        }
+    if (!nvml_lib(t->note, sizeof t->note))
+        return;
+    common = (pfn_nvml_common)dlsym(nvml, "nvmlDeviceGetTopologyCommonAncestor");
+    for (int i = 0; i < t->n; i++) {
+        pfn_nvml_uint f;
+        unsigned u;
+        have[i] = by_bus(t->dev[i].pci_bus_id, &h[i]) == 0;
+        if (!have[i]) {
+            snprintf(t->note, sizeof t->note, "NVML does not know PCI %s", t->dev[i].pci_bus_id);
+            continue;
+        }
+        if ((f = (pfn_nvml_uint)dlsym(nvml, "nvmlDeviceGetCurrPcieLinkGeneration")) && !f(h[i], &u) && u < 100)
+            t->dev[i].pcie_gen = (int8_t)u;
+        if ((f = (pfn_nvml_uint)dlsym(nvml, "nvmlDeviceGetCurrPcieLinkWidth")) && !f(h[i], &u) && u < 100)
+            t->dev[i].pcie_width = (int8_t)u;
+    }
+    for (int i = 0; i < t->n; i++)
+        for (int j = 0; j < t->n; j++) {
+            int level;
+            if (i == j || !have[i] || !have[j])
+                continue;
+            nvlinks(h[i], h[j], t->dev[j].pci_bus_id, &t->link[i][j]);
+            if (common && common(h[i], h[j], &level) == 0)
+                t->link[i][j].path = path_of(level);
+        }
+}
+
+void gt_nvml_close(void)
+{
+    if (nvml) {
+        pfn_nvml_void shut = (pfn_nvml_void)dlsym(nvml, "nvmlShutdown");
+        if (nvml_ready && shut)
+            shut();
+        dlclose(nvml);
+        nvml = NULL;
+        nvml_ready = false;
+    }
+}

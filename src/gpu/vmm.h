@@ -1,0 +1,62 @@
+/* vmm.h - private to the VMM experiment's GPU side: vmm.c (alloc,
+ * bandwidth, grow) and vmm_peer.c (another GPU reading and writing VMM
+ * memory) share the state and the range helpers. */
+#ifndef GPUTUI_GPU_VMM_H
+#define GPUTUI_GPU_VMM_H
+
+#include "gpu.h"
+
+#define MAX_PEERS 16
+#define MAX_CHUNKS 4097
+
+/* A reserved range and the physical chunks mapped into it, in order. */
+typedef struct vrange {
+    CUdeviceptr va;
+    size_t reserved, mapped;        /* bytes */
+    CUmemGenericAllocationHandle h[MAX_CHUNKS];
+    size_t len[MAX_CHUNKS];
+    int nh;
+} vrange;
+
+typedef struct vm {
+    const gt_cu_api *cu;
+    int op, dir, device, blocks;
+    size_t size, gran, rsize;       /* asked, granularity, rounded */
+    CUmemAllocationProp prop;
+    CUmemAccessDesc access[1 + MAX_PEERS];
+    int naccess;
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+    unsigned long long *dres, *hres;
+    uint32_t seed;
+    /* bandwidth */
+    vrange vsrc, vdst;
+    void *rsrc, *rdst, *host;
+    /* grow */
+    size_t start, end, step, cur;   /* cur: bytes in both vectors, 0 = no cycle */
+    vrange g;
+    void *gr;                       /* the reallocated vector */
+    /* peer (vmm_peer.c) */
+    struct vm_peer *peer;
+} vm;
+
+/* Unmaps and releases every chunk, frees the range; times[3] (unmap,
+ * release, address free) if not NULL. Safe on an empty range. */
+void gt_vrange_free(vm *z, vrange *r, double *times);
+int gt_vrange_reserve(vm *z, vrange *r, size_t bytes, gt_err *err);
+/* Creates 'bytes' of memory, maps it at the end of what is mapped and
+ * grants access (this GPU, then the peers in a second call); times[4]
+ * (create, map, access, peers' access) if not NULL. On failure nothing of
+ * this chunk stays. */
+int gt_vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *err);
+/* Words [first, first + n) of p get the pattern of z->seed, on z->s. */
+int gt_vmm_fill(vm *z, void *p, size_t first, size_t n, gt_err *err);
+/* Words of p[0 .. n) that differ from the pattern, or -1. */
+long long gt_vmm_count_bad(vm *z, const void *p, size_t n, gt_err *err);
+
+/* op=peer (vmm_peer.c): after the range is mapped and patterned. */
+int gt_vmm_peer_setup(vm *z, gt_setup_info *info, gt_err *err);
+int gt_vmm_peer_run(vm *z, gt_sample *out, gt_err *err);
+void gt_vmm_peer_teardown(vm *z);
+
+#endif

@@ -1,0 +1,252 @@
+/* The VMM experiment's op=peer: memory made with cuMemCreate on this GPU,
+ * mapped, and opened to the other GPUs by cuMemSetAccess (rw or ro). A
+ * copy kernel on the first peer reads it into the peer's own memory and,
+ * with rw, writes it back; both are timed with events on the peer's
+ * stream and checked in full. With ro, set-up has a child process try a
+ * write from the peer (try_write) and shows the driver's answer. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gputui/exp_vmm.h"
+#include "gputui/kernels.h"
+#include "gputui/units.h"
+#include "vmm.h"
+
+#define POISON 0xA5A5A5A5u
+
+struct vm_peer {
+    int dev, blocks;
+    bool ro;
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+    uint32_t *local;                    /* size bytes on the peer */
+    unsigned long long *dres, *hres;
+};
+
+static int on(int dev, gt_err *err)
+{
+    return GT_CUDA(err, cudaSetDevice(dev));
+}
+
+void gt_vmm_peer_teardown(vm *z)
+{
+    struct vm_peer *q = z->peer;
+
+    if (!q)
+        return;
+    cudaSetDevice(q->dev);
+    gt_gpu_quiesce();
+    gt_free_device(&q->local);
+    gt_free_device(&q->dres);
+    gt_free_pinned(&q->hres);
+    gt_destroy_event(&q->e0);
+    gt_destroy_event(&q->e1);
+    gt_destroy_stream(&q->s);
+    cudaSetDevice(z->device);
+    cudaGetLastError();
+    free(q);
+    z->peer = NULL;
+}
+
+/* ro: what the driver answers a kernel on the peer that writes one word.
+ * Such a fault ends every CUDA context of the process that makes it, so
+ * it is made by a child process (gt_vmm_ro_write_probe) with a VMM
+ * allocation of its own, mapped the same way; its one line of output is
+ * the answer. */
+static void try_write(vm *z, struct vm_peer *q, gt_setup_info *info)
+{
+    char self[16], peer[16], line[96] = "", *argv[] = {"gputui", GT_VMM_RO_PROBE_ARG, self, peer, NULL};
+    posix_spawn_file_actions_t fa;
+    int fds[2], status = 0;
+    size_t got = 0;
+    pid_t pid;
+    double t0 = gt_now();
+
+    snprintf(self, sizeof self, "%d", z->device);
+    snprintf(peer, sizeof peer, "%d", q->dev);
+    if (pipe(fds)) {
+        snprintf(info->note, sizeof info->note, "ro: the write from GPU %d was not tried "
+                 "(pipe: %s); reads checked in full", q->dev, strerror(errno));
+        return;
+    }
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    if (posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ)) {
+        pid = -1;
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    while (pid > 0 && got + 1 < sizeof line) {
+        struct pollfd pfd = {fds[0], POLLIN, 0};
+        ssize_t r;
+        if (poll(&pfd, 1, 100) <= 0) {
+            if (gt_now() - t0 > 30) {
+                kill(pid, SIGKILL);
+                break;
+            }
+            continue;
+        }
+        if ((r = read(fds[0], line + got, sizeof line - 1 - got)) <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fds[0]);
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    line[got] = '\0';
+    line[strcspn(line, "\n")] = '\0';
+    gt_setup_info_time(info, gt_now() - t0, "ro write tried in a child process");
+    if (!strncmp(line, "refused ", 8))
+        snprintf(info->note, sizeof info->note, "ro: a write from GPU %d faults: %s (tried in a "
+                 "child process: the fault ends a process's CUDA contexts); reads checked in full",
+                 q->dev, line + 8);
+    else if (!strcmp(line, "accepted"))
+        snprintf(info->note, sizeof info->note, "ro: a write from GPU %d was ACCEPTED (tried in "
+                 "a child process); reads checked in full", q->dev);
+    else
+        snprintf(info->note, sizeof info->note, "ro: the write from GPU %d could not be tried: "
+                 "%s; reads checked in full", q->dev, line[0] ? line : "no answer from the child");
+}
+
+/* The child: VMM memory on 'self', read-write there and read-only for
+ * 'peer'; a kernel on the peer writes one word. Prints "refused ERROR",
+ * "accepted" or "setup MESSAGE". */
+int gt_vmm_ro_write_probe(int self, int peer)
+{
+    vm z;
+    gt_err err;
+    size_t g;
+    cudaError_t rc;
+
+    memset(&z, 0, sizeof z);
+    gt_err_clear(&err);
+    z.device = self;
+    z.prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    z.prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    z.prop.location.id = self;
+    z.access[0].location = z.prop.location;
+    z.access[0].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    z.access[1].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    z.access[1].location.id = peer;
+    z.access[1].flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+    z.naccess = 2;
+    if (!(z.cu = gt_cu(&err)) || on(self, &err) || GT_CUDA(&err, cudaFree(NULL)) ||
+        GT_CU(&err, z.cu->cuMemGetAllocationGranularity(&g, &z.prop,
+                                                        CU_MEM_ALLOC_GRANULARITY_MINIMUM)) ||
+        gt_vrange_reserve(&z, &z.vdst, g, &err) || gt_vrange_grow(&z, &z.vdst, g, NULL, &err) ||
+        GT_CUDA(&err, cudaMemset((void *)z.vdst.va, 0, g)) ||
+        GT_CUDA(&err, cudaDeviceSynchronize()) || on(peer, &err)) {
+        printf("setup %s\n", err.msg);
+        return GT_EXIT_FAIL;
+    }
+    rc = gt_k_fill_word((uint32_t *)z.vdst.va, 1, POISON, 1, 0);
+    if (rc == cudaSuccess)
+        rc = cudaDeviceSynchronize();
+    if (rc == cudaSuccess)
+        printf("accepted\n");
+    else
+        printf("refused %s (%s)\n", cudaGetErrorName(rc), cudaGetErrorString(rc));
+    fflush(stdout);
+    _exit(0);       /* the contexts are gone: nothing to release */
+}
+
+int gt_vmm_peer_setup(vm *z, gt_setup_info *info, gt_err *err)
+{
+    struct vm_peer *q = calloc(1, sizeof *q);
+    double t0 = gt_now(), tv[4] = {0};
+    int sms = 1;
+    char a[32];
+
+    if (!q) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
+        return -1;
+    }
+    z->peer = q;
+    q->dev = z->access[1].location.id;
+    q->ro = z->access[1].flags == CU_MEM_ACCESS_FLAGS_PROT_READ;
+    gt_format_size(z->rsize, a, sizeof a);
+    if (gt_vrange_reserve(z, &z->vdst, z->rsize, err) ||
+        gt_vrange_grow(z, &z->vdst, z->rsize, tv, err))
+        return -1;
+    gt_setup_info_time(info, gt_now() - t0 - tv[3], "VMM: reserve + create + map + access %s", a);
+    gt_setup_info_time(info, tv[3], "cuMemSetAccess for GPU %d (%s)", q->dev, q->ro ? "ro" : "rw");
+    if (gt_vmm_fill(z, (void *)z->vdst.va, 0, z->size / 4, err) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        return -1;
+    if (q->ro)
+        try_write(z, q, info);
+    if (!q->ro)
+        snprintf(info->note, sizeof info->note, "GPU %d reads it into its own memory, then "
+                 "writes it back; both checked in full on the GPU that receives", q->dev);
+    if (on(q->dev, err))
+        return -1;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, q->dev) != cudaSuccess)
+        cudaGetLastError();
+    q->blocks = 4 * sms;
+    if (GT_CUDA(err, cudaStreamCreateWithFlags(&q->s, cudaStreamNonBlocking)) ||
+        GT_CUDA(err, cudaEventCreate(&q->e0)) || GT_CUDA(err, cudaEventCreate(&q->e1)) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&q->local, z->size)) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&q->dres, 2 * sizeof *q->dres)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&q->hres, sizeof *q->hres)))
+        return -1;
+    gt_setup_info_timing(info, "events on GPU %d's stream around its copy kernel", q->dev);
+    return on(z->device, err);
+}
+
+/* One timed copy kernel on the peer. */
+static int peer_copy(struct vm_peer *q, void *dst, const void *src, size_t bytes, double *sec,
+                     gt_err *err)
+{
+    float ms;
+
+    if (GT_CUDA(err, cudaEventRecord(q->e0, q->s)) ||
+        GT_CUDA(err, gt_k_copy(dst, src, bytes, q->blocks, q->s)) ||
+        GT_CUDA(err, cudaEventRecord(q->e1, q->s)) || GT_CUDA(err, cudaEventSynchronize(q->e1)) ||
+        GT_CUDA(err, cudaEventElapsedTime(&ms, q->e0, q->e1)))
+        return -1;
+    *sec = ms / 1e3;
+    return 0;
+}
+
+int gt_vmm_peer_run(vm *z, gt_sample *out, gt_err *err)
+{
+    struct vm_peer *q = z->peer;
+    void *va = (void *)z->vdst.va;
+    size_t n = z->size / 4;
+    uint64_t bad;
+    long long vbad;
+    double sec;
+    int k = 0;
+
+    /* The peer reads: its buffer, poisoned, must come out as the pattern. */
+    if (on(q->dev, err) ||
+        GT_CUDA(err, gt_k_fill_word(q->local, n, POISON, q->blocks, q->s)) ||
+        peer_copy(q, q->local, va, z->size, &sec, err) || gt_count_zero(q->dres, q->s, err) ||
+        GT_CUDA(err, gt_k_verify_pattern(q->local, n, z->seed, q->dres, q->blocks, q->s)) ||
+        gt_count_read(q->dres, q->hres, q->s, &bad, err))
+        return -1;
+    out[k++] = (gt_sample){0, GT_VMM_S_PEER_READ, bad ? GT_V_FAILED : GT_V_FULL, sec, z->size};
+    if (!q->ro) {
+        /* The peer writes the pattern back over a poisoned range. */
+        if (on(z->device, err) ||
+            GT_CUDA(err, gt_k_fill_word(va, n, POISON, z->blocks, z->s)) ||
+            GT_CUDA(err, cudaStreamSynchronize(z->s)) || on(q->dev, err) ||
+            peer_copy(q, va, q->local, z->size, &sec, err) || on(z->device, err) ||
+            (vbad = gt_vmm_count_bad(z, va, n, err)) < 0)
+            return -1;
+        out[k++] = (gt_sample){0, GT_VMM_S_PEER_WRITE, vbad ? GT_V_FAILED : GT_V_FULL, sec,
+                               z->size};
+    }
+    return on(z->device, err) ? -1 : k;
+}
