@@ -9,7 +9,8 @@
 # Each batch line is written to its own part in $GPUTUI_REC_PARTS (default
 # build/recordings) and skipped when that part exists, so a run cut off by
 # a time limit goes on where it stopped; PART limits the run to "transfer"
-# or "rest". Without PART, or with "merge", the parts are merged into one
+# or "rest" ("peers": the two-GPU configurations, on a machine with two).
+# Without PART, or with "merge", the parts are merged into one
 # compressed recording and its coverage is printed. "lessons" records the
 # configurations of the lessons' steps that $GPUTUI_REC_BASE (a recording,
 # by default none) does not hold, for 1 s each; merge them with
@@ -64,12 +65,17 @@ for w in $what; do
             record "lesson-$(printf %03d $n)" 1 $line
         done < <("$PLAN" lessons share/gputui/lessons ${GPUTUI_REC_BASE:+--missing-from "$GPUTUI_REC_BASE"})
         echo "lessons: $n batch runs" ;;
+    peers)
+        # A machine with two GPUs: what needs both, into its own recording
+        # (GPUTUI_REC_PARTS=build/recordings-2x GPUTUI_REC_MODEL=2xh200).
+        run_plan peers 0.4 peer vmm/peer-access transfer/alloc-on ;;
     rest)
         first=$(ls "$PARTS"/transfer-*.gtr.gz 2>/dev/null | head -n 1)
         [ -n "$first" ] || { echo "record the transfer part first (its header gives the L2 size)"; exit 1; }
         MIN_SAMPLES=3 run_plan rest 0.4 --props "$first" zerocopy streams hostalloc vmm l2 pitched ;;
     merge)
-        model=$("$BIN" --batch --replay "$(ls "$PARTS"/*.gtr.gz | head -n 1)" --format json |
+        model=${GPUTUI_REC_MODEL:-}
+        [ -n "$model" ] || model=$("$BIN" --batch --replay "$(ls "$PARTS"/*.gtr.gz | head -n 1)" --format json |
                 python3 -c 'import json,sys; n=json.load(sys.stdin)["device"]["name"]; print(n.replace("NVIDIA","").split()[0].lower())')
         out="$OUTDIR/$model.gtr.gz"
         # shellcheck disable=SC2046
@@ -77,6 +83,6 @@ for w in $what; do
         ls -l "$out"
         "$PLAN" check "$out" ;;
     *)
-        echo "unknown part '$w' (allowed: transfer, rest, lessons, merge)"; exit 64 ;;
+        echo "unknown part '$w' (allowed: transfer, rest, peers, lessons, merge)"; exit 64 ;;
     esac
 done

@@ -60,8 +60,11 @@ def describe(r):
     """The run's configuration as options, and its headline figures."""
     cfg = r["config"]
     opts = " ".join(f"--{k} {v}" for k, v in cfg.items() if k != "warmup")
-    bw = r["experiment"] in ("transfer", "hostalloc") or cfg.get("op") == "bandwidth"
+    bw = r["experiment"] in ("transfer", "hostalloc") or cfg.get("op") in ("bandwidth", "peer") \
+        or (r["experiment"] == "peer" and cfg.get("measure") == "bandwidth")
     figs = ", ".join(("%s %.2f GB/s" % (s["name"], s["bandwidth_GBps"]["p50"])) if bw else
+                     ("%s %.0f ns" % (s["name"], s["latency_s"]["p50"] * 1e9))
+                     if s["latency_s"]["p50"] < 1e-5 else
                      ("%s %.3f ms" % (s["name"], s["latency_s"]["p50"] * 1e3)) for s in r["series"])
     return f"-e {r['experiment']} {opts}", figs
 
@@ -115,6 +118,16 @@ def check_run(r, dev, want, min_pct):
                                 "pages is implausibly fast")
     if r["experiment"] == "streams":
         problems += check_streams(r, cfg, dev)
+    if r["experiment"] == "peer" and cfg["measure"] == "latency":
+        # One read over a GPU link: more than a local L2 hit, far less than
+        # a kernel launch per read.
+        for s in r["series"]:
+            if not 100e-9 < s["latency_s"]["p50"] < 20e-6:
+                problems.append(f"{s['name']}: p50 {s['latency_s']['p50'] * 1e9:.0f} ns is not "
+                                "a plausible latency of one read over the link")
+    if r["experiment"] == "peer" and cfg["measure"] == "bandwidth" and \
+            cfg["access"] == "on" and not any(s["ceiling_GBps"] for s in r["series"]):
+        problems.append("peer access on, and no link ceiling although NVML is there")
     if r.get("timing") is None:
         problems.append("no 'timing' in the report")
     if r["experiment"] == "l2" and cfg["op"] == "window":

@@ -42,6 +42,16 @@ one l2-compete "$BIN" --batch --samples 3 --warmup 1 -e l2 --op compete --region
 one l2-cost "$BIN" --batch --samples 3 --warmup 1 -e l2 --op cost --streaming 64M
 one pitched "$BIN" --batch --samples 3 --warmup 1 -e pitched --width 1000 --height 256 --measure kernel
 one pitched-3d "$BIN" --batch --samples 3 --warmup 1 -e pitched --dims 3d --width 4100 --height 64 --depth 8
+if [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ]; then
+    P=("$BIN" --batch --samples 3 --warmup 1 -e peer --size 8M)
+    one peer-ce-read-both "${P[@]}" --dir both
+    one peer-sm-write-both "${P[@]}" --engine sm --op write --dir both
+    one peer-ce-staged "${P[@]}" --access off
+    one peer-latency "$BIN" --batch --samples 3 --warmup 1 -e peer --measure latency
+    one vmm-peer-rw "$BIN" --batch --samples 3 --warmup 1 -e vmm --op peer --peer-access rw --size 8M
+    one vmm-alloc-peer "$BIN" --batch --samples 3 --warmup 1 -e vmm --op alloc --peer-access rw --size 8M
+    one transfer-alloc-on-other "${B[@]}" --dir bidir --host hostalloc --alloc-on other
+fi
 # The unwind test makes allocations fail on purpose: API errors are expected there.
 one unwind --report-api-errors no "$UNWIND"
 echo "memcheck: $pass passed, $fail failed"

@@ -4,7 +4,9 @@
 #     method at three sizes: verified, plausible against the device's
 #     ceilings; pinned copy-engine H2D/D2H at 64 MiB at >= 80% of PCIe;
 #     one process per host kind and size, its directions and methods as lists;
-#  2. every other experiment's configurations, the lessons, traces;
+#  2. every other experiment's configurations, the lessons, traces; the
+#     two-GPU parts (tests/gpu/multi.sh: with NVBANDWIDTH=path, the peer
+#     matrix within 3% of nvbandwidth's), or their refusals on one GPU;
 #  3. fidelity against refprobe (tests/gpu/refprobe.cu) in the same run:
 #     zero-copy within 5% of the article's program, pageable copies within
 #     5% of a CPU-timed cudaMemcpy;
@@ -95,12 +97,6 @@ run_one "" "${VM[@]}" --op alloc --size 64M --granularity minimum
 for dir in h2d d2h d2d; do run_one "" "${VM[@]}" --op bandwidth --dir $dir --size 512M; done
 run_one "" "${VM[@]}" --op grow --start 64M --end 1G --step 64M
 run_one "" "${VM[@]}" --op grow --start 2M --end 64M --step 2M --granularity minimum
-n=$(nvidia-smi -L 2>/dev/null | wc -l)
-if [ "$n" = 1 ]; then
-    refused "vmm peer access on one GPU" "peer-access: no other GPU" "${VM[@]}" --peer-access rw
-else
-    run_one "" "${VM[@]}" --op alloc --size 64M --peer-access ro
-fi
 refused "vmm grow end not above start" "end: 64 MiB is not above start" "${VM[@]}" --op grow --end 64M
 refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
 
@@ -152,6 +148,11 @@ done
 run_one "" "${HA[@]}" --op alloc --kind pinned --size 1G
 run_one "" "${HA[@]}" --op alloc --kind register --size 1G
 run_one "" "${HA[@]}" --op alloc --kind pageable --size 4K
+
+section "two GPUs: peer copies, portable memory, VMM from a peer (or the refusals on one)"
+while read -r line; do
+    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
+done < <(tests/gpu/multi.sh "$BIN" "$LOG" "$SAMPLES" 2>&1)
 
 section "fidelity: refprobe in the same run"
 # Zero-copy: gputui's per-iteration p50 (checked on the GPU) within 5% of
@@ -227,7 +228,7 @@ PY
 done
 
 section "CUDA call trace"
-for e in transfer zerocopy streams hostalloc vmm l2 pitched; do
+for e in transfer zerocopy streams hostalloc vmm l2 pitched $( [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] && echo peer); do
     "$BIN" --batch -e $e --samples 3 --trace-calls --format json >"$LOG/trace-$e.json" 2>"$LOG/trace-$e.err"
     if out=$(python3 - "$LOG/trace-$e.json" <<'PY'
 import json, sys

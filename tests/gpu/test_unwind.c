@@ -14,6 +14,7 @@
 #include "gputui/exp_l2.h"
 #include "gputui/exp_pitched.h"
 #include "gputui/exp_streams.h"
+#include "gputui/exp_peer.h"
 #include "gputui/exp_vmm.h"
 #include "gputui/exp_zerocopy.h"
 
@@ -243,6 +244,30 @@ int main(void)
     gt_experiment_defaults(&gt_exp_vmm, v);
     v[GT_VMM_SIZE] = 48ll << 20;
     run_faults("vmm", "vmm alloc", v, &p);
+
+    /* Two GPUs: the peer experiment and VMM memory read by the peer (the
+     * free memory watched is this GPU's). */
+    if (p.topo.count >= 2) {
+        static const struct { const char *name; int measure, engine, op, dir; } pcfg[] = {
+            {"peer ce read both", GT_PE_BANDWIDTH, GT_PE_CE, GT_PE_READ, GT_PE_BOTH},
+            {"peer sm write both", GT_PE_BANDWIDTH, GT_PE_SM, GT_PE_WRITE, GT_PE_BOTH},
+            {"peer latency", GT_PE_LATENCY, GT_PE_CE, GT_PE_READ, GT_PE_ONE},
+        };
+        for (size_t i = 0; i < sizeof pcfg / sizeof pcfg[0]; i++) {
+            gt_experiment_defaults(&gt_exp_peer, v);
+            v[GT_PE_MEASURE] = pcfg[i].measure;
+            v[GT_PE_ENGINE] = pcfg[i].engine;
+            v[GT_PE_OP] = pcfg[i].op;
+            v[GT_PE_DIR] = pcfg[i].dir;
+            v[GT_PE_SIZE] = 32ll << 20;
+            run_config("peer", pcfg[i].name, v, &p);
+        }
+        gt_experiment_defaults(&gt_exp_vmm, v);
+        v[GT_VMM_OP] = GT_VMM_OP_PEER;
+        v[GT_VMM_PEER] = GT_VMM_PEER_RW;
+        v[GT_VMM_SIZE] = 32ll << 20;
+        run_config("vmm", "vmm peer rw", v, &p);
+    }
 
     static const struct { const char *name; int op, apply; } lcfg[] = {
         {"l2 window on a stream", GT_L2_OP_WINDOW, GT_L2_APPLY_STREAM},

@@ -72,6 +72,24 @@ else
     echo "skip compare live: no bundled recording of '$model'"
 fi
 
+# Two GPUs: the peer experiment live, and d moves it to the other GPU (the
+# worker's context torn down, the other one's made). As one GPU
+# (CUDA_VISIBLE_DEVICES=0) the pane says what is missing.
+start peer1 120 40 "LC_ALL=C.UTF-8 CUDA_VISIBLE_DEVICES=0 '$BIN' -e peer"
+check "peer on one GPU: the status says it needs two" wait_for "needs two GPUs; this machine has one" 20
+quit_ok peer1 "peer on one GPU" 15
+if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
+    start peer2 120 40 "LC_ALL=C.UTF-8 '$BIN' -e peer --size 64M"
+    check "peer live: the copy against the NVLink ceiling" \
+        wait_for "this reads peer bandwidth GB/s +p50 [0-9.]+ = [0-9.]+% of NVLink" 20
+    check "peer live: GPU 0 with GPU 1" wait_for "GPU 0 with GPU 1, peer access enabled" 10
+    tm send-keys -t t d
+    check "peer live, d: device 2 of 2" wait_for "device 2 of 2: NVIDIA" 20
+    check "peer live, d: now GPU 1 with GPU 0" wait_for "GPU 1 with GPU 0, peer access enabled" 20
+    check "peer live, d: samples on the other GPU" wait_for " [1-9][0-9]* samples" 20
+    quit_ok peer2 "peer live" 15
+fi
+
 start mono 100 30 "NO_COLOR=1 LC_ALL=C '$BIN' --dir bidir --size 8M"
 check "monochrome ASCII: runs" wait_for "RUNNING" 20
 check "monochrome ASCII: both directions" wait_for "D2H bandwidth" 10

@@ -1,7 +1,8 @@
 /* recplan - what the bundled recordings must hold, from one table.
  *
- *   recplan plan [--props REC] [EXPERIMENT...]
- *       prints one gputui --batch argument list per line: together they
+ *   recplan plan [--props REC] [EXPERIMENT[/LIST]...]
+ *       prints one gputui --batch argument list per line (EXPERIMENT/LIST:
+ *       only the plan that lists that parameter): together they
  *       measure every configuration a class reaches with +/- (and Space)
  *       from the defaults on the parameters below. REC supplies the
  *       device properties that some values depend on (the L2 region sweep).
@@ -57,6 +58,12 @@ static const cplan plans[] = {
     {"l2", "op", {{"op"}}},
     {"l2", "region", {{"region", .sweep = true}}},
     {"pitched", "width", {{"dims"}, {"measure"}, {"width", .values = "1000,4096,4100"}}},
+    /* Two GPUs: a single-GPU recording is not expected to hold these (the
+     * device refuses them, and check leaves them out). */
+    {"peer", "access", {{"measure"}, {"engine"}, {"op"}, {"dir"}, {"access"},
+                      {"size", .values = "4K,64M,512M"}}},
+    {"vmm", "peer-access", {{"peer-access"}, {"op"}}},
+    {"transfer", "alloc-on", {{"alloc-on"}, {"host"}, {"portable"}, {"dir"}}},
 };
 #define NPLANS (int)(sizeof plans / sizeof plans[0])
 
@@ -198,10 +205,17 @@ static void print_plan(const cplan *pl, const space *sp, int64_t (*cfg)[GT_MAX_P
                 if (sp->idx[i] != li && applies)
                     printf(" --%s=%s", p->name, gt_param_format(p, cfg[a][sp->idx[i]], v, sizeof v));
             }
-            printf(" --%s=", pl->list);
+            /* A single value of a parameter that does not apply here
+             * would be refused: the configuration stands without it. */
+            bool list_applies = c1 - c0 > 1;
             for (int c = c0; c < c1; c++)
-                printf("%s%s", c > c0 ? "," : "",
-                       gt_param_format(&sp->e->params[li], cfg[members[c]][li], v, sizeof v));
+                list_applies |= gt_param_applies(&sp->e->params[li], cfg[members[c]], NULL);
+            if (list_applies) {
+                printf(" --%s=", pl->list);
+                for (int c = c0; c < c1; c++)
+                    printf("%s%s", c > c0 ? "," : "",
+                           gt_param_format(&sp->e->params[li], cfg[members[c]][li], v, sizeof v));
+            }
             printf("\n");
         }
     }
@@ -230,8 +244,12 @@ static int plan(int argc, char **argv)
     for (int k = 0; k < NPLANS; k++) {
         space sp;
         bool wanted = first == argc;
-        for (int a = first; a < argc; a++)
-            wanted |= !strcmp(argv[a], plans[k].exp);
+        for (int a = first; a < argc; a++) {
+            size_t el = strlen(plans[k].exp);
+            wanted |= !strcmp(argv[a], plans[k].exp) ||
+                      (!strncmp(argv[a], plans[k].exp, el) && argv[a][el] == '/' &&
+                       !strcmp(argv[a] + el + 1, plans[k].list));
+        }
         if (!wanted)
             continue;
         if (build(&plans[k], have ? &rec.props : NULL, &sp, msg, sizeof msg)) {
