@@ -245,8 +245,19 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     }
     gt_engine_props(u.eng, &u.props);
     if (u.rec) {
-        char warn[700];
-        if (!place_on_recording(&u) && cli->given)
+        char warn[700], models[200];
+        const gt_experiment *want = u.exp;
+        bool held = false;
+        for (size_t i = 0; i < u.rec->ncfg && !held; i++)
+            held = u.rec->cfg[i].exp == want;
+        if (!place_on_recording(&u) && !held && want != gt_experiments[0])
+            ui_set_msg(&u, true, "%s is not in this recording%s%s%s", want->name,
+                       src->bundle && src->bundle->n > 1 ? " (d: " : "",
+                       src->bundle && src->bundle->n > 1
+                           ? gt_bundle_models(src->bundle, models, sizeof models) : "",
+                       src->bundle && src->bundle->n > 1 ? ")" : "");
+        else if (!u.msg[0] && u.exp == want && cli->given &&
+                 gt_recording_find(u.rec, want, cli->vals) < 0)
             ui_set_msg(&u, true, "that configuration was not recorded; showing the first recorded one");
         if (!u.msg[0] && gt_recording_warning(u.rec, warn, sizeof warn)[0])
             ui_set_msg(&u, true, "%s", warn);

@@ -54,27 +54,31 @@ tm send-keys -t t q
 wait_rc before 10 >/dev/null
 stop
 
-# d: the bundled recordings of two GPU models, one after the other; the
-# header says which. (GPUTUI_DATA_DIR points at them as an installation would.)
+# d: the bundled recordings, one after the other (an H200, an H100, and
+# GPU 0 of two H200s joined by NVLink, which holds the peer experiment);
+# the header says which. (GPUTUI_DATA_DIR points at them as an
+# installation would.)
 if "$BIN" --list-devices >/dev/null 2>&1; then
     echo "skip d between bundled recordings: a CUDA device is present"
 else
     start dev 120 40 "LC_ALL=C.UTF-8 GPUTUI_DATA_DIR=share/gputui '$BIN'"
-    check "no GPU: the header names the recorded GPU shown" wait_for "REPLAY recorded GPU 1 of 2 \\(d: next\\): NVIDIA H200" 10
+    check "no GPU: the header names the recorded GPU shown" wait_for "REPLAY recorded GPU 1 of 3 \\(d: next\\): NVIDIA H200" 10
     tm send-keys -t t d
-    check "d: the other recorded GPU" wait_for "REPLAY recorded GPU 2 of 2 \\(d: next\\): NVIDIA H100" 10
-    check "d: the status line says so" wait_for "device 2 of 2: NVIDIA H100" 5
+    check "d: the other recorded GPU" wait_for "REPLAY recorded GPU 2 of 3 \\(d: next\\): NVIDIA H100" 10
+    check "d: the status line says so" wait_for "device 2 of 3: NVIDIA H100" 5
     check "d: samples from the H100 recording" wait_for " [1-9][0-9]* samples" 10
     tm send-keys -t t d
-    check "d again: back to the H200" wait_for "REPLAY recorded GPU 1 of 2 \\(d: next\\): NVIDIA H200" 10
+    check "d: the two-GPU recording" wait_for "REPLAY recorded GPU 3 of 3 \\(d: next\\): NVIDIA H200" 10
+    tm send-keys -t t d
+    check "d again: back to the H200" wait_for "REPLAY recorded GPU 1 of 3 \\(d: next\\): NVIDIA H200" 10
     quit_ok dev "d"
     start dev1 120 40 "LC_ALL=C.UTF-8 GPUTUI_DATA_DIR=share/gputui '$BIN' --device 1"
-    check "--device 1 starts on the second recorded GPU" wait_for "REPLAY recorded GPU 2 of 2 \\(d: next\\): NVIDIA H100" 10
+    check "--device 1 starts on the second recorded GPU" wait_for "REPLAY recorded GPU 2 of 3 \\(d: next\\): NVIDIA H100" 10
     tm send-keys -t t q
     wait_rc dev1 10 >/dev/null
     msg=$(GPUTUI_DATA_DIR=share/gputui "$BIN" --device 5 2>&1); rc=$?
     check "--device 5 without a GPU: exit 64 naming the recorded devices" \
-        bash -c "[ $rc = 64 ] && grep -q 'hold devices 0 to 1 (h200, h100)' <<<\"\$0\"" "$msg"
+        bash -c "[ $rc = 64 ] && grep -q 'hold devices 0 to 2 (h200, h100, 2xh200)' <<<\"\$0\"" "$msg"
 fi
 stop
 
