@@ -75,13 +75,19 @@ fi
 # Two GPUs: the peer experiment live, and d moves it to the other GPU (the
 # worker's context torn down, the other one's made). As one GPU
 # (CUDA_VISIBLE_DEVICES=0) the pane says what is missing.
-start peer1 120 40 "LC_ALL=C.UTF-8 CUDA_VISIBLE_DEVICES=0 '$BIN' -e peer"
-check "peer on one GPU: the status says it needs two" wait_for "needs two GPUs; this machine has one" 20
+msg=$(CUDA_VISIBLE_DEVICES=0 "$BIN" -e peer 2>&1 </dev/null); rc=$?
+check "peer on one GPU, -e peer: exit 64 with the reason, before the screen is taken" \
+    bash -c "[ $rc = 64 ] && grep -q 'needs two GPUs; this machine has one' <<<\"\$0\"" "$msg"
+start peer1 120 40 "LC_ALL=C.UTF-8 CUDA_VISIBLE_DEVICES=0 '$BIN'"
+wait_for "RUNNING" 20
+for _ in 1 2 3 4 5 6 7; do tm send-keys -t t e; done      # transfer ... pitched, peer
+check "peer on one GPU, chosen in the TUI: the status says it needs two" \
+    wait_for "needs two GPUs; this machine has one" 20
 quit_ok peer1 "peer on one GPU" 15
 if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
     start peer2 120 40 "LC_ALL=C.UTF-8 '$BIN' -e peer --size 64M"
     check "peer live: the copy against the NVLink ceiling" \
-        wait_for "this reads peer bandwidth GB/s +p50 [0-9.]+ = [0-9.]+% of NVLink" 20
+        wait_for "this reads peer bandwidth GB/s +p50 [0-9.]+ = [0-9.]+% of NVLin" 20
     check "peer live: GPU 0 with GPU 1" wait_for "GPU 0 with GPU 1, peer access enabled" 10
     tm send-keys -t t d
     check "peer live, d: device 2 of 2" wait_for "device 2 of 2: NVIDIA" 20
