@@ -19,9 +19,13 @@ GPU=$("$BIN" --list-devices | head -1) || { echo "bench: no usable CUDA device";
 
 # NVIDIA's programs in this run, when given.
 : >"$LOG/ref-nvbandwidth.json"; : >"$LOG/ref-bandwidthtest.txt"
+NGPU=$("$BIN" --list-devices | grep -c '^[0-9][0-9]*: ')
+PEER_TESTS=()
+[ "$NGPU" -ge 2 ] && PEER_TESTS=(device_to_device_memcpy_read_ce device_to_device_memcpy_write_ce
+                                 device_to_device_memcpy_read_sm)
 if [ -n "${NVBANDWIDTH:-}" ] && [ -x "$NVBANDWIDTH" ]; then
     "$NVBANDWIDTH" -t host_to_device_memcpy_ce device_to_host_memcpy_ce host_to_device_memcpy_sm \
-        device_to_host_memcpy_sm device_local_copy -b 512 -i 10 -j >"$LOG/ref-nvbandwidth.json" \
+        device_to_host_memcpy_sm device_local_copy "${PEER_TESTS[@]}" -b 512 -i 10 -j >"$LOG/ref-nvbandwidth.json" \
         2>"$LOG/ref-nvbandwidth.err" || echo "bench: nvbandwidth failed: $(tail -3 "$LOG/ref-nvbandwidth.err")"
 fi
 if [ -n "${BANDWIDTHTEST:-}" ] && [ -x "$BANDWIDTHTEST" ]; then
@@ -47,6 +51,14 @@ CONFIGS=(
   "pageable D2H 512 MiB|--host pageable --dir d2h --size 512M|-|9.8-15|DESIGN.md"
   "D2D 512 MiB|--dir d2d --size 512M|nvb:device_local_copy|2093|nvbandwidth, bytes once"
 )
+# Two GPUs: GPU 0 with GPU 1 (nvbandwidth's [0][1]; constants: two H200s over NV18).
+if [ "$NGPU" -ge 2 ]; then
+    CONFIGS+=(
+  "peer CE read 512 MiB, GPU 0 <- 1|-e peer --engine ce --op read|nvb:device_to_device_memcpy_read_ce|394.1|nvbandwidth CE"
+  "peer CE write 512 MiB, GPU 0 -> 1|-e peer --engine ce --op write|nvb:device_to_device_memcpy_write_ce|396.4|nvbandwidth CE"
+  "peer SM read 512 MiB, GPU 0 <- 1|-e peer --engine sm --op read|nvb:device_to_device_memcpy_read_sm|376.1|nvbandwidth SM"
+    )
+fi
 : >"$LOG/bench-batch.tsv"
 for c in "${CONFIGS[@]}"; do
     IFS='|' read -r label args key ref what <<<"$c"
@@ -174,16 +186,19 @@ python3 - "$LOG/bench-batch.tsv" "$LOG/trace.txt" "$paused" "$running" "$GPU" "$
 import json, re, statistics as st, sys
 tsv, trace, paused, running, gpu, reps, samples, zc, lat_tsv, log = sys.argv[1:]
 
-# NVIDIA's figures from this run: nvbandwidth's JSON (the sum of each
-# test's matrix, one GPU), bandwidthTest's CSV lines.
+# NVIDIA's figures from this run: nvbandwidth's JSON (GPU 0's entry of
+# each test's matrix), bandwidthTest's CSV lines.
 same_run = {}
 try:
     doc = json.load(open(f"{log}/ref-nvbandwidth.json"))
     for t in doc["nvbandwidth"]["testcases"]:
-        vals = [float(x) for row in t.get("bandwidth_matrix", []) for x in row
-                if re.fullmatch(r"[0-9.]+", str(x))]
-        if t.get("status", "Passed") == "Passed" and vals:
-            same_run["nvb:" + t["name"]] = (sum(vals), "nvbandwidth, same run")
+        # GPU 0's figure: row 0, column 0 (host and local tests have one
+        # row, a column per GPU), or column 1 (GPU 0 with GPU 1).
+        m = t.get("bandwidth_matrix", [])
+        col = 1 if t["name"].startswith("device_to_device") else 0
+        x = m[0][col] if m and len(m[0]) > col else None
+        if t.get("status", "Passed") == "Passed" and re.fullmatch(r"[0-9.]+", str(x)):
+            same_run["nvb:" + t["name"]] = (float(x), "nvbandwidth, same run")
 except (OSError, ValueError, KeyError, TypeError):
     pass
 for line in open(f"{log}/ref-bandwidthtest.txt"):

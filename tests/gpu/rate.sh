@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every experiment's default configuration in the TUI under tmux: samples a
-# second per series once it runs, against a floor (default 10). Prints one
-# "ok"/"FAIL" line per experiment. Usage: rate.sh BIN [FLOOR]
+# Every experiment's default configuration in the TUI under tmux (peer with
+# two GPUs): samples a second per series once it runs, against a floor
+# (default 10). Prints one "ok"/"FAIL" line per experiment. Usage: rate.sh BIN [FLOOR]
 set -u
 BIN=$(realpath "$1"); FLOOR=${2:-10}
 TMPD=$(mktemp -d)
@@ -12,7 +12,9 @@ cd "$(dirname "$0")/../.."
 # The status line: "RUNNING  N iterations  M samples"; an iteration gives
 # one sample of each series.
 samples() { screen | sed -n 's/.*RUNNING  \([0-9][0-9]*\) iterations .*/\1/p' | head -1; }
-for e in transfer zerocopy streams hostalloc vmm l2 pitched; do
+exps="transfer zerocopy streams hostalloc vmm l2 pitched"
+[ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] && exps="$exps peer"
+for e in $exps; do
     start "rate-$e" 160 50 "'$BIN' -e $e"
     if ! wait_for "RUNNING" 60 || ! wait_for "RUNNING  [1-9][0-9]* iterations" 30; then
         echo "FAIL tui rate -e $e: did not start sampling: $(screen | grep -m1 -i 'error\|fail')"
