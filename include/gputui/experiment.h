@@ -108,9 +108,14 @@ double gt_experiment_ceiling(const gt_experiment *e, const int64_t *vals, int s,
 
 /* The two physical ceilings, for an experiment's ceiling function: the
  * PCIe link per direction (factor 1), or the device memory peak, which a
- * device copy uses twice (read + write: factor 2). */
+ * device copy uses twice (read + write: factor 2); and the link between
+ * two GPUs. */
 double gt_ceiling_pcie(const gt_devprops *p, double *factor, char *label, size_t labellen);
 double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t labellen);
+/* Between GPUs a and b: their NVLinks (links x the generation's rate, one
+ * way), else the PCIe link; 0 when NVML could not say. */
+double gt_ceiling_link(const gt_devprops *p, int a, int b, double *factor, char *label,
+                       size_t labellen);
 
 void gt_setup_info_time(gt_setup_info *info, double sec,
                         const char *fmt, ...)

@@ -160,28 +160,16 @@ static bool bandwidth_for(const int64_t *v)
 static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
                       char *label, size_t n)
 {
-    int peer = gt_peer_device(v, p);
-    const gt_topo_link *l;
-    double bw;
-
     (void)s;
     *factor = 1.0;
-    if (v[GT_PE_MEASURE] != GT_PE_BANDWIDTH || peer < 0 || p->ordinal < 0 ||
-        peer >= p->topo.n || p->ordinal >= p->topo.n) {
+    if (v[GT_PE_MEASURE] != GT_PE_BANDWIDTH) {
         snprintf(label, n, "no ceiling");
         return 0;
     }
-    l = &p->topo.link[p->ordinal][peer];
-    if (v[GT_PE_ACCESS] == GT_PE_ACCESS_ON && (bw = gt_topo_nvlink_bw(l)) > 0) {
-        snprintf(label, n, "%s x%d", gt_topo_nvlink_name(l->nvlink_ver), l->nvlinks);
-        return bw;
-    }
-    if (v[GT_PE_ACCESS] == GT_PE_ACCESS_ON && l->nvlinks < 0) {
-        snprintf(label, n, "link N/A (no NVML)");
-        return 0;
-    }
-    /* Over PCIe, directly or staged through the host: this GPU's link. */
-    return gt_ceiling_pcie(p, factor, label, n);
+    /* Staged through the host without peer access: this GPU's PCIe link. */
+    if (v[GT_PE_ACCESS] == GT_PE_ACCESS_OFF)
+        return gt_ceiling_pcie(p, factor, label, n);
+    return gt_ceiling_link(p, p->ordinal, gt_peer_device(v, p), factor, label, n);
 }
 
 static double p50(gt_run *r, int s, bool bw)

@@ -252,16 +252,9 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
                       char *label, size_t n)
 {
     (void)s;
-    if (v[GT_VMM_OP] == GT_VMM_OP_PEER) {
-        int peer = gt_topo_pick_peer(&p->topo, p->ordinal, -1);
-        const gt_topo_link *l;
-        *factor = 1.0;
-        if (peer < 0 || p->ordinal < 0 || p->ordinal >= p->topo.n || peer >= p->topo.n ||
-            gt_topo_nvlink_bw(l = &p->topo.link[peer][p->ordinal]) <= 0)
-            return gt_ceiling_pcie(p, factor, label, n);
-        snprintf(label, n, "%s x%d", gt_topo_nvlink_name(l->nvlink_ver), l->nvlinks);
-        return gt_topo_nvlink_bw(l);
-    }
+    if (v[GT_VMM_OP] == GT_VMM_OP_PEER)
+        return gt_ceiling_link(p, gt_topo_pick_peer(&p->topo, p->ordinal, -1), p->ordinal, factor,
+                               label, n);
     if (v[GT_VMM_OP] != GT_VMM_OP_BANDWIDTH) {
         *factor = 1.0;
         snprintf(label, n, "no ceiling");

@@ -129,6 +129,29 @@ double gt_ceiling_pcie(const gt_devprops *p, double *factor, char *label, size_t
     return (double)gt_dp_get(p, GT_DP_PCIE_BW);
 }
 
+double gt_ceiling_link(const gt_devprops *p, int a, int b, double *factor, char *label,
+                       size_t n)
+{
+    const gt_topo_link *l;
+    double bw;
+
+    *factor = 1.0;
+    if (a < 0 || b < 0 || a >= p->topo.n || b >= p->topo.n || a == b) {
+        snprintf(label, n, "no ceiling");
+        return 0;
+    }
+    l = &p->topo.link[a][b];
+    if ((bw = gt_topo_nvlink_bw(l)) > 0) {
+        snprintf(label, n, "%s x%d", gt_topo_nvlink_name(l->nvlink_ver), l->nvlinks);
+        return bw;
+    }
+    if (l->nvlinks < 0) {
+        snprintf(label, n, "link N/A (no NVML)");
+        return 0;
+    }
+    return gt_ceiling_pcie(p, factor, label, n);
+}
+
 double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t n)
 {
     *factor = 2.0;

@@ -227,6 +227,20 @@ static void two_gpus_check_the_pair(void **state)
     v[GT_PE_ACCESS] = GT_PE_ACCESS_OFF;
     gt_experiment_ceiling(&gt_exp_peer, v, 0, &p, &(double){0}, label, sizeof label);
     assert_non_null(strstr(label, "PCIe"));
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_PEER;
+    v[GT_VMM_PEER] = GT_VMM_PEER_RW;
+    f = gt_experiment_ceiling(&gt_exp_vmm, v, 0, &p, &(double){0}, label, sizeof label);
+    assert_near(f, 450e9, 1);
+    assert_string_equal(label, "NVLink 4.0 x18");
+    /* Without NVML the link is not known: no ceiling rather than a guess. */
+    p.topo.link[0][1].nvlinks = -1;
+    p.topo.link[0][1].nvlink_ver = 0;
+    gt_experiment_defaults(&gt_exp_peer, v);
+    assert_near(gt_experiment_ceiling(&gt_exp_peer, v, 0, &p, &(double){0}, label, sizeof label),
+                0, 0);
+    assert_string_equal(label, "link N/A (no NVML)");
+    props(&p, 0);
     /* No peer access between them: only staged copies. */
     access_ok = 0;
     props(&p, 0);
