@@ -49,6 +49,7 @@ typedef char gt_summary_line[160];
 
 typedef struct gt_experiment {
     const char *name;
+    int order;                    /* place in the list (the TUI's 'e'); the lowest is the default */
     const char *title;
     const char *explain;          /* one paragraph for the help pane */
     const gt_param *params;
@@ -82,8 +83,23 @@ typedef struct gt_experiment {
     int (*sweep_values)(int param, const gt_devprops *p, int64_t *out, int max);
 } gt_experiment;
 
-extern const gt_experiment *const gt_experiments[];
-extern const int gt_nexperiments;
+/* Registration: an experiment's table row defines itself with
+ *     GT_EXPERIMENT(gt_exp_NAME) = { .name = "NAME", .order = N, ... };
+ * which also puts it in the one list the rest of gputui reads (the CLI,
+ * the TUI, reports, recordings, and the back-ends by name): a new
+ * experiment edits no list. The entries go to a linker section; GNU ld
+ * marks its ends. */
+#define GT_EXPERIMENT(sym)                                                          \
+    extern const gt_experiment sym;                                                 \
+    __attribute__((used, section("gt_exp_list"))) static const gt_experiment        \
+        *const sym##_entry = &sym;                                                  \
+    const gt_experiment sym
+
+/* Every registered experiment, in order; the first is the default. */
+const gt_experiment *const *gt_experiment_list(void);
+int gt_experiment_count(void);
+#define gt_experiments (gt_experiment_list())
+#define gt_nexperiments (gt_experiment_count())
 
 const gt_experiment *gt_experiment_find(const char *name);
 int gt_experiment_param(const gt_experiment *e, const char *name);

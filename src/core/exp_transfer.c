@@ -169,8 +169,9 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p,
                                       : gt_ceiling_pcie(p, factor, label, n);
 }
 
-const gt_experiment gt_exp_transfer = {
+GT_EXPERIMENT(gt_exp_transfer) = {
     .name = "transfer",
+    .order = 10,
     .title = "Host/device transfer",
     .explain =
         "Copies one buffer and times every copy with CUDA events. Pageable "

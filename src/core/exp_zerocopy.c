@@ -101,8 +101,9 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     return n;
 }
 
-const gt_experiment gt_exp_zerocopy = {
+GT_EXPERIMENT(gt_exp_zerocopy) = {
     .name = "zerocopy",
+    .order = 20,
     .title = "Zero-copy vs explicit copies",
     .explain =
         "out[i] = a[i] + b[i] four ways, one after another in every iteration: explicit "

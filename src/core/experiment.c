@@ -1,22 +1,47 @@
 #include "gputui/experiment.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "gputui/exp_transfer.h"
-#include "gputui/exp_hostalloc.h"
-#include "gputui/exp_l2.h"
-#include "gputui/exp_peer.h"
-#include "gputui/exp_pitched.h"
-#include "gputui/exp_streams.h"
-#include "gputui/exp_vmm.h"
-#include "gputui/exp_zerocopy.h"
+#include "gputui/topology.h"
 
-const gt_experiment *const gt_experiments[] = {&gt_exp_transfer, &gt_exp_zerocopy,
-                                               &gt_exp_streams, &gt_exp_hostalloc, &gt_exp_vmm,
-                                               &gt_exp_l2, &gt_exp_pitched, &gt_exp_peer};
-const int gt_nexperiments = (int)(sizeof gt_experiments / sizeof gt_experiments[0]);
+/* The ends of the section GT_EXPERIMENT fills (GNU ld defines them). */
+extern const gt_experiment *const __start_gt_exp_list[] __attribute__((weak));
+extern const gt_experiment *const __stop_gt_exp_list[] __attribute__((weak));
+
+#define MAX_EXPERIMENTS 32
+static const gt_experiment *list[MAX_EXPERIMENTS];
+static int nlist;
+static pthread_once_t list_once = PTHREAD_ONCE_INIT;
+
+static void build_list(void)
+{
+    for (const gt_experiment *const *e = __start_gt_exp_list; e && e < __stop_gt_exp_list &&
+                                                              nlist < MAX_EXPERIMENTS; e++) {
+        int i = nlist++;
+        /* Insertion by order, then name: the same list in every binary. */
+        while (i > 0 && (list[i - 1]->order > (*e)->order ||
+                         (list[i - 1]->order == (*e)->order && strcmp(list[i - 1]->name, (*e)->name) > 0))) {
+            list[i] = list[i - 1];
+            i--;
+        }
+        list[i] = *e;
+    }
+}
+
+const gt_experiment *const *gt_experiment_list(void)
+{
+    pthread_once(&list_once, build_list);
+    return list;
+}
+
+int gt_experiment_count(void)
+{
+    pthread_once(&list_once, build_list);
+    return nlist;
+}
 
 const gt_experiment *gt_experiment_find(const char *name)
 {

@@ -472,24 +472,15 @@ static void close_device(void)
     gt_nvml_close();
 }
 
+/* The ends of the section GT_GPU_OPS fills (gpu.h). */
+extern const gt_gpu_reg __start_gt_gpu_list[] __attribute__((weak));
+extern const gt_gpu_reg __stop_gt_gpu_list[] __attribute__((weak));
+
 static const gt_exp_ops *ops(const char *name)
 {
-    if (!strcmp(name, "transfer"))
-        return &gt_transfer_ops;
-    if (!strcmp(name, "zerocopy"))
-        return &gt_zerocopy_ops;
-    if (!strcmp(name, "hostalloc"))
-        return &gt_hostalloc_ops;
-    if (!strcmp(name, "streams"))
-        return &gt_streams_ops;
-    if (!strcmp(name, "vmm"))
-        return &gt_vmm_ops;
-    if (!strcmp(name, "l2"))
-        return &gt_l2_ops;
-    if (!strcmp(name, "pitched"))
-        return &gt_pitched_ops;
-    if (!strcmp(name, "peer"))
-        return &gt_peer_ops;
+    for (const gt_gpu_reg *r = __start_gt_gpu_list; r && r < __stop_gt_gpu_list; r++)
+        if (!strcmp(r->name, name))
+            return r->ops;
     return NULL;
 }
 

@@ -168,14 +168,19 @@ void gt_nvml_close(void);
 /* Multiprocessors of the current device (grid sizing). */
 int gt_gpu_sms(void);
 
-extern const gt_exp_ops gt_transfer_ops;
-extern const gt_exp_ops gt_zerocopy_ops;
-extern const gt_exp_ops gt_hostalloc_ops;
-extern const gt_exp_ops gt_streams_ops;
-extern const gt_exp_ops gt_vmm_ops;
-extern const gt_exp_ops gt_l2_ops;
-extern const gt_exp_ops gt_pitched_ops;
-extern const gt_exp_ops gt_peer_ops;
+/* An experiment's GPU side registers its operations under the
+ * experiment's name, in the list the back-end's ops() reads:
+ *     GT_GPU_OPS(gt_NAME_ops, "NAME") = {.setup = ..., .run = ..., ...};
+ * (the table row registers itself the same way: experiment.h). */
+typedef struct gt_gpu_reg {
+    const char *name;
+    const gt_exp_ops *ops;
+} gt_gpu_reg;
+#define GT_GPU_OPS(sym, expname)                                                    \
+    extern const gt_exp_ops sym;                                                    \
+    __attribute__((used, section("gt_gpu_list"))) static const gt_gpu_reg           \
+        sym##_reg = {expname, &sym};                                                \
+    const gt_exp_ops sym
 
 /* cudaLimitPersistingL2CacheSize when the device was opened: what the L2
  * experiment restores. */

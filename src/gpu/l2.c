@@ -324,4 +324,4 @@ fail:
     return -1;
 }
 
-const gt_exp_ops gt_l2_ops = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(gt_l2_ops, "l2") = {.setup = setup, .run = run, .teardown = teardown};

@@ -211,4 +211,4 @@ fail:
     return -1;
 }
 
-const gt_exp_ops gt_pitched_ops = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(gt_pitched_ops, "pitched") = {.setup = setup, .run = run, .teardown = teardown};

@@ -323,5 +323,5 @@ static bool timeline(void *state, gt_timeline *tl)
     return true;
 }
 
-const gt_exp_ops gt_streams_ops = {.setup = setup, .run = run, .teardown = teardown,
+GT_GPU_OPS(gt_streams_ops, "streams") = {.setup = setup, .run = run, .teardown = teardown,
                                    .timeline = timeline};

@@ -522,4 +522,4 @@ fail:
     return -1;
 }
 
-const gt_exp_ops gt_transfer_ops = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(gt_transfer_ops, "transfer") = {.setup = setup, .run = run, .teardown = teardown};

@@ -525,4 +525,4 @@ static int run(void *state, gt_sample *out, gt_err *err)
     }
 }
 
-const gt_exp_ops gt_vmm_ops = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(gt_vmm_ops, "vmm") = {.setup = setup, .run = run, .teardown = teardown};
