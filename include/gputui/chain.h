@@ -1,0 +1,29 @@
+/* chain.h - the chains that dependent-load latency walks (the latency and
+ * peer experiments): a buffer of 'slots' slots, 'stride' bytes apart; slot
+ * k holds the word index of the slot that follows it, so each load's
+ * address comes from the load before. Linear chains step to the next
+ * slot; random ones follow one cycle through every slot (Sattolo's
+ * algorithm), which no prefetcher predicts. The host walks the same chain
+ * to check where a walk on the GPU ended. */
+#ifndef GPUTUI_CHAIN_H
+#define GPUTUI_CHAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Random chains keep their order on the host: at most this many slots. */
+#define GT_CHAIN_MAX_RANDOM_SLOTS (1u << 26)
+
+/* next[k] = the slot after slot k: k + 1 (linear) or a single random cycle
+ * through all slots drawn from seed. slots >= 2. */
+void gt_chain_order(uint32_t *next, size_t slots, bool random, uint64_t seed);
+/* The slot reached after 'steps' steps from 'start': (start + steps) mod
+ * slots when next is NULL (linear), else by following next. */
+uint32_t gt_chain_walk(const uint32_t *next, size_t slots, uint32_t start, uint64_t steps);
+/* Where lane l of 'lanes' starts: evenly spaced along the chain, so lanes
+ * never meet (start of lane 0 given). */
+uint32_t gt_chain_lane_start(const uint32_t *next, size_t slots, uint32_t start, int lane,
+                             int lanes);
+
+#endif

@@ -1,0 +1,273 @@
+/* The latency experiment on the GPU: the chain (chain.h) is laid out in
+ * memory of the chosen kind, then each sample is one walk of 'loads'
+ * dependent loads per walker, timed inside the kernel (kernels/latency.cu).
+ * The walk goes on from where the last one ended; the host walks the same
+ * chain to know where each walker must end. Parameters are read by name
+ * from the table row (src/core/exp_latency.c). */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/chain.h"
+#include "gputui/units.h"
+#include "gpu.h"
+
+/* kernels/latency.cu */
+cudaError_t gt_k_lat_build(uint32_t *buf, const uint32_t *next, size_t slots,
+                           uint32_t stride_words, int blocks, cudaStream_t s);
+cudaError_t gt_k_lat_walk(const uint32_t *buf, const uint32_t *starts, int lanes,
+                          unsigned long long loads, int policy, unsigned long long *out,
+                          uint32_t *ends, cudaStream_t s);
+
+extern const gt_experiment gt_exp_latency;
+
+enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER };
+
+typedef struct lat {
+    int kind, policy, lanes, self, peer, blocks;
+    bool random, peer_enabled;
+    size_t size, slots;
+    uint32_t sw;                    /* stride in words */
+    uint64_t loads;
+    uint32_t *next;                 /* random: the order, on the host */
+    uint32_t *buf;                  /* device address of the chain */
+    void *host;                     /* mapped: the pinned host buffer */
+    uint32_t start[32];             /* each walker's slot before the next walk */
+    uint32_t *dstarts, *dends;      /* word indices, on this GPU */
+    uint32_t *hends;                /* pinned */
+    unsigned long long *dout, *hout;
+    cudaStream_t s;
+} lat;
+
+/* A parameter's value, or -1 with err set when the row has no such name. */
+static int64_t value(const int64_t *v, const char *name, gt_err *err)
+{
+    int i = gt_experiment_param(&gt_exp_latency, name);
+
+    if (i < 0) {
+        gt_err_set(err, GT_EXIT_FAIL, "internal: the latency row has no parameter '%s'", name);
+        return -1;
+    }
+    return v[i];
+}
+
+static void teardown(void *state)
+{
+    lat *z = state;
+
+    if (!z)
+        return;
+    gt_gpu_quiesce();
+    if (z->kind == K_PEER && z->buf) {
+        cudaSetDevice(z->peer);
+        gt_free_device(&z->buf);
+        cudaSetDevice(z->self);
+    }
+    if (z->peer_enabled)
+        GT_CUDA_Q(cudaDeviceDisablePeerAccess(z->peer));
+    if (z->kind == K_MAPPED)
+        gt_free_pinned(&z->host);
+    else
+        gt_free_device(&z->buf);
+    gt_free_device(&z->dstarts);
+    gt_free_device(&z->dends);
+    gt_free_device(&z->dout);
+    gt_free_pinned(&z->hends);
+    gt_free_pinned(&z->hout);
+    gt_destroy_stream(&z->s);
+    free(z->next);
+    free(z);
+}
+
+/* The chain written by the CPU (mapped and managed-cpu memory). */
+static void cpu_build(lat *z, uint32_t *buf)
+{
+    for (size_t k = 0; k < z->slots; k++)
+        buf[k * z->sw] = (z->next ? z->next[k] : (uint32_t)((k + 1) % z->slots)) * z->sw;
+}
+
+/* The chain written by a kernel on the current GPU into buf. */
+static int gpu_build(lat *z, uint32_t *buf, int blocks, gt_err *err)
+{
+    uint32_t *dnext = NULL;
+    int rc = 0;
+
+    if (z->next && (GT_CUDA_ALLOC(err, cudaMalloc((void **)&dnext, z->slots * 4)) ||
+                    GT_CUDA(err, cudaMemcpy(dnext, z->next, z->slots * 4, cudaMemcpyHostToDevice))))
+        rc = -1;
+    if (!rc && (GT_CUDA(err, gt_k_lat_build(buf, dnext, z->slots, z->sw, blocks, 0)) ||
+                GT_CUDA(err, cudaDeviceSynchronize())))
+        rc = -1;
+    if (dnext)
+        cudaFree(dnext);
+    return rc;
+}
+
+static int walk(lat *z, double *ns, double *cycles, bool *ok, gt_err *err);
+
+static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
+                 gt_err *err)
+{
+    lat *z = calloc(1, sizeof *z);
+    int64_t kind, stride, order, cache, lanes, loads;
+    double t0, ns, cyc;
+    char a[32], b[32];
+    bool ok;
+
+    *state = NULL;
+    if (!z) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
+        return -1;
+    }
+    if ((kind = value(v, "kind", err)) < 0 || (stride = value(v, "stride", err)) < 0 ||
+        (order = value(v, "order", err)) < 0 || (cache = value(v, "cache", err)) < 0 ||
+        (lanes = value(v, "threads", err)) < 0 || (loads = value(v, "loads", err)) < 0 ||
+        (z->size = (size_t)value(v, "size", err)) == (size_t)-1)
+        goto fail;
+    z->kind = (int)kind;
+    z->policy = (int)cache;
+    z->lanes = lanes ? 32 : 1;
+    z->loads = (uint64_t)loads;
+    z->random = order == 0;
+    z->sw = (uint32_t)(stride / 4);
+    z->slots = z->size / (size_t)stride;
+    z->blocks = gt_gpu_sms() * 4;
+    cudaGetDevice(&z->self);
+    z->peer = gt_topo_pick_peer(&p->topo, p->ordinal, -1);
+
+    t0 = gt_now();
+    if (z->random) {
+        if (!(z->next = malloc(z->slots * sizeof *z->next))) {
+            gt_err_set(err, GT_EXIT_FAIL, "out of host memory (%zu slots)", z->slots);
+            goto fail;
+        }
+        gt_chain_order(z->next, z->slots, true, (uint64_t)(gt_now() * 1e9) | 1);
+        gt_setup_info_time(info, gt_now() - t0, "random order of %zu slots (host)", z->slots);
+    }
+    gt_format_size(z->size, a, sizeof a);
+    t0 = gt_now();
+    switch (z->kind) {
+    case K_MAPPED:
+        if (GT_CUDA_ALLOC(err, cudaHostAlloc(&z->host, z->size, cudaHostAllocMapped)) ||
+            GT_CUDA(err, cudaHostGetDevicePointer((void **)&z->buf, z->host, 0)))
+            goto fail;
+        cpu_build(z, z->host);
+        gt_setup_info_time(info, gt_now() - t0, "cudaHostAlloc(Mapped) %s + chain (CPU)", a);
+        break;
+    case K_MANAGED:
+    case K_MANAGED_CPU:
+        if (GT_CUDA_ALLOC(err, cudaMallocManaged((void **)&z->buf, z->size, cudaMemAttachGlobal)))
+            goto fail;
+        if (z->kind == K_MANAGED_CPU)
+            cpu_build(z, z->buf);
+        else if (gpu_build(z, z->buf, z->blocks, err))
+            goto fail;
+        gt_setup_info_time(info, gt_now() - t0, "cudaMallocManaged %s + chain (%s)", a,
+                           z->kind == K_MANAGED ? "GPU: first touch there" : "CPU");
+        break;
+    case K_PEER:
+        if (z->peer < 0) {
+            gt_err_set(err, GT_EXIT_USAGE, "kind=peer needs a second GPU");
+            goto fail;
+        }
+        if (GT_CUDA(err, cudaSetDevice(z->peer)) ||
+            GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->buf, z->size)) ||
+            gpu_build(z, z->buf, z->blocks, err) || GT_CUDA(err, cudaSetDevice(z->self)))
+            goto fail;
+        {
+            cudaError_t rc = GT_CUDA_Q(cudaDeviceEnablePeerAccess(z->peer, 0));
+            if (rc != cudaSuccess && rc != cudaErrorPeerAccessAlreadyEnabled && GT_CUDA(err, rc))
+                goto fail;
+            z->peer_enabled = rc == cudaSuccess;
+        }
+        gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s on GPU %d + chain, peer access", a,
+                           z->peer);
+        break;
+    default:
+        if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->buf, z->size)) ||
+            gpu_build(z, z->buf, z->blocks, err))
+            goto fail;
+        gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s + chain (GPU)", a);
+        break;
+    }
+    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dstarts, 32 * sizeof *z->dstarts)) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dends, 32 * sizeof *z->dends)) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dout, 2 * sizeof *z->dout)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hends, 32 * sizeof *z->hends)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, 2 * sizeof *z->hout)))
+        goto fail;
+    t0 = gt_now();
+    for (int l = 0; l < z->lanes; l++)
+        z->start[l] = gt_chain_lane_start(z->next, z->slots, 0, l, z->lanes);
+    /* One walk now: where the caches and TLBs stand after it, and how
+     * many SM cycles a load takes. */
+    if (walk(z, &ns, &cyc, &ok, err))
+        goto fail;
+    gt_setup_info_time(info, gt_now() - t0, "first walk");
+    snprintf(info->note, sizeof info->note, "each walker's end slot against the host's walk of "
+             "the same chain; first walk: %.1f ns = %.0f SM cycles a load (%.2f GHz)%s", ns, cyc,
+             ns > 0 ? cyc / ns : 0.0, ok ? "" : ", FAILED");
+    gt_setup_info_timing(info, "global timer and clock64 in the kernel around %llu loads of %d "
+                         "walker%s; %s", (unsigned long long)z->loads, z->lanes,
+                         z->lanes > 1 ? "s" : "", gt_format_size((uint64_t)stride, b, sizeof b));
+    *state = z;
+    return 0;
+fail:
+    teardown(z);
+    return -1;
+}
+
+/* One walk of every walker from z->start: per-load ns and cycles; *ok if
+ * every walker ended where the host's walk ends. */
+static int walk(lat *z, double *ns, double *cycles, bool *ok, gt_err *err)
+{
+    uint32_t words[32], expect[32];
+
+    for (int l = 0; l < z->lanes; l++) {
+        words[l] = z->start[l] * z->sw;
+        expect[l] = gt_chain_walk(z->next, z->slots, z->start[l], z->loads);
+    }
+    /* managed-cpu: the CPU reads the slots this walk will load, so their
+     * pages are on the CPU's side when the GPU comes. */
+    if (z->kind == K_MANAGED_CPU) {
+        volatile uint32_t sink = 0;
+        for (int l = 0; l < z->lanes; l++)
+            for (uint64_t i = 0, k = z->start[l]; i < z->loads; i++)
+                sink += z->buf[k * z->sw], k = z->next ? z->next[k] : (k + 1) % z->slots;
+        (void)sink;
+    }
+    if (GT_CUDA(err, cudaMemcpyAsync(z->dstarts, words, (size_t)z->lanes * 4,
+                                     cudaMemcpyHostToDevice, z->s)) ||
+        GT_CUDA(err, gt_k_lat_walk(z->buf, z->dstarts, z->lanes, z->loads, z->policy, z->dout,
+                                   z->dends, z->s)) ||
+        GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, 2 * sizeof *z->hout,
+                                     cudaMemcpyDeviceToHost, z->s)) ||
+        GT_CUDA(err, cudaMemcpyAsync(z->hends, z->dends, (size_t)z->lanes * 4,
+                                     cudaMemcpyDeviceToHost, z->s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        return -1;
+    *ok = true;
+    for (int l = 0; l < z->lanes; l++) {
+        *ok &= z->hends[l] == expect[l] * z->sw;
+        z->start[l] = expect[l];
+    }
+    *ns = (double)z->hout[0] / (double)z->loads;
+    *cycles = (double)z->hout[1] / (double)z->loads;
+    return 0;
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    lat *z = state;
+    double ns, cyc;
+    bool ok;
+
+    if (walk(z, &ns, &cyc, &ok, err))
+        return -1;
+    out[0] = (gt_sample){0, 0, ok ? GT_V_FULL : GT_V_FAILED, ns * 1e-9, 4};
+    return 1;
+}
+
+GT_GPU_OPS(gt_latency_ops, "latency") = {.setup = setup, .run = run, .teardown = teardown};

@@ -1,0 +1,164 @@
+/* The chains the latency experiment walks, the host's walk that checks
+ * the GPU's, and the experiment's parameter checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gputui/chain.h"
+#include "gputui/experiment.h"
+#include "gputui/sweep.h"
+
+/* Following next from slot 0 visits every slot exactly once and comes
+ * back to 0 after 'slots' steps. */
+static void one_cycle(const uint32_t *next, size_t slots)
+{
+    char *seen = calloc(slots, 1);
+    uint32_t k = 0;
+    assert_non_null(seen);
+    for (size_t i = 0; i < slots; i++) {
+        assert_true(k < slots);
+        if (seen[k])
+            fail_msg("slot %u visited twice (step %zu of %zu)", k, i, slots);
+        seen[k] = 1;
+        k = next[k];
+    }
+    assert_int_equal(k, 0);
+    free(seen);
+}
+
+static void chains_visit_every_slot_once(void **state)
+{
+    static const size_t sizes[] = {2, 3, 17, 64, 1000, 4096, 65537};
+    (void)state;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        uint32_t *next = malloc(sizes[i] * sizeof *next);
+        assert_non_null(next);
+        gt_chain_order(next, sizes[i], false, 0);
+        one_cycle(next, sizes[i]);
+        assert_int_equal(next[sizes[i] - 1], 0);           /* linear wraps to the start */
+        for (uint64_t seed = 1; seed < 4; seed++) {
+            gt_chain_order(next, sizes[i], true, seed);
+            one_cycle(next, sizes[i]);
+        }
+        free(next);
+    }
+}
+
+static void random_chains_differ_and_are_not_linear(void **state)
+{
+    uint32_t a[4096], b[4096];
+    size_t same = 0, linear = 0;
+    (void)state;
+    gt_chain_order(a, 4096, true, 1);
+    gt_chain_order(b, 4096, true, 2);
+    for (size_t k = 0; k < 4096; k++) {
+        same += a[k] == b[k];
+        linear += a[k] == (k + 1) % 4096;
+    }
+    assert_true(same < 64);
+    assert_true(linear < 64);
+}
+
+static void host_walk_and_lanes(void **state)
+{
+    uint32_t next[1000];
+    (void)state;
+    /* Linear: arithmetic, with and without the order array. */
+    gt_chain_order(next, 1000, false, 0);
+    assert_int_equal(gt_chain_walk(NULL, 1000, 990, 25), 15);
+    assert_int_equal(gt_chain_walk(next, 1000, 990, 25), 15);
+    assert_int_equal(gt_chain_walk(NULL, 1000, 7, 1000 * 5), 7);
+    /* Random: slots steps come back; k steps then m steps is k + m. */
+    gt_chain_order(next, 1000, true, 9);
+    assert_int_equal(gt_chain_walk(next, 1000, 123, 1000), 123);
+    assert_int_equal(gt_chain_walk(next, 1000, gt_chain_walk(next, 1000, 5, 300), 450),
+                     gt_chain_walk(next, 1000, 5, 750));
+    /* 32 walkers start evenly apart along the chain: all different. */
+    uint32_t st[32];
+    for (int l = 0; l < 32; l++) {
+        st[l] = gt_chain_lane_start(next, 1000, 0, l, 32);
+        for (int m = 0; m < l; m++)
+            assert_int_not_equal(st[l], st[m]);
+    }
+    assert_int_equal(st[1], gt_chain_walk(next, 1000, 0, 31));
+}
+
+static void refusal(const int64_t *v, const gt_devprops *p, const char *want)
+{
+    const gt_experiment *e = gt_experiment_find("latency");
+    char msg[512];
+    if (!gt_experiment_check(e, v, p, msg, sizeof msg))
+        fail_msg("accepted, expected '%s'", want);
+    if (!strstr(msg, want))
+        fail_msg("'%s' does not contain '%s'", msg, want);
+}
+
+static void parameters_are_checked(void **state)
+{
+    const gt_experiment *e = gt_experiment_find("latency");
+    int64_t v[GT_MAX_PARAMS];
+    gt_devprops p;
+    char msg[512];
+    int size, stride, lanes, order, kind;
+    (void)state;
+    assert_non_null(e);
+    gt_devprops_init(&p);
+    p.ordinal = 0;
+    p.topo.count = p.topo.n = 1;
+    gt_dp_set(&p, GT_DP_L2, 60ll << 20);
+    gt_experiment_defaults(e, v);
+    size = gt_experiment_param(e, "size");
+    stride = gt_experiment_param(e, "stride");
+    lanes = gt_experiment_param(e, "threads");
+    order = gt_experiment_param(e, "order");
+    kind = gt_experiment_param(e, "kind");
+    assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+    v[size] = 100 * 1024;
+    v[stride] = 384;
+    refusal(v, &p, "size: 100 KiB is not a multiple of the stride (384 B)");
+    v[stride] = 128 * 1024;
+    v[size] = 128 * 1024;
+    refusal(v, &p, "leaves 1 slots in 128 KiB; allowed: at most half the size");
+    v[size] = 1 << 20;
+    v[stride] = 64 * 1024;
+    v[lanes] = 1;
+    refusal(v, &p, "threads=warp");
+    v[lanes] = 0;
+    assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+    v[size] = 4ll << 30;
+    v[stride] = 32;
+    refusal(v, &p, "order=random keeps the chain's order on the host");
+    v[order] = 1;                      /* linear: no limit */
+    assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+    gt_experiment_defaults(e, v);
+    v[kind] = 4;                       /* peer */
+    refusal(v, &p, "kind=peer needs two GPUs; this machine has one");
+    /* The staircase sweep: 4 KiB to 1 GiB, the L2 marked. */
+    {
+        gt_sweep s;
+        gt_experiment_defaults(e, v);
+        gt_sweep_begin(&s, e, size, v, &p);
+        assert_true(gt_sweep_values(&s, &p, msg, sizeof msg) > 30);
+        assert_int_equal(s.vals[0], 4096);
+        assert_int_equal(s.vals[1], 6144);
+        assert_int_equal(s.vals[s.n - 1], 1ll << 30);
+        assert_true(s.mark == (double)(60ll << 20));
+        assert_string_equal(s.mark_label, "L2 60 MiB");
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(chains_visit_every_slot_once),
+        cmocka_unit_test(random_chains_differ_and_are_not_linear),
+        cmocka_unit_test(host_walk_and_lanes),
+        cmocka_unit_test(parameters_are_checked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
