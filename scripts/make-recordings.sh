@@ -65,6 +65,11 @@ for w in $what; do
             record "lesson-$(printf %03d $n)" 1 $line
         done < <("$PLAN" lessons share/gputui/lessons ${GPUTUI_REC_BASE:+--missing-from "$GPUTUI_REC_BASE"})
         echo "lessons: $n batch runs" ;;
+    latency)
+        # The latency experiment alone, to merge into a recording made before it:
+        #   scripts/merge-recordings.py OUT BASE PARTS/latency-*.gtr.gz
+        run_plan latency 0.4 --props "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording it joins}" \
+            latency ;;
     peers)
         # A machine with two GPUs: what needs both, into its own recording
         # (GPUTUI_REC_PARTS=build/recordings-2x GPUTUI_REC_MODEL=2xh200).
@@ -83,6 +88,6 @@ for w in $what; do
         ls -l "$out"
         "$PLAN" check "$out" ;;
     *)
-        echo "unknown part '$w' (allowed: transfer, rest, peers, lessons, merge)"; exit 64 ;;
+        echo "unknown part '$w' (allowed: transfer, rest, latency, peers, lessons, merge)"; exit 64 ;;
     esac
 done

@@ -42,6 +42,10 @@ one l2-compete "$BIN" --batch --samples 3 --warmup 1 -e l2 --op compete --region
 one l2-cost "$BIN" --batch --samples 3 --warmup 1 -e l2 --op cost --streaming 64M
 one pitched "$BIN" --batch --samples 3 --warmup 1 -e pitched --width 1000 --height 256 --measure kernel
 one pitched-3d "$BIN" --batch --samples 3 --warmup 1 -e pitched --dims 3d --width 4100 --height 64 --depth 8
+L=("$BIN" --batch --samples 3 --warmup 1 -e latency --size 1M)
+one latency-device "${L[@]}"
+one latency-mapped-warp "${L[@]}" --kind mapped --threads warp --order linear
+one latency-managed-cpu "${L[@]}" --kind managed-cpu --cache cg
 if [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ]; then
     P=("$BIN" --batch --samples 3 --warmup 1 -e peer --size 8M)
     one peer-ce-read-both "${P[@]}" --dir both

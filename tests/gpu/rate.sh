@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 # The status line: "RUNNING  N iterations  M samples"; an iteration gives
 # one sample of each series.
 samples() { screen | sed -n 's/.*RUNNING  \([0-9][0-9]*\) iterations .*/\1/p' | head -1; }
-exps="transfer zerocopy streams hostalloc vmm l2 pitched"
+exps="transfer zerocopy streams hostalloc vmm l2 pitched latency"
 [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] && exps="$exps peer"
 for e in $exps; do
     start "rate-$e" 160 50 "'$BIN' -e $e"

@@ -149,6 +149,55 @@ run_one "" "${HA[@]}" --op alloc --kind pinned --size 1G
 run_one "" "${HA[@]}" --op alloc --kind register --size 1G
 run_one "" "${HA[@]}" --op alloc --kind pageable --size 4K
 
+section "latency"
+# Every memory kind, load policy and walker count once; then the plateaus
+# in order (L1 < L2 < device memory < mapped host memory), and mapped host
+# memory beside nvbandwidth's host_device_latency_sm (NVBANDWIDTH=path).
+LA=(-e latency --warmup 1)
+run_one "" "${LA[@]}" --kind device,mapped,managed,managed-cpu --size 2M
+run_one "" "${LA[@]}" --cache default,cg,volatile --size 16K,16M
+run_one "" "${LA[@]}" --threads warp --order linear --size 64M
+run_one "" "${LA[@]}" --size 4G --stride 2M
+[ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] &&
+    run_one "" "${LA[@]}" --kind peer --size 2M
+refused "latency: one slot" "leaves 1 slots in 8 KiB" "${LA[@]}" --size 8K --stride 8K
+refused "latency: a size not a multiple of the stride" "is not a multiple of the stride" \
+    "${LA[@]}" --size 100K --stride 384
+"$BIN" --batch --format json --samples 20 "${LA[@]}" --size 16K,16M,1G >"$LOG/lat-stairs.json" 2>&1
+"$BIN" --batch --format json --samples 20 "${LA[@]}" --kind mapped --size 2M --order linear \
+    >"$LOG/lat-mapped.json" 2>&1
+: >"$LOG/nvb-host-latency.json"
+[ -n "${NVBANDWIDTH:-}" ] && [ -x "$NVBANDWIDTH" ] &&
+    "$NVBANDWIDTH" -t host_device_latency_sm -j >"$LOG/nvb-host-latency.json" 2>/dev/null
+while read -r line; do
+    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
+done < <(python3 - "$LOG" <<'PY'
+import json, sys
+log = sys.argv[1]
+try:
+    stairs = [(r["config"]["size"], r["series"][0]["latency_s"]["p50"] * 1e9)
+              for r in json.load(open(f"{log}/lat-stairs.json"))["runs"]]
+    mapped = json.load(open(f"{log}/lat-mapped.json"))["runs"][0]["series"][0]["latency_s"]["p50"] * 1e9
+except (OSError, ValueError, KeyError, IndexError) as e:
+    print(f"FAIL latency plateaus: no figures ({e!r})")
+    sys.exit()
+ns = [t for _, t in stairs] + [mapped]
+names = "16 KiB (L1), 16 MiB (L2), 1 GiB (device memory), mapped host 2 MiB".split(", ")
+good = all(a < b for a, b in zip(ns, ns[1:]))
+print(("ok " if good else "FAIL ") + "latency plateaus in order: " +
+      ", ".join(f"{n} {t:.0f} ns" for n, t in zip(names, ns)))
+try:
+    t = json.load(open(f"{log}/nvb-host-latency.json"))["nvbandwidth"]["testcases"][0]
+    ref = float(t["bandwidth_matrix"][0][0])
+except (OSError, ValueError, KeyError, IndexError, TypeError):
+    print("ok mapped host latency: nvbandwidth not given, not judged")
+    sys.exit()
+d = 100 * (mapped - ref) / ref
+print(("ok " if abs(d) <= 10 else "FAIL ") + f"mapped host latency: gputui p50 {mapped:.0f} ns, "
+      f"nvbandwidth host_device_latency_sm {ref:.0f} ns ({d:+.1f}%, within 10%)")
+PY
+)
+
 section "two GPUs: peer copies, portable memory, VMM from a peer (or the refusals on one)"
 while read -r line; do
     case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
@@ -228,7 +277,7 @@ PY
 done
 
 section "CUDA call trace"
-for e in transfer zerocopy streams hostalloc vmm l2 pitched $( [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] && echo peer); do
+for e in transfer zerocopy streams hostalloc vmm l2 pitched latency $( [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] && echo peer); do
     "$BIN" --batch -e $e --samples 3 --trace-calls --format json >"$LOG/trace-$e.json" 2>"$LOG/trace-$e.err"
     if out=$(python3 - "$LOG/trace-$e.json" <<'PY'
 import json, sys

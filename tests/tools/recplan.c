@@ -58,6 +58,9 @@ static const cplan plans[] = {
     {"l2", "op", {{"op"}}},
     {"l2", "region", {{"region", .sweep = true}}},
     {"pitched", "width", {{"dims"}, {"measure"}, {"width", .values = "1000,4096,4100"}}},
+    {"latency", "size", {{"size", .sweep = true}}},
+    {"latency", "kind", {{"kind"}, {"size", .values = "16K,2M,256M"}}},
+    {"latency", "cache", {{"cache"}, {"order"}, {"threads"}}},
     /* Two GPUs: a single-GPU recording is not expected to hold these (the
      * device refuses them, and check leaves them out). */
     {"peer", "access", {{"measure"}, {"engine"}, {"op"}, {"dir"}, {"access"},
