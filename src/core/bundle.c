@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/bundle.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +13,18 @@
 
 #define SUFFIX ".gtr.gz"
 
+/* Names that start with a number sort by it ("9-pitched" before
+ * "10-hierarchy"), then by the text. */
 static int by_name(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+
+    if (isdigit((unsigned char)x[0]) && isdigit((unsigned char)y[0])) {
+        unsigned long nx = strtoul(x, NULL, 10), ny = strtoul(y, NULL, 10);
+        if (nx != ny)
+            return nx < ny ? -1 : 1;
+    }
+    return strcmp(x, y);
 }
 
 static int by_name_desc(const void *a, const void *b)
