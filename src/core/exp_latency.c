@@ -4,6 +4,8 @@
  * is src/gpu/latency.c, which reads these parameters by name. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "gputui/chain.h"
 #include "gputui/experiment.h"
@@ -82,7 +84,7 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
         int peer = gt_topo_pick_peer(&p->topo, p->ordinal, -1);
         if (p->topo.count < 2 || peer < 0) {
             snprintf(err, n, "kind=peer needs two GPUs; this machine has %s",
-                     p->topo.count == 1 ? "one" : "N/A");
+                     gt_topo_count_words(&p->topo));
             return -1;
         }
         if (p->ordinal >= 0 && p->ordinal < p->topo.n && peer < p->topo.n &&
@@ -102,6 +104,17 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     return 0;
 }
 
+/* The SM clock the first walk measured (clock64 cycles over globaltimer
+ * ns), from the set-up note src/gpu/latency.c writes: "... SM cycles a
+ * load (1.98 GHz)"; 0 when absent. */
+static double sm_ghz(const char *note)
+{
+    const char *at = strstr(note, "SM cycles a load (");
+    double g = at ? strtod(at + strlen("SM cycles a load ("), NULL) : 0;
+
+    return isfinite(g) && g > 0 && g < 10 ? g : 0;
+}
+
 /* Where a working set of this size sits, from the properties (the L1's
  * size is not among them: only the L2's is named). */
 static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
@@ -112,9 +125,14 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     char a[32], b[32];
     int n = 0;
 
-    if (n < max && isfinite(t))
-        snprintf(lines[n++], sizeof lines[0], "one dependent load: %.1f ns (p50; the set-up "
-                 "line gives SM cycles)", t * 1e9);
+    if (n < max && isfinite(t)) {
+        double ghz = sm_ghz(r->info.note);
+        if (ghz > 0)
+            snprintf(lines[n++], sizeof lines[0], "one dependent load: %.1f ns = %.0f SM cycles "
+                     "(p50; SM clock %.2f GHz)", t * 1e9, t * 1e9 * ghz, ghz);
+        else
+            snprintf(lines[n++], sizeof lines[0], "one dependent load: %.1f ns (p50)", t * 1e9);
+    }
     if (n < max && v[KIND] == K_DEVICE) {
         if (!gt_dp_ok(p, GT_DP_L2))
             snprintf(lines[n++], sizeof lines[0], "L2 size N/A");

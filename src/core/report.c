@@ -208,9 +208,15 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
             fprintf(f, "  %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n",
                     "bandwidth GB/s", bw.min / 1e9, bw.p50 / 1e9, bw.p90 / 1e9,
                     bw.p99 / 1e9, bw.max / 1e9, bw.mean / 1e9, bw.stddev / 1e9);
-        fprintf(f, "  %-16s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
-                "latency ms", lat.min * 1e3, lat.p50 * 1e3, lat.p90 * 1e3,
-                lat.p99 * 1e3, lat.max * 1e3, lat.mean * 1e3, lat.stddev * 1e3);
+        /* The unit that keeps the p50 readable: ms from 1 ms, us from
+         * 1 us, ns below (a dependent load is tens of ns). */
+        {
+            double k = lat.p50 >= 1e-3 ? 1e3 : lat.p50 >= 1e-6 ? 1e6 : 1e9;
+            fprintf(f, "  %-16s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
+                    k == 1e3 ? "latency ms" : k == 1e6 ? "latency us" : "latency ns",
+                    lat.min * k, lat.p50 * k, lat.p90 * k, lat.p99 * k, lat.max * k,
+                    lat.mean * k, lat.stddev * k);
+        }
         ceil = gt_experiment_ceiling(r->exp, r->vals, s, p, &factor, label, sizeof label);
         if (ceil > 0 && isfinite(bw.p50))
             fprintf(f, "  p50 = %.1f%% of %s (%.1f GB/s)%s\n",

@@ -327,6 +327,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             break;
         /* The engine's status, once per wake-up. */
         gt_engine_status(u.eng, &u.st);
+        if (u.st.gen == u.cur.gen)     /* the run's summary reads its set-up note */
+            u.cur.info = u.st.info;
         record_error(&u);
         if (u.sweeping && ui_sweep_tick(&u, now))
             dirty = true;
