@@ -21,9 +21,9 @@ void gt_chain_order(uint32_t *next, size_t slots, bool random, uint64_t seed);
 /* The slot reached after 'steps' steps from 'start': (start + steps) mod
  * slots when next is NULL (linear), else by following next. */
 uint32_t gt_chain_walk(const uint32_t *next, size_t slots, uint32_t start, uint64_t steps);
-/* Where lane l of 'lanes' starts: evenly spaced along the chain, so lanes
- * never meet (start of lane 0 given). */
-uint32_t gt_chain_lane_start(const uint32_t *next, size_t slots, uint32_t start, int lane,
-                             int lanes);
+/* Where each of 'lanes' walkers starts: evenly spaced along the chain
+ * from 'start' (lane 0), so they never meet; one pass over the chain. */
+void gt_chain_lane_starts(const uint32_t *next, size_t slots, uint32_t start, int lanes,
+                          uint32_t *out);
 
 #endif

@@ -24,6 +24,9 @@ typedef struct gt_sweep {
     char names[GT_SWEEP_SERIES][64];
     double mark;                            /* value to mark, NAN for none */
     char mark_label[96];
+    int64_t base[GT_MAX_PARAMS];            /* the other parameters' values */
+    int refused;                            /* values left out: the check refuses them */
+    char why_refused[160];                  /* the first one's message */
 } gt_sweep;
 
 /* A sweep of parameter 'param' of e at the other values in vals: series
@@ -32,8 +35,9 @@ void gt_sweep_begin(gt_sweep *s, const gt_experiment *e, int param, const int64_
                     const gt_devprops *p);
 /* The values it steps through: the experiment's own list when it has one,
  * every step of a stepped number (at most GT_SWEEP_MAX), every choice of
- * an enum or flag. Returns how many, or -1 with a message naming what can
- * be swept. */
+ * an enum or flag; values the experiment's check refuses with the others
+ * as they are (a peer on one GPU) are left out and counted in 'refused'.
+ * Returns how many, or -1 with a message naming what can be swept. */
 int gt_sweep_values(gt_sweep *s, const gt_devprops *p, char *err, size_t errlen);
 /* Rows of text: a header, then per value its p50 per series and a bar
  * (bars scaled to the largest p50; the mark drawn as a rule where it

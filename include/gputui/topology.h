@@ -55,6 +55,12 @@ char *gt_topo_link_short(const gt_topo_link *l, char *buf, size_t len);
  * 'want' (-1: the first other device with peer access, else the first
  * other one). -1 when there is none. */
 int gt_topo_pick_peer(const gt_topo *t, int self, int want);
+/* For "needs two GPUs; this machine has %s": "one", or words saying the
+ * count is not known (a recording made without it). */
+static inline const char *gt_topo_count_words(const gt_topo *t)
+{
+    return t->count == 1 ? "one" : t->count < 1 ? "an unknown number (not in this recording)" : "more than one, none of them a peer it can pick";
+}
 
 /* Lines for the device panel and --list: every GPU ('*' marks self),
  * then every ordered pair; returns how many. */

@@ -36,8 +36,15 @@ uint32_t gt_chain_walk(const uint32_t *next, size_t slots, uint32_t start, uint6
     return k;
 }
 
-uint32_t gt_chain_lane_start(const uint32_t *next, size_t slots, uint32_t start, int lane,
-                             int lanes)
+void gt_chain_lane_starts(const uint32_t *next, size_t slots, uint32_t start, int lanes,
+                          uint32_t *out)
 {
-    return gt_chain_walk(next, slots, start, (uint64_t)slots / (uint64_t)lanes * (uint64_t)lane);
+    uint64_t gap = (uint64_t)slots / (uint64_t)lanes;
+    uint32_t k = start;
+
+    out[0] = start;
+    for (int l = 1; l < lanes; l++) {   /* each lane goes on from the one before */
+        k = gt_chain_walk(next, slots, k, gap);
+        out[l] = k;
+    }
 }

@@ -107,7 +107,7 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
 
     if (t->count < 2) {
         snprintf(err, n, "experiment peer needs two GPUs; this machine has %s (cudaGetDeviceCount)",
-                 t->count == 1 ? "one" : "N/A");
+                 gt_topo_count_words(t));
         return -1;
     }
     if (peer < 0) {

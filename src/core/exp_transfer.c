@@ -148,7 +148,7 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     if (v[GT_TR_OWNER] == GT_OWNER_OTHER && owner_applies(v, &(const char *){0}) &&
         (p->topo.count < 2 || gt_topo_pick_peer(&p->topo, p->ordinal, -1) < 0)) {
         snprintf(err, n, "alloc-on: other needs a second GPU to allocate on; this machine has "
-                 "%s; allowed here: this", p->topo.count == 1 ? "one" : "N/A");
+                 "%s; allowed here: this", gt_topo_count_words(&p->topo));
         return -1;
     }
     if (host && v[GT_TR_METHOD] == GT_METHOD_SM && v[GT_TR_HOST] == GT_HOST_PAGEABLE &&

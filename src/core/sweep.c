@@ -13,6 +13,7 @@ void gt_sweep_begin(gt_sweep *s, const gt_experiment *e, int param, const int64_
     s->exp = e;
     s->param = param;
     s->mark = NAN;
+    memcpy(s->base, vals, (size_t)e->nparams * sizeof *vals);
     s->nseries = e->series(vals, names);
     if (s->nseries > GT_SWEEP_SERIES)
         s->nseries = GT_SWEEP_SERIES;
@@ -25,13 +26,40 @@ void gt_sweep_begin(gt_sweep *s, const gt_experiment *e, int param, const int64_
         s->mark = e->sweep_mark(vals, param, p, s->mark_label, sizeof s->mark_label);
 }
 
+/* Leaves out the values the experiment refuses here. */
+static int drop_refused(gt_sweep *s, const gt_devprops *p, char *err, size_t errlen)
+{
+    int64_t v[GT_MAX_PARAMS];
+    char why[sizeof s->why_refused];
+    int kept = 0;
+
+    memcpy(v, s->base, sizeof v);
+    s->refused = 0;
+    for (int i = 0; i < s->n; i++) {
+        v[s->param] = s->vals[i];
+        if (gt_experiment_check(s->exp, v, p, why, sizeof why)) {
+            if (!s->refused++)
+                snprintf(s->why_refused, sizeof s->why_refused, "%s", why);
+            continue;
+        }
+        s->vals[kept++] = s->vals[i];
+    }
+    s->n = kept;
+    if (!kept) {
+        snprintf(err, errlen, "no value of %s can run here: %s",
+                 s->exp->params[s->param].name, s->why_refused);
+        return -1;
+    }
+    return kept;
+}
+
 int gt_sweep_values(gt_sweep *s, const gt_devprops *p, char *err, size_t errlen)
 {
     const gt_param *pa = &s->exp->params[s->param];
 
     s->n = s->exp->sweep_values ? s->exp->sweep_values(s->param, p, s->vals, GT_SWEEP_MAX) : 0;
     if (s->n > 0)
-        return s->n;
+        return drop_refused(s, p, err, errlen);
     s->n = 0;
     if (pa->type == GT_P_ENUM || pa->type == GT_P_BOOL) {
         for (int64_t v = pa->min; v <= pa->max && s->n < GT_SWEEP_MAX; v++)
@@ -45,7 +73,7 @@ int gt_sweep_values(gt_sweep *s, const gt_devprops *p, char *err, size_t errlen)
                  "any list, e.g. --%s 4M,64M,1G)", pa->name, pa->name);
         return -1;
     }
-    return s->n;
+    return drop_refused(s, p, err, errlen);
 }
 
 /* The largest median measured: the length of a full bar. */

@@ -199,10 +199,10 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, 2 * sizeof *z->hout)))
         goto fail;
     t0 = gt_now();
-    for (int l = 0; l < z->lanes; l++)
-        z->start[l] = gt_chain_lane_start(z->next, z->slots, 0, l, z->lanes);
+    gt_chain_lane_starts(z->next, z->slots, 0, z->lanes, z->start);
     /* One walk now: where the caches and TLBs stand after it, and how
-     * many SM cycles a load takes. */
+     * many SM cycles a load takes (the row reads the clock back from this
+     * note: keep "SM cycles a load (N GHz)"). */
     if (walk(z, &ns, &cyc, &ok, err))
         goto fail;
     gt_setup_info_time(info, gt_now() - t0, "first walk");

@@ -51,7 +51,12 @@ bool ui_sweep_tick(ui *u, double now)
         s->p50[u->sweep_i][k] = gt_dist_percentile(&u->cur.s[k].lat, 0.5);
     if (++u->sweep_i >= s->n) {
         ui_sweep_stop(u, false);
-        ui_set_msg(u, false, "sweep of %s done: %d values", s->exp->params[s->param].name, s->n);
+        if (s->refused)
+            ui_set_msg(u, false, "sweep of %s done: %d values; %d left out: %s",
+                       s->exp->params[s->param].name, s->n, s->refused, s->why_refused);
+        else
+            ui_set_msg(u, false, "sweep of %s done: %d values", s->exp->params[s->param].name,
+                       s->n);
         return true;
     }
     u->vals[s->param] = s->vals[u->sweep_i];

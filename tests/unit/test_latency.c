@@ -80,12 +80,12 @@ static void host_walk_and_lanes(void **state)
                      gt_chain_walk(next, 1000, 5, 750));
     /* 32 walkers start evenly apart along the chain: all different. */
     uint32_t st[32];
+    gt_chain_lane_starts(next, 1000, 17, 32, st);
     for (int l = 0; l < 32; l++) {
-        st[l] = gt_chain_lane_start(next, 1000, 0, l, 32);
+        assert_int_equal(st[l], gt_chain_walk(next, 1000, 17, 31u * (unsigned)l));
         for (int m = 0; m < l; m++)
             assert_int_not_equal(st[l], st[m]);
     }
-    assert_int_equal(st[1], gt_chain_walk(next, 1000, 0, 31));
 }
 
 static void refusal(const int64_t *v, const gt_devprops *p, const char *want)
@@ -149,6 +149,24 @@ static void parameters_are_checked(void **state)
         assert_int_equal(s.vals[s.n - 1], 1ll << 30);
         assert_true(s.mark == (double)(60ll << 20));
         assert_string_equal(s.mark_label, "L2 60 MiB");
+        assert_int_equal(s.refused, 0);
+    }
+    /* A sweep of the memory kind on one GPU leaves peer out, and says why;
+     * with 512 MiB free, the staircase stops at 512 MiB. */
+    {
+        gt_sweep s;
+        gt_experiment_defaults(e, v);
+        gt_sweep_begin(&s, e, kind, v, &p);
+        assert_int_equal(gt_sweep_values(&s, &p, msg, sizeof msg), 4);
+        assert_int_equal(s.vals[3], 3);
+        assert_int_equal(s.refused, 1);
+        assert_non_null(strstr(s.why_refused, "needs two GPUs"));
+        gt_dp_set(&p, GT_DP_MEM_FREE, 512ll << 20);
+        gt_sweep_begin(&s, e, size, v, &p);
+        assert_true(gt_sweep_values(&s, &p, msg, sizeof msg) > 30);
+        assert_int_equal(s.vals[s.n - 1], 512ll << 20);
+        assert_int_equal(s.refused, 2);          /* 768 MiB and 1 GiB */
+        assert_non_null(strstr(s.why_refused, "more than the free device memory"));
     }
 }
 
