@@ -147,6 +147,37 @@ PY
     done
 done
 
+# Load latency: one plateau of each level, random order (the latency
+# experiment), and mapped host memory beside nvbandwidth's
+# host_device_latency_sm in this run.
+: >"$LOG/ref-nvb-latency.json"
+[ -n "${NVBANDWIDTH:-}" ] && [ -x "$NVBANDWIDTH" ] &&
+    { "$NVBANDWIDTH" -t host_device_latency_sm -j >"$LOG/ref-nvb-latency.json" 2>/dev/null ||
+      echo "bench: nvbandwidth host_device_latency_sm failed"; }
+ACONFIGS=(
+  "L1: 16 KiB|--size 16K"
+  "L2: 16 MiB|--size 16M"
+  "device memory: 1 GiB|--size 1G"
+  "mapped host: 2 MiB|--kind mapped --size 2M"
+)
+: >"$LOG/bench-load.tsv"
+for c in "${ACONFIGS[@]}"; do
+    IFS='|' read -r label args <<<"$c"
+    for r in $(seq "$REPEATS"); do
+        # shellcheck disable=SC2086
+        "$BIN" --batch --format json --samples "$SAMPLES" -e latency $args >"$LOG/a.json" 2>"$LOG/a.err" ||
+            { echo "bench: $label failed: $(cat "$LOG/a.err")"; exit 1; }
+        python3 - "$LOG/a.json" "$label" >>"$LOG/bench-load.tsv" <<'PY'
+import json, re, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+s = r["series"][0]
+assert s["failed"] == 0, "verification failed"
+m = re.search(r"SM clock ([0-9.]+) GHz", " ".join(r["summary"]))
+print("\t".join([sys.argv[2], str(s["latency_s"]["p50"]), m.group(1) if m else "0"]))
+PY
+    done
+done
+
 # Every experiment's default configuration in the TUI: samples a second.
 tests/gpu/rate.sh "$BIN" 10 >"$LOG/rate.txt" 2>&1
 
@@ -182,9 +213,9 @@ tm send-keys -t t q
 stop
 
 python3 - "$LOG/bench-batch.tsv" "$LOG/trace.txt" "$paused" "$running" "$GPU" "$REPEATS" \
-    "$SAMPLES" "$LOG/bench-zc.tsv" "$LOG/bench-lat.tsv" "$LOG" <<'PY' | tee "$LOG/bench.txt"
+    "$SAMPLES" "$LOG/bench-zc.tsv" "$LOG/bench-lat.tsv" "$LOG" "$LOG/bench-load.tsv" <<'PY' | tee "$LOG/bench.txt"
 import json, re, statistics as st, sys
-tsv, trace, paused, running, gpu, reps, samples, zc, lat_tsv, log = sys.argv[1:]
+tsv, trace, paused, running, gpu, reps, samples, zc, lat_tsv, log, load_tsv = sys.argv[1:]
 
 # NVIDIA's figures from this run: nvbandwidth's JSON (GPU 0's entry of
 # each test's matrix), bandwidthTest's CSV lines.
@@ -275,6 +306,25 @@ for label, series in lrows.items():
             parts.append(f"{slow} / {fast} time {sp:.2f}x")
     print(f"  {label:<36}" + ", ".join(parts))
 print("  reference (DESIGN.md, H200 host): cudaMallocHost 1 GiB ~420 ms, malloc + cudaHostRegister ~38 ms")
+arows = {}
+for line in open(load_tsv):
+    label, p50, ghz = line.rstrip("\n").split("\t")
+    arows.setdefault(label, []).append((float(p50) * 1e9, float(ghz)))
+try:
+    t = json.load(open(f"{log}/ref-nvb-latency.json"))["nvbandwidth"]["testcases"][0]
+    nvb_lat = float(t["bandwidth_matrix"][0][0])
+except (OSError, ValueError, KeyError, IndexError, TypeError):
+    nvb_lat = None
+print(f"load latency (-e latency, random order, 128 B stride, one thread): median over {reps} runs "
+      f"of each run's p50, ns and SM cycles at the clock the walk measured")
+for label, v in arows.items():
+    ns = st.median(x[0] for x in v)
+    ghz = st.median(x[1] for x in v)
+    txt = f"  {label:<24}{ns:>8.1f} ns {ns * ghz:>7.0f} cycles  runs {min(x[0] for x in v):.1f}-{max(x[0] for x in v):.1f}"
+    if label.startswith("mapped"):
+        txt += (f"  nvbandwidth host_device_latency_sm {nvb_lat:.1f} ns, same run, "
+                f"{100 * (ns - nvb_lat) / nvb_lat:+.1f}%" if nvb_lat else "  nvbandwidth not run")
+    print(txt)
 lat = [float(l.split()[1]) for l in open(trace)][1:]
 up, down = lat[0::2], lat[1::2]
 def p90(v):
