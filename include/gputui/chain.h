@@ -1,5 +1,5 @@
-/* chain.h - the chains that dependent-load latency walks (the latency and
- * peer experiments): a buffer of 'slots' slots, 'stride' bytes apart; slot
+/* chain.h - the chains that the latency experiment walks with dependent
+ * loads: a buffer of 'slots' slots, 'stride' bytes apart; slot
  * k holds the word index of the slot that follows it, so each load's
  * address comes from the load before. Linear chains step to the next
  * slot; random ones follow one cycle through every slot (Sattolo's

@@ -41,7 +41,8 @@ static const gt_param params[NPARAMS] = {
     [LOADS] = {"loads", "loads per sample", GT_P_INT, 256, 1 << 20, 4096, 0, 0, NULL, 0, NULL,
                "dependent loads a walker makes per sample; the sample is their mean", NULL},
     [WARMUP] = {"warmup", "warm-up walks", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
-                "untimed walks after each change (the first fills the caches and TLBs)", NULL},
+                "untimed walks after each change, on top of the set-up's first walk, which "
+                "passes over the whole chain (up to 2^20 loads a walker)", NULL},
 };
 
 static int series(const int64_t *v, const char **names)
