@@ -5,7 +5,11 @@ device properties newer writers add are kept), then every file's lines with conf
 shifted to follow the previous file's. Inputs may be gzip-compressed; OUT
 is compressed when its name ends in .gz.
 
-Usage: merge-recordings.py OUT IN.gtr[.gz]..."""
+With --drop EXPERIMENT (repeatable), the first input loses that
+experiment's configurations and every line of theirs: the later inputs
+re-record it.
+
+Usage: merge-recordings.py [--drop EXPERIMENT]... OUT IN.gtr[.gz]..."""
 import gzip
 import json
 import sys
@@ -18,7 +22,13 @@ def opener(path, mode):
 
 
 def main():
-    out_path, inputs = sys.argv[1], sys.argv[2:]
+    args, drop = sys.argv[1:], set()
+    while len(args) >= 2 and args[0] == "--drop":
+        drop.add(args[1])
+        args = args[2:]
+    if not args:
+        sys.exit(__doc__)
+    out_path, inputs = args[0], args[1:]
     if not inputs:
         sys.exit(__doc__)
     out = gzip.open(out_path, "wt", compresslevel=9) if out_path.endswith(".gz") \
@@ -29,8 +39,9 @@ def main():
             headers.append(json.loads(f.readline()))
     newest = max(headers, key=lambda h: tuple(h.get("format", [0, 0])))
     gen_base, t_base, device = 0, 0.0, None
-    for path in inputs:
+    for i, path in enumerate(inputs):
         max_gen, max_t = gen_base, t_base
+        dropped = set()
         with opener(path, "r") as f:
             for n, line in enumerate(f):
                 if not line.endswith("\n"):
@@ -45,6 +56,10 @@ def main():
                         out.write(json.dumps(newest, separators=(",", ":")) + "\n")
                     elif name != device:
                         sys.exit(f"{path}: recorded on {name}, not {device}")
+                    continue
+                if i == 0 and o.get("type") == "config" and o.get("experiment") in drop:
+                    dropped.add(o["gen"])
+                if o.get("gen") in dropped:
                     continue
                 if "gen" in o:
                     o["gen"] += gen_base

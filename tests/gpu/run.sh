@@ -166,6 +166,13 @@ refused "latency: a size not a multiple of the stride" "is not a multiple of the
 "$BIN" --batch --format json --samples 20 "${LA[@]}" --size 16K,16M,1G >"$LOG/lat-stairs.json" 2>&1
 "$BIN" --batch --format json --samples 20 "${LA[@]}" --kind mapped --size 2M --order linear \
     >"$LOG/lat-mapped.json" 2>&1
+# Where the L2 plateau ends: linear order at 3/4 and 3/2 of the L2 the
+# properties give (whole MiB), beside 4 MiB and 1 GiB.
+L2B=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["device"]["l2_bytes"])' <"$LOG/lat-stairs.json" 2>/dev/null)
+if [ -n "$L2B" ] && [ "$L2B" -gt 0 ]; then
+    "$BIN" --batch --format json --samples 20 "${LA[@]}" --order linear \
+        --size "4M,$((L2B * 3 / 4 >> 20))M,$((L2B * 3 / 2 >> 20))M,1G" >"$LOG/lat-l2end.json" 2>&1
+fi
 : >"$LOG/nvb-host-latency.json"
 [ -n "${NVBANDWIDTH:-}" ] && [ -x "$NVBANDWIDTH" ] &&
     "$NVBANDWIDTH" -t host_device_latency_sm -j >"$LOG/nvb-host-latency.json" 2>/dev/null
@@ -186,6 +193,16 @@ names = "16 KiB (L1), 16 MiB (L2), 1 GiB (device memory), mapped host 2 MiB".spl
 good = all(a < b for a, b in zip(ns, ns[1:]))
 print(("ok " if good else "FAIL ") + "latency plateaus in order: " +
       ", ".join(f"{n} {t:.0f} ns" for n, t in zip(names, ns)))
+try:
+    d = json.load(open(f"{log}/lat-l2end.json"))
+    l2 = d["device"]["l2_bytes"]
+    p = [r["series"][0]["latency_s"]["p50"] * 1e9 for r in d["runs"]]
+    good = p[1] < 0.75 * p[3] and p[2] > 0.9 * p[3]
+    print(("ok " if good else "FAIL ") + f"the L2 plateau ends near the L2's {l2 >> 20} MiB: "
+          f"linear order, {3 * l2 // 4 >> 20} MiB {p[1]:.0f} ns (< 0.75 x 1 GiB's {p[3]:.0f}; 4 MiB {p[0]:.0f}), "
+          f"{3 * l2 // 2 >> 20} MiB {p[2]:.0f} ns (> 0.9 x 1 GiB's {p[3]:.0f})")
+except (OSError, ValueError, KeyError, IndexError) as e:
+    print(f"FAIL the L2 plateau's end: no figures ({e!r})")
 try:
     t = json.load(open(f"{log}/nvb-host-latency.json"))["nvbandwidth"]["testcases"][0]
     ref = float(t["bandwidth_matrix"][0][0])
