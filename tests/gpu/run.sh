@@ -197,9 +197,9 @@ try:
     d = json.load(open(f"{log}/lat-l2end.json"))
     l2 = d["device"]["l2_bytes"]
     p = [r["series"][0]["latency_s"]["p50"] * 1e9 for r in d["runs"]]
-    good = p[1] < 0.75 * p[3] and p[2] > 0.9 * p[3]
+    good = p[1] < 0.85 * p[3] and p[2] > 0.9 * p[3]
     print(("ok " if good else "FAIL ") + f"the L2 plateau ends near the L2's {l2 >> 20} MiB: "
-          f"linear order, {3 * l2 // 4 >> 20} MiB {p[1]:.0f} ns (< 0.75 x 1 GiB's {p[3]:.0f}; 4 MiB {p[0]:.0f}), "
+          f"linear order, {3 * l2 // 4 >> 20} MiB {p[1]:.0f} ns (< 0.85 x 1 GiB's {p[3]:.0f}; 4 MiB {p[0]:.0f}), "
           f"{3 * l2 // 2 >> 20} MiB {p[2]:.0f} ns (> 0.9 x 1 GiB's {p[3]:.0f})")
 except (OSError, ValueError, KeyError, IndexError) as e:
     print(f"FAIL the L2 plateau's end: no figures ({e!r})")
