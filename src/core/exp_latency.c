@@ -140,10 +140,14 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
         else if (size <= 128 * 1024 && v[CACHE] == 0)
             snprintf(lines[n++], sizeof lines[0], "%s: small enough for one SM's L1 (up to 256 "
                      "KiB on Hopper, shared with shared memory)", gt_format_size(size, a, sizeof a));
-        else if (size <= l2)
+        else if (size <= l2 / 2)
             snprintf(lines[n++], sizeof lines[0], "%s fits in the L2 (%s)%s",
                      gt_format_size(size, a, sizeof a), gt_format_size(l2, b, sizeof b),
                      v[CACHE] == 1 ? ", which cg loads read without the L1" : "");
+        else if (size <= l2)
+            snprintf(lines[n++], sizeof lines[0], "%s: in the L2 (%s), past half of it, "
+                     "where a split L2 (A100, Hopper) answers slower",
+                     gt_format_size(size, a, sizeof a), gt_format_size(l2, b, sizeof b));
         else
             snprintf(lines[n++], sizeof lines[0], "%s is %.1fx the L2 (%s): most loads go to "
                      "device memory", gt_format_size(size, a, sizeof a),
