@@ -81,6 +81,9 @@ typedef struct gt_experiment {
     /* Optional: the values a sweep of 'param' steps through (the L2 region
      * from 5 MiB to twice the L2); returns how many, 0 for the default. */
     int (*sweep_values)(int param, const gt_devprops *p, int64_t *out, int max);
+    /* Optional: 'y', the lines after why's title that set series s's
+     * median against its bounds (see why.h); returns how many. */
+    int (*why)(struct gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max);
 } gt_experiment;
 
 /* Registration: an experiment's table row defines itself with

@@ -11,7 +11,9 @@
  *                  the persisting lines fit, what is left of L2;
  *   zero-copy      the bytes a kernel pulls over PCIe per pass and the
  *                  time that alone needs;
- *   VMM            the size rounded up to the granularity, and the waste. */
+ *   VMM            the size rounded up to the granularity, and the waste;
+ *   others         the experiment's own 'why' (the latency experiment: the
+ *                  working set against each level, one load in flight). */
 #ifndef GPUTUI_WHY_H
 #define GPUTUI_WHY_H
 

@@ -165,6 +165,82 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     return n;
 }
 
+/* 'y': the median against the levels it could come from. */
+static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    const int64_t *v = r->vals;
+    uint64_t size = (uint64_t)v[SIZE], stride = (uint64_t)v[STRIDE], l2 = 0;
+    double t = r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
+    double ghz = sm_ghz(r->info.note);
+    int lanes = v[LANES] ? 32 : 1, n = 0;
+    char a[32], b[32];
+
+    if (gt_dp_ok(p, GT_DP_L2))
+        l2 = (uint64_t)gt_dp_get(p, GT_DP_L2);
+    if (n < max && isfinite(t)) {
+        if (ghz > 0)
+            snprintf(lines[n++], sizeof lines[0], "one load: %.1f ns (p50) = %.0f SM cycles at "
+                     "the %.2f GHz the first walk measured", t * 1e9, t * 1e9 * ghz, ghz);
+        else
+            snprintf(lines[n++], sizeof lines[0], "one load: %.1f ns (p50); SM clock N/A", t * 1e9);
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "%d load%s in flight: %d x 4 B every %.1f ns is "
+                     "%.3f GB/s; latency bounds it, not bandwidth", lanes, lanes > 1 ? "s" : "",
+                     lanes, t * 1e9, lanes * 4.0 / t / 1e9);
+    }
+    if (n < max && stride < 128)
+        snprintf(lines[n++], sizeof lines[0], "stride %llu B: %llu slots share a 128-byte line, so "
+                 "at most 1 load in %llu can miss", (unsigned long long)stride,
+                 (unsigned long long)(128 / stride), (unsigned long long)(128 / stride));
+    switch (v[KIND]) {
+    case K_DEVICE:
+    case K_MANAGED:
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "L1: up to 256 KiB an SM on Hopper, shared with "
+                     "shared memory (not among the properties); %s %s", gt_format_size(size, a, sizeof a),
+                     v[CACHE] ? "is not cached there: cg and volatile loads skip the L1"
+                              : size <= (128u << 10) ? "fits" : "does not fit");
+        if (n < max && l2)
+            snprintf(lines[n++], sizeof lines[0], "L2: %s (properties); %s", gt_format_size(l2, b, sizeof b),
+                     size <= l2 / 2 ? "the working set fits in half of it"
+                     : size <= l2 ? "the working set fits, past half: a split L2's far half is slower"
+                                  : "the working set does not fit: most loads go to device memory");
+        else if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "L2: N/A");
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "order %s: %s", v[ORDER] ? "linear" : "random",
+                     v[ORDER] ? "the next slot is predictable; a prefetcher may fetch it early"
+                              : "one random cycle: no prefetcher predicts the next slot");
+        if (n < max && v[KIND] == K_MANAGED)
+            snprintf(lines[n++], sizeof lines[0], "managed memory written by a kernel: resident "
+                     "here, read as device memory");
+        break;
+    case K_MAPPED:
+        if (n < max && gt_dp_ok(p, GT_DP_PCIE_GEN) && gt_dp_ok(p, GT_DP_PCIE_WIDTH))
+            snprintf(lines[n++], sizeof lines[0], "each load goes over PCIe (Gen%lld x%lld) to host "
+                     "memory and back: a read request, then its completion",
+                     (long long)gt_dp_get(p, GT_DP_PCIE_GEN), (long long)gt_dp_get(p, GT_DP_PCIE_WIDTH));
+        else if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "each load goes over PCIe (link N/A) to host "
+                     "memory and back: a read request, then its completion");
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "NVIDIA's nvbandwidth measures the same as "
+                     "host_device_latency_sm (2 MiB, 128 B stride)");
+        break;
+    case K_MANAGED_CPU:
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "the CPU read the walk's slots before the sample: "
+                     "the first load of each page faults and the page moves back to the GPU");
+        break;
+    default:
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "each load crosses the link to the peer's memory "
+                     "and back (the device panel names the link)");
+        break;
+    }
+    return n;
+}
+
 /* The staircase: 4 KiB to 1 GiB, powers of two and the sizes halfway
  * between (x1.5); a stride, powers of two from 4 B to 4 MiB. */
 static int sweep_values(int param, const gt_devprops *p, int64_t *out, int max)
@@ -218,4 +294,5 @@ GT_EXPERIMENT(gt_exp_latency) = {
     .summary = summary,
     .sweep_mark = sweep_mark,
     .sweep_values = sweep_values,
+    .why = why,
 };

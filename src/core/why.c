@@ -235,6 +235,8 @@ int gt_why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int m
             why_hbm(&o, r, s, p, true);
     } else if (!strcmp(e, "zerocopy")) {
         why_zerocopy(&o, r, s, p);
+    } else if (r->exp && r->exp->why) {
+        o.n += r->exp->why(r, s, p, o.l + o.n, o.max - o.n);
     } else {
         say(&o, "N/A: no physical ceiling decomposes this figure (its summary lines compare "
             "the series)");

@@ -11,7 +11,9 @@
 
 #include "gputui/chain.h"
 #include "gputui/experiment.h"
+#include "gputui/run.h"
 #include "gputui/sweep.h"
+#include "gputui/why.h"
 
 /* Following next from slot 0 visits every slot exactly once and comes
  * back to 0 after 'slots' steps. */
@@ -170,6 +172,51 @@ static void parameters_are_checked(void **state)
     }
 }
 
+/* The summary and 'y' read the SM clock from the set-up note and place
+ * the working set against the L2 the properties give. */
+static void summary_and_why(void **state)
+{
+    const gt_experiment *e = gt_experiment_find("latency");
+    int64_t v[GT_MAX_PARAMS];
+    gt_summary_line lines[12];
+    gt_devprops p;
+    gt_run r;
+    int n;
+    (void)state;
+    gt_devprops_init(&p);
+    gt_dp_set(&p, GT_DP_L2, 60ll << 20);
+    gt_experiment_defaults(e, v);
+    v[gt_experiment_param(e, "size")] = 16ll << 20;
+    gt_run_init(&r, e, v, 1);
+    snprintf(r.info.note, sizeof r.info.note, "each walker's end slot against the host's walk "
+             "of the same chain; first walk: 145.0 ns = 287 SM cycles a load (1.98 GHz)");
+    for (int i = 0; i < 5; i++) {
+        gt_sample x = {1, 0, GT_V_FULL, 145e-9, 4};
+        gt_run_add(&r, &x);
+    }
+    n = e->summary(&r, &p, lines, GT_SUMMARY_LINES);
+    assert_true(n >= 2);
+    assert_string_equal(lines[0], "one dependent load: 145.0 ns = 287 SM cycles (p50; SM clock "
+                                  "1.98 GHz)");
+    assert_string_equal(lines[1], "16 MiB fits in the L2 (60 MiB)");
+    n = gt_why(&r, 0, &p, lines, 12);
+    assert_true(n >= 5);
+    assert_non_null(strstr(lines[2], "1 x 4 B every 145.0 ns is 0.028 GB/s"));
+    assert_non_null(strstr(lines[4], "L2: 60 MiB (properties); the working set fits in half"));
+    /* past half the L2; no clock in the note: no cycles, no guess */
+    gt_run_free(&r);
+    v[gt_experiment_param(e, "size")] = 48ll << 20;
+    gt_run_init(&r, e, v, 1);
+    for (int i = 0; i < 5; i++) {
+        gt_sample x = {1, 0, GT_V_FULL, 262e-9, 4};
+        gt_run_add(&r, &x);
+    }
+    n = e->summary(&r, &p, lines, GT_SUMMARY_LINES);
+    assert_string_equal(lines[0], "one dependent load: 262.0 ns (p50)");
+    assert_non_null(strstr(lines[1], "past half of it"));
+    gt_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +224,7 @@ int main(void)
         cmocka_unit_test(random_chains_differ_and_are_not_linear),
         cmocka_unit_test(host_walk_and_lanes),
         cmocka_unit_test(parameters_are_checked),
+        cmocka_unit_test(summary_and_why),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
