@@ -31,15 +31,17 @@ record() {      # record NAME SECONDS ARGS...
     local name=$1 secs=$2; shift 2
     local f="$PARTS/$name.gtr.gz"
     [ -s "$f" ] && return 0
-    if "$BIN" --batch --record "$f.partial.gz" --record-samples 300 --record-seconds "$secs" \
+    # gputui writes $f.partial and names it $f only when it closes cleanly;
+    # --force clears a .partial an interrupted run left.
+    if "$BIN" --batch --force --record "$f" --record-samples 300 --record-seconds "$secs" \
         --samples "${MIN_SAMPLES:-5}" --format csv "$@" >/dev/null 2>"$PARTS/$name.err"; then
-        mv "$f.partial.gz" "$f"
-    elif [ -s "$f.partial.gz" ] && "$BIN" --batch --replay "$f.partial.gz" >/dev/null 2>&1; then
-        mv "$f.partial.gz" "$f"     # some configurations were refused: keep the rest
+        :
+    elif [ -s "$f" ] && "$BIN" --batch --replay "$f" >/dev/null 2>&1; then
+        # some configurations were refused: keep the rest
         echo "  $name: $(grep -c . "$PARTS/$name.err") configurations refused or failed (see $PARTS/$name.err)"
     else
         echo "  $name: nothing recorded: $(head -c 300 "$PARTS/$name.err")"
-        rm -f "$f.partial.gz"
+        rm -f "$f" "$f.partial"
     fi
 }
 

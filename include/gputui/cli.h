@@ -39,6 +39,7 @@ typedef struct gt_cli {
     const char *compare[2]; /* --compare [A] B: recordings or bundled models */
     int ncompare;
     bool no_fallback;       /* --no-fallback: no replay when there is no GPU */
+    bool force;             /* --force: --record may replace an existing file */
     bool trace_calls;       /* --trace-calls: batch reports list the CUDA calls */
     const char *lesson;     /* --lesson NAME: the TUI starts in it; --batch runs it */
     bool pairs;             /* --pairs all: -e peer over every ordered pair of GPUs */

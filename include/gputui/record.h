@@ -47,13 +47,20 @@ typedef struct gt_recorder gt_recorder;
 /* Whether --record PATH is written compressed (the name ends in ".gz"). */
 bool gt_rec_is_gzip_name(const char *path);
 
-int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p,
+/* Writes PATH.partial (created exclusively) and renames it PATH when it
+ * closes cleanly. An existing PATH is refused (exit 64) unless force; so
+ * is an existing PATH.partial (a crash's), which force removes. */
+int gt_recorder_open(gt_recorder **out, const char *path, bool force, const gt_devprops *p,
                      gt_err *err);
 /* A configuration, once its set-up is known (before its first sample). */
 void gt_recorder_config(gt_recorder *r, const gt_experiment *exp,
                         const int64_t *vals, uint32_t gen,
                         const gt_setup_info *info);
 void gt_recorder_sample(gt_recorder *r, const gt_sample *s);
+/* Flushes lines written more than half a second ago: call it at least
+ * once a second (the TUI's loop does), so a killed gputui loses at most a
+ * second of samples. */
+void gt_recorder_tick(gt_recorder *r);
 void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg);
 void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl);
 /* The CUDA calls of configuration gen, once it has been torn down. */
@@ -62,7 +69,10 @@ void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t);
  * ("seconds") write them: {phase, call, result, ok, count, SEC_KEY}, and
  * per phase {phase, more, SEC_KEY} for the calls not kept. */
 struct json_t *gt_trace_json(const gt_trace *t, const char *sec_key);
-/* Flushes and closes; -1 with a message if anything could not be written. */
+/* Flushes, closes and renames PATH.partial to PATH (or removes it when
+ * no configuration was recorded: no file, none replaced); -1 with a message
+ * (the reason, and that the lines written are in PATH.partial) if
+ * anything could not be written or renamed. */
 int gt_recorder_close(gt_recorder *r, gt_err *err);
 
 /* ---- reading (record.c) ---- */
@@ -93,12 +103,28 @@ typedef struct gt_recording {
     char cut_note[600];     /* "PATH:LINE: the compressed data ends early ...", or "" */
 } gt_recording;
 
-/* Loads a file. On failure everything is freed and err says what and, for
- * a bad line, "PATH:LINE: ...". */
+/* The longest line a reader takes; a longer one stops it with
+ * "PATH:LINE: line longer than 4 MiB" (the longest legitimate lines, the
+ * header and a configuration's CUDA calls, are a few KiB). */
+#define GT_REC_MAX_LINE (4 << 20)
+
+/* Loads a file (record_file.c): a regular file only (a device, FIFO or
+ * directory is refused by name), read as a stream, plain or gzip, holding
+ * one line at a time besides what it has parsed. On failure everything is
+ * freed and err says what and, for a bad line, "PATH:LINE: ...". */
 int gt_recording_load(gt_recording *r, const char *path, gt_err *err);
 /* The same from memory (name is used in messages). */
 int gt_recording_parse(gt_recording *r, const char *name, const char *buf,
                        size_t len, gt_err *err);
+/* Line by line, as both of those read: begin, then every line (without
+ * its newline; terminated false for a last line that had none) numbered
+ * from 1: 0 to go on, 1 when a cut-off last line was dropped (stop), -1
+ * with err set; then end with the number of lines read, which checks that
+ * a recording was there. On -1, call gt_recording_free. */
+void gt_recording_begin(gt_recording *r, const char *name);
+int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminated,
+                      size_t lineno, gt_err *err);
+int gt_recording_end(gt_recording *r, size_t lines_read, gt_err *err);
 void gt_recording_free(gt_recording *r);
 /* What a reader should be told about a file that loaded with losses (a
  * cut-off last line, a compressed stream that ends early), "" if none. */

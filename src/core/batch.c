@@ -63,6 +63,7 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
             return GT_EXIT_FAIL;
         }
         gt_engine_status(eng, &st);
+        gt_recorder_tick(rec);
         while ((n = gt_engine_drain(eng, buf, GT_ARRAY_LEN(buf))) > 0)
             for (size_t i = 0; i < n; i++) {
                 if (buf[i].gen != gen)
@@ -134,9 +135,9 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
         fprintf(stderr, "gputui: --%s\n", msg);
         return GT_EXIT_USAGE;
     }
-    if (cli->record && gt_recorder_open(&rec, cli->record, &props, &err)) {
+    if (cli->record && gt_recorder_open(&rec, cli->record, cli->force, &props, &err)) {
         fprintf(stderr, "gputui: %s\n", err.msg);
-        return GT_EXIT_FAIL;
+        return err.code ? err.code : GT_EXIT_FAIL;
     }
     runs = calloc((size_t)ncfg, sizeof *runs);
     if (!runs) {

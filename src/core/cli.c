@@ -187,6 +187,8 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             c->replay = val;
         } else if (!strcmp(name, "--no-fallback")) {
             c->no_fallback = true;
+        } else if (!strcmp(name, "--force")) {
+            c->force = true;
         } else if (!strcmp(name, "--pairs")) {
             NEED_VALUE();
             if (strcmp(val, "all")) {
@@ -244,6 +246,11 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         }
         c->mode = GT_MODE_LESSONS;
         return 0;
+    }
+    if (c->force && !c->record) {
+        gt_err_set(err, GT_EXIT_USAGE, "--force applies only with --record FILE (it lets the "
+                   "recording replace an existing FILE)");
+        return -1;
     }
     if (c->lesson && (c->given || c->ncompare || (c->record && c->mode == GT_MODE_BATCH) ||
                       c->trace_calls)) {
@@ -383,7 +390,11 @@ void gt_cli_usage(FILE *f)
             "      --no-color          monochrome TUI (also NO_COLOR=1)\n"
             "      --trace FILE        log key-press to first-sample latency\n"
             "      --record FILE       write every configuration and sample to FILE (.gtr;\n"
-            "                          a name ending in .gz is written compressed)\n"
+            "                          a name ending in .gz is written compressed); it is\n"
+            "                          written as FILE.partial, renamed FILE when closed\n"
+            "                          cleanly: after a crash FILE.partial is a readable\n"
+            "                          recording of all but its last second\n"
+            "      --force             --record may replace an existing FILE\n"
             "      --record-samples N  record at least N samples per series of each\n"
             "                          configuration, 1 to 1000000 (default 300) ...\n"
             "      --record-seconds S  ... or S seconds of them, the sooner; 0.01 to 3600\n"

@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gputui/bundle.h"
+#include "gputui/files.h"
 #include "gputui/param.h"
 
 #define MAX_FILE (1 << 20)      /* a lesson is a few KiB; refuse anything huge */
@@ -385,13 +387,17 @@ out:
 
 int gt_lesson_load(gt_lesson *l, const char *path, gt_err *err)
 {
-    FILE *f = fopen(path, "rb");
+    int fd = gt_open_regular(path, "a lesson", err);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
     char *buf;
     size_t n;
     int rc;
 
+    if (fd < 0)
+        return -1;
     if (!f) {
-        gt_err_set(err, GT_EXIT_USAGE, "%s: %s", path, strerror(errno));
+        gt_err_set(err, GT_EXIT_FAIL, "%s: %s", path, strerror(errno));
+        close(fd);
         return -1;
     }
     buf = malloc(MAX_FILE + 1);

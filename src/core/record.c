@@ -1,6 +1,6 @@
-/* Recordings: the reader of the .gtr JSON Lines format (record.h), plain
- * or gzip-compressed, and lookups in a loaded recording. The writer is
- * recorder.c. */
+/* Recordings: the reader of the .gtr JSON Lines format (record.h), one
+ * line at a time, and lookups in a loaded recording. record_file.c feeds
+ * it a file; the writer is recorder.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/record.h"
 
@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <zlib.h>
 
 #include "gputui/report.h"
 #include "gputui/run.h"
@@ -327,159 +326,99 @@ fail:
     return -1;
 }
 
-int gt_recording_parse(gt_recording *r, const char *name, const char *buf, size_t len,
-                       gt_err *err)
+void gt_recording_begin(gt_recording *r, const char *name)
 {
-    size_t lineno = 0, pos = 0;
-
     memset(r, 0, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", name);
-    if (len == 0)
-        BAD("empty file, not a gputui recording");
-    while (pos < len) {
-        const char *line = buf + pos, *nl = memchr(line, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - line) : len - pos;
-        json_error_t je;
-        json_t *o;
+}
 
-        pos += n + (nl ? 1 : 0);
-        lineno++;
-        if (n == 0 || (n == 1 && line[0] == '\r'))
-            continue;
-        o = json_loadb(line, n, 0, &je);
-        if (!o || !json_is_object(o)) {
-            json_decref(o);
-            /* A last line without its newline was cut off: drop it. */
-            if (!nl && lineno > 1) {
-                r->dropped++;
-                break;
-            }
-            if (lineno == 1)
-                BAD("not a gputui recording (the first line is not a JSON header)");
-            BAD("not a JSON object: %s", o ? "another JSON value" : je.text);
-        }
-        if (lineno == 1) {
-            json_t *fmt = json_object_get(o, "format");
-            const char *type = json_string_value(json_object_get(o, "type"));
-            const char *v = json_string_value(json_object_get(o, "version"));
-            const char *c = json_string_value(json_object_get(o, "created"));
-            if (!type || strcmp(type, "header") || !json_is_array(fmt) ||
-                !json_is_integer(json_array_get(fmt, 0)) || !json_is_integer(json_array_get(fmt, 1))) {
-                json_decref(o);
-                BAD("not a gputui recording (no header line with a format [major, minor])");
-            }
-            r->major = (int)json_integer_value(json_array_get(fmt, 0));
-            r->minor = (int)json_integer_value(json_array_get(fmt, 1));
-            if (r->major != GT_REC_MAJOR) {
-                json_decref(o);
-                BAD("recording format %d.%d is not supported: this gputui (%s) reads format %d.x",
-                    r->major, r->minor, GT_VERSION, GT_REC_MAJOR);
-            }
-            snprintf(r->version, sizeof r->version, "%s", v ? v : "?");
-            snprintf(r->created, sizeof r->created, "%s", c ? c : "?");
-            read_device(json_object_get(o, "device"), &r->props);
-        } else if (parse_line(r, o, name, lineno, err)) {
-            json_decref(o);
-            goto fail_quiet;
-        }
+int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminated,
+                      size_t lineno, gt_err *err)
+{
+    const char *name = r->path;
+    json_error_t je;
+    json_t *o;
+
+    if (n > GT_REC_MAX_LINE)
+        BAD("line longer than %d MiB", GT_REC_MAX_LINE >> 20);
+    if (n == 0 || (n == 1 && line[0] == '\r'))
+        return 0;
+    o = json_loadb(line, n, 0, &je);
+    if (!o || !json_is_object(o)) {
         json_decref(o);
-        r->lines++;
+        /* A last line without its newline was cut off: drop it. */
+        if (!terminated && lineno > 1) {
+            r->dropped++;
+            return 1;
+        }
+        if (lineno == 1)
+            BAD("not a gputui recording (the first line is not a JSON header)");
+        BAD("not a JSON object: %s", o ? "another JSON value" : je.text);
     }
+    if (lineno == 1) {
+        json_t *fmt = json_object_get(o, "format");
+        const char *type = json_string_value(json_object_get(o, "type"));
+        const char *v = json_string_value(json_object_get(o, "version"));
+        const char *c = json_string_value(json_object_get(o, "created"));
+        if (!type || strcmp(type, "header") || !json_is_array(fmt) ||
+            !json_is_integer(json_array_get(fmt, 0)) || !json_is_integer(json_array_get(fmt, 1))) {
+            json_decref(o);
+            BAD("not a gputui recording (no header line with a format [major, minor])");
+        }
+        r->major = (int)json_integer_value(json_array_get(fmt, 0));
+        r->minor = (int)json_integer_value(json_array_get(fmt, 1));
+        if (r->major != GT_REC_MAJOR) {
+            json_decref(o);
+            BAD("recording format %d.%d is not supported: this gputui (%s) reads format %d.x",
+                r->major, r->minor, GT_VERSION, GT_REC_MAJOR);
+        }
+        snprintf(r->version, sizeof r->version, "%s", v ? v : "?");
+        snprintf(r->created, sizeof r->created, "%s", c ? c : "?");
+        read_device(json_object_get(o, "device"), &r->props);
+    } else if (parse_line(r, o, name, lineno, err)) {
+        json_decref(o);
+        return -1;
+    }
+    json_decref(o);
+    r->lines++;
+    return 0;
+fail:
+    return -1;
+}
+
+int gt_recording_end(gt_recording *r, size_t lines_read, gt_err *err)
+{
+    const char *name = r->path;
+    size_t lineno = lines_read;
+
+    if (lines_read == 0)
+        BAD("empty file, not a gputui recording");
     if (r->ncfg == 0)
         BAD("the recording holds no configuration");
     return 0;
 fail:
-fail_quiet:
-    gt_recording_free(r);
     return -1;
 }
 
-/* Line number of byte offset 'at' in buf (1-based). */
-static size_t line_at(const char *buf, size_t at)
+int gt_recording_parse(gt_recording *r, const char *name, const char *buf, size_t len,
+                       gt_err *err)
 {
-    size_t line = 1;
+    size_t lineno = 0, pos = 0;
+    int rc = 0;
 
-    for (size_t i = 0; i < at; i++)
-        line += buf[i] == '\n';
-    return line;
-}
+    gt_recording_begin(r, name);
+    while (pos < len && rc == 0) {
+        const char *line = buf + pos, *nl = memchr(line, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - line) : len - pos;
 
-/* Reads a plain or gzip-compressed file (zlib tells them apart by their
- * content, not by the name) into memory. A compressed stream that ends
- * early keeps what came before it (*cut set); corrupt data is an error
- * naming the line it was found in. */
-static int read_all(const char *path, char **out, size_t *outlen, bool *cut, gt_err *err)
-{
-    gzFile f = gzopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int n, zerr = Z_OK;
-    const char *zmsg = NULL;
-
-    *out = NULL;
-    *outlen = 0;
-    *cut = false;
-    if (!f) {
-        gt_err_set(err, GT_EXIT_FAIL, "%s: %s", path, errno ? strerror(errno) : "cannot open");
+        pos += n + (nl ? 1 : 0);
+        rc = gt_recording_line(r, line, n, nl != NULL, ++lineno, err);
+    }
+    if (rc < 0 || gt_recording_end(r, lineno, err)) {
+        gt_recording_free(r);
         return -1;
     }
-    gzbuffer(f, 1 << 17);
-    do {
-        if (len + 65536 > cap) {
-            cap = cap ? cap * 2 : 1 << 20;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                gzclose(f);
-                gt_err_set(err, GT_EXIT_FAIL, "%s: out of memory", path);
-                return -1;
-            }
-            buf = nb;
-        }
-        /* Small reads, so that corrupt data is placed near its line. */
-        n = gzread(f, buf + len, 65536);
-        if (n > 0)
-            len += (size_t)n;
-    } while (n > 0);
-    zmsg = gzerror(f, &zerr);
-    if (n < 0 && zerr == Z_ERRNO) {
-        gt_err_set(err, GT_EXIT_FAIL, "%s: %s", path, strerror(errno));
-    } else if (n < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR)) {
-        size_t pl = strlen(path);
-        if (zmsg && !strncmp(zmsg, path, pl) && !strncmp(zmsg + pl, ": ", 2))
-            zmsg += pl + 2;     /* zlib names the file too */
-        gt_err_set(err, GT_EXIT_FAIL, "%s:%zu: corrupt compressed data (zlib: %s)", path,
-                   line_at(buf ? buf : "", len), zmsg && zmsg[0] ? zmsg : "error");
-    } else {
-        *cut = zerr == Z_BUF_ERROR;     /* the gzip stream stopped mid-way */
-        gzclose(f);
-        *out = buf;
-        *outlen = len;
-        return 0;
-    }
-    gzclose(f);
-    free(buf);
-    return -1;
-}
-
-int gt_recording_load(gt_recording *r, const char *path, gt_err *err)
-{
-    char *buf;
-    size_t len;
-    bool cut;
-    int rc;
-
-    memset(r, 0, sizeof *r);
-    if (read_all(path, &buf, &len, &cut, err))
-        return -1;
-    /* A stream cut off mid-way loses its last, partial line, exactly as a
-     * plain file cut off mid-line does (gt_recording_parse drops it). */
-    rc = gt_recording_parse(r, path, buf ? buf : "", len, err);
-    if (rc == 0 && cut)
-        snprintf(r->cut_note, sizeof r->cut_note, "%s:%zu: the compressed data ends early "
-                 "(the file was cut off); the lines before it were loaded", path, r->lines + 1);
-    free(buf);
-    return rc;
+    return 0;
 }
 
 int gt_rec_config_run(const gt_rec_config *c, gt_run *r)

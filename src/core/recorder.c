@@ -1,9 +1,17 @@
 /* Recordings: the writer of the .gtr JSON Lines format (record.h), plain
- * or through zlib. The reader is record.c. */
-#define _POSIX_C_SOURCE 200809L
+ * or through zlib. It writes PATH.partial, created exclusively, and
+ * renames it PATH only when the recording closes cleanly: a crash leaves
+ * a readable PATH.partial, a failed write never leaves a PATH that looks
+ * complete. Flushed at every configuration and at least twice a second.
+ * The reader is record.c. */
+#define _GNU_SOURCE
 #include "gputui/record.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +19,7 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "gputui/files.h"
 #include "gputui/report.h"
 
 /* A name ending in ".gz" is written through zlib, anything else plainly. */
@@ -18,8 +27,12 @@ struct gt_recorder {
     FILE *f;
     gzFile gz;
     bool failed;            /* a write went wrong: close() says so */
+    bool force;             /* PATH may be replaced */
+    int werrno;             /* the first failed write's errno, 0 if unknown */
+    bool dirty;             /* lines written since the last flush */
+    int nconfig;            /* configurations written */
     double t0, last_flush;
-    char path[512];
+    char path[512], partial[520];
 };
 
 bool gt_rec_is_gzip_name(const char *path)
@@ -28,12 +41,25 @@ bool gt_rec_is_gzip_name(const char *path)
     return n > 3 && !strcmp(path + n - 3, ".gz");
 }
 
+static void failed(gt_recorder *r)
+{
+    if (!r->failed)
+        r->werrno = errno;
+    r->failed = true;
+}
+
 static void flush(gt_recorder *r)
 {
-    if (r->gz)
-        r->failed |= gzflush(r->gz, Z_SYNC_FLUSH) != Z_OK;
-    else
-        r->failed |= fflush(r->f) != 0;
+    if (r->gz ? gzflush(r->gz, Z_SYNC_FLUSH) != Z_OK : fflush(r->f) != 0)
+        failed(r);
+    r->dirty = false;
+    r->last_flush = gt_now();
+}
+
+void gt_recorder_tick(gt_recorder *r)
+{
+    if (r && r->dirty && gt_now() - r->last_flush >= 0.5)
+        flush(r);
 }
 
 /* Nine significant digits keep a float event time exactly and a
@@ -49,21 +75,60 @@ static void put_line(gt_recorder *r, json_t *o)
     if (s) {
         size_t n = strlen(s);
         s[n] = '\n';           /* json_dumps' terminator becomes the newline */
-        if (r->gz)
-            r->failed |= gzwrite(r->gz, s, (unsigned)(n + 1)) != (int)(n + 1);
-        else
-            r->failed |= fwrite(s, 1, n + 1, r->f) != n + 1;
+        if (r->gz ? gzwrite(r->gz, s, (unsigned)(n + 1)) != (int)(n + 1)
+                  : fwrite(s, 1, n + 1, r->f) != n + 1)
+            failed(r);
         free(s);
     }
     json_decref(o);
+    r->dirty = true;
     /* Flush now and then, so a run cut off by a signal keeps most lines. */
-    if (now - r->last_flush > 0.5) {
+    if (now - r->last_flush > 0.5)
         flush(r);
-        r->last_flush = now;
-    }
 }
 
-int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p, gt_err *err)
+/* PATH.partial, created exclusively (no symbolic link followed), as a
+ * plain or zlib stream; -1 with err set. */
+static int create(gt_recorder *r, const char *path, gt_err *err)
+{
+    struct stat st;
+    int fd;
+
+    if (!r->force && lstat(path, &st) == 0) {
+        gt_err_set(err, GT_EXIT_USAGE, "--record %s: the file exists; give --force to replace "
+                   "it, or another name", path);
+        return -1;
+    }
+    if (snprintf(r->partial, sizeof r->partial, "%s.partial", path) >= (int)sizeof r->partial) {
+        gt_err_set(err, GT_EXIT_USAGE, "--record %s: the name is too long", path);
+        return -1;
+    }
+    if (r->force)
+        unlink(r->partial);
+    if ((fd = gt_create_new(r->partial)) < 0) {
+        if (errno == EEXIST)
+            gt_err_set(err, GT_EXIT_USAGE, "--record %s: %s exists, a recording cut off by a "
+                       "crash (gputui --replay reads it); move it away, or give --force",
+                       path, r->partial);
+        else
+            gt_err_set(err, GT_EXIT_FAIL, "--record %s: %s: %s", path, r->partial, strerror(errno));
+        return -1;
+    }
+    if (gt_rec_is_gzip_name(path))
+        r->gz = gzdopen(fd, "wb9");
+    else
+        r->f = fdopen(fd, "w");
+    if (!r->f && !r->gz) {
+        gt_err_set(err, GT_EXIT_FAIL, "--record %s: out of memory", path);
+        close(fd);
+        unlink(r->partial);
+        return -1;
+    }
+    return 0;
+}
+
+int gt_recorder_open(gt_recorder **out, const char *path, bool force, const gt_devprops *p,
+                     gt_err *err)
 {
     gt_recorder *r = calloc(1, sizeof *r);
     json_t *h, *fmt;
@@ -76,13 +141,8 @@ int gt_recorder_open(gt_recorder **out, const char *path, const gt_devprops *p, 
         gt_err_set(err, GT_EXIT_FAIL, "out of memory");
         return -1;
     }
-    if (gt_rec_is_gzip_name(path))
-        r->gz = gzopen(path, "wb9");
-    else
-        r->f = fopen(path, "w");
-    if (!r->f && !r->gz) {
-        gt_err_set(err, GT_EXIT_FAIL, "--record %s: %s", path,
-                   errno ? strerror(errno) : "cannot open for writing");
+    r->force = force;
+    if (create(r, path, err)) {
         free(r);
         return -1;
     }
@@ -125,7 +185,6 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t 
 
     if (!r)
         return;
-    flush(r);      /* a configuration change is a natural point to be on disk */
     v = json_object();
     setup = json_array();
     for (int i = 0; i < exp->nparams; i++)
@@ -145,6 +204,8 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t 
     if (info && info->timing[0])
         json_object_set_new(o, "timing", json_string(info->timing));
     put_line(r, o);
+    flush(r);      /* a new configuration is on disk at once */
+    r->nconfig++;
 }
 
 void gt_recorder_sample(gt_recorder *r, const gt_sample *s)
@@ -224,20 +285,47 @@ void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t)
     put_line(r, o);
 }
 
+/* PATH.partial becomes PATH: replacing it only with --force. */
+static int publish(gt_recorder *r)
+{
+    if (r->force)
+        return rename(r->partial, r->path);
+    if (renameat2(AT_FDCWD, r->partial, AT_FDCWD, r->path, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+    /* A file system without RENAME_NOREPLACE: a hard link fails on an
+     * existing name too. */
+    if (link(r->partial, r->path) != 0)
+        return -1;
+    return unlink(r->partial);
+}
+
 int gt_recorder_close(gt_recorder *r, gt_err *err)
 {
-    int bad;
+    int bad = r ? r->failed : 0;
 
     if (!r)
         return 0;
     if (r->gz) {
-        bad = r->failed || gzclose(r->gz) != Z_OK;
+        if (gzclose(r->gz) != Z_OK && !bad)
+            bad = 1, r->werrno = errno;
     } else {
-        bad = r->failed || fflush(r->f) != 0 || ferror(r->f);
-        bad |= fclose(r->f) != 0;
+        if ((fflush(r->f) != 0 || ferror(r->f)) && !bad)
+            bad = 1, r->werrno = errno;
+        if (fclose(r->f) != 0 && !bad)
+            bad = 1, r->werrno = errno;
     }
-    if (bad)
-        gt_err_set(err, GT_EXIT_FAIL, "--record %s: could not write the recording", r->path);
+    if (!bad && r->nconfig == 0)
+        unlink(r->partial);     /* nothing was recorded: no file, none replaced */
+    else if (bad)
+        gt_err_set(err, GT_EXIT_FAIL, "--record %s: could not write the recording (%s); what "
+                   "was written is in %s", r->path,
+                   r->werrno ? strerror(r->werrno) : "write error", r->partial);
+    else if (publish(r))
+        gt_err_set(err, GT_EXIT_FAIL, "--record %s: could not rename %s to it (%s); the "
+                   "recording is in %s", r->path, r->partial, strerror(errno), r->partial),
+            bad = 1;
     free(r);
     return bad ? -1 : 0;
 }

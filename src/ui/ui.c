@@ -227,7 +227,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     ui u;
     gt_sample buf[1024];
     double last_draw = 0;
-    bool dirty = true, quit = false;
+    bool dirty = true, quit = false, rec_failed = false;
     const char *cs;
 
     memset(&u, 0, sizeof u);
@@ -283,11 +283,11 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     if (cli->record) {
         gt_err err;
         gt_err_clear(&err);
-        if (gt_recorder_open(&u.recorder, cli->record, &u.props, &err)) {
+        if (gt_recorder_open(&u.recorder, cli->record, cli->force, &u.props, &err)) {
             fprintf(stderr, "gputui: %s\n", err.msg);
             if (u.trace)
                 fclose(u.trace);
-            return GT_EXIT_FAIL;
+            return err.code ? err.code : GT_EXIT_FAIL;
         }
     }
     if (!u.rec) {
@@ -354,9 +354,14 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         } else if (u.st.state == GT_ST_SETUP || u.st.state == GT_ST_WARMUP) {
             timeout = 250;      /* elapsed time on screen */
         }
+        /* --record: lines on disk within a second, also when idle. */
+        gt_recorder_tick(u.recorder);
+        bool idle_tick = u.recorder && timeout < 0;
+        if (idle_tick)
+            timeout = 1000;
         if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
             break;
-        if (timeout > 0 && !pfd[0].revents && !pfd[1].revents)
+        if (timeout > 0 && !idle_tick && !pfd[0].revents && !pfd[1].revents)
             dirty = true;
         if (pfd[1].fd >= 0 && pfd[1].revents) {
             bool first = gt_run_count(&u.cur) == 0;
@@ -427,8 +432,10 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     {
         gt_err err;
         gt_err_clear(&err);
-        if (gt_recorder_close(u.recorder, &err))
+        if (gt_recorder_close(u.recorder, &err)) {
             fprintf(stderr, "gputui: %s\n", err.msg);
+            rec_failed = true;
+        }
     }
     gt_run_free(&u.cur);
     gt_run_free(&u.prev);
@@ -443,5 +450,5 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
         return 128 + (int)gt_signal_caught;
     }
-    return GT_EXIT_OK;
+    return rec_failed ? GT_EXIT_FAIL : GT_EXIT_OK;
 }

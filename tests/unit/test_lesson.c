@@ -216,12 +216,23 @@ static void test_peers(void **s)
     assert_non_null(strstr(v.text, "needs 1 other GPU with peer access; this device has none"));
 }
 
+/* A lesson file must be a regular file: a device is refused by name. */
+static void test_not_regular(void **state)
+{
+    gt_lesson l;
+    gt_err err = {0};
+    (void)state;
+    assert_int_equal(gt_lesson_load(&l, "/dev/zero", &err), -1);
+    assert_string_equal(err.msg, "/dev/zero: not a regular file (a character device); a lesson "
+                                 "must be a regular file");
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test(test_parse_good), cmocka_unit_test(test_parse_bad),
         cmocka_unit_test(test_shipped), cmocka_unit_test(test_verdicts),
-        cmocka_unit_test(test_peers),
+        cmocka_unit_test(test_peers), cmocka_unit_test(test_not_regular),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
 }

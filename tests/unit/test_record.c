@@ -9,8 +9,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <cmocka.h>
 
 #include "testutil.h"
@@ -53,7 +57,7 @@ static void write_sample_file_as(const char *suffix)
     props(&p);
     gt_err_clear(&err);
     temp_path(suffix);
-    assert_int_equal(gt_recorder_open(&r, path, &p, &err), 0);
+    assert_int_equal(gt_recorder_open(&r, path, true, &p, &err), 0);
     gt_experiment_defaults(&gt_exp_transfer, v);
     gt_setup_info_time(&info, 0.025, "source: cudaMallocHost 64 MiB");
     snprintf(info.note, sizeof info.note, "every word");
@@ -179,7 +183,7 @@ static void gzip_cut_off(void **state)
     props(&p);
     gt_err_clear(&err);
     temp_path(".gz");
-    assert_int_equal(gt_recorder_open(&r, path, &p, &err), 0);
+    assert_int_equal(gt_recorder_open(&r, path, true, &p, &err), 0);
     gt_experiment_defaults(&gt_exp_transfer, v);
     gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL);
     for (int i = 0; i < 5000; i++) {
@@ -220,9 +224,126 @@ static void gzip_unwritable(void **state)
     (void)state;
     props(&p);
     gt_err_clear(&err);
-    assert_int_equal(gt_recorder_open(&r, "/nonexistent-dir/x.gtr.gz", &p, &err), -1);
+    assert_int_equal(gt_recorder_open(&r, "/nonexistent-dir/x.gtr.gz", true, &p, &err), -1);
     assert_null(r);
     assert_non_null(strstr(err.msg, "--record /nonexistent-dir/x.gtr.gz: "));
+}
+
+static bool exists(const char *p)
+{
+    struct stat st;
+    return lstat(p, &st) == 0;
+}
+
+/* --record never destroys a file: an existing one is refused without
+ * force; the recording is written as PATH.partial and becomes PATH only
+ * when it closes cleanly; a crash's PATH.partial is readable and stops
+ * the next recording of that name; a symbolic link is never followed. */
+static void never_overwrite(void **state)
+{
+    gt_recorder *r;
+    gt_recording rec;
+    gt_devprops p;
+    gt_err err = {0};
+    int64_t v[GT_MAX_PARAMS];
+    char partial[80], target[80];
+    (void)state;
+    props(&p);
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    temp_path(".gtr");                     /* exists: an earlier class's recording */
+    snprintf(partial, sizeof partial, "%s.partial", path);
+    assert_int_equal(gt_recorder_open(&r, path, false, &p, &err), -1);
+    assert_int_equal(err.code, GT_EXIT_USAGE);
+    assert_non_null(strstr(err.msg, "the file exists; give --force to replace it"));
+    assert_false(exists(partial));
+    unlink(path);
+    /* Written as .partial; the name appears on a clean close. */
+    gt_err_clear(&err);
+    assert_int_equal(gt_recorder_open(&r, path, false, &p, &err), 0);
+    assert_true(exists(partial));
+    assert_false(exists(path));
+    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL);
+    for (int i = 0; i < 10; i++) {
+        gt_sample s = {1, 0, GT_V_FULL, 1e-3, 64ull << 20};
+        gt_recorder_sample(r, &s);
+    }
+    /* A crash now (the process gone, nothing closed): the configuration
+     * line is flushed, so the .partial file reads. */
+    assert_int_equal(gt_recording_load(&rec, partial, &err), 0);
+    assert_int_equal(rec.ncfg, 1);
+    gt_recording_free(&rec);
+    /* ... and a second recording of the same name is refused. */
+    {
+        gt_recorder *r2;
+        gt_err e2 = {0};
+        assert_int_equal(gt_recorder_open(&r2, path, false, &p, &e2), -1);
+        assert_non_null(strstr(e2.msg, "a recording cut off by a crash"));
+    }
+    assert_int_equal(gt_recorder_close(r, &err), 0);
+    assert_true(exists(path));
+    assert_false(exists(partial));
+    assert_int_equal(gt_recording_load(&rec, path, &err), 0);
+    assert_int_equal(rec.cfg[0].n, 10);
+    gt_recording_free(&rec);
+    /* With force a new recording replaces the file; one that recorded no
+     * configuration leaves it as it was, and no .partial behind. */
+    assert_int_equal(gt_recorder_open(&r, path, true, &p, &err), 0);
+    assert_int_equal(gt_recorder_close(r, &err), 0);
+    assert_false(exists(partial));
+    assert_int_equal(gt_recording_load(&rec, path, &err), 0);
+    assert_int_equal(rec.cfg[0].n, 10);
+    gt_recording_free(&rec);
+    assert_int_equal(gt_recorder_open(&r, path, true, &p, &err), 0);
+    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL);
+    assert_int_equal(gt_recorder_close(r, &err), 0);
+    assert_int_equal(gt_recording_load(&rec, path, &err), 0);
+    assert_int_equal(rec.cfg[0].n, 0);
+    gt_recording_free(&rec);
+    unlink(path);
+    /* A symbolic link at PATH.partial is not followed. */
+    snprintf(target, sizeof target, "%s.target", path);
+    assert_int_equal(symlink(target, partial), 0);
+    gt_err_clear(&err);
+    assert_int_equal(gt_recorder_open(&r, path, false, &p, &err), -1);
+    assert_false(exists(target));
+    unlink(partial);
+}
+
+/* A full disk (a file size limit here): close fails naming the reason,
+ * PATH never appears, the lines written stay in PATH.partial. */
+static void disk_full(void **state)
+{
+    gt_recorder *r;
+    gt_devprops p;
+    gt_err err = {0};
+    int64_t v[GT_MAX_PARAMS];
+    struct rlimit old, lim = {64 << 10, 0};
+    char partial[80];
+    (void)state;
+    props(&p);
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    temp_path(".gtr");
+    unlink(path);
+    snprintf(partial, sizeof partial, "%s.partial", path);
+    signal(SIGXFSZ, SIG_IGN);
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim.rlim_max = old.rlim_max;
+    assert_int_equal(gt_recorder_open(&r, path, false, &p, &err), 0);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL);
+    for (int i = 0; i < 5000; i++) {
+        gt_sample s = {1, 0, GT_V_FULL, 1e-3, 64ull << 20};
+        gt_recorder_sample(r, &s);
+    }
+    assert_int_equal(gt_recorder_close(r, &err), -1);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, SIG_DFL);
+    print_message("%s\n", err.msg);
+    assert_non_null(strstr(err.msg, "could not write the recording (File too large)"));
+    assert_non_null(strstr(err.msg, partial));
+    assert_false(exists(path));
+    assert_true(exists(partial));
+    unlink(partial);
 }
 
 /* Parses text; on failure returns the message. */
@@ -395,29 +516,63 @@ static void replay_through_engine(void **state)
 
 /* Inputs that once broke the reader (found by make fuzz) must load or be
  * refused cleanly. */
-static void fuzz_regressions(void **state)
+/* Files no reader should take: devices, FIFOs (not waited on), a
+ * directory; a line over GT_REC_MAX_LINE, plain and compressed, stops the
+ * reader with FILE:LINE in bounded memory. */
+static void hostile_files(void **state)
 {
-    char cmd[256];
-    FILE *ls;
-    char name[512];
-    int n = 0;
+    static const char *const refused[][2] = {
+        {"/dev/zero", "not a regular file (a character device); a recording must be a regular file"},
+        {"/dev/null", "(a character device)"},
+        {"/tmp", "(a directory)"},
+    };
+    gt_recording rec;
+    gt_err err = {0};
+    char fifo[64], head[] = "{\"type\":\"header\",\"format\":[1,2]}\n";
+    char *big = malloc(GT_REC_MAX_LINE + 2);
+    FILE *f;
+    gzFile z;
     (void)state;
-    snprintf(cmd, sizeof cmd, "ls tests/fuzz/regressions/* 2>/dev/null | grep -v README");
-    ls = popen(cmd, "r");
-    while (ls && fgets(name, sizeof name, ls)) {
-        gt_recording rec;
-        gt_err err;
-        name[strcspn(name, "\n")] = '\0';
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         gt_err_clear(&err);
-        if (gt_recording_load(&rec, name, &err) == 0)
-            gt_recording_free(&rec);
-        else
-            assert_true(strlen(err.msg) > 0);
-        n++;
+        assert_int_equal(gt_recording_load(&rec, refused[i][0], &err), -1);
+        assert_non_null(strstr(err.msg, refused[i][1]));
     }
-    if (ls)
-        pclose(ls);
-    print_message("%d regression inputs\n", n);
+    snprintf(fifo, sizeof fifo, "/tmp/gputui-fifo-%d", (int)getpid());
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    gt_err_clear(&err);
+    assert_int_equal(gt_recording_load(&rec, fifo, &err), -1);
+    assert_non_null(strstr(err.msg, "(a FIFO)"));
+    unlink(fifo);
+    /* The header, then a line of GT_REC_MAX_LINE + 1 bytes. */
+    assert_non_null(big);
+    memset(big, 'x', GT_REC_MAX_LINE + 1);
+    big[GT_REC_MAX_LINE + 1] = '\n';
+    temp_path("");
+    assert_non_null(f = fopen(path, "w"));
+    fputs(head, f);
+    fwrite(big, 1, GT_REC_MAX_LINE + 2, f);
+    fclose(f);
+    gt_err_clear(&err);
+    assert_int_equal(gt_recording_load(&rec, path, &err), -1);
+    assert_int_equal(strncmp(err.msg, path, strlen(path)), 0);
+    assert_non_null(strstr(err.msg, ":2: line longer than 4 MiB"));
+    unlink(path);
+    /* Compressed, and with no newline at all (as /dev/zero would be). */
+    temp_path(".gz");
+    assert_non_null(z = gzopen(path, "wb"));
+    for (int i = 0; i < 3; i++)
+        gzwrite(z, big, GT_REC_MAX_LINE);
+    gzclose(z);
+    gt_err_clear(&err);
+    assert_int_equal(gt_recording_load(&rec, path, &err), -1);
+    assert_non_null(strstr(err.msg, ":1: line longer than 4 MiB"));
+    unlink(path);
+    /* From memory, the same limit. */
+    gt_err_clear(&err);
+    assert_int_equal(gt_recording_parse(&rec, "m.gtr", big, GT_REC_MAX_LINE + 1, &err), -1);
+    assert_string_equal(err.msg, "m.gtr:1: line longer than 4 MiB");
+    free(big);
 }
 
 int main(void)
@@ -427,7 +582,9 @@ int main(void)
         cmocka_unit_test(plain_file_named_gz), cmocka_unit_test(gzip_cut_off),
         cmocka_unit_test(gzip_unwritable), cmocka_unit_test(bad_files),
         cmocka_unit_test(tolerant_reading), cmocka_unit_test(find_and_match),
-        cmocka_unit_test(replay_through_engine), cmocka_unit_test(fuzz_regressions),
+        cmocka_unit_test(replay_through_engine),
+        cmocka_unit_test(hostile_files), cmocka_unit_test(never_overwrite),
+        cmocka_unit_test(disk_full),
     };
     return cmocka_run_group_tests_name("record", tests, NULL, NULL);
 }

@@ -212,7 +212,7 @@ static void recorded_timeline(void **state)
     gt_devprops_init(&p);
     snprintf(p.name, sizeof p.name, "Test GPU");
     gt_err_clear(&err);
-    assert_int_equal(gt_recorder_open(&w, path, &p, &err), 0);
+    assert_int_equal(gt_recorder_open(&w, path, true, &p, &err), 0);
     gt_experiment_defaults(&gt_exp_streams, v);
     gt_recorder_config(w, &gt_exp_streams, v, 7, NULL);
     for (int i = 0; i < 3; i++) {
