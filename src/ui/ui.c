@@ -303,6 +303,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     cs = nl_langinfo(CODESET);
     u.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 
+    ui_crash_save_tty();
     if (!initscr()) {
         fprintf(stderr, "gputui: cannot initialize the terminal (TERM=%s)\n",
                 getenv("TERM") ? getenv("TERM") : "");
@@ -314,6 +315,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     nodelay(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
+    ui_crash_arm();
     init_colors(&u, cli);
     ui_apply(&u, false, gt_now());
 
@@ -420,6 +422,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
                 break;
         }
     }
+    ui_crash_disarm();
     endwin();
     if (u.trace)
         fclose(u.trace);

@@ -14,6 +14,7 @@
  *   timeline_view.c  the streams timeline
  *   lesson_view.c    'L': the lesson list, a lesson's step and its verdict
  *   trace_view.c     't': the CUDA calls of the configuration
+ *   crash.c          the terminal given back when the TUI crashes
  *   (param_pane.c)   'y': the headline's decomposition in place of the text
  * Drawing functions read the state and never change the configuration;
  * only ui.c reconfigures the engine. Nothing here calls CUDA. */
@@ -124,6 +125,11 @@ void ui_lesson_tick(ui *u);
 int ui_lesson_width(const ui *u);   /* columns the lesson panel takes, 0 if none */
 void ui_draw_lesson(ui *u, int y, int x, int w, int h);
 void ui_draw_lesson_list(ui *u);
+
+/* crash.c: save_tty before initscr, arm after it, disarm before endwin. */
+void ui_crash_save_tty(void);
+void ui_crash_arm(void);
+void ui_crash_disarm(void);
 
 /* trace_view.c */
 void ui_trace_refresh(ui *u);       /* the engine's traces, and --record's */

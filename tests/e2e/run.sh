@@ -82,7 +82,7 @@ else
         bash -c "'$dest/bin/gputui' --list-lessons | grep -q '^overlap '"
 fi
 
-for part in replay classroom lessons peers; do
+for part in replay classroom lessons peers crash; do
     tests/e2e/$part.sh "$BIN" "$TMPD"
     E2E_PASS=$((E2E_PASS + $(cat "$TMPD/$part.pass"))); E2E_FAIL=$((E2E_FAIL + $(cat "$TMPD/$part.fail")))
 done
