@@ -121,16 +121,17 @@ $(BUILD)/recplan: tests/tools/recplan.c $(CORE_OBJ)
 bench: $(BIN) $(BUILD)/refprobe
 	@scripts/bench.sh $(BIN) $(BUILD)/refprobe
 
-# libFuzzer on the recording reader and the command line (clang);
+# libFuzzer on the recording reader, the command line and the lesson files (clang);
 # FUZZ_TIME seconds each.
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -pthread -o $@ $^ \
 	  $(STATIC_LIBS) -lm
 
-fuzz: $(BUILD)/fuzz_record $(BUILD)/fuzz_cli
+fuzz: $(BUILD)/fuzz_record $(BUILD)/fuzz_cli $(BUILD)/fuzz_lesson
 	@scripts/fuzz.sh $(BUILD)/fuzz_record tests/fuzz/gtr.dict
 	@scripts/fuzz.sh $(BUILD)/fuzz_cli tests/fuzz/cli.dict
+	@scripts/fuzz.sh $(BUILD)/fuzz_lesson tests/fuzz/lesson.dict
 
 # Needs a GPU: records this GPU into share/gputui/MODEL.gtr.gz (see the
 # script for recording in parts under a time limit).

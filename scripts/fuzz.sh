@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# make fuzz: fuzzes one target (the recording reader or the command line)
-# with libFuzzer for FUZZ_TIME seconds (default 60). Inputs that crash the
-# reader are kept under tests/fuzz/regressions/, which the unit tests
-# replay on every run; the command line's under tests/fuzz/regressions-cli/.
+# make fuzz: fuzzes one target (the recording reader, the command line or
+# the lesson reader) with libFuzzer for FUZZ_TIME seconds (default 60).
+# Inputs that crash it are kept under tests/fuzz/regressions/ (recordings),
+# regressions-cli/ or regressions-lesson/, which the unit tests replay on
+# every run.
 # Usage: fuzz.sh FUZZER DICT
 set -u
 FUZZER=$(realpath "$1")
@@ -12,6 +13,7 @@ name=$(basename "$FUZZER")
 corpus=build/$name-corpus
 keep=tests/fuzz/regressions
 [ "$name" = fuzz_cli ] && keep=tests/fuzz/regressions-cli
+[ "$name" = fuzz_lesson ] && keep=tests/fuzz/regressions-lesson
 mkdir -p "$corpus" "$keep"
 if [ "$name" = fuzz_record ]; then
     # Seeds: the head of a bundled recording, small hand-made files, and
@@ -19,6 +21,8 @@ if [ "$name" = fuzz_record ]; then
     gzip -dc "$(ls share/gputui/*.gtr.gz | head -n 1)" | head -n 40 >"$corpus/seed-bundled.gtr"
     cp tests/fuzz/corpus/* "$corpus/" 2>/dev/null
     for f in "$corpus"/*.gtr; do gzip -9c "$f" >"$f.gz"; done
+elif [ "$name" = fuzz_lesson ]; then
+    cp share/gputui/lessons/*.json "$corpus/"
 else
     printf -- '--batch\0--size\0001.5G,64M\0--dir=bidir\0-e\0zerocopy\0--blocks\0auto' >"$corpus/seed-cli"
 fi
