@@ -1,8 +1,10 @@
 # gputui - GNU Make, non-recursive.
 #   make            build build/gputui
 #   make run        build and start the TUI
-#   make test       unit tests (ASan+UBSan) and end-to-end tests; no GPU needed
+#   make test       unit tests (ASan+UBSan, then ThreadSanitizer) and end-to-end
+#                   tests; no GPU needed
 #   make test-e2e   end-to-end tests only
+#   make test-tsan  unit tests and the replay TUI under ThreadSanitizer
 #   make test-gpu   GPU suite (needs a CUDA GPU); make test-gpu-memcheck
 #   make bench      measurement fidelity and responsiveness table (GPU)
 #   make install PREFIX=/usr/local
@@ -54,8 +56,16 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/%)
 SAN_CORE := $(CORE_SRC:%.c=$(BUILD)/san/%.o)
 
+# ThreadSanitizer: the unit tests, and gputui itself for the replay TUI
+# (the worker thread, the sample queue and the UI consumer); make test-tsan.
+TSAN      := -fsanitize=thread -fno-omit-frame-pointer
+TSAN_CORE := $(CORE_SRC:%.c=$(BUILD)/tsan/%.o)
+TSAN_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tsan/%)
+TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)/tsan/%.o) \
+             $(BUILD)/tsan/src/main.o
+
 .SECONDARY:
-.PHONY: all run test test-e2e test-gpu test-gpu-memcheck bench recordings fuzz deps \
+.PHONY: all run test test-tsan test-e2e test-gpu test-gpu-memcheck bench recordings fuzz deps \
         deps-test install uninstall clean
 all: $(BIN)
 
@@ -91,11 +101,33 @@ $(BUILD)/san/test_%: tests/unit/test_%.c $(SAN_CORE)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -O1 $(SAN) -o $@ $^ -lcmocka $(STATIC_LIBS) -lm
 
+$(BUILD)/tsan/src/ui/%.o: src/ui/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(NCURSES_CFLAGS) $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tsan/src/gpu/%.o: src/gpu/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tsan/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tsan/test_%: tests/unit/test_%.c $(TSAN_CORE)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -O1 $(TSAN) -o $@ $^ -lcmocka $(STATIC_LIBS) -lm
+
+$(BUILD)/tsan/gputui: $(TSAN_ALL) $(CU_OBJ)
+	$(CC) $(CFLAGS) $(TSAN) -o $@ $^ $(NCURSES_LIBS) $(STATIC_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+
+test-tsan: deps-test $(TSAN_BIN) $(BUILD)/tsan/gputui
+	@tests/tsan.sh $(BUILD)/tsan/gputui $(TSAN_BIN)
+
 run: deps $(BIN)
 	$(BIN)
 
-test: deps-test $(BIN) $(UNIT_BIN)
-	@tests/run-all.sh $(BIN) $(UNIT_BIN)
+test: deps-test $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui
+	@TSAN_GPUTUI=$(BUILD)/tsan/gputui TSAN_UNITS="$(TSAN_BIN)" tests/run-all.sh $(BIN) $(UNIT_BIN)
 
 test-e2e: $(BIN)
 	@tests/e2e/run.sh $(BIN)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make test: unit tests (ASan+UBSan) and end-to-end tests, then one summary
+# make test: unit tests (ASan+UBSan), the same and the replay TUI under
+# ThreadSanitizer (TSAN_GPUTUI, TSAN_UNITS), end-to-end tests, then one summary
 # line. The GPU suite needs a GPU; without one it is reported as skipped.
 set -u
 BIN=$1; shift
@@ -24,6 +25,15 @@ for t in "${UNIT[@]}"; do
         echo "ok   $(basename "$t"): ${p:-0} tests"
     fi
 done
+
+if [ -n "${TSAN_GPUTUI:-}" ]; then
+    echo "== ThreadSanitizer: unit tests and the replay TUI"
+    # shellcheck disable=SC2086
+    tests/tsan.sh "$TSAN_GPUTUI" $TSAN_UNITS | tee "$log"
+    p=$(sed -n 's/^tsan: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
+    f=$(sed -n 's/^tsan: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+    pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
+fi
 
 echo "== end-to-end tests (tmux)"
 tests/e2e/run.sh "$BIN" | tee "$log"
