@@ -46,7 +46,8 @@ static const gt_param params[GT_L2_NPARAMS] = {
                        prop_names, 3, NULL, "cudaAccessPropertyPersisting, Streaming or Normal",
                        window_op},
     [GT_L2_MISSPROP] = {"miss-prop", "missProp", GT_P_ENUM, 0, 2, GT_L2_PROP_STREAMING, 0, 0,
-                        prop_names, 3, NULL, "the property of the other accesses", window_op},
+                        prop_names, 3, NULL, "the property of the other accesses: streaming "
+                        "or normal (persisting is refused, as the runtime does)", window_op},
     [GT_L2_APPLY] = {"apply", "window set on", GT_P_ENUM, 0, 1, GT_L2_APPLY_STREAM, 0, 0,
                      apply_names, 2, NULL, "stream: a stream attribute; graph: the kernel "
                      "node's attribute in a CUDA graph", apply_op},
@@ -97,6 +98,13 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
         snprintf(err, n, "experiment l2: L2 persistence needs compute capability 8.0 or "
                  "newer; this device is %lld.%lld", (long long)gt_dp_get(p, GT_DP_CC) / 10,
                  (long long)gt_dp_get(p, GT_DP_CC) % 10);
+        return -1;
+    }
+    /* cudaAccessPolicyWindow: "missProp ... Must be either NORMAL or
+     * STREAMING"; the runtime answers persisting with cudaErrorInvalidValue. */
+    if (v[GT_L2_MISSPROP] == GT_L2_PROP_PERSISTING && gt_param_applies(&params[GT_L2_MISSPROP], v, NULL)) {
+        snprintf(err, n, "miss-prop: persisting is not allowed: the runtime takes only streaming "
+                 "or normal for the accesses outside hitRatio (cudaAccessPolicyWindow.missProp)");
         return -1;
     }
     if (gt_dp_ok(p, GT_DP_PERSIST_MAX) && !gt_dp_get(p, GT_DP_PERSIST_MAX)) {

@@ -85,6 +85,14 @@ static void l2_checks(void **state)
     v[GT_L2_WINDOW] = 256ll << 20;
     assert_int_equal(gt_experiment_check(&gt_exp_l2, v, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "above accessPolicyMaxWindowSize (128 MiB)"));
+    /* missProp must be streaming or normal (cudaAccessPolicyWindow); the
+     * soak found the runtime's cudaErrorInvalidValue for persisting. */
+    gt_experiment_defaults(&gt_exp_l2, v);
+    v[GT_L2_MISSPROP] = GT_L2_PROP_PERSISTING;
+    assert_int_equal(gt_experiment_check(&gt_exp_l2, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "miss-prop: persisting is not allowed"));
+    v[GT_L2_MISSPROP] = GT_L2_PROP_NORMAL;
+    assert_int_equal(gt_experiment_check(&gt_exp_l2, v, &p, err, sizeof err), 0);
     /* cost: bandwidth shown, against the HBM peak */
     gt_experiment_defaults(&gt_exp_l2, v);
     assert_false(gt_experiment_bandwidth(&gt_exp_l2, v));
