@@ -7,6 +7,7 @@
 #   make test-tsan  unit tests and the replay TUI under ThreadSanitizer
 #   make test-gpu   GPU suite (needs a CUDA GPU); make test-gpu-memcheck
 #   make bench      measurement fidelity and responsiveness table (GPU)
+#   make soak       1000 random changes, nothing leaked (GPU)
 #   make install PREFIX=/usr/local
 # Variables: GPU_ARCH="75 80 86 89 90 100 120" (PTX for the last), WERROR=1.
 
@@ -65,7 +66,7 @@ TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)
              $(BUILD)/tsan/src/main.o
 
 .SECONDARY:
-.PHONY: all run test test-tsan test-e2e test-gpu test-gpu-memcheck bench recordings fuzz deps \
+.PHONY: all run test test-tsan test-e2e test-gpu soak test-gpu-memcheck bench recordings fuzz deps \
         deps-test install uninstall clean
 all: $(BIN)
 
@@ -137,6 +138,15 @@ test-gpu: $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe
 
 test-gpu-memcheck: $(BIN) $(BUILD)/test_unwind
 	@tests/gpu/memcheck.sh $(BIN) $(BUILD)/test_unwind
+
+# make soak (GPU): 1000 random valid changes through the engine; nothing
+# leaked (device memory, locked and pinned host memory, descriptors, the
+# persisting-L2 limit). SOAK_CHANGES, SOAK_SEED.
+$(BUILD)/soak: tests/gpu/soak.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+
+soak: $(BUILD)/soak
+	@$(BUILD)/soak $(or $(SOAK_CHANGES),1000) $(or $(SOAK_SEED),1)
 
 $(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
 	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lstdc++ -lm

@@ -1,6 +1,8 @@
 /* signals.h - SIGINT, SIGTERM and SIGHUP only set a flag; the main loop
  * sees it, restores the terminal, stops the engine (which frees GPU
- * memory) and exits. No SA_RESTART, so a blocked poll() returns EINTR. */
+ * memory) and exits. No SA_RESTART, so a blocked poll() returns EINTR.
+ * SIGXFSZ is ignored: a write past a file-size limit fails like one to a
+ * full disk, and is reported. */
 #ifndef GPUTUI_SIGNALS_H
 #define GPUTUI_SIGNALS_H
 

@@ -20,4 +20,7 @@ void gt_signals_install(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    /* A file-size limit (ulimit -f) then fails the write with EFBIG, which
+     * gputui reports as it does a full disk, instead of killing it. */
+    signal(SIGXFSZ, SIG_IGN);
 }
