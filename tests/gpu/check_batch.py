@@ -33,8 +33,13 @@ def check_streams(r, cfg, dev):
     # that iteration neither run can beat the bound (0.1% for the events'
     # resolution). A median over many iterations against the bound of one is
     # no invariant: one slow last iteration raises the bound above it.
+    # The bound comes from the serial run's operations (the streams run's
+    # overlap, so their events include waiting): when that serial run was
+    # itself slow (over 1.1x its median: a copy stalled once), the bound
+    # is inflated and says nothing about the streams run.
+    typical = tl["serial_s"] <= 1.1 * p50["serial"]
     for name, total in (("serial", tl["serial_s"]), ("streams", tl["streams_s"])):
-        if total < 0.999 * ideal - 1e-6:
+        if total < 0.999 * ideal - 1e-6 and (name == "serial" or typical):
             problems.append(f"{name}: {total * 1e3:.3f} ms beats the ideal bound "
                             f"{ideal * 1e3:.3f} ms of the same iteration")
     speedup = p50["serial"] / p50["streams"]
