@@ -59,7 +59,7 @@ SAN_CORE := $(CORE_SRC:%.c=$(BUILD)/san/%.o)
 
 # ThreadSanitizer: the unit tests, and gputui itself for the replay TUI
 # (the worker thread, the sample queue and the UI consumer); make test-tsan.
-TSAN      := -fsanitize=thread -fno-omit-frame-pointer
+TSAN      := -fsanitize=thread -fno-omit-frame-pointer -Wno-tsan
 TSAN_CORE := $(CORE_SRC:%.c=$(BUILD)/tsan/%.o)
 TSAN_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tsan/%)
 TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)/tsan/%.o) \

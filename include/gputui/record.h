@@ -61,6 +61,9 @@ void gt_recorder_sample(gt_recorder *r, const gt_sample *s);
  * once a second (the TUI's loop does), so a killed gputui loses at most a
  * second of samples. */
 void gt_recorder_tick(gt_recorder *r);
+/* Whether a write has failed (a full disk): true with a message for the
+ * status line. */
+bool gt_recorder_failed(const gt_recorder *r, char *msg, size_t len);
 void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg);
 void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl);
 /* The CUDA calls of configuration gen, once it has been torn down. */

@@ -56,6 +56,16 @@ static void flush(gt_recorder *r)
     r->last_flush = gt_now();
 }
 
+bool gt_recorder_failed(const gt_recorder *r, char *msg, size_t len)
+{
+    if (!r || !r->failed)
+        return false;
+    snprintf(msg, len, "--record %s: a write failed (%s); the recording is incomplete: what "
+             "was written is in %s", r->path, r->werrno ? strerror(r->werrno) : "write error",
+             r->partial);
+    return true;
+}
+
 void gt_recorder_tick(gt_recorder *r)
 {
     if (r && r->dirty && gt_now() - r->last_flush >= 0.5)

@@ -356,8 +356,16 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         } else if (u.st.state == GT_ST_SETUP || u.st.state == GT_ST_WARMUP) {
             timeout = 250;      /* elapsed time on screen */
         }
-        /* --record: lines on disk within a second, also when idle. */
+        /* --record: lines on disk within a second, also when idle; a
+         * failed write (a full disk) is said once, in the status line. */
         gt_recorder_tick(u.recorder);
+        if (!u.rec_warned) {
+            char rmsg[900];
+            if (gt_recorder_failed(u.recorder, rmsg, sizeof rmsg)) {
+                ui_set_msg(&u, true, "%s", rmsg);
+                u.rec_warned = dirty = true;
+            }
+        }
         bool idle_tick = u.recorder && timeout < 0;
         if (idle_tick)
             timeout = 1000;

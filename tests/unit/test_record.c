@@ -262,6 +262,10 @@ static void never_overwrite(void **state)
     assert_int_equal(gt_recorder_open(&r, path, false, &p, &err), 0);
     assert_true(exists(partial));
     assert_false(exists(path));
+    {
+        char m[900];
+        assert_false(gt_recorder_failed(r, m, sizeof m));
+    }
     gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL);
     for (int i = 0; i < 10; i++) {
         gt_sample s = {1, 0, GT_V_FULL, 1e-3, 64ull << 20};
@@ -334,6 +338,11 @@ static void disk_full(void **state)
     for (int i = 0; i < 5000; i++) {
         gt_sample s = {1, 0, GT_V_FULL, 1e-3, 64ull << 20};
         gt_recorder_sample(r, &s);
+    }
+    {
+        char m[900];
+        assert_true(gt_recorder_failed(r, m, sizeof m));    /* the TUI's status line */
+        assert_non_null(strstr(m, "a write failed (File too large)"));
     }
     assert_int_equal(gt_recorder_close(r, &err), -1);
     setrlimit(RLIMIT_FSIZE, &old);
