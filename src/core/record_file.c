@@ -76,7 +76,7 @@ int gt_recording_load(gt_recording *r, const char *path, gt_err *err)
             close(fd);
         goto fail;
     }
-    gzbuffer(f, 1 << 17);
+    gzbuffer(f, CHUNK);     /* zlib decompresses at most twice this ahead of a read */
     for (;;) {
         size_t start = 0;
         char *nl;
