@@ -247,9 +247,9 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         c->mode = GT_MODE_LESSONS;
         return 0;
     }
-    if (c->force && !c->record) {
-        gt_err_set(err, GT_EXIT_USAGE, "--force applies only with --record FILE (it lets the "
-                   "recording replace an existing FILE)");
+    if (c->force && !c->record && !c->trace) {
+        gt_err_set(err, GT_EXIT_USAGE, "--force applies only with --record FILE or --trace FILE "
+                   "(it lets them replace an existing FILE)");
         return -1;
     }
     if (c->lesson && (c->given || c->ncompare || (c->record && c->mode == GT_MODE_BATCH) ||
@@ -394,7 +394,7 @@ void gt_cli_usage(FILE *f)
             "                          written as FILE.partial, renamed FILE when closed\n"
             "                          cleanly: after a crash FILE.partial is a readable\n"
             "                          recording of all but its last second\n"
-            "      --force             --record may replace an existing FILE\n"
+            "      --force             --record and --trace may replace an existing FILE\n"
             "      --record-samples N  record at least N samples per series of each\n"
             "                          configuration, 1 to 1000000 (default 300) ...\n"
             "      --record-seconds S  ... or S seconds of them, the sooner; 0.01 to 3600\n"

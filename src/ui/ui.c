@@ -15,6 +15,7 @@
 #include "gputui/compare.h"
 #include "gputui/replay.h"
 #include "gputui/signals.h"
+#include "gputui/files.h"
 #include "ui_priv.h"
 
 /* tkey: when the key that caused this was read (for --trace). */
@@ -274,9 +275,16 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     if (src->start)
         ui_lesson_start(&u, src->start);
     if (cli->trace) {
-        u.trace = fopen(cli->trace, "w");
+        /* A new file, as for --record: an existing one only with --force. */
+        int fd = gt_create_new(cli->trace);
+        if (fd < 0 && errno == EEXIST && cli->force && unlink(cli->trace) == 0)
+            fd = gt_create_new(cli->trace);
+        u.trace = fd < 0 ? NULL : fdopen(fd, "w");
         if (!u.trace) {
-            fprintf(stderr, "gputui: --trace %s: %s\n", cli->trace, strerror(errno));
+            fprintf(stderr, "gputui: --trace %s: %s\n", cli->trace, errno == EEXIST ?
+                    "the file exists; give --force to replace it, or another name" : strerror(errno));
+            if (fd >= 0)
+                close(fd);
             return GT_EXIT_USAGE;
         }
     }

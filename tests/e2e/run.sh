@@ -29,6 +29,11 @@ usage "allowed: h2d, d2h, d2d, bidir" --dir sideways
 usage "unknown option '--frobnicate'" --frobnicate
 usage "applies only with host=hostalloc" --write-combined
 usage "only with --batch" --format json
+usage "--force applies only with --record FILE or --trace FILE" --force
+: >"$TMPD/taken.trace"
+usage "--trace $TMPD/taken.trace: the file exists; give --force to replace it" \
+    --replay share/gputui/h200.gtr.gz --trace "$TMPD/taken.trace"
+check "--trace does not touch the file it refuses" [ ! -s "$TMPD/taken.trace" ]
 
 # The binary must start without an NVIDIA driver: no link-time libcuda/NVML.
 libs=$(ldd "$BIN" 2>&1)
