@@ -15,33 +15,33 @@
 static const char *const ext[2] = {"json", "csv"};
 static const gt_format fmt[2] = {GT_FMT_JSON, GT_FMT_CSV};
 
-/* $XDG_STATE_HOME/gputui or ~/.local/state/gputui, made if missing;
- * "" when neither can be named. */
+/* $XDG_STATE_HOME/gputui or ~/.local/state/gputui, made if missing
+ * (mkdir -p; a failure shows when the files are created there); "" when
+ * neither can be named. */
 static void state_dir(char *out, size_t n)
 {
     const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-    char parent[600];
 
-    out[0] = '\0';
     if (x && x[0] == '/')
-        snprintf(parent, sizeof parent, "%s", x);
+        snprintf(out, n, "%s/gputui", x);
     else if (home && home[0])
-        snprintf(parent, sizeof parent, "%s/.local/state", home);
-    else
+        snprintf(out, n, "%s/.local/state/gputui", home);
+    else {
+        out[0] = '\0';
         return;
-    /* mkdir -p of the last two levels at most: ~/.local/state/gputui */
-    if (!x || x[0] != '/') {
-        char local[620];
-        snprintf(local, sizeof local, "%s/.local", home);
-        mkdir(local, 0700);
     }
-    mkdir(parent, 0700);
-    snprintf(out, n, "%s/gputui", parent);
+    for (char *c = out + 1; *c; c++)
+        if (*c == '/') {
+            *c = '\0';
+            mkdir(out, 0700);
+            *c = '/';
+        }
     mkdir(out, 0700);
 }
 
-/* Both files of the pair in dir ("" for the working directory), created exclusively, the first free
- * suffix; 0, or -1 with errno of the failure that is not a taken name. */
+/* Both files of the pair in dir ("" for the working directory), created
+ * exclusively, the first free suffix; 0, or -1 with errno of the failure
+ * that is not a taken name. */
 static int create_pair(const char *dir, const char *stamp, int fd[2], char path[2][700])
 {
     for (int k = 1; k <= 100; k++) {

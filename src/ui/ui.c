@@ -337,8 +337,12 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             break;
         /* The engine's status, once per wake-up. */
         gt_engine_status(u.eng, &u.st);
-        if (u.st.gen == u.cur.gen)     /* the run's summary reads its set-up note */
+        /* The run's summary reads its set-up note: the engine publishes it
+         * once, when the set-up ends. */
+        if (u.st.gen == u.cur.gen && u.info_gen != u.cur.gen && u.st.state != GT_ST_SETUP) {
             u.cur.info = u.st.info;
+            u.info_gen = u.cur.gen;
+        }
         record_error(&u);
         if (u.sweeping && ui_sweep_tick(&u, now))
             dirty = true;

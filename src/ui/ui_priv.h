@@ -78,6 +78,7 @@ typedef struct ui {
     int64_t record_samples;     /* --record-samples, shown while recording */
     uint32_t recorded_gen, error_gen, recorded_tl_gen;
     bool rec_warned;            /* the status line said the recording failed */
+    uint32_t info_gen;          /* cur.info holds this generation's set-up note */
     uint32_t tl_seq;            /* of the engine's latest timeline taken */
     gt_sweep sweep;             /* 'w': the parameter being swept, and its plot */
     bool sweeping, sweep_shown;
