@@ -1,5 +1,7 @@
 /* gpu.h - private to src/gpu: checked CUDA calls, fault injection for the
- * unwind tests, and the experiments' operation tables.
+ * unwind tests (calls.c), host memory (hostmem.c), buffers kept across
+ * configurations (keep.c), the timing gate (gate.c), NVML (nvml.c), and
+ * the experiments' operation tables (read by cuda_backend.c).
  *
  * Every CUDA runtime call goes through GT_CUDA (or GT_CUDA_ALLOC for calls
  * that take memory): on failure it writes "call: cudaErrorName (text)
@@ -165,8 +167,12 @@ void gt_nvml_device(gt_devprops *p);
 void gt_query_topology(gt_topo *t, int count);
 void gt_nvml_close(void);
 
-/* Multiprocessors of the current device (grid sizing). */
+/* What the back-end found when it opened the device (calls.c keeps it):
+ * its multiprocessors (grid sizing) and cudaLimitPersistingL2CacheSize,
+ * which the L2 experiment restores. */
+void gt_gpu_opened(int sms, size_t l2_limit);
 int gt_gpu_sms(void);
+size_t gt_l2_initial_limit(void);
 
 /* An experiment's GPU side registers its operations under the
  * experiment's name, in the list the back-end's ops() reads:
@@ -181,9 +187,5 @@ typedef struct gt_gpu_reg {
     __attribute__((used, section("gt_gpu_list"))) static const gt_gpu_reg           \
         sym##_reg = {expname, &sym};                                                \
     const gt_exp_ops sym
-
-/* cudaLimitPersistingL2CacheSize when the device was opened: what the L2
- * experiment restores. */
-size_t gt_l2_initial_limit(void);
 
 #endif

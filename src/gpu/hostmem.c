@@ -27,6 +27,12 @@ const char *gt_hostmem_flag_names(unsigned f, bool reg, char *buf, size_t n)
     return buf;
 }
 
+/* The trace's argument for cudaHostAlloc and cudaHostRegister (trace_args.h). */
+const char *gt_ta_hostflags(unsigned flags, int reg, char *buf)
+{
+    return gt_hostmem_flag_names(flags, reg != 0, buf, GT_TA_BUF);
+}
+
 unsigned gt_hostmem_flags(int kind, bool portable, bool wc, bool mapped)
 {
     if (kind == GT_HOST_HOSTALLOC)

@@ -13,9 +13,9 @@
 
 #include "gputui/trace.h"
 
-const char *gt_ta_size(uint64_t bytes, char *buf);      /* buf: GT_TA_BUF bytes */
+const char *gt_ta_size(uint64_t bytes, char *buf);      /* buf: GT_TA_BUF bytes; calls.c */
 const char *gt_ta_kind(int kind);                        /* cudaMemcpyHostToDevice ... */
-const char *gt_ta_hostflags(unsigned flags, int reg, char *buf);
+const char *gt_ta_hostflags(unsigned flags, int reg, char *buf);   /* hostmem.c */
 #define GT_TA_BUF 48
 
 #define GT_TA(...) (gt_trace_capturing() ? gt_trace_args(__VA_ARGS__) : (void)0)

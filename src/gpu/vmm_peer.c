@@ -19,7 +19,7 @@
 #include "gputui/exp_vmm.h"
 #include "gputui/kernels.h"
 #include "gputui/units.h"
-#include "vmm.h"
+#include "vmm_peer.h"
 
 #define POISON 0xA5A5A5A5u
 

@@ -1,8 +1,10 @@
-/* vmm.h - private to the VMM experiment's GPU side: vmm.c (alloc,
- * bandwidth, grow) and vmm_peer.c (another GPU reading and writing VMM
- * memory) share the state and the range helpers. */
-#ifndef GPUTUI_GPU_VMM_H
-#define GPUTUI_GPU_VMM_H
+/* vmm_range.h - private to the VMM experiment's GPU side: the state that
+ * vmm.c (alloc, bandwidth, grow) and vmm_peer.c (another GPU reading and
+ * writing VMM memory) share, and the range and pattern helpers of
+ * vmm_range.c, below both. vmm.c reaches op=peer through vmm_peer.h;
+ * vmm_peer.c never calls vmm.c. */
+#ifndef GPUTUI_GPU_VMM_RANGE_H
+#define GPUTUI_GPU_VMM_RANGE_H
 
 #include "gpu.h"
 
@@ -53,10 +55,5 @@ int gt_vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *err);
 int gt_vmm_fill(vm *z, void *p, size_t first, size_t n, gt_err *err);
 /* Words of p[0 .. n) that differ from the pattern, or -1. */
 long long gt_vmm_count_bad(vm *z, const void *p, size_t n, gt_err *err);
-
-/* op=peer (vmm_peer.c): after the range is mapped and patterned. */
-int gt_vmm_peer_setup(vm *z, gt_setup_info *info, gt_err *err);
-int gt_vmm_peer_run(vm *z, gt_sample *out, gt_err *err);
-void gt_vmm_peer_teardown(vm *z);
 
 #endif

@@ -1,0 +1,13 @@
+/* vmm_peer.h - the VMM experiment's op=peer (vmm_peer.c), as vmm.c calls
+ * it: set-up after the range is mapped and patterned, one timed iteration,
+ * and the teardown of what the peer holds (safe when it holds nothing). */
+#ifndef GPUTUI_GPU_VMM_PEER_H
+#define GPUTUI_GPU_VMM_PEER_H
+
+#include "vmm_range.h"
+
+int gt_vmm_peer_setup(vm *z, gt_setup_info *info, gt_err *err);
+int gt_vmm_peer_run(vm *z, gt_sample *out, gt_err *err);
+void gt_vmm_peer_teardown(vm *z);
+
+#endif
