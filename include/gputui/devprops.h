@@ -80,4 +80,12 @@ void gt_devprops_derive(gt_devprops *p);
 /* Theoretical bytes/s per direction of a PCIe link; 0 if gen unknown. */
 double gt_pcie_bw(int gen, int width);
 
+struct json_t;
+/* The properties as a JSON object, as reports and recordings hold them
+ * (N/A fields are null); the caller owns the reference. */
+struct json_t *gt_devprops_json(const gt_devprops *p);
+/* The inverse: p is initialised, then takes every field o holds; unknown
+ * keys are ignored and o may be NULL or not an object. */
+void gt_devprops_read(struct json_t *o, gt_devprops *p);
+
 #endif

@@ -68,10 +68,6 @@ void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg);
 void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl);
 /* The CUDA calls of configuration gen, once it has been torn down. */
 void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t);
-/* Those calls as a JSON array, as recordings ("sec") and reports
- * ("seconds") write them: {phase, call, result, ok, count, SEC_KEY}, and
- * per phase {phase, more, SEC_KEY} for the calls not kept. */
-struct json_t *gt_trace_json(const gt_trace *t, const char *sec_key);
 /* Flushes, closes and renames PATH.partial to PATH (or removes it when
  * no configuration was recorded: no file, none replaced); -1 with a message
  * (the reason, and that the lines written are in PATH.partial) if

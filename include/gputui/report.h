@@ -14,10 +14,6 @@ struct gt_recording;
  * per run, series and metric; JSON: one object with a "runs" array. */
 int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *runs, int nruns,
               const struct gt_recording *rec);
-struct json_t;
-/* The device's properties as a JSON object (N/A fields are null); the
- * caller owns the reference. */
-struct json_t *gt_devprops_json(const gt_devprops *p);
 /* One line per device for --list-devices. */
 void gt_report_device_line(FILE *f, const gt_devprops *p);
 

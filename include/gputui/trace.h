@@ -63,4 +63,13 @@ void gt_trace_print(FILE *f, const gt_trace *t, int indent);
 /* Calls of one phase, kept and not kept. */
 unsigned gt_trace_count(const gt_trace *t, int phase);
 
+struct json_t;
+/* The calls as a JSON array, as recordings ("sec") and reports ("seconds")
+ * write them: {phase, call, result, ok, count, SEC_KEY}, and per phase
+ * {phase, more, SEC_KEY} for the calls not kept. */
+struct json_t *gt_trace_json(const gt_trace *t, const char *sec_key);
+/* The inverse, with SEC_KEY "sec", into t (cleared first): 0, or -1 with
+ * why names the call that is not valid. */
+int gt_trace_read(struct json_t *calls, gt_trace *t, char *why, size_t n);
+
 #endif

@@ -1,5 +1,6 @@
 #include "gputui/devprops.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -129,4 +130,43 @@ void gt_devprops_derive(gt_devprops *p)
         if (bw > 0)
             gt_dp_set(p, GT_DP_PCIE_BW, (int64_t)bw);
     }
+}
+
+/* The JSON form of the properties, in reports and recordings; a key this
+ * version does not know is ignored, a missing one stays invalid. */
+json_t *gt_devprops_json(const gt_devprops *p)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "ordinal", json_integer(p->ordinal));
+    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "pci_bus_id", json_string(p->pci_bus_id));
+    json_object_set_new(o, "driver_version", p->driver[0] ? json_string(p->driver) : json_null());
+    for (int i = 0; i < GT_DP_COUNT; i++)
+        json_object_set_new(o, gt_dp_table[i].key,
+                            gt_dp_ok(p, (gt_dp_id)i) ? json_integer(p->v[i]) : json_null());
+    if (p->topo.count)
+        json_object_set_new(o, "topology", gt_topo_json(&p->topo));
+    return o;
+}
+
+void gt_devprops_read(json_t *d, gt_devprops *p)
+{
+    json_t *v;
+
+    gt_devprops_init(p);
+    if (!json_is_object(d))
+        return;
+    if (json_is_integer(v = json_object_get(d, "ordinal")))
+        p->ordinal = (int)json_integer_value(v);
+    if (json_is_string(v = json_object_get(d, "name")))
+        snprintf(p->name, sizeof p->name, "%s", json_string_value(v));
+    if (json_is_string(v = json_object_get(d, "pci_bus_id")))
+        snprintf(p->pci_bus_id, sizeof p->pci_bus_id, "%s", json_string_value(v));
+    if (json_is_string(v = json_object_get(d, "driver_version")))
+        snprintf(p->driver, sizeof p->driver, "%s", json_string_value(v));
+    for (int i = 0; i < GT_DP_COUNT; i++)
+        if (json_is_integer(v = json_object_get(d, gt_dp_table[i].key)))
+            gt_dp_set(p, (gt_dp_id)i, json_integer_value(v));
+    gt_topo_read(json_object_get(d, "topology"), &p->topo);
 }

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "gputui/report.h"
 #include "gputui/run.h"
 
 const char *const gt_verify_names[3] = {"full", "sampled", "failed"};
@@ -55,27 +54,6 @@ static bool get_int(json_t *o, const char *k, json_int_t *out)
         return false;
     *out = json_integer_value(v);
     return true;
-}
-
-static void read_device(json_t *d, gt_devprops *p)
-{
-    json_t *v;
-
-    gt_devprops_init(p);
-    if (!json_is_object(d))
-        return;
-    if (json_is_integer(v = json_object_get(d, "ordinal")))
-        p->ordinal = (int)json_integer_value(v);
-    if (json_is_string(v = json_object_get(d, "name")))
-        snprintf(p->name, sizeof p->name, "%s", json_string_value(v));
-    if (json_is_string(v = json_object_get(d, "pci_bus_id")))
-        snprintf(p->pci_bus_id, sizeof p->pci_bus_id, "%s", json_string_value(v));
-    if (json_is_string(v = json_object_get(d, "driver_version")))
-        snprintf(p->driver, sizeof p->driver, "%s", json_string_value(v));
-    for (int i = 0; i < GT_DP_COUNT; i++)
-        if (json_is_integer(v = json_object_get(d, gt_dp_table[i].key)))
-            gt_dp_set(p, (gt_dp_id)i, json_integer_value(v));
-    gt_topo_read(json_object_get(d, "topology"), &p->topo);
 }
 
 static gt_rec_config *config_of(gt_recording *r, json_int_t gen)
@@ -153,52 +131,14 @@ static int parse_timeline(gt_rec_config *c, json_t *o, char *why, size_t n)
     return 0;
 }
 
-/* A "trace" line's calls: [{phase, call, result, ok, count, sec}, ...],
- * and per phase at most one {phase, more, sec} for the calls not kept. */
+/* A "trace" line's calls into the configuration's trace (trace.h reads them). */
 static int parse_trace(gt_rec_config *c, json_t *calls, char *why, size_t n)
 {
-    if (!json_is_array(calls)) {
-        snprintf(why, n, "trace without a \"calls\" array");
-        return -1;
-    }
     if (!c->trace && !(c->trace = calloc(1, sizeof *c->trace))) {
         snprintf(why, n, "out of memory");
         return -1;
     }
-    gt_trace_clear(c->trace);
-    for (size_t i = 0; i < json_array_size(calls); i++) {
-        json_t *e = json_array_get(calls, i);
-        int ph = gt_trace_phase_parse(json_string_value(json_object_get(e, "phase")));
-        const char *call = json_string_value(json_object_get(e, "call"));
-        const char *res = json_string_value(json_object_get(e, "result"));
-        json_t *cnt = json_object_get(e, "count"), *more = json_object_get(e, "more");
-        json_t *sec = json_object_get(e, "sec");
-        double s = json_is_number(sec) ? json_number_value(sec) : 0;
-        if (ph < 0) {
-            snprintf(why, n, "trace call %zu: \"phase\" is not one of set-up, one iteration, "
-                     "teardown", i + 1);
-            return -1;
-        }
-        if (!(s >= 0 && s < 1e6)) {
-            snprintf(why, n, "trace call %zu: \"sec\" is not a duration", i + 1);
-            return -1;
-        }
-        if (json_is_integer(more) && json_integer_value(more) > 0 &&
-            json_integer_value(more) < 100000000) {
-            c->trace->more[ph] += (unsigned)json_integer_value(more);
-            c->trace->more_sec[ph] += s;
-            continue;
-        }
-        if (!call || !res || !json_is_integer(cnt) || json_integer_value(cnt) < 1 ||
-            json_integer_value(cnt) > 100000000) {
-            snprintf(why, n, "trace call %zu: needs \"call\", \"result\" and a \"count\" "
-                     "of 1 or more", i + 1);
-            return -1;
-        }
-        gt_trace_add(c->trace, ph, call, res, json_is_true(json_object_get(e, "ok")),
-                     (unsigned)json_integer_value(cnt), s);
-    }
-    return 0;
+    return gt_trace_read(calls, c->trace, why, n);
 }
 
 static int parse_line(gt_recording *r, json_t *o, const char *name, size_t lineno, gt_err *err)
@@ -374,7 +314,7 @@ int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminat
         }
         snprintf(r->version, sizeof r->version, "%s", v ? v : "?");
         snprintf(r->created, sizeof r->created, "%s", c ? c : "?");
-        read_device(json_object_get(o, "device"), &r->props);
+        gt_devprops_read(json_object_get(o, "device"), &r->props);
     } else if (parse_line(r, o, name, lineno, err)) {
         json_decref(o);
         return -1;

@@ -13,14 +13,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <jansson.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
 
 #include "gputui/files.h"
-#include "gputui/report.h"
 
 /* A name ending in ".gz" is written through zlib, anything else plainly. */
 struct gt_recorder {
@@ -263,25 +261,6 @@ void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl)
     json_object_set_new(o, "sum", sum);
     json_object_set_new(o, "ops", ops);
     put_line(r, o);
-}
-
-json_t *gt_trace_json(const gt_trace *t, const char *sec_key)
-{
-    json_t *calls = json_array();
-
-    for (int i = 0; i < t->n; i++) {
-        const gt_trace_call *c = &t->c[i];
-        json_array_append_new(calls, json_pack("{sssssssbsisf}", "phase",
-                                               gt_trace_phase_name(c->phase), "call", c->call,
-                                               "result", c->result, "ok", c->ok, "count",
-                                               (json_int_t)c->count, sec_key, c->sec));
-    }
-    for (int ph = 0; ph < GT_TR_NPHASES; ph++)
-        if (t->more[ph])
-            json_array_append_new(calls, json_pack("{sssisf}", "phase", gt_trace_phase_name(ph),
-                                                   "more", (json_int_t)t->more[ph], sec_key,
-                                                   t->more_sec[ph]));
-    return calls;
 }
 
 void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t)

@@ -43,22 +43,6 @@ static json_t *summary_json(const gt_summary *s, double scale)
     return o;
 }
 
-json_t *gt_devprops_json(const gt_devprops *p)
-{
-    json_t *o = json_object();
-
-    json_object_set_new(o, "ordinal", json_integer(p->ordinal));
-    json_object_set_new(o, "name", json_string(p->name));
-    json_object_set_new(o, "pci_bus_id", json_string(p->pci_bus_id));
-    json_object_set_new(o, "driver_version", p->driver[0] ? json_string(p->driver) : json_null());
-    for (int i = 0; i < GT_DP_COUNT; i++)
-        json_object_set_new(o, gt_dp_table[i].key,
-                            gt_dp_ok(p, (gt_dp_id)i) ? json_integer(p->v[i]) : json_null());
-    if (p->topo.count)
-        json_object_set_new(o, "topology", gt_topo_json(&p->topo));
-    return o;
-}
-
 static json_t *run_json(const gt_devprops *p, gt_run *r)
 {
     json_t *root = json_object(), *cfg = json_object(), *series = json_array();

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/trace.h"
 
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -170,4 +171,67 @@ void gt_trace_print(FILE *f, const gt_trace *t, int indent)
             fprintf(f, "%*s  ... and %u more calls, %s\n", indent, "", t->more[ph],
                     gt_format_seconds(t->more_sec[ph], d, sizeof d));
     }
+}
+
+/* The JSON form: [{phase, call, result, ok, count, SEC_KEY}, ...] and per
+ * phase at most one {phase, more, SEC_KEY} for the calls not kept. */
+json_t *gt_trace_json(const gt_trace *t, const char *sec_key)
+{
+    json_t *calls = json_array();
+
+    for (int i = 0; i < t->n; i++) {
+        const gt_trace_call *c = &t->c[i];
+        json_array_append_new(calls, json_pack("{sssssssbsisf}", "phase",
+                                               gt_trace_phase_name(c->phase), "call", c->call,
+                                               "result", c->result, "ok", c->ok, "count",
+                                               (json_int_t)c->count, sec_key, c->sec));
+    }
+    for (int ph = 0; ph < GT_TR_NPHASES; ph++)
+        if (t->more[ph])
+            json_array_append_new(calls, json_pack("{sssisf}", "phase", gt_trace_phase_name(ph),
+                                                   "more", (json_int_t)t->more[ph], sec_key,
+                                                   t->more_sec[ph]));
+    return calls;
+}
+
+int gt_trace_read(json_t *calls, gt_trace *t, char *why, size_t n)
+{
+    if (!json_is_array(calls)) {
+        snprintf(why, n, "trace without a \"calls\" array");
+        return -1;
+    }
+    gt_trace_clear(t);
+    for (size_t i = 0; i < json_array_size(calls); i++) {
+        json_t *e = json_array_get(calls, i);
+        int ph = gt_trace_phase_parse(json_string_value(json_object_get(e, "phase")));
+        const char *call = json_string_value(json_object_get(e, "call"));
+        const char *res = json_string_value(json_object_get(e, "result"));
+        json_t *cnt = json_object_get(e, "count"), *more = json_object_get(e, "more");
+        json_t *sec = json_object_get(e, "sec");
+        double s = json_is_number(sec) ? json_number_value(sec) : 0;
+        if (ph < 0) {
+            snprintf(why, n, "trace call %zu: \"phase\" is not one of set-up, one iteration, "
+                     "teardown", i + 1);
+            return -1;
+        }
+        if (!(s >= 0 && s < 1e6)) {
+            snprintf(why, n, "trace call %zu: \"sec\" is not a duration", i + 1);
+            return -1;
+        }
+        if (json_is_integer(more) && json_integer_value(more) > 0 &&
+            json_integer_value(more) < 100000000) {
+            t->more[ph] += (unsigned)json_integer_value(more);
+            t->more_sec[ph] += s;
+            continue;
+        }
+        if (!call || !res || !json_is_integer(cnt) || json_integer_value(cnt) < 1 ||
+            json_integer_value(cnt) > 100000000) {
+            snprintf(why, n, "trace call %zu: needs \"call\", \"result\" and a \"count\" "
+                     "of 1 or more", i + 1);
+            return -1;
+        }
+        gt_trace_add(t, ph, call, res, json_is_true(json_object_get(e, "ok")),
+                     (unsigned)json_integer_value(cnt), s);
+    }
+    return 0;
 }
