@@ -13,34 +13,9 @@
 #include <unistd.h>
 
 #include "gputui/compare.h"
-#include "gputui/replay.h"
 #include "gputui/signals.h"
 #include "gputui/files.h"
 #include "ui_priv.h"
-
-/* tkey: when the key that caused this was read (for --trace). */
-void ui_apply(ui *u, bool restart, double tkey)
-{
-    uint32_t gen;
-
-    if (gt_run_count(&u->cur) || !u->prev.exp || restart)
-        gt_run_move(&u->prev, &u->cur);
-    else
-        gt_run_free(&u->cur);
-    gen = gt_engine_configure(u->eng, u->exp, u->vals);
-    gt_run_init(&u->cur, u->exp, u->vals, gen);
-    u->drained = 0;
-    if (u->cmp) {
-        /* B follows A to the same configuration, with all its samples. */
-        int j = gt_recording_find(u->cmp, u->exp, u->vals);
-        gt_run_free(&u->cmp_run);
-        u->cmp_have = j >= 0 && u->cmp->cfg[j].n > 0;
-        if (u->cmp_have && gt_rec_config_run(&u->cmp->cfg[j], &u->cmp_run))
-            ui_set_msg(u, true, "out of memory for B's timeline");
-    }
-    u->trace_t0 = tkey;
-    u->trace_gen = gen;
-}
 
 static void init_colors(ui *u, const gt_cli *cli)
 {
@@ -111,118 +86,6 @@ static void record_error(ui *u)
     u->error_gen = u->cur.gen;
 }
 
-/* The banner over a replay or a comparison: what is shown, from where. */
-static void make_banner(ui *u)
-{
-    const gt_ui_source *src = u->src;
-    size_t off = 0;
-
-    u->banner[0] = '\0';
-    if (src->why && u->rec)
-        off += (size_t)snprintf(u->banner, sizeof u->banner, "%s %s, recorded %s", src->why,
-                                u->rec->props.name, u->rec->created);
-    else if (u->cmp)
-        off += (size_t)snprintf(u->banner, sizeof u->banner, "COMPARE A: %s (this GPU, live)",
-                                u->props.name);
-    if (u->cmp && off < sizeof u->banner) {
-        const char *base = strrchr(u->cmp->path, '/');
-        snprintf(u->banner + off, sizeof u->banner - off, " | B (ghost, %s): %s, recorded %s",
-                 base ? base + 1 : u->cmp->path, u->cmp->props.name, u->cmp->created);
-    }
-}
-
-/* Replaying: the configuration asked for (u->exp, u->vals) if it was
- * recorded, else the experiment's first recorded one, else the first of
- * all. Returns false when it had to leave the configuration asked for. */
-static bool place_on_recording(ui *u)
-{
-    const gt_recording *rec = u->rec;
-    bool found = gt_recording_find(rec, u->exp, u->vals) >= 0;
-    int idx = gt_recording_place(rec, u->exp, u->vals);
-
-    if (idx < 0)
-        idx = 0;                /* this experiment was not recorded */
-    u->exp = rec->cfg[idx].exp;
-    for (int i = 0; i < gt_nexperiments; i++)
-        if (gt_experiments[i] == u->exp)
-            u->exp_idx = i;
-    u->cfg_idx = idx;
-    memcpy(u->vals, rec->cfg[idx].vals, sizeof u->vals);
-    return found;
-}
-
-/* 'd': the engine moves to the next device, a GPU or (replaying the
- * bundled recordings) another recorded GPU; the configuration stays where
- * the new device allows. Returns false when gputui cannot go on. */
-static bool switch_device(ui *u, double now)
-{
-    gt_ui_source *src = u->src;
-    gt_recording next_rec;
-    gt_err err;
-    char models[200], msg[400];
-    int n = 0, next;
-
-    gt_err_clear(&err);
-    if (u->cmp) {
-        ui_set_msg(u, true, "d: compare mode keeps A and B (gputui --compare A B names them)");
-        return true;
-    }
-    if (u->recorder) {
-        ui_set_msg(u, true, "d: not while recording (--record holds one device)");
-        return true;
-    }
-    if (src->live) {
-        if (src->live->device_count(&n, &err) || n < 2) {
-            ui_set_msg(u, true, "d: this machine has one CUDA device");
-            return true;
-        }
-        next = (u->props.ordinal + 1) % n;
-    } else if (src->bundle && src->bundle->n > 1) {
-        next = (src->bundle_idx + 1) % src->bundle->n;
-        ui_set_msg(u, false, "loading the recorded %s ...", src->bundle->model[next]);
-        ui_draw(u);
-        if (gt_recording_load(&next_rec, src->bundle->path[next], &err)) {
-            ui_set_msg(u, true, "d: %s", err.msg);
-            return true;
-        }
-    } else {
-        ui_set_msg(u, true, "d: this recording holds one device (the bundled ones: %s)",
-                   src->bundle ? gt_bundle_models(src->bundle, models, sizeof models) : "none");
-        return true;
-    }
-    ui_sweep_stop(u, true);
-    gt_engine_stop(src->eng);
-    src->eng = u->eng = NULL;
-    if (!src->live) {
-        gt_recording_free(src->rec);
-        *src->rec = next_rec;
-        src->bundle_idx = next;
-    }
-    if (gt_engine_start(&src->eng, src->live ? src->live : gt_replay_backend(src->rec),
-                        src->live ? next : 0, &err)) {
-        snprintf(u->fatal, sizeof u->fatal, "d: %s", err.msg);
-        return false;
-    }
-    u->eng = src->eng;
-    u->tl_seq = 0;
-    gt_engine_props(u->eng, &u->props);
-    /* Runs of another device are no "before" here. */
-    gt_run_free(&u->cur);
-    gt_run_free(&u->prev);
-    for (int i = 0; i < MAX_EXPS; i++)
-        gt_run_free(&u->kept[i]);
-    if (u->rec) {
-        place_on_recording(u);
-        make_banner(u);
-    } else if (gt_experiment_check(u->exp, u->vals, &u->props, msg, sizeof msg)) {
-        gt_experiment_defaults(u->exp, u->vals);
-    }
-    ui_set_msg(u, false, "device %d of %d: %s", next + 1, src->live ? n : src->bundle->n,
-               u->props.name);
-    ui_apply(u, false, now);
-    return true;
-}
-
 int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
 {
     ui u;
@@ -251,7 +114,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         bool held = false;
         for (size_t i = 0; i < u.rec->ncfg && !held; i++)
             held = u.rec->cfg[i].exp == want;
-        if (!place_on_recording(&u) && !held && want != gt_experiments[0])
+        if (!ui_place_on_recording(&u) && !held && want != gt_experiments[0])
             ui_set_msg(&u, true, "%s is not in this recording%s%s%s", want->name,
                        src->bundle && src->bundle->n > 1 ? " (d: " : "",
                        src->bundle && src->bundle->n > 1
@@ -271,7 +134,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             snprintf(u.name_b, sizeof u.name_b, "B");
         }
     }
-    make_banner(&u);
+    ui_make_banner(&u);
     if (src->start)
         ui_lesson_start(&u, src->start);
     if (cli->trace) {
@@ -427,7 +290,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
                 gt_engine_set_paused(u.eng, u.paused);
                 break;
             case OUT_DEVICE:
-                quit = !switch_device(&u, tkey);
+                quit = !ui_switch_device(&u, tkey);
                 break;
             case OUT_CLEAR:
                 gt_run_clear(&u.cur);

@@ -1,23 +1,28 @@
 /* ui_priv.h - what the files of the ncurses front end share: the UI state,
- * the colour roles, the outcome of a key, and the drawing helpers.
+ * the colour roles, the outcome of a key, and each file's functions.
  *
- * One file per widget or concern, each saying what it draws and reads:
+ * One file per widget or concern, from the bottom up: a file calls only
+ * files listed before it (tests/layers.sh checks it):
+ *   screen.c         drawing primitives: colour roles, put, wrap
+ *   state.c          the status message; a configuration to the engine
+ *   crash.c          the terminal given back when the TUI crashes
+ *   device_panel.c   the device's properties
+ *   param_pane.c     the experiment's parameters, set-up figures, summary,
+ *                    and 'y': the headline's decomposition
+ *   timeline_view.c  the streams timeline
+ *   hist_block.c     the histogram blocks (now over before)
+ *   sweep_view.c     'w': the sweep, its steps and its plot
+ *   trace_view.c     't': the CUDA calls of the configuration
+ *   lesson_view.c    'L': the lesson list, a lesson's steps and verdict
+ *   export.c         'x': the statistics of now and before as JSON and CSV
+ *   layout.c         where the widgets go; header, status line, help
+ *   input.c          keys -> outcomes; parameter and experiment changes
+ *   source.c         the recording placed on, the banner, 'd'
  *   ui.c             the main loop: engine wake-ups, samples, recording,
  *                    and what a key's outcome does (apply, restart, quit)
- *   input.c          keys -> outcomes; parameter and experiment changes
- *   export.c         'x': the statistics of now and before as JSON and CSV
- *   draw.c           helpers, the screen layout, header, status line, help
- *   device_panel.c   the device's properties
- *   param_pane.c     the experiment's parameters, set-up figures, summary
- *   hist_block.c     the histogram blocks (now over before)
- *   sweep_view.c     'w': the sweep and its plot
- *   timeline_view.c  the streams timeline
- *   lesson_view.c    'L': the lesson list, a lesson's step and its verdict
- *   trace_view.c     't': the CUDA calls of the configuration
- *   crash.c          the terminal given back when the TUI crashes
- *   (param_pane.c)   'y': the headline's decomposition in place of the text
  * Drawing functions read the state and never change the configuration;
- * only ui.c reconfigures the engine. Nothing here calls CUDA. */
+ * only the loop and what it calls (sweep and lesson ticks) reconfigure
+ * the engine, through ui_apply. Nothing here calls CUDA. */
 #ifndef GPUTUI_UI_PRIV_H
 #define GPUTUI_UI_PRIV_H
 
@@ -96,13 +101,20 @@ typedef struct ui {
     gt_verdict verdict;
 } ui;
 
-/* draw.c */
+/* screen.c: drawing primitives */
 attr_t ui_role(const ui *u, int c);
-void ui_set_msg(ui *u, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ui_put(int y, int x, int w, attr_t a, const char *s);
 void ui_putf(int y, int x, int w, attr_t a, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 int ui_wrap(int y, int x, int w, int maxl, attr_t a, const char *text);
+
+/* state.c: the status line's message; the new configuration to the
+ * engine, the current run becoming "before" (tkey: when the key that
+ * caused it was read, for --trace). */
+void ui_set_msg(ui *u, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ui_apply(ui *u, bool restart, double tkey);
+
+/* layout.c: the whole screen */
 void ui_draw(ui *u);
 
 /* widgets: each draws into the rectangle it is given */
@@ -142,8 +154,11 @@ void ui_sweep_start(ui *u, double now);
 void ui_sweep_stop(ui *u, bool hide);
 bool ui_sweep_tick(ui *u, double now);
 
-/* ui.c: the new configuration to the engine; the current run becomes
- * "before" (tkey: when the key that caused it was read, for --trace). */
-void ui_apply(ui *u, bool restart, double tkey);
+/* source.c: replay placed on u->exp/u->vals, or the nearest recorded
+ * configuration (false when it had to leave the one asked for); the
+ * banner; 'd' (false when gputui cannot go on: u->fatal says why). */
+bool ui_place_on_recording(ui *u);
+void ui_make_banner(ui *u);
+bool ui_switch_device(ui *u, double now);
 
 #endif

@@ -1,0 +1,43 @@
+/* The two changes of the UI state that the main loop, keys, lessons and
+ * sweeps all make: the status line's message, and a new configuration
+ * handed to the engine (the run on screen becomes "before"). Calls
+ * nothing else in src/ui/. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui_priv.h"
+
+void ui_set_msg(ui *u, bool err, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(u->msg, sizeof u->msg, fmt, ap);
+    va_end(ap);
+    u->msg_err = err;
+}
+
+/* tkey: when the key that caused this was read (for --trace). */
+void ui_apply(ui *u, bool restart, double tkey)
+{
+    uint32_t gen;
+
+    if (gt_run_count(&u->cur) || !u->prev.exp || restart)
+        gt_run_move(&u->prev, &u->cur);
+    else
+        gt_run_free(&u->cur);
+    gen = gt_engine_configure(u->eng, u->exp, u->vals);
+    gt_run_init(&u->cur, u->exp, u->vals, gen);
+    u->drained = 0;
+    if (u->cmp) {
+        /* B follows A to the same configuration, with all its samples. */
+        int j = gt_recording_find(u->cmp, u->exp, u->vals);
+        gt_run_free(&u->cmp_run);
+        u->cmp_have = j >= 0 && u->cmp->cfg[j].n > 0;
+        if (u->cmp_have && gt_rec_config_run(&u->cmp->cfg[j], &u->cmp_run))
+            ui_set_msg(u, true, "out of memory for B's timeline");
+    }
+    u->trace_t0 = tkey;
+    u->trace_gen = gen;
+}
