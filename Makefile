@@ -4,6 +4,7 @@
 #   make test       unit tests (ASan+UBSan, then ThreadSanitizer) and end-to-end
 #                   tests; no GPU needed
 #   make test-e2e   end-to-end tests only
+#   make test-layers the folders' rules and no files that call each other
 #   make test-tsan  unit tests and the replay TUI under ThreadSanitizer
 #   make test-gpu   GPU suite (needs a CUDA GPU); make test-gpu-memcheck
 #   make bench      measurement fidelity and responsiveness table (GPU)
@@ -39,7 +40,7 @@ CUDA_LIBS      := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread
 NVCCFLAGS ?= -O3
 NVCCFLAGS += -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall
 
-CORE_SRC := $(wildcard src/core/*.c)
+CORE_SRC := $(wildcard src/core/*/*.c)
 GPU_SRC  := $(wildcard src/gpu/*.c)
 UI_SRC   := $(wildcard src/ui/*.c)
 CU_SRC   := $(wildcard kernels/*.cu)
@@ -66,7 +67,7 @@ TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)
              $(BUILD)/tsan/src/main.o
 
 .SECONDARY:
-.PHONY: all run test test-tsan test-e2e test-gpu soak test-gpu-memcheck bench recordings fuzz deps \
+.PHONY: all run test test-tsan test-e2e test-layers test-gpu soak test-gpu-memcheck bench recordings fuzz deps \
         deps-test install uninstall clean
 all: $(BIN)
 
@@ -132,6 +133,9 @@ test: deps-test $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui
 
 test-e2e: $(BIN)
 	@tests/e2e/run.sh $(BIN)
+
+test-layers: $(BIN)
+	@python3 tests/layers.py $(BUILD)
 
 test-gpu: $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe
 	@tests/gpu/run.sh $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe

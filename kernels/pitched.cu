@@ -1,6 +1,6 @@
 // The pitched-memory experiment's kernel behind include/gputui/kernels.h.
 #include "gputui/kernels.h"
-#include "gputui/patterns.h"
+#include "gputui/experiments/patterns.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // The stream-overlap experiment's kernels behind include/gputui/kernels.h.
-#include "gputui/exp_streams.h"
+#include "gputui/experiments/exp_streams.h"
 #include "gputui/kernels.h"
 
 namespace {

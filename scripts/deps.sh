@@ -20,6 +20,8 @@ if [ "$what" = test ]; then
     command -v tmux >/dev/null 2>&1 || need+=(tmux)
     command -v groff >/dev/null 2>&1 || need+=(groff-base)
     command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
+    command -v python3 >/dev/null 2>&1 || need+=(python3)
+    command -v nm >/dev/null 2>&1 || need+=(binutils)
 fi
 nvcc=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
 if ! command -v "$nvcc" >/dev/null 2>&1 && ! command -v nvcc >/dev/null 2>&1; then

@@ -12,17 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gputui/batch.h"
-#include "gputui/bundle.h"
-#include "gputui/cli.h"
-#include "gputui/compare.h"
+#include "gputui/report/batch.h"
+#include "gputui/record/bundle.h"
+#include "gputui/input/cli.h"
+#include "gputui/report/compare.h"
 #include "gputui/cuda_backend.h"
-#include "gputui/engine.h"
-#include "gputui/lesson_batch.h"
-#include "gputui/record.h"
-#include "gputui/replay.h"
-#include "gputui/report.h"
-#include "gputui/signals.h"
+#include "gputui/engine/engine.h"
+#include "gputui/lesson/lesson_batch.h"
+#include "gputui/record/record.h"
+#include "gputui/record/replay.h"
+#include "gputui/report/report.h"
+#include "gputui/base/signals.h"
 #include "gputui/ui.h"
 
 static int list_devices(const gt_backend *be)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test: unit tests (ASan+UBSan), the same and the replay TUI under
-# ThreadSanitizer (TSAN_GPUTUI, TSAN_UNITS), end-to-end tests, then one summary
-# line. The GPU suite needs a GPU; without one it is reported as skipped.
+# ThreadSanitizer (TSAN_GPUTUI, TSAN_UNITS), the structure of the source tree
+# (tests/layers.py), end-to-end tests, then one summary line. The GPU suite
+# needs a GPU; without one it is reported as skipped.
 set -u
 BIN=$1; shift
 UNIT=("$@")
@@ -34,6 +35,13 @@ if [ -n "${TSAN_GPUTUI:-}" ]; then
     f=$(sed -n 's/^tsan: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
     pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
 fi
+
+echo "== structure: folders and their rules, no files that call each other"
+python3 tests/layers.py "$(dirname "$BIN")" >"$log" 2>&1
+grep -v '^ok ' "$log"
+p=$(sed -n 's/^layers: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
+f=$(sed -n 's/^layers: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
 
 echo "== end-to-end tests (tmux)"
 tests/e2e/run.sh "$BIN" | tee "$log"

@@ -2,7 +2,7 @@
 #ifndef GPUTUI_CUDA_BACKEND_H
 #define GPUTUI_CUDA_BACKEND_H
 
-#include "gputui/backend.h"
+#include "gputui/engine/backend.h"
 
 extern const gt_backend gt_cuda_backend;
 

@@ -1,13 +1,14 @@
-/* ui.h - the ncurses front end. It draws and reads keys and never calls
- * CUDA: everything it shows comes from the engine (samples, status,
- * device properties). Returns the process exit status. */
+/* ui.h - the ncurses front end (src/ui/; gt_ui_run is the main loop in
+ * loop.c). It draws and reads keys and never calls CUDA: everything it
+ * shows comes from the engine (samples, status, device properties).
+ * Returns the process exit status. */
 #ifndef GPUTUI_UI_H
 #define GPUTUI_UI_H
 
-#include "gputui/bundle.h"
-#include "gputui/cli.h"
-#include "gputui/engine.h"
-#include "gputui/record.h"
+#include "gputui/record/bundle.h"
+#include "gputui/input/cli.h"
+#include "gputui/engine/engine.h"
+#include "gputui/record/record.h"
 
 /* Where the samples come from, set up by the caller. The UI may stop and
  * restart the engine on another device ('d'): then eng, rec and

@@ -1,5 +1,5 @@
 /* Checked CUDA calls, runtime and driver API: each reports itself to the
- * trace (gputui/trace.h) and turns a failure into a gt_err; fault
+ * trace (gputui/measure/trace.h) and turns a failure into a gt_err; fault
  * injection for the unwind tests; the teardown helpers; and what the
  * back-end found when it opened the device (gt_gpu_opened). Every file of
  * src/gpu/ uses these; this file calls none of them. */
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "gpu.h"
-#include "gputui/units.h"
-#include "gputui/trace.h"
+#include "gputui/base/units.h"
+#include "gputui/measure/trace.h"
 
 static int sms = 1;
 static size_t l2_initial;

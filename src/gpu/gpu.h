@@ -13,7 +13,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
-#include "gputui/backend.h"
+#include "gputui/engine/backend.h"
 #include "gputui/cuda_backend.h"
 #include "trace_args.h"
 
@@ -68,7 +68,7 @@ void gt_hostmem_owner_leave(gt_hostbuf *h, int owner, int prev);
 void gt_hostmem_free(gt_hostbuf *h);
 
 /* A buffer that may outlive its configuration (keep.c, policy in
- * gputui/keep.h): device memory (d) or host memory of a kind (h). */
+ * gputui/engine/keep.h): device memory (d) or host memory of a kind (h). */
 typedef struct gt_kept {
     bool device;
     gt_hostbuf h;

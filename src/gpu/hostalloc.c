@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/exp_hostalloc.h"
-#include "gputui/exp_transfer.h"
-#include "gputui/units.h"
+#include "gputui/experiments/exp_hostalloc.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/base/units.h"
 #include "gpu.h"
 
 #define PAGE 4096

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/exp_transfer.h"
-#include "gputui/units.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/base/units.h"
 #include "gpu.h"
 
 const char *gt_hostmem_flag_names(unsigned f, bool reg, char *buf, size_t n)

@@ -1,4 +1,4 @@
-/* Buffers kept across configurations (policy: include/gputui/keep.h).
+/* Buffers kept across configurations (policy: include/gputui/engine/keep.h).
  * An experiment takes a slot's buffer at set-up when it fits and puts its
  * own back at teardown; gt_keep_release frees them all, which the back-end
  * does when the experiment changes, when the engine is released and
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gputui/keep.h"
+#include "gputui/engine/keep.h"
 #include "gpu.h"
 
 static gt_kept slots[GT_KEEP_NSLOTS];

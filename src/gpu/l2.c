@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/exp_l2.h"
+#include "gputui/experiments/exp_l2.h"
 #include "gputui/kernels.h"
-#include "gputui/trace.h"
-#include "gputui/units.h"
+#include "gputui/measure/trace.h"
+#include "gputui/base/units.h"
 #include "gpu.h"
 
 typedef struct l2 {

@@ -3,14 +3,14 @@
  * dependent loads per walker, timed inside the kernel (kernels/latency.cu).
  * The walk goes on from where the last one ended; the host walks the same
  * chain to know where each walker must end. Parameters are read by name
- * from the table row (src/core/exp_latency.c). */
+ * from the table row (src/core/experiments/exp_latency.c). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/chain.h"
-#include "gputui/units.h"
+#include "gputui/experiments/chain.h"
+#include "gputui/base/units.h"
 #include "gpu.h"
 
 /* kernels/latency.cu */

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/exp_peer.h"
+#include "gputui/experiments/exp_peer.h"
 #include "gputui/kernels.h"
-#include "gputui/units.h"
+#include "gputui/base/units.h"
 #include "gpu.h"
 
 /* One GPU's own things. */

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/exp_pitched.h"
+#include "gputui/experiments/exp_pitched.h"
 #include "gputui/kernels.h"
-#include "gputui/units.h"
+#include "gputui/base/units.h"
 #include "gpu.h"
 
 /* make_cudaPitchedPtr and make_cudaExtent are C++-only helpers. */

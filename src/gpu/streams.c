@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/exp_streams.h"
+#include "gputui/experiments/exp_streams.h"
 #include "gputui/kernels.h"
-#include "gputui/units.h"
+#include "gputui/base/units.h"
 #include "gpu.h"
 
 #define EV_PER_CHUNK 4      /* before H2D, after H2D, after the kernel, after D2H */

@@ -2,7 +2,7 @@
  * arguments for the calls whose source text says little ("z->bytes").
  *
  * Each macro has the name of the runtime function it stands for. Before
- * the call it hands the trace (gputui/trace.h) the arguments as values
+ * the call it hands the trace (gputui/measure/trace.h) the arguments as values
  * ("64 MiB", "Mapped|WriteCombined"), then calls the function itself: a
  * macro is not expanded inside its own expansion. Without a capture on,
  * the arguments are not formatted. */
@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "gputui/trace.h"
+#include "gputui/measure/trace.h"
 
 const char *gt_ta_size(uint64_t bytes, char *buf);      /* buf: GT_TA_BUF bytes; calls.c */
 const char *gt_ta_kind(int kind);                        /* cudaMemcpyHostToDevice ... */

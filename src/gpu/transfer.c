@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/exp_transfer.h"
+#include "gputui/experiments/exp_transfer.h"
 #include "gputui/kernels.h"
-#include "gputui/units.h"
+#include "gputui/base/units.h"
 #include "gpu.h"
 
 #define CHECK_BLOCKS 64

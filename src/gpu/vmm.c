@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/exp_vmm.h"
+#include "gputui/experiments/exp_vmm.h"
 #include "gputui/kernels.h"
-#include "gputui/units.h"
+#include "gputui/base/units.h"
 #include "gpu.h"
 #include "vmm_range.h"
 #include "vmm_peer.h"

@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gputui/exp_vmm.h"
+#include "gputui/experiments/exp_vmm.h"
 #include "gputui/kernels.h"
-#include "gputui/units.h"
+#include "gputui/base/units.h"
 #include "vmm_peer.h"
 
 #define POISON 0xA5A5A5A5u

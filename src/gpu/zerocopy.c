@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/exp_zerocopy.h"
+#include "gputui/experiments/exp_zerocopy.h"
 #include "gputui/kernels.h"
-#include "gputui/units.h"
+#include "gputui/base/units.h"
 #include "gpu.h"
 
 typedef struct zc {

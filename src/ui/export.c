@@ -4,7 +4,7 @@
  * writable). */
 #include <time.h>
 
-#include "gputui/export.h"
+#include "gputui/report/export.h"
 #include "ui_priv.h"
 
 /* Writes the current and the previous run's statistics; the status line

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "gputui/compare.h"
-#include "gputui/units.h"
+#include "gputui/report/compare.h"
+#include "gputui/base/units.h"
 #include "ui_priv.h"
 
 #define MAX_BINS 256

@@ -3,8 +3,8 @@
  * the device's limits, or what the recording holds). */
 #include <string.h>
 
-#include "gputui/keys.h"
-#include "gputui/replay.h"
+#include "gputui/input/keys.h"
+#include "gputui/record/replay.h"
 #include "ui_priv.h"
 
 static int translate_key(int ch)

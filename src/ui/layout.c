@@ -4,9 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "gputui/keys.h"
-#include "gputui/replay.h"
-#include "gputui/units.h"
+#include "gputui/input/keys.h"
+#include "gputui/record/replay.h"
+#include "gputui/base/units.h"
 #include "ui_priv.h"
 
 static void ui_draw_header(ui *u)

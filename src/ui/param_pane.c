@@ -3,8 +3,8 @@
  * experiment's summary lines, verification and warm-up, and its text. */
 #include <string.h>
 
-#include "gputui/units.h"
-#include "gputui/why.h"
+#include "gputui/base/units.h"
+#include "gputui/report/why.h"
 #include "ui_priv.h"
 
 void ui_draw_params(ui *u, int y, int x, int w, int h)

@@ -4,7 +4,7 @@
  * the next bundled recording. */
 #include <string.h>
 
-#include "gputui/replay.h"
+#include "gputui/record/replay.h"
 #include "ui_priv.h"
 
 /* The banner over a replay or a comparison: what is shown, from where. */

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gputui/units.h"
+#include "gputui/base/units.h"
 #include "ui_priv.h"
 
 /* Rows the timeline block wants: title, serial, one per stream, axis. */

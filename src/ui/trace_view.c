@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/units.h"
+#include "gputui/base/units.h"
 #include "ui_priv.h"
 
 /* Copies the engine's traces only when the pane or --record needs them

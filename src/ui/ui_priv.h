@@ -2,7 +2,7 @@
  * the colour roles, the outcome of a key, and each file's functions.
  *
  * One file per widget or concern, from the bottom up: a file calls only
- * files listed before it (tests/layers.sh checks it):
+ * files listed before it (tests/layers.py checks it):
  *   screen.c         drawing primitives: colour roles, put, wrap
  *   state.c          the status message; a configuration to the engine
  *   crash.c          the terminal given back when the TUI crashes
@@ -18,7 +18,7 @@
  *   layout.c         where the widgets go; header, status line, help
  *   input.c          keys -> outcomes; parameter and experiment changes
  *   source.c         the recording placed on, the banner, 'd'
- *   ui.c             the main loop: engine wake-ups, samples, recording,
+ *   loop.c           the main loop: engine wake-ups, samples, recording,
  *                    and what a key's outcome does (apply, restart, quit)
  * Drawing functions read the state and never change the configuration;
  * only the loop and what it calls (sweep and lesson ticks) reconfigure
@@ -29,12 +29,12 @@
 #include <curses.h>
 #include <stdio.h>
 
-#include "gputui/cli.h"
-#include "gputui/engine.h"
-#include "gputui/lesson.h"
-#include "gputui/record.h"
-#include "gputui/run.h"
-#include "gputui/sweep.h"
+#include "gputui/input/cli.h"
+#include "gputui/engine/engine.h"
+#include "gputui/lesson/lesson.h"
+#include "gputui/record/record.h"
+#include "gputui/measure/run.h"
+#include "gputui/measure/sweep.h"
 #include "gputui/ui.h"
 
 #define MIN_COLS 80

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/cli.h"
+#include "gputui/input/cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

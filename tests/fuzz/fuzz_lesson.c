@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gputui/lesson.h"
+#include "gputui/lesson/lesson.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "gputui/record.h"
+#include "gputui/record/record.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

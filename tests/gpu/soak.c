@@ -17,9 +17,9 @@
 #include <cuda_runtime_api.h>
 
 #include "gputui/cuda_backend.h"
-#include "gputui/engine.h"
-#include "gputui/experiment.h"
-#include "gputui/units.h"
+#include "gputui/engine/engine.h"
+#include "gputui/measure/experiment.h"
+#include "gputui/base/units.h"
 
 #define SAMPLES 3           /* timed iterations per change */
 #define TIMEOUT 30.0        /* seconds a change may take before it counts as hung */

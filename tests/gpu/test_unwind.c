@@ -10,13 +10,13 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu/gpu.h"
-#include "gputui/exp_transfer.h"
-#include "gputui/exp_l2.h"
-#include "gputui/exp_pitched.h"
-#include "gputui/exp_streams.h"
-#include "gputui/exp_peer.h"
-#include "gputui/exp_vmm.h"
-#include "gputui/exp_zerocopy.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/experiments/exp_l2.h"
+#include "gputui/experiments/exp_pitched.h"
+#include "gputui/experiments/exp_streams.h"
+#include "gputui/experiments/exp_peer.h"
+#include "gputui/experiments/exp_vmm.h"
+#include "gputui/experiments/exp_zerocopy.h"
 
 static int failures;
 

@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiment.h"
-#include "gputui/lesson.h"
-#include "gputui/record.h"
+#include "gputui/measure/experiment.h"
+#include "gputui/lesson/lesson.h"
+#include "gputui/record/record.h"
 
 #define MAXV 64
 #define MAXCFG 4096

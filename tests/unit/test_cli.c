@@ -10,8 +10,8 @@
 
 #include "testutil.h"
 
-#include "gputui/cli.h"
-#include "gputui/exp_transfer.h"
+#include "gputui/input/cli.h"
+#include "gputui/experiments/exp_transfer.h"
 
 static int parse(gt_cli *c, gt_err *e, ...)
 {

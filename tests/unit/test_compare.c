@@ -16,10 +16,10 @@
 
 #include "testutil.h"
 
-#include "gputui/bundle.h"
-#include "gputui/cli.h"
-#include "gputui/compare.h"
-#include "gputui/exp_transfer.h"
+#include "gputui/record/bundle.h"
+#include "gputui/input/cli.h"
+#include "gputui/report/compare.h"
+#include "gputui/experiments/exp_transfer.h"
 
 #define HDR(dev) "{\"type\":\"header\",\"format\":[1,1],\"version\":\"t\",\"created\":\"x\",\"device\":{\"name\":\"" dev "\"}}\n"
 #define CFG(gen, size) "{\"type\":\"config\",\"gen\":" #gen ",\"experiment\":\"transfer\",\"values\":{\"size\":\"" size "\"}}\n"

@@ -12,12 +12,12 @@
 
 #include "testutil.h"
 
-#include "gputui/batch.h"
-#include "gputui/cli.h"
-#include "gputui/engine.h"
-#include "gputui/exp_transfer.h"
-#include "gputui/exp_zerocopy.h"
-#include "gputui/run.h"
+#include "gputui/report/batch.h"
+#include "gputui/input/cli.h"
+#include "gputui/engine/engine.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/experiments/exp_zerocopy.h"
+#include "gputui/measure/run.h"
 
 static _Atomic int setups, teardowns, runs, fail_setup, fail_open;
 static int64_t last_size;

@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "gputui/exp_transfer.h"
-#include "gputui/export.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/report/export.h"
 
 static char dir[64];
 

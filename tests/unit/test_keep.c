@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gputui/keep.h"
-#include "gputui/patterns.h"
+#include "gputui/engine/keep.h"
+#include "gputui/experiments/patterns.h"
 
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)

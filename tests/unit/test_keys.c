@@ -9,7 +9,7 @@
 
 #include "testutil.h"
 
-#include "gputui/keys.h"
+#include "gputui/input/keys.h"
 
 static void documented_keys(void **state)
 {

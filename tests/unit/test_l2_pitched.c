@@ -12,10 +12,10 @@
 
 #include "testutil.h"
 
-#include "gputui/exp_l2.h"
-#include "gputui/exp_pitched.h"
-#include "gputui/report.h"
-#include "gputui/run.h"
+#include "gputui/experiments/exp_l2.h"
+#include "gputui/experiments/exp_pitched.h"
+#include "gputui/report/report.h"
+#include "gputui/measure/run.h"
 
 static void h200(gt_devprops *p)
 {

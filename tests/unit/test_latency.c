@@ -9,11 +9,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gputui/chain.h"
-#include "gputui/experiment.h"
-#include "gputui/run.h"
-#include "gputui/sweep.h"
-#include "gputui/why.h"
+#include "gputui/experiments/chain.h"
+#include "gputui/measure/experiment.h"
+#include "gputui/measure/run.h"
+#include "gputui/measure/sweep.h"
+#include "gputui/report/why.h"
 
 /* Following next from slot 0 visits every slot exactly once and comes
  * back to 0 after 'slots' steps. */

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gputui/exp_transfer.h"
-#include "gputui/lesson.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/lesson/lesson.h"
 
 static const char *good =
     "{\n"

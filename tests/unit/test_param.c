@@ -8,10 +8,10 @@
 
 #include "testutil.h"
 
-#include "gputui/exp_transfer.h"
-#include "gputui/exp_hostalloc.h"
-#include "gputui/exp_zerocopy.h"
-#include "gputui/run.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/experiments/exp_hostalloc.h"
+#include "gputui/experiments/exp_zerocopy.h"
+#include "gputui/measure/run.h"
 
 static const gt_param *P(int i) { return &gt_exp_transfer.params[i]; }
 

@@ -14,13 +14,13 @@
 
 #include "testutil.h"
 
-#include "gputui/batch.h"
-#include "gputui/cli.h"
-#include "gputui/engine.h"
-#include "gputui/exp_peer.h"
-#include "gputui/exp_transfer.h"
-#include "gputui/exp_vmm.h"
-#include "gputui/run.h"
+#include "gputui/report/batch.h"
+#include "gputui/input/cli.h"
+#include "gputui/engine/engine.h"
+#include "gputui/experiments/exp_peer.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/experiments/exp_vmm.h"
+#include "gputui/measure/run.h"
 
 /* ---- the fake machine ---- */
 

@@ -19,11 +19,11 @@
 
 #include "testutil.h"
 
-#include "gputui/engine.h"
-#include "gputui/exp_transfer.h"
-#include "gputui/record.h"
-#include "gputui/replay.h"
-#include "gputui/run.h"
+#include "gputui/engine/engine.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/record/record.h"
+#include "gputui/record/replay.h"
+#include "gputui/measure/run.h"
 
 static char path[64];
 

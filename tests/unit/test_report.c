@@ -12,8 +12,8 @@
 
 #include "testutil.h"
 
-#include "gputui/exp_transfer.h"
-#include "gputui/report.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/report/report.h"
 
 static void make_run(gt_run *r, gt_devprops *p, int dir)
 {

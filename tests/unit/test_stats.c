@@ -10,7 +10,7 @@
 
 #include "testutil.h"
 
-#include "gputui/stats.h"
+#include "gputui/base/stats.h"
 
 static int cmp(const void *a, const void *b)
 {

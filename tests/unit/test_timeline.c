@@ -15,12 +15,12 @@
 
 #include "testutil.h"
 
-#include "gputui/engine.h"
-#include "gputui/exp_streams.h"
-#include "gputui/record.h"
-#include "gputui/replay.h"
-#include "gputui/run.h"
-#include "gputui/timeline.h"
+#include "gputui/engine/engine.h"
+#include "gputui/experiments/exp_streams.h"
+#include "gputui/record/record.h"
+#include "gputui/record/replay.h"
+#include "gputui/measure/run.h"
+#include "gputui/measure/timeline.h"
 
 static void add(gt_timeline *tl, int run, int stream, int kind, int chunk, double a, double b)
 {

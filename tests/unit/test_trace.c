@@ -12,10 +12,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "gputui/exp_transfer.h"
-#include "gputui/record.h"
-#include "gputui/trace.h"
-#include "gputui/why.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/record/record.h"
+#include "gputui/measure/trace.h"
+#include "gputui/report/why.h"
 
 static void test_capture(void **s)
 {

@@ -8,7 +8,7 @@
 
 #include "testutil.h"
 
-#include "gputui/units.h"
+#include "gputui/base/units.h"
 
 static void good_sizes(void **state)
 {

@@ -10,8 +10,8 @@
 
 #include "testutil.h"
 
-#include "gputui/exp_vmm.h"
-#include "gputui/run.h"
+#include "gputui/experiments/exp_vmm.h"
+#include "gputui/measure/run.h"
 
 static void h200(gt_devprops *p)
 {

@@ -1,0 +1,91 @@
+/* devprops.h - what gputui knows about one GPU. Each property has a
+ * validity bit: a field that could not be read is shown as N/A, never 0
+ * and never a guess. The back-end fills values; this table gives every
+ * consumer (device panel, JSON, recordings) the same names and units. */
+#ifndef GPUTUI_DEVPROPS_H
+#define GPUTUI_DEVPROPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gputui/device/topology.h"
+
+typedef enum {
+    GT_DP_CC,               /* compute capability, major*10+minor */
+    GT_DP_SMS,
+    GT_DP_MEM_TOTAL,        /* bytes */
+    GT_DP_MEM_FREE,         /* bytes, at the last refresh */
+    GT_DP_BUS_WIDTH,        /* bits */
+    GT_DP_MEM_CLOCK,        /* kHz, peak */
+    GT_DP_MEM_PEAK,         /* bytes/s, from clock x width x 2 (DDR) */
+    GT_DP_L2,
+    GT_DP_PERSIST_MAX,
+    GT_DP_WINDOW_MAX,
+    GT_DP_PERSIST_LIMIT,    /* cudaLimitPersistingL2CacheSize of the context now */
+    GT_DP_CAN_MAP,
+    GT_DP_INTEGRATED,
+    GT_DP_UVA,
+    GT_DP_PAGEABLE,
+    GT_DP_ASYNC_ENGINES,
+    GT_DP_CONC_KERNELS,
+    GT_DP_VMM,
+    GT_DP_GRAN_MIN,
+    GT_DP_GRAN_REC,
+    GT_DP_PEERS,            /* other GPUs that can access this one's memory */
+    GT_DP_DRIVER_CUDA,      /* cudaDriverGetVersion, e.g. 13000 */
+    GT_DP_RUNTIME,          /* cudaRuntimeGetVersion */
+    GT_DP_PCIE_GEN,
+    GT_DP_PCIE_GEN_MAX,
+    GT_DP_PCIE_WIDTH,
+    GT_DP_PCIE_WIDTH_MAX,
+    GT_DP_PCIE_BW,          /* bytes/s per direction, max gen x max width */
+    GT_DP_PCIE_MPS,         /* bytes: Max_Payload_Size in the link's Device Control */
+    GT_DP_COUNT
+} gt_dp_id;
+
+typedef enum {
+    GT_DPK_INT, GT_DPK_BYTES, GT_DPK_BOOL, GT_DPK_KHZ, GT_DPK_BPS,
+    GT_DPK_BITS, GT_DPK_CC, GT_DPK_CUDAVER, GT_DPK_GEN, GT_DPK_LANES
+} gt_dp_kind;
+
+typedef struct gt_dp_desc {
+    gt_dp_id id;
+    const char *key;        /* JSON key */
+    const char *label;      /* device panel */
+    gt_dp_kind kind;
+} gt_dp_desc;
+
+typedef struct gt_devprops {
+    int ordinal;
+    char name[128];
+    char pci_bus_id[32];
+    char driver[32];        /* NVML driver version string, "" if unknown */
+    char nvml_note[96];     /* why NVML fields are N/A, "" if loaded */
+    int64_t v[GT_DP_COUNT];
+    uint64_t valid;         /* bit i = v[i] was read */
+    gt_topo topo;           /* every GPU of the machine and their links */
+} gt_devprops;
+
+extern const gt_dp_desc gt_dp_table[GT_DP_COUNT];
+
+void gt_devprops_init(gt_devprops *p);
+void gt_dp_set(gt_devprops *p, gt_dp_id id, int64_t v);
+bool gt_dp_ok(const gt_devprops *p, gt_dp_id id);
+int64_t gt_dp_get(const gt_devprops *p, gt_dp_id id); /* 0 if invalid */
+/* Formats a property for display: "60 MiB", "yes", "Gen5", "N/A". */
+char *gt_dp_format(const gt_devprops *p, gt_dp_id id, char *buf, size_t len);
+/* Derives MEM_PEAK and PCIE_BW from the raw fields when those are valid. */
+void gt_devprops_derive(gt_devprops *p);
+/* Theoretical bytes/s per direction of a PCIe link; 0 if gen unknown. */
+double gt_pcie_bw(int gen, int width);
+
+struct json_t;
+/* The properties as a JSON object, as reports and recordings hold them
+ * (N/A fields are null); the caller owns the reference. */
+struct json_t *gt_devprops_json(const gt_devprops *p);
+/* The inverse: p is initialised, then takes every field o holds; unknown
+ * keys are ignored and o may be NULL or not an object. */
+void gt_devprops_read(struct json_t *o, gt_devprops *p);
+
+#endif

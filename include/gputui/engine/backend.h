@@ -1,0 +1,59 @@
+/* backend.h - the one narrow interface between the engine and whatever
+ * produces samples. The CUDA back-end (gpu/) implements it; a replay
+ * source can implement the same table.
+ *
+ * Call order, all on the engine's worker thread:
+ *   open -> { ops(name)->setup -> run* -> teardown }* -> close
+ * device_count and list may be called before open from any one thread.
+ * Every function reports failure through gt_err and never exits. */
+#ifndef GPUTUI_BACKEND_H
+#define GPUTUI_BACKEND_H
+
+#include "gputui/base/common.h"
+#include "gputui/device/devprops.h"
+#include "gputui/measure/experiment.h"
+#include "gputui/measure/timeline.h"
+
+typedef struct gt_exp_ops {
+    /* Allocates and prepares one configuration and fills info. On failure
+     * it has freed everything it took, and returns -1 with err set. */
+    int (*setup)(void **state, const int64_t *vals, const gt_devprops *p,
+                 gt_setup_info *info, gt_err *err);
+    /* One timed, verified iteration: writes 1..GT_MAX_SERIES samples
+     * (series, verify, sec, bytes) and returns how many, or -1. */
+    int (*run)(void *state, gt_sample *out, gt_err *err);
+    /* Frees everything setup took. state may be NULL. */
+    void (*teardown)(void *state);
+    /* Optional: true when run() has nothing more to give (a replayed
+     * configuration that has played out). run() returning 0 samples
+     * without being done just means "nothing yet". */
+    bool (*done)(void *state);
+    /* Optional: the timeline of the last run() (experiments that overlap
+     * work); returns true when it filled tl. */
+    bool (*timeline)(void *state, gt_timeline *tl);
+    /* Plays a recording back: no warm-up iterations, and no set-up or
+     * teardown figures of its own (the recorded ones stand). */
+    bool replayed;
+} gt_exp_ops;
+
+typedef struct gt_backend {
+    const char *name;
+    /* Number of devices; -1 with a message naming the CUDA error when
+     * there is no driver or no device. */
+    int (*device_count)(int *n, gt_err *err);
+    /* Reads properties of device 'ordinal' without keeping a context. */
+    int (*query)(int ordinal, gt_devprops *p, gt_err *err);
+    /* Makes 'ordinal' current on the calling thread and fills p. */
+    int (*open)(int ordinal, gt_devprops *p, gt_err *err);
+    /* Re-reads what changes (free memory). */
+    void (*refresh)(gt_devprops *p);
+    void (*close)(void);
+    /* The operations for an experiment, NULL if this back-end lacks it. */
+    const gt_exp_ops *(*ops)(const char *experiment);
+    /* Optional: frees what experiments keep across configurations (see
+     * gputui/engine/keep.h). The engine calls it when the experiment changes,
+     * when it is released and before close. */
+    void (*release)(void);
+} gt_backend;
+
+#endif

@@ -1,0 +1,74 @@
+/* engine.h - the run controller: one worker thread that owns the device
+ * and does every back-end call, and a bounded queue of samples.
+ *
+ * The UI (or batch driver) thread:
+ *   gt_engine_start()          opens the device on the worker, waits for it
+ *   gt_engine_configure()      new configuration -> new generation number
+ *   poll(gt_engine_fd()) ...   readable when samples or the status changed
+ *   gt_engine_drain()          takes queued samples (never blocks)
+ *   gt_engine_status()         copies the status
+ *   gt_engine_stop()           finishes the iteration in flight, tears
+ *                              down, closes the device, joins, frees
+ * A configuration change sets a cancel flag: the worker finishes the
+ * iteration in flight, tears down, sets up the new configuration, warms up
+ * (warm-up iterations are not queued) and goes on. */
+#ifndef GPUTUI_ENGINE_H
+#define GPUTUI_ENGINE_H
+
+#include <stdbool.h>
+
+#include "gputui/engine/backend.h"
+#include "gputui/measure/trace.h"
+
+typedef enum {
+    GT_ST_IDLE,        /* no configuration yet */
+    GT_ST_SETUP,       /* allocating / preparing */
+    GT_ST_WARMUP,
+    GT_ST_RUNNING,
+    GT_ST_PAUSED,
+    GT_ST_ERROR,       /* set-up or run failed; waits for a new config */
+    GT_ST_DONE         /* the back-end has no more samples (replay) */
+} gt_state;
+
+typedef struct gt_status {
+    gt_state state;
+    uint32_t gen;              /* generation the state refers to */
+    uint64_t iterations;       /* timed iterations of this generation */
+    int warmup_done, warmup_total;
+    double since;              /* gt_now() when the state was entered */
+    gt_setup_info info;        /* of the current generation */
+    char msg[512];             /* error text in GT_ST_ERROR */
+} gt_status;
+
+typedef struct gt_engine gt_engine;
+
+const char *gt_state_name(gt_state s);
+
+int gt_engine_start(gt_engine **out, const gt_backend *be, int device,
+                    gt_err *err);
+uint32_t gt_engine_configure(gt_engine *e, const gt_experiment *exp,
+                             const int64_t *vals);
+void gt_engine_set_paused(gt_engine *e, bool paused);
+int gt_engine_fd(const gt_engine *e);
+size_t gt_engine_drain(gt_engine *e, gt_sample *buf, size_t max);
+void gt_engine_status(gt_engine *e, gt_status *st);
+void gt_engine_props(gt_engine *e, gt_devprops *p);
+/* The latest timeline of the current generation, when it is newer than
+ * *seq (which is updated): true when tl was filled. */
+bool gt_engine_timeline(gt_engine *e, gt_timeline *tl, uint32_t *seq);
+/* Tears the current configuration down now and waits until it is; the
+ * engine then idles until the next gt_engine_configure. */
+void gt_engine_release(gt_engine *e);
+/* The CUDA calls of generation gen while the engine still holds them (the
+ * current generation, or the one before it with its teardown): true when
+ * out was filled. */
+bool gt_engine_trace(gt_engine *e, uint32_t gen, gt_trace *out);
+/* The calls of the generation torn down last, with its teardown; its
+ * generation, or 0 when there is none. */
+uint32_t gt_engine_trace_prev(gt_engine *e, gt_trace *out);
+/* Changes whenever a trace is published: a caller copies them again only
+ * then. */
+uint32_t gt_engine_trace_seq(gt_engine *e);
+void gt_engine_stop(gt_engine *e);
+
+#endif

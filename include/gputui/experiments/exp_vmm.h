@@ -1,0 +1,37 @@
+/* exp_vmm.h - parameter indices and series of the Virtual Memory
+ * Management experiment, shared by its table row (core) and its back-end
+ * (gpu). */
+#ifndef GPUTUI_EXP_VMM_H
+#define GPUTUI_EXP_VMM_H
+
+#include "gputui/measure/experiment.h"
+
+enum { GT_VMM_OP, GT_VMM_GRAN, GT_VMM_SIZE, GT_VMM_DIR, GT_VMM_START, GT_VMM_END, GT_VMM_STEP,
+       GT_VMM_PEER, GT_VMM_WARMUP, GT_VMM_NPARAMS };
+enum { GT_VMM_OP_ALLOC, GT_VMM_OP_BANDWIDTH, GT_VMM_OP_GROW, GT_VMM_OP_PEER };
+enum { GT_VMM_GRAN_MIN, GT_VMM_GRAN_REC };
+enum { GT_VMM_H2D, GT_VMM_D2H, GT_VMM_D2D };
+enum { GT_VMM_PEER_OFF, GT_VMM_PEER_RW, GT_VMM_PEER_RO };
+
+/* op=alloc: one series per call, VMM then the runtime's. */
+enum { GT_VMM_S_RESERVE, GT_VMM_S_CREATE, GT_VMM_S_MAP, GT_VMM_S_ACCESS, GT_VMM_S_UNMAP,
+       GT_VMM_S_RELEASE, GT_VMM_S_ADDRFREE, GT_VMM_S_MALLOC, GT_VMM_S_FREE,
+       GT_VMM_S_MALLOC_ASYNC, GT_VMM_S_FREE_ASYNC, GT_VMM_S_ACCESS_PEERS, GT_VMM_NALLOC_SERIES };
+/* op=alloc without peer access has no GT_VMM_S_ACCESS_PEERS series. */
+/* op=bandwidth and op=grow: VMM memory against cudaMalloc memory. */
+enum { GT_VMM_S_VMM, GT_VMM_S_RUNTIME };
+/* op=peer: a kernel on the peer reads the VMM memory, then (rw) writes it. */
+enum { GT_VMM_S_PEER_READ, GT_VMM_S_PEER_WRITE };
+
+extern const gt_experiment gt_exp_vmm;
+
+/* bytes rounded up to a multiple of gran (gran > 0). */
+static inline uint64_t gt_vmm_round(uint64_t bytes, uint64_t gran)
+{
+    return (bytes + gran - 1) / gran * gran;
+}
+
+/* The granularity the values ask for, 0 when the device did not say. */
+uint64_t gt_vmm_granularity(const int64_t *vals, const gt_devprops *p);
+
+#endif

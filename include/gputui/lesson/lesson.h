@@ -1,0 +1,113 @@
+/* lesson.h - lessons: short sequences of steps that each set a
+ * configuration (or two, one after the other), say what to look at and
+ * what the textbook expects, and give a verdict computed from the medians
+ * measured (or replayed) for it.
+ *
+ * A lesson is a JSON file, one per lesson, in DATA/lessons/NAME.json
+ * (DATA: $GPUTUI_DATA_DIR, else share/gputui beside the binary):
+ *
+ *   {"lesson": "pinned", "title": "...", "about": "one line for the list",
+ *    "steps": [
+ *      {"title": "...", "experiment": "transfer",
+ *       "configs": [{"host": "pageable"}, {"host": "pinned"}],   1 or 2
+ *       "say": ["what to look at", "what the textbook expects"],
+ *       "expect": {"a": {"config": 2, "series": "H2D", "label": "pinned"},
+ *                  "b": {"config": 1, "series": "H2D", "label": "pageable"},
+ *                  "metric": "bandwidth", "above": 1.5},
+ *       "otherwise": "why it may not hold on some machines"}]}
+ *
+ * Values in a config are parameter values as on the command line; the
+ * rest are the experiment's defaults. "config" counts from 1 (default 1).
+ * An expectation is one relation between medians ("metric": "bandwidth"
+ * or "time"):
+ *   a and b, "above" X / "below" X / "between" [lo, hi]: the ratio a / b;
+ *   a alone, "ceiling_above" X / "ceiling_below" X: a's median bandwidth
+ *   as a share of its physical ceiling (experiment.h);
+ * plus optional "samples" (per series, default 20) and "peers" (the step
+ * needs that many other GPUs with peer access). Every error names
+ * FILE:LINE. */
+#ifndef GPUTUI_LESSON_H
+#define GPUTUI_LESSON_H
+
+#include "gputui/base/common.h"
+#include "gputui/measure/experiment.h"
+#include "gputui/measure/run.h"
+
+#define GT_LESSON_STEPS 12
+#define GT_LESSON_CONFIGS 2
+#define GT_LESSON_SAY 4
+#define GT_LESSON_MAX 32
+#define GT_LESSON_SAMPLES 20
+
+typedef enum { GT_REL_ABOVE, GT_REL_BELOW, GT_REL_BETWEEN,
+               GT_REL_CEIL_ABOVE, GT_REL_CEIL_BELOW } gt_relation;
+
+typedef struct gt_lesson_ref {
+    int config;                 /* 0-based */
+    char series[48];
+    char label[48];             /* how the verdict names it; the series if "" */
+} gt_lesson_ref;
+
+typedef struct gt_lesson_expect {
+    gt_relation rel;
+    gt_lesson_ref a, b;         /* b unused for the ceiling relations */
+    bool time;                  /* metric: time (else bandwidth) */
+    double lo, hi;              /* the bound(s); above/below use lo */
+    int samples;
+    int peers;
+} gt_lesson_expect;
+
+typedef struct gt_lesson_step {
+    char title[96];
+    const gt_experiment *exp;
+    int nconfigs;
+    int64_t vals[GT_LESSON_CONFIGS][GT_MAX_PARAMS];
+    int nsay;
+    char say[GT_LESSON_SAY][240];
+    gt_lesson_expect expect;
+    char otherwise[240];
+} gt_lesson_step;
+
+typedef struct gt_lesson {
+    char name[32], title[96], about[160];
+    char path[600];
+    int nsteps;
+    gt_lesson_step step[GT_LESSON_STEPS];
+} gt_lesson;
+
+/* Parses a lesson from text ('path' names it in messages). */
+int gt_lesson_parse(gt_lesson *l, const char *path, const char *text, gt_err *err);
+int gt_lesson_load(gt_lesson *l, const char *path, gt_err *err);
+/* Every DIR/NAME.json, in order of file name, into out (at most max). Returns
+ * how many, or -1 with err naming the first file that does not load. */
+int gt_lessons_load_dir(const char *dir, gt_lesson *out, int max, gt_err *err);
+/* The lesson named 'name' among l[0..n), or NULL. */
+const gt_lesson *gt_lesson_find(const gt_lesson *l, int n, const char *name);
+
+typedef enum {
+    GT_VERDICT_WAIT,        /* not enough samples yet */
+    GT_VERDICT_YES,         /* as expected */
+    GT_VERDICT_NO,          /* not on this machine */
+    GT_VERDICT_CANNOT       /* the figures needed do not exist here */
+} gt_verdict_kind;
+
+typedef struct gt_verdict {
+    gt_verdict_kind kind;
+    char text[400];
+} gt_verdict;
+
+const char *gt_verdict_name(gt_verdict_kind k);   /* "as expected" ... */
+/* The verdict of step st from runs[i] = the run of its config i (NULL
+ * while a config has not run). 'need' samples per series are enough
+ * (the caller lowers it to what a recording holds); 'peers' is the
+ * device's peer count (GT_DP_PEERS). */
+void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_devprops *p,
+                       uint64_t need, gt_verdict *v);
+
+struct gt_recording;
+/* Samples per series that make step st's verdict: its "samples", or fewer
+ * when a recording (rec, NULL when live) holds fewer of a config's series;
+ * replay loops the recorded ones, which would add nothing. */
+uint64_t gt_lesson_need(const gt_lesson_step *st, const struct gt_recording *rec);
+
+#endif

@@ -1,0 +1,146 @@
+/* experiment.h - the experiment table and what one timed iteration yields.
+ *
+ * An experiment is a name, an explanation, its parameters and a few pure
+ * functions over the parameter values (series names, device-dependent
+ * checks, the physical ceiling of each series). The GPU work behind it
+ * lives in the back-end (backend.h) under the same name. */
+#ifndef GPUTUI_EXPERIMENT_H
+#define GPUTUI_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gputui/device/devprops.h"
+#include "gputui/measure/param.h"
+
+#define GT_MAX_SERIES 12
+#define GT_MAX_TIMES 8
+
+/* How a sample's result was checked. */
+typedef enum {
+    GT_V_FULL = 0,     /* every element compared */
+    GT_V_SAMPLED = 1,  /* random blocks compared (large host buffers) */
+    GT_V_FAILED = 2    /* a compared element was wrong */
+} gt_verify;
+
+typedef struct gt_sample {
+    uint32_t gen;      /* configuration generation (engine.h) */
+    uint8_t series;    /* index into the experiment's series names */
+    uint8_t verify;    /* gt_verify */
+    double sec;        /* timed duration */
+    uint64_t bytes;    /* bytes moved once during 'sec' */
+} gt_sample;
+
+/* Figures a set-up measures besides the samples (allocation times ...). */
+typedef struct gt_setup_info {
+    int ntimes;
+    struct { char label[64]; double sec; } times[GT_MAX_TIMES];
+    char note[160];    /* e.g. how results are verified */
+    char timing[128];  /* how a sample's time was taken, when not plainly events */
+    uint32_t skipped;  /* bit s: series s is never produced on this device */
+    char why_skipped[96];
+} gt_setup_info;
+
+struct gt_run;
+
+#define GT_SUMMARY_LINES 8
+typedef char gt_summary_line[160];
+
+typedef struct gt_experiment {
+    const char *name;
+    int order;                    /* place in the list (the TUI's 'e'); the lowest is the default */
+    const char *title;
+    const char *explain;          /* one paragraph for the help pane */
+    const gt_param *params;
+    int nparams;
+    int warmup_param;             /* index of the warm-up count, -1 if none */
+    /* Series this configuration produces ("H2D", "D2H"); returns count. */
+    int (*series)(const int64_t *vals, const char **names);
+    /* Optional: device-dependent limits (free memory, features). 0, or -1
+     * with a message that names the limit. Call gt_experiment_check. */
+    int (*check)(const int64_t *vals, const gt_devprops *p,
+                 char *err, size_t errlen);
+    /* Optional: physical ceiling of series s in bytes/s, 0 when unknown.
+     * *factor is what a sample's bytes-once bandwidth is multiplied by
+     * before it is compared with the ceiling (2 for a device copy: read +
+     * write). Call gt_experiment_ceiling. */
+    double (*ceiling)(const int64_t *vals, int s, const gt_devprops *p,
+                      double *factor, char *label, size_t labellen);
+    bool bandwidth;               /* bandwidth means something here (shown) */
+    /* Optional: whether it does under these values (overrides bandwidth). */
+    bool (*bandwidth_for)(const int64_t *vals);
+    /* Optional: lines that compare the series of a run (ratios, speed-up);
+     * returns how many. */
+    int (*summary)(struct gt_run *r, const gt_devprops *p,
+                   gt_summary_line *lines, int max);
+    /* Optional: in a sweep of parameter 'param', a value to mark on the
+     * plot (the L2 set-aside in a sweep of the region), NAN for none. */
+    double (*sweep_mark)(const int64_t *vals, int param, const gt_devprops *p,
+                         char *label, size_t labellen);
+    /* Optional: the values a sweep of 'param' steps through (the L2 region
+     * from 5 MiB to twice the L2); returns how many, 0 for the default. */
+    int (*sweep_values)(int param, const gt_devprops *p, int64_t *out, int max);
+    /* Optional: 'y', the lines after why's title that set series s's
+     * median against its bounds (see why.h); returns how many. */
+    int (*why)(struct gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max);
+} gt_experiment;
+
+/* Registration: an experiment's table row defines itself with
+ *     GT_EXPERIMENT(gt_exp_NAME) = { .name = "NAME", .order = N, ... };
+ * which also puts it in the one list the rest of gputui reads (the CLI,
+ * the TUI, reports, recordings, and the back-ends by name): a new
+ * experiment edits no list. The entries go to a linker section; GNU ld
+ * marks its ends. */
+#define GT_EXPERIMENT(sym)                                                          \
+    extern const gt_experiment sym;                                                 \
+    __attribute__((used, section("gt_exp_list"))) static const gt_experiment        \
+        *const sym##_entry = &sym;                                                  \
+    const gt_experiment sym
+
+/* Every registered experiment, in order; the first is the default. */
+const gt_experiment *const *gt_experiment_list(void);
+int gt_experiment_count(void);
+#define gt_experiments (gt_experiment_list())
+#define gt_nexperiments (gt_experiment_count())
+
+const gt_experiment *gt_experiment_find(const char *name);
+int gt_experiment_param(const gt_experiment *e, const char *name);
+void gt_experiment_defaults(const gt_experiment *e, int64_t *vals);
+/* Rejects values given explicitly (bit i of 'given') that do not apply to
+ * the rest of the configuration. 0 or -1 with a message. */
+int gt_experiment_validate(const gt_experiment *e, const int64_t *vals,
+                           uint64_t given, char *err, size_t errlen);
+/* "host=pinned dir=h2d size=64M ..." for headers and logs. */
+char *gt_experiment_describe(const gt_experiment *e, const int64_t *vals,
+                             char *buf, size_t len);
+
+/* Whether bandwidth is shown for these values. */
+bool gt_experiment_bandwidth(const gt_experiment *e, const int64_t *vals);
+/* e->check, or 0 when the experiment has none. */
+int gt_experiment_check(const gt_experiment *e, const int64_t *vals, const gt_devprops *p,
+                        char *err, size_t errlen);
+/* e->ceiling, or 0 ("no ceiling known") when the experiment has none. */
+double gt_experiment_ceiling(const gt_experiment *e, const int64_t *vals, int s,
+                             const gt_devprops *p, double *factor, char *label,
+                             size_t labellen);
+
+/* The two physical ceilings, for an experiment's ceiling function: the
+ * PCIe link per direction (factor 1), or the device memory peak, which a
+ * device copy uses twice (read + write: factor 2); and the link between
+ * two GPUs. */
+double gt_ceiling_pcie(const gt_devprops *p, double *factor, char *label, size_t labellen);
+double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t labellen);
+/* Between GPUs a and b: their NVLinks (links x the generation's rate, one
+ * way), else the PCIe link; 0 when NVML could not say. */
+double gt_ceiling_link(const gt_devprops *p, int a, int b, double *factor, char *label,
+                       size_t labellen);
+
+void gt_setup_info_time(gt_setup_info *info, double sec,
+                        const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Sets info->timing (cut at its size). */
+void gt_setup_info_timing(gt_setup_info *info, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

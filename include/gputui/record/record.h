@@ -1,0 +1,151 @@
+/* record.h - recordings (.gtr): versioned JSON Lines written and read with
+ * jansson.
+ *
+ * Format 1.0, one JSON object per line, each with a "type":
+ *   header  (first line) format [major, minor], tool, version, created
+ *           (UTC, ISO 8601), device {the gt_dp_table keys; null = N/A}
+ *   config  gen, t, experiment, values {param: text as typed on the
+ *           command line}, setup [{what, seconds}], verification
+ *   sample  gen, t, series, verify ("full"|"sampled"|"failed"), sec, bytes
+ *   error   gen, t, message
+ *   timeline gen, t, streams, total [serial, streams], sum [h2d, kernel,
+ *           d2h], ops [[run, stream, kind, chunk, start, end], ...]
+ *           (since 1.1; one per configuration; timeline.h)
+ * t is seconds since the recording started. Readers reject another major
+ * version, ignore unknown fields and unknown line types, load every
+ * complete line of a file whose last line was cut off, and name the line
+ * of anything else that is wrong.
+ *
+ * A recording may be gzip-compressed: the writer compresses when the name
+ * ends in ".gz"; the reader decides by the content, so either name reads
+ * either kind. A compressed stream that ends early is a cut-off file (its
+ * complete lines load, cut_note says so); corrupt compressed data is an
+ * error naming the line it was found in. */
+#ifndef GPUTUI_RECORD_H
+#define GPUTUI_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gputui/base/common.h"
+#include "gputui/device/devprops.h"
+#include "gputui/measure/experiment.h"
+#include "gputui/measure/timeline.h"
+#include "gputui/measure/trace.h"
+
+#define GT_REC_MAJOR 1
+/* 1.2: "trace" lines (the CUDA calls of a configuration). */
+#define GT_REC_MINOR 2
+
+/* How a sample was verified, as the "verify" field spells it. */
+extern const char *const gt_verify_names[3];
+
+/* ---- writing (recorder.c) ---- */
+
+typedef struct gt_recorder gt_recorder;
+
+/* Whether --record PATH is written compressed (the name ends in ".gz"). */
+bool gt_rec_is_gzip_name(const char *path);
+
+/* Writes PATH.partial (created exclusively) and renames it PATH when it
+ * closes cleanly. An existing PATH is refused (exit 64) unless force; so
+ * is an existing PATH.partial (a crash's), which force removes. */
+int gt_recorder_open(gt_recorder **out, const char *path, bool force, const gt_devprops *p,
+                     gt_err *err);
+/* A configuration, once its set-up is known (before its first sample). */
+void gt_recorder_config(gt_recorder *r, const gt_experiment *exp,
+                        const int64_t *vals, uint32_t gen,
+                        const gt_setup_info *info);
+void gt_recorder_sample(gt_recorder *r, const gt_sample *s);
+/* Flushes lines written more than half a second ago: call it at least
+ * once a second (the TUI's loop does), so a killed gputui loses at most a
+ * second of samples. */
+void gt_recorder_tick(gt_recorder *r);
+/* Whether a write has failed (a full disk): true with a message for the
+ * status line. */
+bool gt_recorder_failed(const gt_recorder *r, char *msg, size_t len);
+void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg);
+void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl);
+/* The CUDA calls of configuration gen, once it has been torn down. */
+void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t);
+/* Flushes, closes and renames PATH.partial to PATH (or removes it when
+ * no configuration was recorded: no file, none replaced); -1 with a message
+ * (the reason, and that the lines written are in PATH.partial) if
+ * anything could not be written or renamed. */
+int gt_recorder_close(gt_recorder *r, gt_err *err);
+
+/* ---- reading (record.c) ---- */
+
+typedef struct gt_rec_config {
+    const gt_experiment *exp;
+    int64_t vals[GT_MAX_PARAMS];
+    uint32_t gen;
+    gt_setup_info info;
+    char error[256];        /* recorded error, "" if none */
+    gt_timeline *tl;        /* recorded timeline, NULL if none */
+    gt_trace *trace;        /* recorded CUDA calls, NULL if none (before 1.2) */
+    gt_sample *s;           /* samples in recorded order */
+    double *t;              /* their times */
+    size_t n, cap;
+} gt_rec_config;
+
+typedef struct gt_recording {
+    char path[512];
+    int major, minor;
+    char version[32];       /* gputui version that wrote it */
+    char created[40];
+    gt_devprops props;
+    gt_rec_config *cfg;
+    size_t ncfg, cfgcap;
+    size_t lines;           /* lines loaded */
+    size_t dropped;         /* cut-off lines at the end, not loaded */
+    char cut_note[600];     /* "PATH:LINE: the compressed data ends early ...", or "" */
+} gt_recording;
+
+/* The longest line a reader takes; a longer one stops it with
+ * "PATH:LINE: line longer than 4 MiB" (the longest legitimate lines, the
+ * header and a configuration's CUDA calls, are a few KiB). */
+#define GT_REC_MAX_LINE (4 << 20)
+
+/* Loads a file (record_file.c): a regular file only (a device, FIFO or
+ * directory is refused by name), read as a stream, plain or gzip, holding
+ * one line at a time besides what it has parsed. On failure everything is
+ * freed and err says what and, for a bad line, "PATH:LINE: ...". */
+int gt_recording_load(gt_recording *r, const char *path, gt_err *err);
+/* The same from memory (name is used in messages). */
+int gt_recording_parse(gt_recording *r, const char *name, const char *buf,
+                       size_t len, gt_err *err);
+/* Line by line, as both of those read: begin, then every line (without
+ * its newline; terminated false for a last line that had none) numbered
+ * from 1: 0 to go on, 1 when a cut-off last line was dropped (stop), -1
+ * with err set; then end with the number of lines read, which checks that
+ * a recording was there. On -1, call gt_recording_free. */
+void gt_recording_begin(gt_recording *r, const char *name);
+int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminated,
+                      size_t lineno, gt_err *err);
+int gt_recording_end(gt_recording *r, size_t lines_read, gt_err *err);
+void gt_recording_free(gt_recording *r);
+/* What a reader should be told about a file that loaded with losses (a
+ * cut-off last line, a compressed stream that ends early), "" if none. */
+const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len);
+
+/* All of a recorded configuration's samples as one run (r is initialised
+ * here; free it with gt_run_free). -1 if out of memory for its timeline. */
+int gt_rec_config_run(const gt_rec_config *c, struct gt_run *r);
+
+/* Index of the configuration with exactly these values, or -1. */
+int gt_recording_find(const gt_recording *r, const gt_experiment *exp,
+                      const int64_t *vals);
+/* Where a replay of experiment exp stands on vals: that configuration if it
+ * was recorded, else the experiment's first recorded one, else -1 (the
+ * recording does not hold the experiment). */
+int gt_recording_place(const gt_recording *r, const gt_experiment *exp, const int64_t *vals);
+/* After parameter 'changed' was set in vals: the recorded configuration
+ * with that value which shares the most other values (ties: the first
+ * recorded), or -1 with the recorded values of that parameter in 'have'
+ * ("4M, 64M, 256M"). */
+int gt_recording_match(const gt_recording *r, const gt_experiment *exp,
+                       const int64_t *vals, int changed, char *have,
+                       size_t havelen);
+
+#endif

@@ -1,0 +1,172 @@
+#include "gputui/device/devprops.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gputui/base/units.h"
+
+const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
+    {GT_DP_CC, "compute_capability", "Compute capability", GT_DPK_CC},
+    {GT_DP_SMS, "sm_count", "SMs", GT_DPK_INT},
+    {GT_DP_MEM_TOTAL, "global_mem_bytes", "Global memory", GT_DPK_BYTES},
+    {GT_DP_MEM_FREE, "free_mem_bytes", "  free", GT_DPK_BYTES},
+    {GT_DP_BUS_WIDTH, "memory_bus_width_bits", "Memory bus", GT_DPK_BITS},
+    {GT_DP_MEM_CLOCK, "memory_clock_khz", "Memory clock", GT_DPK_KHZ},
+    {GT_DP_MEM_PEAK, "memory_peak_bytes_per_s", "  peak bandwidth", GT_DPK_BPS},
+    {GT_DP_L2, "l2_bytes", "L2 cache", GT_DPK_BYTES},
+    {GT_DP_PERSIST_MAX, "persisting_l2_max_bytes", "  persisting max", GT_DPK_BYTES},
+    {GT_DP_WINDOW_MAX, "access_policy_max_window_bytes", "  policy window max", GT_DPK_BYTES},
+    {GT_DP_PERSIST_LIMIT, "persisting_l2_limit_bytes", "  persisting limit", GT_DPK_BYTES},
+    {GT_DP_CAN_MAP, "can_map_host_memory", "canMapHostMemory", GT_DPK_BOOL},
+    {GT_DP_INTEGRATED, "integrated", "integrated", GT_DPK_BOOL},
+    {GT_DP_UVA, "unified_addressing", "unifiedAddressing", GT_DPK_BOOL},
+    {GT_DP_PAGEABLE, "pageable_memory_access", "pageableMemoryAccess", GT_DPK_BOOL},
+    {GT_DP_ASYNC_ENGINES, "async_engine_count", "asyncEngineCount", GT_DPK_INT},
+    {GT_DP_CONC_KERNELS, "concurrent_kernels", "concurrentKernels", GT_DPK_BOOL},
+    {GT_DP_VMM, "vmm_supported", "VMM supported", GT_DPK_BOOL},
+    {GT_DP_GRAN_MIN, "vmm_granularity_min_bytes", "  granularity min", GT_DPK_BYTES},
+    {GT_DP_GRAN_REC, "vmm_granularity_recommended_bytes", "  granularity rec", GT_DPK_BYTES},
+    {GT_DP_PEERS, "peer_devices", "Peer GPUs", GT_DPK_INT},
+    {GT_DP_DRIVER_CUDA, "driver_cuda_version", "Driver (CUDA)", GT_DPK_CUDAVER},
+    {GT_DP_RUNTIME, "runtime_version", "Runtime", GT_DPK_CUDAVER},
+    {GT_DP_PCIE_GEN, "pcie_gen_current", "PCIe gen now/max", GT_DPK_GEN},
+    {GT_DP_PCIE_GEN_MAX, "pcie_gen_max", "", GT_DPK_GEN},
+    {GT_DP_PCIE_WIDTH, "pcie_width_current", "PCIe width now/max", GT_DPK_LANES},
+    {GT_DP_PCIE_WIDTH_MAX, "pcie_width_max", "", GT_DPK_LANES},
+    {GT_DP_PCIE_BW, "pcie_bytes_per_s", "  link bandwidth", GT_DPK_BPS},
+    {GT_DP_PCIE_MPS, "pcie_max_payload_bytes", "  max payload", GT_DPK_BYTES},
+};
+
+void gt_devprops_init(gt_devprops *p)
+{
+    memset(p, 0, sizeof *p);
+    p->ordinal = -1;
+    gt_topo_init(&p->topo);
+}
+
+void gt_dp_set(gt_devprops *p, gt_dp_id id, int64_t v)
+{
+    p->v[id] = v;
+    p->valid |= 1ull << id;
+}
+
+bool gt_dp_ok(const gt_devprops *p, gt_dp_id id)
+{
+    return (p->valid >> id) & 1u;
+}
+
+int64_t gt_dp_get(const gt_devprops *p, gt_dp_id id)
+{
+    return gt_dp_ok(p, id) ? p->v[id] : 0;
+}
+
+char *gt_dp_format(const gt_devprops *p, gt_dp_id id, char *buf, size_t len)
+{
+    int64_t v = p->v[id];
+
+    if (!gt_dp_ok(p, id)) {
+        snprintf(buf, len, "N/A");
+        return buf;
+    }
+    switch (gt_dp_table[id].kind) {
+    case GT_DPK_INT:
+        snprintf(buf, len, "%lld", (long long)v);
+        break;
+    case GT_DPK_BYTES:
+        gt_format_size((uint64_t)v, buf, len);
+        break;
+    case GT_DPK_BOOL:
+        snprintf(buf, len, "%s", v ? "yes" : "no");
+        break;
+    case GT_DPK_KHZ:
+        snprintf(buf, len, "%lld MHz", (long long)(v / 1000));
+        break;
+    case GT_DPK_BPS:
+        snprintf(buf, len, "%.1f GB/s", (double)v / 1e9);
+        break;
+    case GT_DPK_BITS:
+        snprintf(buf, len, "%lld-bit", (long long)v);
+        break;
+    case GT_DPK_CC:
+        snprintf(buf, len, "%lld.%lld", (long long)(v / 10), (long long)(v % 10));
+        break;
+    case GT_DPK_CUDAVER:
+        snprintf(buf, len, "%lld.%lld", (long long)(v / 1000),
+                 (long long)(v % 1000 / 10));
+        break;
+    case GT_DPK_GEN:
+        snprintf(buf, len, "Gen%lld", (long long)v);
+        break;
+    case GT_DPK_LANES:
+        snprintf(buf, len, "x%lld", (long long)v);
+        break;
+    }
+    return buf;
+}
+
+double gt_pcie_bw(int gen, int width)
+{
+    /* GT/s per lane x encoding efficiency / 8 bits; Gen6 uses FLIT 242/256. */
+    static const double lane[] = {0, 2.5 * 0.8, 5.0 * 0.8, 8.0 * 128 / 130,
+                                  16.0 * 128 / 130, 32.0 * 128 / 130,
+                                  64.0 * 242 / 256};
+
+    if (gen < 1 || gen > 6 || width < 1)
+        return 0.0;
+    return lane[gen] * 1e9 / 8.0 * width;
+}
+
+void gt_devprops_derive(gt_devprops *p)
+{
+    if (gt_dp_ok(p, GT_DP_MEM_CLOCK) && gt_dp_ok(p, GT_DP_BUS_WIDTH) &&
+        p->v[GT_DP_MEM_CLOCK] > 0 && p->v[GT_DP_BUS_WIDTH] > 0)
+        gt_dp_set(p, GT_DP_MEM_PEAK, (int64_t)((double)p->v[GT_DP_MEM_CLOCK] *
+                                               1e3 * 2.0 *
+                                               (double)p->v[GT_DP_BUS_WIDTH] / 8.0));
+    if (gt_dp_ok(p, GT_DP_PCIE_GEN_MAX) && gt_dp_ok(p, GT_DP_PCIE_WIDTH_MAX)) {
+        double bw = gt_pcie_bw((int)p->v[GT_DP_PCIE_GEN_MAX],
+                               (int)p->v[GT_DP_PCIE_WIDTH_MAX]);
+        if (bw > 0)
+            gt_dp_set(p, GT_DP_PCIE_BW, (int64_t)bw);
+    }
+}
+
+/* The JSON form of the properties, in reports and recordings; a key this
+ * version does not know is ignored, a missing one stays invalid. */
+json_t *gt_devprops_json(const gt_devprops *p)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "ordinal", json_integer(p->ordinal));
+    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "pci_bus_id", json_string(p->pci_bus_id));
+    json_object_set_new(o, "driver_version", p->driver[0] ? json_string(p->driver) : json_null());
+    for (int i = 0; i < GT_DP_COUNT; i++)
+        json_object_set_new(o, gt_dp_table[i].key,
+                            gt_dp_ok(p, (gt_dp_id)i) ? json_integer(p->v[i]) : json_null());
+    if (p->topo.count)
+        json_object_set_new(o, "topology", gt_topo_json(&p->topo));
+    return o;
+}
+
+void gt_devprops_read(json_t *d, gt_devprops *p)
+{
+    json_t *v;
+
+    gt_devprops_init(p);
+    if (!json_is_object(d))
+        return;
+    if (json_is_integer(v = json_object_get(d, "ordinal")))
+        p->ordinal = (int)json_integer_value(v);
+    if (json_is_string(v = json_object_get(d, "name")))
+        snprintf(p->name, sizeof p->name, "%s", json_string_value(v));
+    if (json_is_string(v = json_object_get(d, "pci_bus_id")))
+        snprintf(p->pci_bus_id, sizeof p->pci_bus_id, "%s", json_string_value(v));
+    if (json_is_string(v = json_object_get(d, "driver_version")))
+        snprintf(p->driver, sizeof p->driver, "%s", json_string_value(v));
+    for (int i = 0; i < GT_DP_COUNT; i++)
+        if (json_is_integer(v = json_object_get(d, gt_dp_table[i].key)))
+            gt_dp_set(p, (gt_dp_id)i, json_integer_value(v));
+    gt_topo_read(json_object_get(d, "topology"), &p->topo);
+}

@@ -1,0 +1,243 @@
+/* The L2 persistence experiment's table row. The GPU side is
+ * src/gpu/l2.c. */
+#include "gputui/experiments/exp_l2.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "gputui/measure/run.h"
+#include "gputui/base/units.h"
+
+static const char *const op_names[] = {"window", "cost", "compete"};
+static const char *const prop_names[] = {"persisting", "streaming", "normal"};
+static const char *const apply_names[] = {"stream", "graph"};
+
+static bool window_op(const int64_t *v, const char **why)
+{
+    if (v[GT_L2_OP] != GT_L2_OP_COST)
+        return true;
+    *why = "only with op=window or op=compete";
+    return false;
+}
+
+static bool apply_op(const int64_t *v, const char **why)
+{
+    if (v[GT_L2_OP] == GT_L2_OP_WINDOW)
+        return true;
+    *why = "only with op=window";
+    return false;
+}
+
+static const gt_param params[GT_L2_NPARAMS] = {
+    [GT_L2_OP] = {"op", "measure", GT_P_ENUM, 0, 2, GT_L2_OP_WINDOW, 0, 0, op_names, 3, NULL,
+                  "window: the kernel with the access-policy window and without; cost: a "
+                  "device copy under the set-aside and with none; compete: two kernels at "
+                  "once on two streams, each with its own region and window", NULL},
+    [GT_L2_SETASIDE] = {"set-aside", "set-aside (% of max)", GT_P_INT, 0, 100, 100, 5, 0, NULL,
+                        0, "%", "cudaLimitPersistingL2CacheSize as a share of "
+                        "persistingL2CacheMaxSize; the driver rounds what it grants", NULL},
+    [GT_L2_WINDOW] = {"window", "window num_bytes", GT_P_SIZE, 0, 4ll << 30, 0, 0, 4, NULL, 0,
+                      "bytes", "accessPolicyWindow.num_bytes from the persisting region's "
+                      "start; region = all of it", window_op, "region"},
+    [GT_L2_HIT] = {"hit-ratio", "hitRatio (%)", GT_P_INT, 0, 100, 100, 5, 0, NULL, 0, "%",
+                   "share of the window's accesses that get hitProp; 0 to 100 in steps of 5",
+                   window_op},
+    [GT_L2_HITPROP] = {"hit-prop", "hitProp", GT_P_ENUM, 0, 2, GT_L2_PROP_PERSISTING, 0, 0,
+                       prop_names, 3, NULL, "cudaAccessPropertyPersisting, Streaming or Normal",
+                       window_op},
+    [GT_L2_MISSPROP] = {"miss-prop", "missProp", GT_P_ENUM, 0, 2, GT_L2_PROP_STREAMING, 0, 0,
+                        prop_names, 3, NULL, "the property of the other accesses: streaming "
+                        "or normal (persisting is refused, as the runtime does)", window_op},
+    [GT_L2_APPLY] = {"apply", "window set on", GT_P_ENUM, 0, 1, GT_L2_APPLY_STREAM, 0, 0,
+                     apply_names, 2, NULL, "stream: a stream attribute; graph: the kernel "
+                     "node's attribute in a CUDA graph", apply_op},
+    [GT_L2_REGION] = {"region", "persisting region", GT_P_SIZE, 1 << 20, 1ll << 30, 32ll << 20,
+                      0, 4096, NULL, 0, "bytes", "the data every thread re-reads (the window "
+                      "covers it)", window_op},
+    [GT_L2_STREAMING] = {"streaming", "streaming data", GT_P_SIZE, 16ll << 20, 16ll << 30,
+                         1ll << 30, 0, 4096, NULL, 0, "bytes", "data read and written once per "
+                         "launch (cost: the size of the copy)", NULL},
+    [GT_L2_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
+                      "untimed iterations after each change, kept out of the histograms", NULL},
+};
+
+static int series(const int64_t *v, const char **names)
+{
+    if (v[GT_L2_OP] == GT_L2_OP_WINDOW) {
+        names[GT_L2_S_WINDOW] = "with window";
+        names[GT_L2_S_BASELINE] = "no window";
+    } else if (v[GT_L2_OP] == GT_L2_OP_COMPETE) {
+        names[GT_L2_S_WINDOW] = "both windows";
+        names[GT_L2_S_BASELINE] = "no windows";
+    } else {
+        names[GT_L2_S_WINDOW] = "D2D under set-aside";
+        names[GT_L2_S_BASELINE] = "D2D, limit 0";
+    }
+    return 2;
+}
+
+uint64_t gt_l2_setaside(const int64_t *v, const gt_devprops *p)
+{
+    return (uint64_t)gt_dp_get(p, GT_DP_PERSIST_MAX) * (uint64_t)v[GT_L2_SETASIDE] / 100;
+}
+
+uint64_t gt_l2_window(const int64_t *v, const gt_devprops *p)
+{
+    uint64_t w = v[GT_L2_WINDOW] ? (uint64_t)v[GT_L2_WINDOW] : (uint64_t)v[GT_L2_REGION];
+    uint64_t max = (uint64_t)gt_dp_get(p, GT_DP_WINDOW_MAX);
+
+    return max && w > max ? max : w;
+}
+
+static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
+{
+    char a[32], b[32];
+    uint64_t need;
+
+    if (gt_dp_ok(p, GT_DP_CC) && gt_dp_get(p, GT_DP_CC) < 80) {
+        snprintf(err, n, "experiment l2: L2 persistence needs compute capability 8.0 or "
+                 "newer; this device is %lld.%lld", (long long)gt_dp_get(p, GT_DP_CC) / 10,
+                 (long long)gt_dp_get(p, GT_DP_CC) % 10);
+        return -1;
+    }
+    /* cudaAccessPolicyWindow: "missProp ... Must be either NORMAL or
+     * STREAMING"; the runtime answers persisting with cudaErrorInvalidValue. */
+    if (v[GT_L2_MISSPROP] == GT_L2_PROP_PERSISTING && gt_param_applies(&params[GT_L2_MISSPROP], v, NULL)) {
+        snprintf(err, n, "miss-prop: persisting is not allowed: the runtime takes only streaming "
+                 "or normal for the accesses outside hitRatio (cudaAccessPolicyWindow.missProp)");
+        return -1;
+    }
+    if (gt_dp_ok(p, GT_DP_PERSIST_MAX) && !gt_dp_get(p, GT_DP_PERSIST_MAX)) {
+        snprintf(err, n, "experiment l2: this device reports persistingL2CacheMaxSize = 0 "
+                 "(no persisting L2 lines can be set aside)");
+        return -1;
+    }
+    if (v[GT_L2_OP] != GT_L2_OP_COST && v[GT_L2_WINDOW] > v[GT_L2_REGION]) {
+        snprintf(err, n, "window: %s is larger than the persisting region (%s); allowed: "
+                 "region or up to its size", gt_format_size((uint64_t)v[GT_L2_WINDOW], a, sizeof a),
+                 gt_format_size((uint64_t)v[GT_L2_REGION], b, sizeof b));
+        return -1;
+    }
+    /* An explicit window above the maximum is refused; "region" is capped
+     * to it (gt_l2_window). */
+    if (v[GT_L2_OP] != GT_L2_OP_COST && gt_dp_ok(p, GT_DP_WINDOW_MAX) &&
+        v[GT_L2_WINDOW] > gt_dp_get(p, GT_DP_WINDOW_MAX)) {
+        snprintf(err, n, "window: %s is above accessPolicyMaxWindowSize (%s)",
+                 gt_format_size((uint64_t)v[GT_L2_WINDOW], a, sizeof a),
+                 gt_format_size((uint64_t)gt_dp_get(p, GT_DP_WINDOW_MAX), b, sizeof b));
+        return -1;
+    }
+    need = (uint64_t)v[GT_L2_STREAMING] * 2 + (uint64_t)v[GT_L2_REGION] *
+           (v[GT_L2_OP] == GT_L2_OP_COMPETE ? 2 : 1);
+    if (gt_dp_ok(p, GT_DP_MEM_FREE) && need > (uint64_t)gt_dp_get(p, GT_DP_MEM_FREE)) {
+        snprintf(err, n, "streaming: needs %s of device memory; %s is free",
+                 gt_format_size(need, a, sizeof a),
+                 gt_format_size((uint64_t)gt_dp_get(p, GT_DP_MEM_FREE), b, sizeof b));
+        return -1;
+    }
+    return 0;
+}
+
+static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    double w = gt_dist_percentile(&r->s[GT_L2_S_WINDOW].lat, 0.5);
+    double b = gt_dist_percentile(&r->s[GT_L2_S_BASELINE].lat, 0.5);
+    char x[32], y[32], z[32];
+    int n = 0;
+
+    if (n < max)
+        snprintf(lines[n++], sizeof lines[0], "L2 %s, persisting max %s, window max %s",
+                 gt_dp_ok(p, GT_DP_L2) ? gt_format_size((uint64_t)gt_dp_get(p, GT_DP_L2), x, sizeof x) : "N/A",
+                 gt_dp_ok(p, GT_DP_PERSIST_MAX) ? gt_format_size((uint64_t)gt_dp_get(p, GT_DP_PERSIST_MAX), y, sizeof y) : "N/A",
+                 gt_dp_ok(p, GT_DP_WINDOW_MAX) ? gt_format_size((uint64_t)gt_dp_get(p, GT_DP_WINDOW_MAX), z, sizeof z) : "N/A");
+    if (n < max && isfinite(w) && isfinite(b) && w > 0) {
+        if (r->vals[GT_L2_OP] == GT_L2_OP_WINDOW)
+            snprintf(lines[n++], sizeof lines[0], "speed-up with the window %.2fx: %s vs %s "
+                     "without (p50)", b / w, gt_format_seconds(w, x, sizeof x),
+                     gt_format_seconds(b, y, sizeof y));
+        else if (r->vals[GT_L2_OP] == GT_L2_OP_COMPETE)
+            snprintf(lines[n++], sizeof lines[0], "two windows at hitRatio %.2f each, %s of "
+                     "regions: %.2fx the speed of none (%s vs %s, p50)",
+                     (double)r->vals[GT_L2_HIT] / 100,
+                     gt_format_size(2 * (uint64_t)r->vals[GT_L2_REGION], z, sizeof z), b / w,
+                     gt_format_seconds(w, x, sizeof x), gt_format_seconds(b, y, sizeof y));
+        else
+            snprintf(lines[n++], sizeof lines[0], "set-aside cost: the copy takes %.2fx as long "
+                     "under the set-aside (%s vs %s, p50)", w / b, gt_format_seconds(w, x, sizeof x),
+                     gt_format_seconds(b, y, sizeof y));
+    }
+    return n;
+}
+
+static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
+                      char *label, size_t n)
+{
+    double c = gt_ceiling_hbm(p, factor, label, n);
+
+    (void)s;
+    return v[GT_L2_OP] == GT_L2_OP_COST ? c : 0;
+}
+
+static bool bandwidth_for(const int64_t *v)
+{
+    return v[GT_L2_OP] == GT_L2_OP_COST;
+}
+
+/* Sweeps of the region mark the set-aside. */
+static double sweep_mark(const int64_t *v, int param, const gt_devprops *p, char *label,
+                         size_t n)
+{
+    char a[32];
+    uint64_t s = gt_l2_setaside(v, p);
+
+    if (param != GT_L2_REGION || !s)
+        return NAN;
+    snprintf(label, n, "set-aside asked: %s", gt_format_size(s, a, sizeof a));
+    return (double)s;
+}
+
+/* hitRatio 0 to 1 by 0.05; the region from 5 MiB to twice the L2. */
+static int sweep_values(int param, const gt_devprops *p, int64_t *out, int max)
+{
+    int n = 0;
+
+    if (param == GT_L2_HIT) {
+        for (int h = 0; h <= 100 && n < max; h += 5)
+            out[n++] = h;
+    } else if (param == GT_L2_REGION) {
+        int64_t top = gt_dp_ok(p, GT_DP_L2) ? 2 * gt_dp_get(p, GT_DP_L2) : 128ll << 20;
+        int64_t step = (top - (5ll << 20)) / 15;
+        step = (step + (1 << 20) - 1) / (1 << 20) * (1 << 20);     /* whole MiB */
+        for (int64_t r = 5ll << 20; r <= top && n < max; r += step)
+            out[n++] = r;
+    }
+    return n;
+}
+
+GT_EXPERIMENT(gt_exp_l2) = {
+    .name = "l2",
+    .order = 60,
+    .title = "L2 persistence (set-aside, access-policy window)",
+    .explain =
+        "Every thread updates one word of a small persisting region and one word of a large "
+        "streaming array (the Programming Guide's pattern). The set-aside "
+        "(cudaLimitPersistingL2CacheSize) reserves L2 lines for persisting accesses; the "
+        "access-policy window marks the region's accesses persisting (hitRatio of them). "
+        "Runs alternate with the window and without it (after cudaCtxResetPersistingL2Cache), "
+        "so both histograms fill. op=cost shows what a set-aside alone costs a device copy. "
+        "op=compete runs two such kernels at once on two streams, each with its own region "
+        "and window: at hitRatio 1.0 each, two regions larger than the set-aside evict each "
+        "other's persisting lines; the Guide suggests 0.5 each. "
+        "Leaving restores the limit gputui started with and resets the persisting lines.",
+    .params = params,
+    .nparams = GT_L2_NPARAMS,
+    .warmup_param = GT_L2_WARMUP,
+    .series = series,
+    .check = check,
+    .ceiling = ceiling,
+    .bandwidth = false,
+    .bandwidth_for = bandwidth_for,
+    .summary = summary,
+    .sweep_mark = sweep_mark,
+    .sweep_values = sweep_values,
+};

@@ -1,0 +1,298 @@
+/* The latency experiment's table row: one thread (or one warp) walks a
+ * chain (chain.h) of a chosen size and stride, each load depending on the
+ * last, through device, host-mapped, managed or peer memory. The GPU side
+ * is src/gpu/latency.c, which reads these parameters by name. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/experiments/chain.h"
+#include "gputui/measure/experiment.h"
+#include "gputui/measure/run.h"
+#include "gputui/base/units.h"
+
+enum { KIND, SIZE, STRIDE, ORDER, CACHE, LANES, LOADS, WARMUP, NPARAMS };
+enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER };
+
+static const char *const kind_names[] = {"device", "mapped", "managed", "managed-cpu", "peer"};
+static const char *const order_names[] = {"random", "linear"};
+static const char *const cache_names[] = {"default", "cg", "volatile"};
+static const char *const lane_names[] = {"thread", "warp"};
+
+static const gt_param params[NPARAMS] = {
+    [KIND] = {"kind", "memory", GT_P_ENUM, 0, 4, K_DEVICE, 0, 0, kind_names, 5, NULL,
+              "device (cudaMalloc), mapped (pinned host memory, over PCIe), managed (first "
+              "touched on the GPU), managed-cpu (the CPU touches the walk's slots before each "
+              "sample), peer (another GPU's memory)", NULL},
+    [SIZE] = {"size", "working set", GT_P_SIZE, 4096, 4ll << 30, 256ll << 20, 0, 4, NULL, 0,
+              "bytes", "the chain's buffer; w sweeps it from 4 KiB to 1 GiB (the staircase)",
+              NULL},
+    [STRIDE] = {"stride", "stride", GT_P_SIZE, 4, 1ll << 30, 128, 0, 4, NULL, 0, "bytes",
+                "bytes from one slot to the next (128: one cache line each)", NULL},
+    [ORDER] = {"order", "order", GT_P_ENUM, 0, 1, 0, 0, 0, order_names, 2, NULL,
+               "random: one random cycle through every slot, which no prefetcher predicts; "
+               "linear: slot after slot", NULL},
+    [CACHE] = {"cache", "load", GT_P_ENUM, 0, 2, 0, 0, 0, cache_names, 3, NULL,
+               "default: ld.global (cached in L1); cg: ld.global.cg (L2 only); volatile: "
+               "ld.volatile", NULL},
+    [LANES] = {"threads", "walkers", GT_P_ENUM, 0, 1, 0, 0, 0, lane_names, 2, NULL,
+               "thread: one walker; warp: 32 walkers on one chain, evenly apart", NULL},
+    [LOADS] = {"loads", "loads per sample", GT_P_INT, 256, 1 << 20, 4096, 0, 0, NULL, 0, NULL,
+               "dependent loads a walker makes per sample; the sample is their mean", NULL},
+    [WARMUP] = {"warmup", "warm-up walks", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
+                "untimed walks after each change, on top of the set-up's first walk, which "
+                "passes over the whole chain (up to 2^20 loads a walker)", NULL},
+};
+
+static int series(const int64_t *v, const char **names)
+{
+    (void)v;
+    names[0] = "load";
+    return 1;
+}
+
+static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
+{
+    uint64_t size = (uint64_t)v[SIZE], stride = (uint64_t)v[STRIDE], slots = size / stride;
+    char a[32], b[32];
+
+    if (size % stride) {
+        snprintf(err, n, "size: %s is not a multiple of the stride (%s)",
+                 gt_format_size(size, a, sizeof a), gt_format_size(stride, b, sizeof b));
+        return -1;
+    }
+    if (slots < (v[LANES] ? 64u : 2u)) {
+        snprintf(err, n, "stride: %s leaves %llu slots in %s; allowed: at most %s (%s)",
+                 gt_format_size(stride, a, sizeof a), (unsigned long long)slots,
+                 gt_format_size(size, b, sizeof b),
+                 v[LANES] ? "size / 64, two slots for each of 32 walkers" : "half the size",
+                 v[LANES] ? "threads=warp" : "a chain needs two slots");
+        return -1;
+    }
+    if (v[ORDER] == 0 && slots > GT_CHAIN_MAX_RANDOM_SLOTS) {
+        snprintf(err, n, "order=random keeps the chain's order on the host: at most %u slots; "
+                 "%s / %s is %llu (use a larger stride, or order=linear)",
+                 GT_CHAIN_MAX_RANDOM_SLOTS, gt_format_size(size, a, sizeof a),
+                 gt_format_size(stride, b, sizeof b), (unsigned long long)slots);
+        return -1;
+    }
+    if (v[KIND] == K_MAPPED && gt_dp_ok(p, GT_DP_CAN_MAP) && !gt_dp_get(p, GT_DP_CAN_MAP)) {
+        snprintf(err, n, "kind=mapped: this device cannot map host memory (canMapHostMemory = 0)");
+        return -1;
+    }
+    if (v[KIND] == K_PEER) {
+        int peer = gt_topo_pick_peer(&p->topo, p->ordinal, -1);
+        if (p->topo.count < 2 || peer < 0) {
+            snprintf(err, n, "kind=peer needs two GPUs; this machine has %s",
+                     gt_topo_count_words(&p->topo));
+            return -1;
+        }
+        if (p->ordinal >= 0 && p->ordinal < p->topo.n && peer < p->topo.n &&
+            p->topo.link[p->ordinal][peer].access == 0) {
+            snprintf(err, n, "kind=peer: GPU %d cannot access GPU %d's memory "
+                     "(cudaDeviceCanAccessPeer = 0)", p->ordinal, peer);
+            return -1;
+        }
+    }
+    if ((v[KIND] == K_DEVICE || v[KIND] == K_MANAGED) && gt_dp_ok(p, GT_DP_MEM_FREE) &&
+        size > (uint64_t)gt_dp_get(p, GT_DP_MEM_FREE)) {
+        snprintf(err, n, "size: %s is more than the free device memory (%s)",
+                 gt_format_size(size, a, sizeof a),
+                 gt_format_size((uint64_t)gt_dp_get(p, GT_DP_MEM_FREE), b, sizeof b));
+        return -1;
+    }
+    return 0;
+}
+
+/* The SM clock the first walk measured (clock64 cycles over globaltimer
+ * ns), from the set-up note src/gpu/latency.c writes: "... SM cycles a
+ * load (1.98 GHz)"; 0 when absent. */
+static double sm_ghz(const char *note)
+{
+    const char *at = strstr(note, "SM cycles a load (");
+    double g = at ? strtod(at + strlen("SM cycles a load ("), NULL) : 0;
+
+    return isfinite(g) && g > 0 && g < 10 ? g : 0;
+}
+
+/* Where a working set of this size sits, from the properties (the L1's
+ * size is not among them: only the L2's is named). */
+static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    const int64_t *v = r->vals;
+    uint64_t size = (uint64_t)v[SIZE], l2 = (uint64_t)gt_dp_get(p, GT_DP_L2);
+    double t = r->nseries && r->s[0].lat.count ? gt_dist_percentile(&r->s[0].lat, 0.5) : NAN;
+    char a[32], b[32];
+    int n = 0;
+
+    if (n < max && isfinite(t)) {
+        double ghz = sm_ghz(r->info.note);
+        if (ghz > 0)
+            snprintf(lines[n++], sizeof lines[0], "one dependent load: %.1f ns = %.0f SM cycles "
+                     "(p50; SM clock %.2f GHz)", t * 1e9, t * 1e9 * ghz, ghz);
+        else
+            snprintf(lines[n++], sizeof lines[0], "one dependent load: %.1f ns (p50)", t * 1e9);
+    }
+    if (n < max && v[KIND] == K_DEVICE) {
+        if (!gt_dp_ok(p, GT_DP_L2))
+            snprintf(lines[n++], sizeof lines[0], "L2 size N/A");
+        else if (size <= 128 * 1024 && v[CACHE] == 0)
+            snprintf(lines[n++], sizeof lines[0], "%s: small enough for one SM's L1 (up to 256 "
+                     "KiB on Hopper, shared with shared memory)", gt_format_size(size, a, sizeof a));
+        else if (size <= l2 / 2)
+            snprintf(lines[n++], sizeof lines[0], "%s fits in the L2 (%s)%s",
+                     gt_format_size(size, a, sizeof a), gt_format_size(l2, b, sizeof b),
+                     v[CACHE] == 1 ? ", which cg loads read without the L1" : "");
+        else if (size <= l2)
+            snprintf(lines[n++], sizeof lines[0], "%s: in the L2 (%s), past half of it, "
+                     "where a split L2 (A100, Hopper) answers slower",
+                     gt_format_size(size, a, sizeof a), gt_format_size(l2, b, sizeof b));
+        else
+            snprintf(lines[n++], sizeof lines[0], "%s is %.1fx the L2 (%s): most loads go to "
+                     "device memory", gt_format_size(size, a, sizeof a),
+                     (double)size / (double)(l2 ? l2 : 1), gt_format_size(l2, b, sizeof b));
+    } else if (n < max) {
+        static const char *const where[] = {"", "over PCIe from pinned host memory",
+                                            "from managed memory resident on the GPU",
+                                            "from managed memory the CPU touched: page faults "
+                                            "move it back", "over the link from the peer GPU"};
+        snprintf(lines[n++], sizeof lines[0], "each load %s", where[v[KIND]]);
+    }
+    if (n < max && v[ORDER] == 0)
+        snprintf(lines[n++], sizeof lines[0], "random order: no prefetcher predicts the next "
+                 "slot; linear order lets it");
+    return n;
+}
+
+/* 'y': the median against the levels it could come from. */
+static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    const int64_t *v = r->vals;
+    uint64_t size = (uint64_t)v[SIZE], stride = (uint64_t)v[STRIDE], l2 = 0;
+    double t = r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
+    double ghz = sm_ghz(r->info.note);
+    int lanes = v[LANES] ? 32 : 1, n = 0;
+    char a[32], b[32];
+
+    if (gt_dp_ok(p, GT_DP_L2))
+        l2 = (uint64_t)gt_dp_get(p, GT_DP_L2);
+    if (n < max && isfinite(t)) {
+        if (ghz > 0)
+            snprintf(lines[n++], sizeof lines[0], "one load: %.1f ns (p50) = %.0f SM cycles at "
+                     "the %.2f GHz the first walk measured", t * 1e9, t * 1e9 * ghz, ghz);
+        else
+            snprintf(lines[n++], sizeof lines[0], "one load: %.1f ns (p50); SM clock N/A", t * 1e9);
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "%d load%s in flight: %d x 4 B every %.1f ns is "
+                     "%.3f GB/s; latency bounds it, not bandwidth", lanes, lanes > 1 ? "s" : "",
+                     lanes, t * 1e9, lanes * 4.0 / t / 1e9);
+    }
+    if (n < max && stride < 128)
+        snprintf(lines[n++], sizeof lines[0], "stride %llu B: %llu slots share a 128-byte line, so "
+                 "at most 1 load in %llu can miss", (unsigned long long)stride,
+                 (unsigned long long)(128 / stride), (unsigned long long)(128 / stride));
+    switch (v[KIND]) {
+    case K_DEVICE:
+    case K_MANAGED:
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "L1: up to 256 KiB an SM on Hopper, shared with "
+                     "shared memory (not among the properties); %s %s", gt_format_size(size, a, sizeof a),
+                     v[CACHE] ? "is not cached there: cg and volatile loads skip the L1"
+                              : size <= (128u << 10) ? "fits" : "does not fit");
+        if (n < max && l2)
+            snprintf(lines[n++], sizeof lines[0], "L2: %s (properties); %s", gt_format_size(l2, b, sizeof b),
+                     size <= l2 / 2 ? "the working set fits in half of it"
+                     : size <= l2 ? "the working set fits, past half: a split L2's far half is slower"
+                                  : "the working set does not fit: most loads go to device memory");
+        else if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "L2: N/A");
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "order %s: %s", v[ORDER] ? "linear" : "random",
+                     v[ORDER] ? "the next slot is predictable; a prefetcher may fetch it early"
+                              : "one random cycle: no prefetcher predicts the next slot");
+        if (n < max && v[KIND] == K_MANAGED)
+            snprintf(lines[n++], sizeof lines[0], "managed memory written by a kernel: resident "
+                     "here, read as device memory");
+        break;
+    case K_MAPPED:
+        if (n < max && gt_dp_ok(p, GT_DP_PCIE_GEN) && gt_dp_ok(p, GT_DP_PCIE_WIDTH))
+            snprintf(lines[n++], sizeof lines[0], "each load goes over PCIe (Gen%lld x%lld) to host "
+                     "memory and back: a read request, then its completion",
+                     (long long)gt_dp_get(p, GT_DP_PCIE_GEN), (long long)gt_dp_get(p, GT_DP_PCIE_WIDTH));
+        else if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "each load goes over PCIe (link N/A) to host "
+                     "memory and back: a read request, then its completion");
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "NVIDIA's nvbandwidth measures the same as "
+                     "host_device_latency_sm (2 MiB, 128 B stride)");
+        break;
+    case K_MANAGED_CPU:
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "the CPU read the walk's slots before the sample: "
+                     "the first load of each page faults and the page moves back to the GPU");
+        break;
+    default:
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "each load crosses the link to the peer's memory "
+                     "and back (the device panel names the link)");
+        break;
+    }
+    return n;
+}
+
+/* The staircase: 4 KiB to 1 GiB, powers of two and the sizes halfway
+ * between (x1.5); a stride, powers of two from 4 B to 4 MiB. */
+static int sweep_values(int param, const gt_devprops *p, int64_t *out, int max)
+{
+    int n = 0;
+
+    (void)p;
+    if (param == SIZE) {
+        for (int64_t s = 4096; s <= (1ll << 30) && n < max; s *= 2) {
+            out[n++] = s;
+            if (s < (1ll << 30) && n < max)
+                out[n++] = s + s / 2;
+        }
+    } else if (param == STRIDE) {
+        for (int64_t s = 4; s <= (4ll << 20) && n < max; s *= 2)
+            out[n++] = s;
+    }
+    return n;
+}
+
+static double sweep_mark(const int64_t *v, int param, const gt_devprops *p, char *label,
+                         size_t n)
+{
+    char a[32];
+
+    (void)v;
+    if (param != SIZE || !gt_dp_ok(p, GT_DP_L2))
+        return NAN;
+    snprintf(label, n, "L2 %s", gt_format_size((uint64_t)gt_dp_get(p, GT_DP_L2), a, sizeof a));
+    return (double)gt_dp_get(p, GT_DP_L2);
+}
+
+GT_EXPERIMENT(gt_exp_latency) = {
+    .name = "latency",
+    .order = 90,
+    .title = "Load latency: the memory hierarchy",
+    .explain =
+        "One thread walks a chain through a buffer, each load's address coming from the load "
+        "before, so nothing hides the latency: the time per load is the sample. A working set "
+        "that fits in the L1 gives the L1's latency, one that fits in the L2 the L2's, a larger "
+        "one device memory's; random order defeats the prefetchers and, past the TLBs' reach, "
+        "adds the page walks. Mapped host memory answers over PCIe, managed memory from "
+        "wherever its pages are, a peer GPU's over the link. w on the working set draws the "
+        "staircase. Every walk's end is checked against the host's walk of the same chain.",
+    .params = params,
+    .nparams = NPARAMS,
+    .warmup_param = WARMUP,
+    .series = series,
+    .check = check,
+    .bandwidth = false,
+    .summary = summary,
+    .sweep_mark = sweep_mark,
+    .sweep_values = sweep_values,
+    .why = why,
+};

@@ -1,0 +1,115 @@
+/* The pitched-memory experiment's table row. The GPU side is
+ * src/gpu/pitched.c. */
+#include "gputui/experiments/exp_pitched.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "gputui/measure/run.h"
+#include "gputui/base/units.h"
+
+static const char *const dims_names[] = {"2d", "3d"};
+static const char *const measure_names[] = {"h2d", "d2h", "kernel"};
+
+static bool three_d(const int64_t *v, const char **why)
+{
+    if (v[GT_PI_DIMS] == GT_PI_3D)
+        return true;
+    *why = "only with dims=3d";
+    return false;
+}
+
+static const gt_param params[GT_PI_NPARAMS] = {
+    [GT_PI_DIMS] = {"dims", "dimensions", GT_P_ENUM, 0, 1, GT_PI_2D, 0, 0, dims_names, 2, NULL,
+                    "2d: cudaMallocPitch + cudaMemcpy2D; 3d: cudaMalloc3D + cudaMemcpy3D", NULL},
+    [GT_PI_MEASURE] = {"measure", "measure", GT_P_ENUM, 0, 2, GT_PI_H2D, 0, 0, measure_names, 3,
+                       NULL, "h2d or d2h: the 2D/3D copy from or to packed pinned host memory; "
+                       "kernel: a kernel that walks the rows", NULL},
+    [GT_PI_WIDTH] = {"width", "row width W", GT_P_SIZE, 1, 1 << 20, 1000, 0, 1, NULL, 0, "bytes",
+                     "bytes per row; try 1000, 4096 and 4100", NULL},
+    [GT_PI_HEIGHT] = {"height", "rows H", GT_P_INT, 1, 1 << 20, 262144, 0, 0, NULL, 0, NULL,
+                      "rows (per slice for 3d); the default makes 256 MB or more, several "
+                      "times a large L2", NULL},
+    [GT_PI_DEPTH] = {"depth", "slices D", GT_P_INT, 1, 4096, 1, 0, 0, NULL, 0, NULL,
+                     "slices of the volume", three_d},
+    [GT_PI_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 3, 1, 0, NULL, 0, NULL,
+                      "untimed iterations after each change, kept out of the histograms", NULL},
+};
+
+static int series(const int64_t *v, const char **names)
+{
+    names[GT_PI_S_PACKED] = "packed (pitch = W)";
+    names[GT_PI_S_PITCHED] = v[GT_PI_DIMS] == GT_PI_3D ? "cudaMalloc3D" : "cudaMallocPitch";
+    return 2;
+}
+
+static uint64_t bytes_of(const int64_t *v)
+{
+    return (uint64_t)v[GT_PI_WIDTH] * (uint64_t)v[GT_PI_HEIGHT] *
+           (uint64_t)(v[GT_PI_DIMS] == GT_PI_3D ? v[GT_PI_DEPTH] : 1);
+}
+
+static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
+{
+    uint64_t b = bytes_of(v);
+    char a[32], c[32];
+
+    if (b > (4ull << 30)) {
+        snprintf(err, n, "width x height%s: %s; at most 4 GiB",
+                 v[GT_PI_DIMS] == GT_PI_3D ? " x depth" : "", gt_format_size(b, a, sizeof a));
+        return -1;
+    }
+    /* packed + pitched (with at most 2x padding) on the device */
+    if (gt_dp_ok(p, GT_DP_MEM_FREE) && 3 * b > (uint64_t)gt_dp_get(p, GT_DP_MEM_FREE)) {
+        snprintf(err, n, "width x height: %s needs up to %s of device memory; %s is free",
+                 gt_format_size(b, a, sizeof a), gt_format_size(3 * b, c, sizeof c),
+                 gt_format_size((uint64_t)gt_dp_get(p, GT_DP_MEM_FREE), a, sizeof a));
+        return -1;
+    }
+    return 0;
+}
+
+static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    double a = gt_dist_percentile(&r->s[GT_PI_S_PACKED].bw, 0.5);
+    double b = gt_dist_percentile(&r->s[GT_PI_S_PITCHED].bw, 0.5);
+
+    (void)p;
+    if (max < 1 || !isfinite(a) || !isfinite(b) || a <= 0)
+        return 0;
+    snprintf(lines[0], sizeof lines[0], "%s: packed %.2f GB/s, %s %.2f GB/s (p50): %.2fx",
+             measure_names[r->vals[GT_PI_MEASURE]], a / 1e9, r->s[GT_PI_S_PITCHED].name, b / 1e9,
+             b / a);
+    return 1;
+}
+
+static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
+                      char *label, size_t n)
+{
+    (void)s;
+    /* The kernel reads and writes each byte. */
+    return v[GT_PI_MEASURE] == GT_PI_KERNEL ? gt_ceiling_hbm(p, factor, label, n)
+                                            : gt_ceiling_pcie(p, factor, label, n);
+}
+
+GT_EXPERIMENT(gt_exp_pitched) = {
+    .name = "pitched",
+    .order = 70,
+    .title = "Pitched 2D/3D memory",
+    .explain =
+        "An array of H rows of W bytes (D slices for 3d), on the device two ways: packed, "
+        "every row right after the last (cudaMalloc, pitch = W), and pitched, every row "
+        "starting on the alignment CUDA chooses (cudaMallocPitch / cudaMalloc3D; the pane "
+        "shows the pitch and the padding). The 2D/3D copies move W bytes per row between "
+        "packed pinned host memory and either layout; the kernel adds 1 to every byte, a "
+        "block per row, with 32-bit accesses when W is a multiple of 4. Widths that are not multiples of the alignment, such as 1000 or "
+        "4100 bytes, leave packed rows misaligned; multiples such as 4096 do not.",
+    .params = params,
+    .nparams = GT_PI_NPARAMS,
+    .warmup_param = GT_PI_WARMUP,
+    .series = series,
+    .check = check,
+    .ceiling = ceiling,
+    .bandwidth = true,
+    .summary = summary,
+};

@@ -1,0 +1,291 @@
+/* The Virtual Memory Management experiment's table row. The GPU side is
+ * src/gpu/vmm.c. */
+#include "gputui/experiments/exp_vmm.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "gputui/measure/run.h"
+#include "gputui/base/units.h"
+
+static const char *const op_names[] = {"alloc", "bandwidth", "grow", "peer"};
+static const char *const gran_names[] = {"minimum", "recommended"};
+static const char *const dir_names[] = {"h2d", "d2h", "d2d"};
+static const char *const peer_names[] = {"off", "rw", "ro"};
+static const char *const alloc_series[GT_VMM_NALLOC_SERIES] = {
+    "cuMemAddressReserve", "cuMemCreate", "cuMemMap", "cuMemSetAccess", "cuMemUnmap",
+    "cuMemRelease", "cuMemAddressFree", "cudaMalloc", "cudaFree", "cudaMallocAsync",
+    "cudaFreeAsync", "cuMemSetAccess (peers)"};
+
+static bool op_is(const int64_t *v, int op, const char *what, const char **why)
+{
+    if (v[GT_VMM_OP] == op)
+        return true;
+    *why = what;
+    return false;
+}
+
+static bool sized(const int64_t *v, const char **why)
+{
+    if (v[GT_VMM_OP] != GT_VMM_OP_GROW)
+        return true;
+    *why = "only with op=alloc, bandwidth or peer";
+    return false;
+}
+
+static bool dir_applies(const int64_t *v, const char **why)
+{
+    return op_is(v, GT_VMM_OP_BANDWIDTH, "only with op=bandwidth", why);
+}
+
+static bool grow_applies(const int64_t *v, const char **why)
+{
+    return op_is(v, GT_VMM_OP_GROW, "only with op=grow", why);
+}
+
+static const gt_param params[GT_VMM_NPARAMS] = {
+    [GT_VMM_OP] = {"op", "measure", GT_P_ENUM, 0, 3, GT_VMM_OP_ALLOC, 0, 0, op_names, 4, NULL,
+                   "alloc: each VMM call and the runtime's; bandwidth: copies into VMM memory "
+                   "vs cudaMalloc memory; grow: a vector grown in place vs reallocated; peer: "
+                   "another GPU reads (rw: and writes) the memory", NULL},
+    [GT_VMM_GRAN] = {"granularity", "granularity", GT_P_ENUM, 0, 1, GT_VMM_GRAN_REC, 0, 0,
+                     gran_names, 2, NULL,
+                     "cuMemGetAllocationGranularity: minimum or recommended; sizes round up to it",
+                     NULL},
+    [GT_VMM_SIZE] = {"size", "size", GT_P_SIZE, 4096, 16ll << 30, 64ll << 20, 0, 4, NULL, 0,
+                     "bytes", "bytes asked for; VMM rounds up to the granularity", sized},
+    [GT_VMM_DIR] = {"dir", "direction", GT_P_ENUM, 0, 2, GT_VMM_H2D, 0, 0, dir_names, 3, NULL,
+                    "h2d and d2h from pinned host memory, or d2d", dir_applies},
+    [GT_VMM_START] = {"start", "start size", GT_P_SIZE, 2ll << 20, 16ll << 30, 64ll << 20, 0, 4,
+                      NULL, 0, "bytes", "size of the vector before it grows", grow_applies},
+    [GT_VMM_END] = {"end", "end size", GT_P_SIZE, 2ll << 20, 32ll << 30, 4ll << 30, 0, 4, NULL,
+                    0, "bytes", "size it grows to", grow_applies},
+    [GT_VMM_STEP] = {"step", "growth step", GT_P_SIZE, 2ll << 20, 16ll << 30, 64ll << 20, 0, 4,
+                     NULL, 0, "bytes", "bytes added per step (a chunk mapped at the end, or a "
+                     "larger cudaMalloc and a copy)", grow_applies},
+    [GT_VMM_PEER] = {"peer-access", "peer access", GT_P_ENUM, 0, 2, GT_VMM_PEER_OFF, 0, 0,
+                     peer_names, 3, NULL, "cuMemSetAccess for the other GPUs too: off, rw "
+                     "(read-write) or ro (read-only); needs more than one GPU", NULL},
+    [GT_VMM_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 1, 1, 0, NULL, 0, NULL,
+                       "untimed iterations after each change, kept out of the histograms", NULL},
+};
+
+static int series(const int64_t *v, const char **names)
+{
+    switch (v[GT_VMM_OP]) {
+    case GT_VMM_OP_ALLOC: {
+        int n = v[GT_VMM_PEER] == GT_VMM_PEER_OFF ? GT_VMM_S_ACCESS_PEERS : GT_VMM_NALLOC_SERIES;
+        for (int i = 0; i < n; i++)
+            names[i] = alloc_series[i];
+        return n;
+    }
+    case GT_VMM_OP_PEER:
+        names[GT_VMM_S_PEER_READ] = "peer reads VMM";
+        if (v[GT_VMM_PEER] == GT_VMM_PEER_RO)
+            return 1;
+        names[GT_VMM_S_PEER_WRITE] = "peer writes VMM";
+        return 2;
+    case GT_VMM_OP_BANDWIDTH:
+        names[GT_VMM_S_VMM] = "VMM memory";
+        names[GT_VMM_S_RUNTIME] = "cudaMalloc memory";
+        return 2;
+    default:
+        names[GT_VMM_S_VMM] = "grow in place (map a chunk)";
+        names[GT_VMM_S_RUNTIME] = "reallocate (cudaMalloc + copy + cudaFree)";
+        return 2;
+    }
+}
+
+uint64_t gt_vmm_granularity(const int64_t *v, const gt_devprops *p)
+{
+    return (uint64_t)gt_dp_get(p, v[GT_VMM_GRAN] == GT_VMM_GRAN_MIN ? GT_DP_GRAN_MIN
+                                                                    : GT_DP_GRAN_REC);
+}
+
+/* Device memory the configuration needs at most. */
+static uint64_t device_need(const int64_t *v, uint64_t gran)
+{
+    uint64_t size = gt_vmm_round((uint64_t)v[GT_VMM_SIZE], gran);
+
+    switch (v[GT_VMM_OP]) {
+    case GT_VMM_OP_ALLOC:
+        return size;
+    case GT_VMM_OP_BANDWIDTH:       /* a VMM and a cudaMalloc buffer, two of each for d2d */
+        return (v[GT_VMM_DIR] == GT_VMM_D2D ? 4 : 2) * size;
+    default:                        /* reallocating holds the old and the new vector */
+        return 2 * gt_vmm_round((uint64_t)v[GT_VMM_END], gran);
+    }
+}
+
+static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
+{
+    uint64_t gran = gt_vmm_granularity(v, p), need;
+    char a[32], b[32], c[32];
+
+    if (gt_dp_ok(p, GT_DP_VMM) && !gt_dp_get(p, GT_DP_VMM)) {
+        snprintf(err, n, "experiment vmm: this device does not support virtual memory "
+                 "management (CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 0)");
+        return -1;
+    }
+    if (v[GT_VMM_OP] == GT_VMM_OP_PEER && v[GT_VMM_PEER] == GT_VMM_PEER_OFF) {
+        snprintf(err, n, "op=peer: another GPU reads the memory, which needs peer-access=rw "
+                 "or ro (now off)");
+        return -1;
+    }
+    if (v[GT_VMM_PEER] != GT_VMM_PEER_OFF && p->topo.count == 1) {
+        snprintf(err, n, "peer-access: needs two GPUs; this machine has one; allowed here: off");
+        return -1;
+    }
+    if (v[GT_VMM_PEER] != GT_VMM_PEER_OFF && !gt_dp_get(p, GT_DP_PEERS)) {
+        snprintf(err, n, "peer-access: no other GPU here can access this one's memory "
+                 "(%s); allowed here: off", gt_dp_ok(p, GT_DP_PEERS) ? "0 peers" : "N/A");
+        return -1;
+    }
+    if (v[GT_VMM_OP] == GT_VMM_OP_GROW) {
+        if (v[GT_VMM_END] <= v[GT_VMM_START]) {
+            snprintf(err, n, "end: %s is not above start (%s); allowed: above the start size",
+                     gt_format_size((uint64_t)v[GT_VMM_END], a, sizeof a),
+                     gt_format_size((uint64_t)v[GT_VMM_START], b, sizeof b));
+            return -1;
+        }
+        if (v[GT_VMM_STEP] > v[GT_VMM_END] - v[GT_VMM_START]) {
+            snprintf(err, n, "step: %s is more than end - start (%s)",
+                     gt_format_size((uint64_t)v[GT_VMM_STEP], a, sizeof a),
+                     gt_format_size((uint64_t)(v[GT_VMM_END] - v[GT_VMM_START]), b, sizeof b));
+            return -1;
+        }
+        if ((v[GT_VMM_END] - v[GT_VMM_START]) / v[GT_VMM_STEP] > 4096) {
+            snprintf(err, n, "step: %s makes more than 4096 steps from start to end",
+                     gt_format_size((uint64_t)v[GT_VMM_STEP], a, sizeof a));
+            return -1;
+        }
+        if (gran && (v[GT_VMM_STEP] % (int64_t)gran || v[GT_VMM_START] % (int64_t)gran)) {
+            snprintf(err, n, "start and step must be multiples of the %s granularity (%s) to "
+                     "map chunks at the end of the vector; got start %s, step %s",
+                     gran_names[v[GT_VMM_GRAN]], gt_format_size(gran, a, sizeof a),
+                     gt_format_size((uint64_t)v[GT_VMM_START], b, sizeof b),
+                     gt_format_size((uint64_t)v[GT_VMM_STEP], c, sizeof c));
+            return -1;
+        }
+    }
+    need = device_need(v, gran ? gran : 1);
+    if (gt_dp_ok(p, GT_DP_MEM_FREE) && need > (uint64_t)gt_dp_get(p, GT_DP_MEM_FREE)) {
+        snprintf(err, n, "%s: this configuration needs %s of device memory; %s is free",
+                 v[GT_VMM_OP] == GT_VMM_OP_GROW ? "end" : "size", gt_format_size(need, a, sizeof a),
+                 gt_format_size((uint64_t)gt_dp_get(p, GT_DP_MEM_FREE), b, sizeof b));
+        return -1;
+    }
+    return 0;
+}
+
+static double p50(gt_run *r, int s)
+{
+    return s < r->nseries ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
+}
+
+static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    const int64_t *v = r->vals;
+    uint64_t gran = gt_vmm_granularity(v, p);
+    char a[32], b[32], c[32], d[32], e[32];
+    int n = 0;
+
+    if (n < max)
+        snprintf(lines[n++], sizeof lines[0], "granularity: minimum %s, recommended %s",
+                 gt_dp_ok(p, GT_DP_GRAN_MIN) ? gt_format_size((uint64_t)gt_dp_get(p, GT_DP_GRAN_MIN), a, sizeof a) : "N/A",
+                 gt_dp_ok(p, GT_DP_GRAN_REC) ? gt_format_size((uint64_t)gt_dp_get(p, GT_DP_GRAN_REC), b, sizeof b) : "N/A");
+    if (n < max && gran && v[GT_VMM_OP] != GT_VMM_OP_GROW) {
+        uint64_t want = (uint64_t)v[GT_VMM_SIZE], got = gt_vmm_round(want, gran);
+        snprintf(lines[n++], sizeof lines[0], "size %s rounds up to %s: %s wasted (%.1f%%)",
+                 gt_format_size(want, a, sizeof a), gt_format_size(got, b, sizeof b),
+                 gt_format_size(got - want, c, sizeof c), 100.0 * (double)(got - want) / (double)got);
+    }
+    if (v[GT_VMM_OP] == GT_VMM_OP_ALLOC && n + 1 < max) {
+        double va = 0, vf = 0;
+        for (int s = GT_VMM_S_RESERVE; s <= GT_VMM_S_ACCESS; s++)
+            va += p50(r, s);
+        for (int s = GT_VMM_S_UNMAP; s <= GT_VMM_S_ADDRFREE; s++)
+            vf += p50(r, s);
+        if (isfinite(va) && isfinite(p50(r, GT_VMM_S_MALLOC)) && isfinite(p50(r, GT_VMM_S_MALLOC_ASYNC)))
+            snprintf(lines[n++], sizeof lines[0], "allocate (sum of p50s): VMM %s, cudaMalloc %s, "
+                     "cudaMallocAsync %s", gt_format_seconds(va, a, sizeof a),
+                     gt_format_seconds(p50(r, GT_VMM_S_MALLOC), b, sizeof b),
+                     gt_format_seconds(p50(r, GT_VMM_S_MALLOC_ASYNC), c, sizeof c));
+        if (isfinite(va) && isfinite(p50(r, GT_VMM_S_ACCESS_PEERS)) && n + 1 < max)
+            snprintf(lines[n++], sizeof lines[0], "peer access: VMM allocate %s for this GPU "
+                     "alone, %s with the peers' access (+%s)", gt_format_seconds(va, a, sizeof a),
+                     gt_format_seconds(va + p50(r, GT_VMM_S_ACCESS_PEERS), b, sizeof b),
+                     gt_format_seconds(p50(r, GT_VMM_S_ACCESS_PEERS), c, sizeof c));
+        if (isfinite(vf) && isfinite(p50(r, GT_VMM_S_FREE)) && isfinite(p50(r, GT_VMM_S_FREE_ASYNC)))
+            snprintf(lines[n++], sizeof lines[0], "release (sum of p50s): VMM %s, cudaFree %s, "
+                     "cudaFreeAsync %s", gt_format_seconds(vf, d, sizeof d),
+                     gt_format_seconds(p50(r, GT_VMM_S_FREE), e, sizeof e),
+                     gt_format_seconds(p50(r, GT_VMM_S_FREE_ASYNC), a, sizeof a));
+    }
+    if (v[GT_VMM_OP] == GT_VMM_OP_PEER)
+        return n;
+    if (v[GT_VMM_OP] != GT_VMM_OP_ALLOC && n < max) {
+        double x = p50(r, GT_VMM_S_VMM), y = p50(r, GT_VMM_S_RUNTIME);
+        if (isfinite(x) && isfinite(y) && x > 0)
+            snprintf(lines[n++], sizeof lines[0], "%s: VMM %s, cudaMalloc %s (p50): %.2fx",
+                     v[GT_VMM_OP] == GT_VMM_OP_GROW ? "per step" : "per copy",
+                     gt_format_seconds(x, a, sizeof a), gt_format_seconds(y, b, sizeof b), y / x);
+    }
+    if (v[GT_VMM_OP] == GT_VMM_OP_GROW && n < max) {
+        uint64_t steps = (uint64_t)((v[GT_VMM_END] - v[GT_VMM_START]) / v[GT_VMM_STEP]);
+        double x = r->s[GT_VMM_S_VMM].lat.mean, y = r->s[GT_VMM_S_RUNTIME].lat.mean;
+        if (r->s[GT_VMM_S_VMM].lat.count && r->s[GT_VMM_S_RUNTIME].lat.count)
+            snprintf(lines[n++], sizeof lines[0], "whole growth, %llu steps (mean x steps): VMM "
+                     "%s, reallocate %s", (unsigned long long)steps,
+                     gt_format_seconds(x * (double)steps, a, sizeof a),
+                     gt_format_seconds(y * (double)steps, b, sizeof b));
+    }
+    return n;
+}
+
+static bool bandwidth_for(const int64_t *v)
+{
+    return v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH || v[GT_VMM_OP] == GT_VMM_OP_PEER;
+}
+
+static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
+                      char *label, size_t n)
+{
+    (void)s;
+    if (v[GT_VMM_OP] == GT_VMM_OP_PEER)
+        return gt_ceiling_link(p, gt_topo_pick_peer(&p->topo, p->ordinal, -1), p->ordinal, factor,
+                               label, n);
+    if (v[GT_VMM_OP] != GT_VMM_OP_BANDWIDTH) {
+        *factor = 1.0;
+        snprintf(label, n, "no ceiling");
+        return 0;
+    }
+    return v[GT_VMM_DIR] == GT_VMM_D2D ? gt_ceiling_hbm(p, factor, label, n)
+                                       : gt_ceiling_pcie(p, factor, label, n);
+}
+
+GT_EXPERIMENT(gt_exp_vmm) = {
+    .name = "vmm",
+    .order = 50,
+    .title = "Virtual Memory Management (cuMemCreate / cuMemMap)",
+    .explain =
+        "The VMM driver API separates addresses from memory: reserve a virtual range, create "
+        "physical memory, map it into the range, grant access. op=alloc times each call and "
+        "its release against cudaMalloc/cudaFree and the stream-ordered cudaMallocAsync/"
+        "cudaFreeAsync (each followed by a stream synchronise) at the same size. "
+        "op=bandwidth copies into VMM memory and cudaMalloc memory side by side. op=grow "
+        "grows a vector step by step: by mapping a new chunk at the end of a range reserved "
+        "once (nothing copied, the pointer stays), or by cudaMalloc of the new size, a copy "
+        "and cudaFree; the data is checked after every step. op=peer opens the memory to the "
+        "other GPU (peer-access rw or ro): a kernel there reads it and, with rw, writes it; "
+        "with ro one write from there is tried at set-up and the driver's answer shown.",
+    .params = params,
+    .nparams = GT_VMM_NPARAMS,
+    .warmup_param = GT_VMM_WARMUP,
+    .series = series,
+    .check = check,
+    .ceiling = ceiling,
+    .bandwidth = false,
+    .bandwidth_for = bandwidth_for,
+    .summary = summary,
+};

@@ -1,0 +1,441 @@
+#include "gputui/input/cli.h"
+#include "gputui/experiments/exp_peer.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int parse_int(const char *opt, const char *v, long long lo, long long hi,
+                     int64_t *out, gt_err *err)
+{
+    char *end;
+    long long x;
+
+    errno = 0;
+    x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi) {
+        gt_err_set(err, GT_EXIT_USAGE, "%s: '%s' is not valid (allowed: a whole "
+                   "number from %lld to %lld)", opt, v, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* Splits "--name=value" into name and value; value NULL when absent. */
+static const char *split(const char *arg, char *name, size_t len)
+{
+    const char *eq = strchr(arg, '=');
+    size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+
+    if (n >= len)
+        n = len - 1;
+    memcpy(name, arg, n);
+    name[n] = '\0';
+    return eq ? eq + 1 : NULL;
+}
+
+int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
+{
+    char name[64], msg[400];
+    bool batch_only = false, batch_opt_seen = false, list_seen = false, list_lessons = false;
+    const char *batch_opt = NULL, *record_opt = NULL;
+
+    memset(c, 0, sizeof *c);
+    c->mode = GT_MODE_TUI;
+    c->samples = 50;
+    c->record_samples = 300;
+    c->record_seconds = 2.0;
+    c->exp = gt_experiments[0];
+
+    /* The experiment decides which parameter options exist. */
+    for (int i = 1; i < argc; i++) {
+        const char *v = NULL;
+        if (!strcmp(argv[i], "-e") || !strcmp(argv[i], "--experiment"))
+            v = i + 1 < argc ? argv[i + 1] : NULL;
+        else if (!strncmp(argv[i], "--experiment=", 13))
+            v = argv[i] + 13;
+        else
+            continue;
+        if (!v) {
+            gt_err_set(err, GT_EXIT_USAGE, "%s needs a value (allowed: %s)", argv[i],
+                       gt_experiments[0]->name);
+            return -1;
+        }
+        c->exp = gt_experiment_find(v);
+        if (!c->exp) {
+            size_t off = 0;
+            char list[200] = "";
+            for (int k = 0; k < gt_nexperiments; k++)
+                off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+                                        k ? ", " : "", gt_experiments[k]->name);
+            gt_err_set(err, GT_EXIT_USAGE, "--experiment: unknown experiment '%s' "
+                       "(allowed: %s)", v, list);
+            return -1;
+        }
+    }
+    gt_experiment_defaults(c->exp, c->vals);
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val;
+        int pi;
+
+        if (arg[0] != '-' || !arg[1]) {
+            const char *prev = i > 1 ? argv[i - 1] : "";
+            int bi = !strncmp(prev, "--", 2) && !strchr(prev, '=') ?
+                gt_experiment_param(c->exp, prev + 2) : -1;
+            if (bi >= 0 && c->exp->params[bi].type == GT_P_BOOL)
+                gt_err_set(err, GT_EXIT_USAGE, "unexpected argument '%s': %s is a switch; "
+                           "write %s for on or %s=off", arg, prev, prev, prev);
+            else
+                gt_err_set(err, GT_EXIT_USAGE, "unexpected argument '%s' (see gputui --help)",
+                           arg);
+            return -1;
+        }
+        val = split(arg, name, sizeof name);
+#define NEED_VALUE()                                                        \
+        do {                                                                \
+            if (!val) {                                                     \
+                if (i + 1 >= argc) {                                        \
+                    gt_err_set(err, GT_EXIT_USAGE, "%s needs a value", name); \
+                    return -1;                                              \
+                }                                                           \
+                val = argv[++i];                                            \
+            }                                                               \
+        } while (0)
+        if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+            c->mode = GT_MODE_HELP;
+            return 0;
+        } else if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
+            c->mode = GT_MODE_VERSION;
+            return 0;
+        } else if (!strcmp(name, "--batch")) {
+            c->mode = GT_MODE_BATCH;
+        } else if (!strcmp(name, "--list-devices")) {
+            c->mode = GT_MODE_LIST;
+        } else if (!strcmp(name, "--list-lessons")) {
+            list_lessons = true;
+        } else if (!strcmp(name, "--lesson")) {
+            NEED_VALUE();
+            c->lesson = val;
+        } else if (!strcmp(name, "-e") || !strcmp(name, "--experiment")) {
+            NEED_VALUE();   /* handled above */
+        } else if (!strcmp(name, "-d") || !strcmp(name, "--device")) {
+            int64_t d;
+            NEED_VALUE();
+            if (parse_int("--device", val, 0, 1023, &d, err))
+                return -1;
+            c->device = (int)d;
+        } else if (!strcmp(name, "--format")) {
+            NEED_VALUE();
+            batch_opt_seen = true;
+            batch_opt = "--format";
+            if (!strcasecmp(val, "text"))
+                c->format = GT_FMT_TEXT;
+            else if (!strcasecmp(val, "json"))
+                c->format = GT_FMT_JSON;
+            else if (!strcasecmp(val, "csv"))
+                c->format = GT_FMT_CSV;
+            else {
+                gt_err_set(err, GT_EXIT_USAGE, "--format: '%s' is not valid "
+                           "(allowed: text, json, csv)", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--samples")) {
+            NEED_VALUE();
+            batch_opt_seen = true;
+            batch_opt = "--samples";
+            if (parse_int("--samples", val, 1, 1000000, &c->samples, err))
+                return -1;
+        } else if (!strcmp(name, "--no-color")) {
+            c->no_color = true;
+        } else if (!strcmp(name, "--trace")) {
+            NEED_VALUE();
+            c->trace = val;
+        } else if (!strcmp(name, "--record")) {
+            NEED_VALUE();
+            c->record = val;
+        } else if (!strcmp(name, "--record-samples")) {
+            NEED_VALUE();
+            record_opt = "--record-samples";
+            if (parse_int("--record-samples", val, 1, 1000000, &c->record_samples, err))
+                return -1;
+        } else if (!strcmp(name, "--record-seconds")) {
+            char *end;
+            NEED_VALUE();
+            record_opt = "--record-seconds";
+            errno = 0;
+            c->record_seconds = strtod(val, &end);
+            if (errno || end == val || *end || !(c->record_seconds >= 0.01) ||
+                c->record_seconds > 3600) {
+                gt_err_set(err, GT_EXIT_USAGE, "--record-seconds: '%s' is not valid (allowed: "
+                           "a number of seconds from 0.01 to 3600)", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--compare")) {
+            NEED_VALUE();
+            c->compare[0] = val;
+            c->ncompare = 1;
+            if (i + 1 < argc && argv[i + 1][0] != '-') {
+                c->compare[1] = argv[++i];
+                c->ncompare = 2;
+            }
+        } else if (!strcmp(name, "--replay")) {
+            NEED_VALUE();
+            c->replay = val;
+        } else if (!strcmp(name, "--no-fallback")) {
+            c->no_fallback = true;
+        } else if (!strcmp(name, "--force")) {
+            c->force = true;
+        } else if (!strcmp(name, "--pairs")) {
+            NEED_VALUE();
+            if (strcmp(val, "all")) {
+                gt_err_set(err, GT_EXIT_USAGE, "--pairs: '%s' is not allowed; allowed: all", val);
+                return -1;
+            }
+            c->pairs = true;
+            batch_opt_seen = true;
+            batch_opt = "--pairs";
+        } else if (!strcmp(name, "--trace-calls")) {
+            c->trace_calls = true;
+            batch_opt_seen = true;
+            batch_opt = "--trace-calls";
+        } else if (!strncmp(name, "--", 2) &&
+                   (pi = gt_experiment_param(c->exp, name + 2)) >= 0) {
+            const gt_param *p = &c->exp->params[pi];
+            char item[64];
+            if (p->type == GT_P_BOOL && !val)
+                val = "on";
+            NEED_VALUE();
+            /* A comma-separated list sweeps the values (batch). */
+            c->nsweep[pi] = 0;
+            for (const char *v = val;; v++) {
+                const char *end = strchr(v, ',');
+                size_t n = end ? (size_t)(end - v) : strlen(v);
+                if (c->nsweep[pi] == GT_MAX_SWEEP) {
+                    gt_err_set(err, GT_EXIT_USAGE, "--%s: more than %d values in the list",
+                               p->name, GT_MAX_SWEEP);
+                    return -1;
+                }
+                snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item ? n : sizeof item - 1), v);
+                if (gt_param_parse(p, item, &c->sweep[pi][c->nsweep[pi]], msg, sizeof msg)) {
+                    gt_err_set(err, GT_EXIT_USAGE, "--%s", msg);
+                    return -1;
+                }
+                c->nsweep[pi]++;
+                if (!end)
+                    break;
+                v = end;
+            }
+            c->vals[pi] = c->sweep[pi][0];
+            if (c->nsweep[pi] > 1)
+                batch_opt = "a list of values", list_seen = true;
+            c->given |= 1ull << pi;
+        } else {
+            gt_err_set(err, GT_EXIT_USAGE, "unknown option '%s' (see gputui --help)", arg);
+            return -1;
+        }
+#undef NEED_VALUE
+    }
+    if (list_lessons) {
+        if (c->mode != GT_MODE_TUI || c->lesson) {
+            gt_err_set(err, GT_EXIT_USAGE, "--list-lessons is used alone");
+            return -1;
+        }
+        c->mode = GT_MODE_LESSONS;
+        return 0;
+    }
+    if (c->force && !c->record && !c->trace) {
+        gt_err_set(err, GT_EXIT_USAGE, "--force applies only with --record FILE or --trace FILE "
+                   "(it lets them replace an existing FILE)");
+        return -1;
+    }
+    if (c->lesson && (c->given || c->ncompare || (c->record && c->mode == GT_MODE_BATCH) ||
+                      c->trace_calls)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--lesson sets its own configurations: it cannot be "
+                   "used with %s", c->given ? "experiment options" : c->ncompare ? "--compare"
+                   : c->trace_calls ? "--trace-calls" : "--batch --record");
+        return -1;
+    }
+    if (c->lesson && c->mode == GT_MODE_BATCH && c->format == GT_FMT_CSV) {
+        gt_err_set(err, GT_EXIT_USAGE, "--lesson --batch prints text or json (allowed: "
+                   "--format text, json)");
+        return -1;
+    }
+    batch_only = c->mode != GT_MODE_BATCH && (batch_opt_seen || list_seen);
+    if (batch_only) {
+        gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --batch", batch_opt);
+        return -1;
+    }
+    if (c->trace_calls && c->format == GT_FMT_CSV) {
+        gt_err_set(err, GT_EXIT_USAGE, "--trace-calls: the calls are listed in the text and "
+                   "json reports, not in csv (allowed: --format text or json)");
+        return -1;
+    }
+    if (c->pairs && (strcmp(c->exp->name, "peer") || c->record || c->replay || c->ncompare ||
+                     c->lesson || list_seen || ((c->given >> GT_PE_PEER) & 1u))) {
+        gt_err_set(err, GT_EXIT_USAGE, "--pairs all measures -e peer over every pair of GPUs, "
+                   "one configuration (no value lists), choosing the peer itself; it cannot be "
+                   "used %s", strcmp(c->exp->name, "peer") ? "with another experiment"
+                   : c->record ? "with --record" : c->replay ? "with --replay"
+                   : c->ncompare ? "with --compare" : c->lesson ? "with --lesson"
+                   : list_seen ? "with a list of values" : "with --peer");
+        return -1;
+    }
+    if (record_opt && !c->record) {
+        gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --record FILE", record_opt);
+        return -1;
+    }
+    if (c->ncompare && (c->record || c->replay)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--compare cannot be used with --%s",
+                   c->record ? "record" : "replay");
+        return -1;
+    }
+    if (c->ncompare == 1 && c->mode == GT_MODE_BATCH) {
+        gt_err_set(err, GT_EXIT_USAGE, "--batch --compare needs two recordings, A and B "
+                   "(files or bundled models such as h200 h100)");
+        return -1;
+    }
+    if (c->ncompare && c->mode != GT_MODE_BATCH && c->mode != GT_MODE_TUI) {
+        gt_err_set(err, GT_EXIT_USAGE, "--compare applies to the TUI and --batch only");
+        return -1;
+    }
+    if (c->record && c->replay) {
+        gt_err_set(err, GT_EXIT_USAGE, "--record and --replay cannot be used together");
+        return -1;
+    }
+    if (c->mode != GT_MODE_BATCH && c->mode != GT_MODE_TUI && (c->record || c->replay)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--%s applies to the TUI and --batch only",
+                   c->record ? "record" : "replay");
+        return -1;
+    }
+    {
+        static int64_t all[GT_MAX_CONFIGS][GT_MAX_PARAMS];
+        if (gt_cli_configs(c, all, GT_MAX_CONFIGS, msg, sizeof msg) < 0) {
+            gt_err_set(err, GT_EXIT_USAGE, "%s", msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int gt_cli_configs(const gt_cli *c, int64_t (*out)[GT_MAX_PARAMS], int max, char *err,
+                   size_t errlen)
+{
+    const gt_experiment *e = c->exp;
+    int idx[GT_MAX_PARAMS] = {0}, n = 0;
+    char first_err[400] = "", da[512], db[512];
+    uint64_t given = c->given;
+
+    /* In a sweep, a value that does not apply to one combination (--host
+     * for dir=d2d) is left out of it; given alone, it is an error. */
+    for (int i = 0; i < e->nparams; i++)
+        if (c->nsweep[i] > 1)
+            given = 0;
+
+    for (;;) {
+        int64_t v[GT_MAX_PARAMS];
+        memcpy(v, c->vals, sizeof v);
+        for (int i = 0; i < e->nparams; i++)
+            if (c->nsweep[i])
+                v[i] = c->sweep[i][idx[i]];
+        if (gt_experiment_validate(e, v, given, first_err[0] ? da : first_err,
+                                   first_err[0] ? sizeof da : sizeof first_err) == 0) {
+            bool dup = false;
+            gt_experiment_describe(e, v, da, sizeof da);
+            for (int k = 0; k < n && !dup; k++)
+                dup = !strcmp(gt_experiment_describe(e, out[k], db, sizeof db), da);
+            if (!dup) {
+                if (n == max) {
+                    snprintf(err, errlen, "more than %d configurations in one run", max);
+                    return -1;
+                }
+                memcpy(out[n++], v, sizeof v);
+            }
+        }
+        /* Next combination, odometer style. */
+        int i = 0;
+        for (; i < e->nparams; i++) {
+            if (c->nsweep[i] > 1 && ++idx[i] < c->nsweep[i])
+                break;
+            idx[i] = 0;
+        }
+        if (i == e->nparams)
+            break;
+    }
+    if (n == 0) {
+        snprintf(err, errlen, "%s", first_err);
+        return -1;
+    }
+    return n;
+}
+
+void gt_cli_usage(FILE *f)
+{
+    char allowed[256];
+
+    fprintf(f,
+            "usage: gputui [options]            interactive explorer\n"
+            "       gputui --batch [options]    measure, print statistics, exit\n"
+            "       gputui --list-devices\n"
+            "\n"
+            "general options:\n"
+            "  -e, --experiment NAME   experiment to run (default %s)\n"
+            "  -d, --device N          CUDA device ordinal (default 0)\n"
+            "      --batch             run without the TUI and print statistics\n"
+            "      --format F          batch output: text, json or csv (default text)\n"
+            "      --samples N         batch: samples per series, 1 to 1000000 (default 50)\n"
+            "      --no-color          monochrome TUI (also NO_COLOR=1)\n"
+            "      --trace FILE        log key-press to first-sample latency\n"
+            "      --record FILE       write every configuration and sample to FILE (.gtr;\n"
+            "                          a name ending in .gz is written compressed); it is\n"
+            "                          written as FILE.partial, renamed FILE when closed\n"
+            "                          cleanly: after a crash FILE.partial is a readable\n"
+            "                          recording of all but its last second\n"
+            "      --force             --record and --trace may replace an existing FILE\n"
+            "      --record-samples N  record at least N samples per series of each\n"
+            "                          configuration, 1 to 1000000 (default 300) ...\n"
+            "      --record-seconds S  ... or S seconds of them, the sooner; 0.01 to 3600\n"
+            "                          (default 2)\n"
+            "      --replay FILE       play a recording back (TUI), or report it (--batch)\n"
+            "      --compare [A] B     A as now and B as the ghost, same configuration, ratio\n"
+            "                          A/B: A and B are recordings or bundled models (h200,\n"
+            "                          h100); without A, A is this GPU (or the bundled\n"
+            "                          recording); --batch needs both and prints a table\n"
+            "      --trace-calls       batch: list each configuration's CUDA calls (set-up,\n"
+            "                          the first iteration, teardown) in the report\n"
+            "      --lesson NAME       start in a lesson (TUI), or run its steps and print\n"
+            "                          each verdict (--batch; with --replay FILE from a\n"
+            "                          recording)\n"
+            "      --list-lessons      list the lessons and exit\n"
+            "      --no-fallback       with no CUDA device, fail instead of replaying the\n"
+            "                          bundled recording\n"
+            "      --pairs all         batch, -e peer: every ordered pair of GPUs, printed\n"
+            "                          as a matrix (row: the GPU that copies or reads)\n"
+            "      --list-devices      list CUDA devices and their links, and exit\n"
+            "  -h, --help              this text\n"
+            "  -V, --version           print the version\n",
+            gt_experiments[0]->name);
+    for (int e = 0; e < gt_nexperiments; e++) {
+        const gt_experiment *x = gt_experiments[e];
+        fprintf(f, "\nexperiment '%s' (%s):\n", x->name, x->title);
+        for (int i = 0; i < x->nparams; i++) {
+            const gt_param *p = &x->params[i];
+            char def[48];
+            fprintf(f, "  --%-16s %s\n", p->name, p->help);
+            if (p->type == GT_P_BOOL)
+                fprintf(f, "  %-18s a switch: --%s or --%s=on, --%s=off; default %s\n", "",
+                        p->name, p->name, p->name, gt_param_format(p, p->def, def, sizeof def));
+            else
+                fprintf(f, "  %-18s allowed: %s; default %s\n", "",
+                        gt_param_allowed(p, allowed, sizeof allowed),
+                        gt_param_format(p, p->def, def, sizeof def));
+        }
+    }
+    fprintf(f, "\nWith --batch, an experiment option may take a comma-separated list\n"
+               "(--size 4M,64M --dir h2d,d2h): every combination is measured.\n");
+    fprintf(f, "\nexit status: 0 ok, 1 CUDA or I/O error, 3 a result failed "
+               "verification, 64 bad option or value, 128+N stopped by signal N\n");
+}

@@ -1,0 +1,105 @@
+/* --lesson NAME --batch (lesson_batch.h). */
+#include "gputui/lesson/lesson_batch.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gputui/report/batch.h"
+
+void gt_lessons_print(FILE *f, const gt_lesson *l, int n)
+{
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%-16s %s (%d step%s)\n%-16s %s\n", l[i].name, l[i].title, l[i].nsteps,
+                l[i].nsteps == 1 ? "" : "s", "", l[i].about);
+}
+
+int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
+                    const gt_recording *rec)
+{
+    gt_devprops props;
+    json_t *root = NULL, *steps = NULL;
+    int rc = GT_EXIT_OK;
+    char desc[512];
+
+    gt_engine_props(eng, &props);
+    if (cli->format == GT_FMT_JSON) {
+        root = json_object();
+        steps = json_array();
+        json_object_set_new(root, "lesson", json_string(l->name));
+        json_object_set_new(root, "title", json_string(l->title));
+        json_object_set_new(root, "device", json_string(props.name));
+        json_object_set_new(root, "replayed_from", rec ? json_string(rec->path) : json_null());
+    } else {
+        printf("lesson %s: %s\n%s %s%s\n", l->name, l->title, rec ? "replaying" : "live on",
+               props.name, rec ? "" : "");
+        if (rec)
+            printf("(recorded in %s)\n", rec->path);
+    }
+    for (int i = 0; i < l->nsteps; i++) {
+        const gt_lesson_step *st = &l->step[i];
+        gt_run runs[GT_LESSON_CONFIGS];
+        gt_run *have[GT_LESSON_CONFIGS] = {NULL, NULL};
+        uint64_t need = gt_lesson_need(st, rec);
+        gt_verdict v = {GT_VERDICT_CANNOT, ""};
+        int r = 0, c;
+
+        memset(runs, 0, sizeof runs);
+        if (!cli->format)
+            printf("\nstep %d/%d: %s\n", i + 1, l->nsteps, st->title);
+        gt_engine_props(eng, &props);
+        bool runnable = !st->expect.peers || gt_dp_get(&props, GT_DP_PEERS) >= st->expect.peers;
+        for (c = 0; runnable && c < st->nconfigs; c++) {
+            char msg[400];
+            gt_engine_props(eng, &props);
+            gt_experiment_describe(st->exp, st->vals[c], desc, sizeof desc);
+            if (!cli->format)
+                printf("  config %d: %s %s\n", c + 1, st->exp->name, desc);
+            if (gt_experiment_check(st->exp, st->vals[c], &props, msg, sizeof msg)) {
+                snprintf(v.text, sizeof v.text, "cannot tell here: config %d: %s", c + 1, msg);
+                break;
+            }
+            fflush(stdout);
+            r = gt_batch_measure(cli, eng, st->exp, st->vals[c], (int64_t)need, &runs[c], NULL);
+            if (r) {
+                snprintf(v.text, sizeof v.text, "cannot tell here: config %d did not run "
+                         "(see above)", c + 1);
+                break;
+            }
+            have[c] = &runs[c];
+            if (gt_run_failed(&runs[c]))
+                rc = GT_EXIT_VERIFY;
+        }
+        if (r > 128) {
+            rc = r;
+            for (int k = 0; k < GT_LESSON_CONFIGS; k++)
+                gt_run_free(&runs[k]);
+            break;
+        }
+        if (!runnable || c == st->nconfigs)
+            gt_lesson_verdict(st, have, &props, need, &v);   /* !runnable: says why */
+        if (v.kind == GT_VERDICT_WAIT || (v.kind == GT_VERDICT_CANNOT && r))
+            rc = rc ? rc : GT_EXIT_FAIL;
+        if (root) {
+            json_t *o = json_object();
+            json_object_set_new(o, "step", json_integer(i + 1));
+            json_object_set_new(o, "title", json_string(st->title));
+            json_object_set_new(o, "verdict", json_string(gt_verdict_name(v.kind)));
+            json_object_set_new(o, "text", json_string(v.text));
+            json_object_set_new(o, "samples", json_integer((json_int_t)need));
+            json_array_append_new(steps, o);
+        } else {
+            printf("  verdict: %s\n", v.text);
+        }
+        for (int k = 0; k < GT_LESSON_CONFIGS; k++)
+            gt_run_free(&runs[k]);
+    }
+    if (root) {
+        json_object_set_new(root, "steps", steps);
+        if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+            rc = rc ? rc : GT_EXIT_FAIL;
+        putchar('\n');
+        json_decref(root);
+    }
+    return rc;
+}

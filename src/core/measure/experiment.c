@@ -1,0 +1,185 @@
+#include "gputui/measure/experiment.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gputui/device/topology.h"
+
+/* The ends of the section GT_EXPERIMENT fills (GNU ld defines them). */
+extern const gt_experiment *const __start_gt_exp_list[] __attribute__((weak));
+extern const gt_experiment *const __stop_gt_exp_list[] __attribute__((weak));
+
+#define MAX_EXPERIMENTS 32
+static const gt_experiment *list[MAX_EXPERIMENTS];
+static int nlist;
+static pthread_once_t list_once = PTHREAD_ONCE_INIT;
+
+static void build_list(void)
+{
+    for (const gt_experiment *const *e = __start_gt_exp_list; e && e < __stop_gt_exp_list &&
+                                                              nlist < MAX_EXPERIMENTS; e++) {
+        int i = nlist++;
+        /* Insertion by order, then name: the same list in every binary. */
+        while (i > 0 && (list[i - 1]->order > (*e)->order ||
+                         (list[i - 1]->order == (*e)->order && strcmp(list[i - 1]->name, (*e)->name) > 0))) {
+            list[i] = list[i - 1];
+            i--;
+        }
+        list[i] = *e;
+    }
+}
+
+const gt_experiment *const *gt_experiment_list(void)
+{
+    pthread_once(&list_once, build_list);
+    return list;
+}
+
+int gt_experiment_count(void)
+{
+    pthread_once(&list_once, build_list);
+    return nlist;
+}
+
+const gt_experiment *gt_experiment_find(const char *name)
+{
+    for (int i = 0; i < gt_nexperiments; i++)
+        if (!strcmp(gt_experiments[i]->name, name))
+            return gt_experiments[i];
+    return NULL;
+}
+
+int gt_experiment_param(const gt_experiment *e, const char *name)
+{
+    for (int i = 0; i < e->nparams; i++)
+        if (!strcmp(e->params[i].name, name))
+            return i;
+    return -1;
+}
+
+void gt_experiment_defaults(const gt_experiment *e, int64_t *vals)
+{
+    memset(vals, 0, GT_MAX_PARAMS * sizeof *vals);
+    for (int i = 0; i < e->nparams; i++)
+        vals[i] = e->params[i].def;
+}
+
+int gt_experiment_validate(const gt_experiment *e, const int64_t *vals,
+                           uint64_t given, char *err, size_t errlen)
+{
+    for (int i = 0; i < e->nparams; i++) {
+        const char *why;
+        if (gt_param_check(&e->params[i], vals[i], err, errlen))
+            return -1;
+        if (((given >> i) & 1u) && !gt_param_applies(&e->params[i], vals, &why)) {
+            snprintf(err, errlen, "--%s applies %s", e->params[i].name, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+char *gt_experiment_describe(const gt_experiment *e, const int64_t *vals,
+                             char *buf, size_t len)
+{
+    size_t off = 0;
+    char v[48];
+
+    buf[0] = '\0';
+    for (int i = 0; i < e->nparams && off < len; i++) {
+        if (!gt_param_applies(&e->params[i], vals, NULL))
+            continue;
+        gt_param_format(&e->params[i], vals[i], v, sizeof v);
+        off += (size_t)snprintf(buf + off, len - off, "%s%s=%s", off ? " " : "",
+                                e->params[i].name, v);
+    }
+    return buf;
+}
+
+int gt_experiment_check(const gt_experiment *e, const int64_t *vals, const gt_devprops *p,
+                        char *err, size_t errlen)
+{
+    return e->check ? e->check(vals, p, err, errlen) : 0;
+}
+
+double gt_experiment_ceiling(const gt_experiment *e, const int64_t *vals, int s,
+                             const gt_devprops *p, double *factor, char *label, size_t labellen)
+{
+    *factor = 1.0;
+    if (!e->ceiling) {
+        snprintf(label, labellen, "no ceiling known");
+        return 0.0;
+    }
+    return e->ceiling(vals, s, p, factor, label, labellen);
+}
+
+void gt_setup_info_time(gt_setup_info *info, double sec, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (info->ntimes >= GT_MAX_TIMES)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(info->times[info->ntimes].label,
+              sizeof info->times[info->ntimes].label, fmt, ap);
+    va_end(ap);
+    info->times[info->ntimes++].sec = sec;
+}
+
+void gt_setup_info_timing(gt_setup_info *info, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(info->timing, sizeof info->timing, fmt, ap);
+    va_end(ap);
+}
+
+bool gt_experiment_bandwidth(const gt_experiment *e, const int64_t *vals)
+{
+    return e->bandwidth_for ? e->bandwidth_for(vals) : e->bandwidth;
+}
+
+double gt_ceiling_pcie(const gt_devprops *p, double *factor, char *label, size_t n)
+{
+    *factor = 1.0;
+    if (!gt_dp_ok(p, GT_DP_PCIE_BW)) {
+        snprintf(label, n, "PCIe link N/A");
+        return 0.0;
+    }
+    snprintf(label, n, "PCIe Gen%lld x%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX),
+             (long long)gt_dp_get(p, GT_DP_PCIE_WIDTH_MAX));
+    return (double)gt_dp_get(p, GT_DP_PCIE_BW);
+}
+
+double gt_ceiling_link(const gt_devprops *p, int a, int b, double *factor, char *label,
+                       size_t n)
+{
+    const gt_topo_link *l;
+    double bw;
+
+    *factor = 1.0;
+    if (a < 0 || b < 0 || a >= p->topo.n || b >= p->topo.n || a == b) {
+        snprintf(label, n, "no ceiling");
+        return 0;
+    }
+    l = &p->topo.link[a][b];
+    if ((bw = gt_topo_nvlink_bw(l)) > 0) {
+        snprintf(label, n, "%s x%d", gt_topo_nvlink_name(l->nvlink_ver), l->nvlinks);
+        return bw;
+    }
+    if (l->nvlinks < 0) {
+        snprintf(label, n, "link N/A (no NVML)");
+        return 0;
+    }
+    return gt_ceiling_pcie(p, factor, label, n);
+}
+
+double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t n)
+{
+    *factor = 2.0;
+    snprintf(label, n, "HBM peak, read+write");
+    return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
+}

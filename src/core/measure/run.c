@@ -1,0 +1,107 @@
+#include "gputui/measure/run.h"
+#include "gputui/measure/trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void gt_run_init(gt_run *r, const gt_experiment *exp, const int64_t *vals,
+                 uint32_t gen)
+{
+    const char *names[GT_MAX_SERIES] = {0};
+
+    memset(r, 0, sizeof *r);
+    r->exp = exp;
+    r->gen = gen;
+    if (!exp)
+        return;
+    memcpy(r->vals, vals, sizeof r->vals);
+    r->nseries = exp->series(vals, names);
+    for (int i = 0; i < r->nseries; i++) {
+        r->s[i].name = names[i];
+        gt_dist_init(&r->s[i].lat);
+        gt_dist_init(&r->s[i].bw);
+    }
+}
+
+void gt_run_clear(gt_run *r)
+{
+    for (int i = 0; i < r->nseries; i++) {
+        gt_dist_clear(&r->s[i].lat);
+        gt_dist_clear(&r->s[i].bw);
+        r->s[i].full = r->s[i].sampled = r->s[i].failed = 0;
+    }
+}
+
+void gt_run_free(gt_run *r)
+{
+    for (int i = 0; i < r->nseries; i++) {
+        gt_dist_free(&r->s[i].lat);
+        gt_dist_free(&r->s[i].bw);
+    }
+    free(r->tl);
+    free(r->trace);
+    memset(r, 0, sizeof *r);
+}
+
+void gt_run_add(gt_run *r, const gt_sample *s)
+{
+    gt_series *se;
+
+    if (s->gen != r->gen || s->series >= r->nseries)
+        return;
+    se = &r->s[s->series];
+    /* A failed sample is counted and shown, never plotted as good. */
+    if (s->verify == GT_V_FAILED) {
+        se->failed++;
+        return;
+    }
+    if (s->verify == GT_V_SAMPLED)
+        se->sampled++;
+    else
+        se->full++;
+    gt_dist_add(&se->lat, s->sec);
+    if (s->sec > 0)
+        gt_dist_add(&se->bw, (double)s->bytes / s->sec);
+}
+
+uint64_t gt_run_count(const gt_run *r)
+{
+    uint64_t n = 0;
+
+    for (int i = 0; i < r->nseries; i++)
+        if (i == 0 || r->s[i].lat.count < n)
+            n = r->s[i].lat.count;
+    return n;
+}
+
+uint64_t gt_run_failed(const gt_run *r)
+{
+    uint64_t n = 0;
+
+    for (int i = 0; i < r->nseries; i++)
+        n += r->s[i].failed;
+    return n;
+}
+
+void gt_run_move(gt_run *dst, gt_run *src)
+{
+    gt_run_free(dst);
+    *dst = *src;
+    memset(src, 0, sizeof *src);
+}
+
+int gt_run_set_timeline(gt_run *r, const gt_timeline *tl)
+{
+    if (!r->tl && !(r->tl = malloc(sizeof *r->tl)))
+        return -1;
+    *r->tl = *tl;
+    return 0;
+}
+
+int gt_run_set_trace(gt_run *r, const gt_trace *t)
+{
+    if (!r->trace && !(r->trace = malloc(sizeof *r->trace)))
+        return -1;
+    *r->trace = *t;
+    return 0;
+}

@@ -1,0 +1,465 @@
+/* Recordings: the reader of the .gtr JSON Lines format (record.h), one
+ * line at a time, and lookups in a loaded recording. record_file.c feeds
+ * it a file; the writer is recorder.c. */
+#define _POSIX_C_SOURCE 200809L
+#include "gputui/record/record.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gputui/measure/run.h"
+
+const char *const gt_verify_names[3] = {"full", "sampled", "failed"};
+
+void gt_recording_free(gt_recording *r)
+{
+    for (size_t i = 0; i < r->ncfg; i++) {
+        free(r->cfg[i].s);
+        free(r->cfg[i].t);
+        free(r->cfg[i].tl);
+        free(r->cfg[i].trace);
+    }
+    free(r->cfg);
+    memset(r, 0, sizeof *r);
+}
+
+/* "PATH:LINE: what" */
+#define BAD(...)                                                                     \
+    do {                                                                             \
+        char what_[300];                                                             \
+        snprintf(what_, sizeof what_, __VA_ARGS__);                                  \
+        gt_err_set(err, GT_EXIT_FAIL, "%s:%zu: %s", name, lineno, what_);            \
+        goto fail;                                                                   \
+    } while (0)
+
+static bool get_number(json_t *o, const char *k, double *out)
+{
+    json_t *v = json_object_get(o, k);
+
+    if (!json_is_number(v))
+        return false;
+    *out = json_number_value(v);
+    return true;
+}
+
+static bool get_int(json_t *o, const char *k, json_int_t *out)
+{
+    json_t *v = json_object_get(o, k);
+
+    if (!json_is_integer(v))
+        return false;
+    *out = json_integer_value(v);
+    return true;
+}
+
+static gt_rec_config *config_of(gt_recording *r, json_int_t gen)
+{
+    for (size_t i = r->ncfg; i-- > 0;)
+        if (r->cfg[i].gen == (uint32_t)gen)
+            return &r->cfg[i];
+    return NULL;
+}
+
+static int add_sample(gt_rec_config *c, const gt_sample *s, double t)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        gt_sample *ns = realloc(c->s, cap * sizeof *ns);
+        if (!ns)
+            return -1;
+        c->s = ns;
+        double *nt = realloc(c->t, cap * sizeof *nt);
+        if (!nt)
+            return -1;
+        c->t = nt;
+        c->cap = cap;
+    }
+    c->s[c->n] = *s;
+    c->t[c->n++] = t;
+    return 0;
+}
+
+/* A timeline line into c->tl (the last one of a configuration wins). */
+static int parse_timeline(gt_rec_config *c, json_t *o, char *why, size_t n)
+{
+    json_t *ops = json_object_get(o, "ops"), *tot = json_object_get(o, "total"),
+           *sum = json_object_get(o, "sum");
+    json_int_t ns;
+    gt_timeline *tl;
+
+    if (!get_int(o, "streams", &ns) || ns < 1 || ns > GT_TL_MAX_STREAMS) {
+        snprintf(why, n, "timeline with \"streams\" outside 1..%d", GT_TL_MAX_STREAMS);
+        return -1;
+    }
+    if (!json_is_array(ops) || json_array_size(ops) > GT_TL_MAX_OPS || !json_is_array(tot) ||
+        json_array_size(tot) != 2 || !json_is_array(sum) || json_array_size(sum) != GT_TL_KINDS) {
+        snprintf(why, n, "timeline without \"ops\" (at most %d), \"total\" [2] and \"sum\" [3]",
+                 GT_TL_MAX_OPS);
+        return -1;
+    }
+    if (!c->tl && !(c->tl = calloc(1, sizeof *c->tl))) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    tl = c->tl;
+    memset(tl, 0, sizeof *tl);
+    tl->gen = c->gen;
+    tl->nstreams = (int)ns;
+    for (int i = 0; i < 2; i++)
+        tl->total[i] = json_number_value(json_array_get(tot, (size_t)i));
+    for (int i = 0; i < GT_TL_KINDS; i++)
+        tl->sum[i] = json_number_value(json_array_get(sum, (size_t)i));
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        json_t *a = json_array_get(ops, i);
+        json_int_t run, st, kind, chunk;
+        double s, e;
+        if (json_unpack(a, "[IIIIFF!]", &run, &st, &kind, &chunk, &s, &e) || run < 0 || run > 1 ||
+            st < 0 || st >= ns || kind < 0 || kind >= GT_TL_KINDS || chunk < 0 || chunk > 65535 ||
+            !(s >= 0) || !(e >= s) || e > 1e6) {
+            snprintf(why, n, "timeline operation %zu is not [run 0|1, stream, kind 0..2, chunk, "
+                     "start, end >= start]", i);
+            return -1;
+        }
+        tl->ops[i] = (gt_tl_op){(uint8_t)run, (uint8_t)st, (uint8_t)kind, (uint16_t)chunk,
+                                (float)s, (float)e};
+    }
+    tl->nops = (int)json_array_size(ops);
+    return 0;
+}
+
+/* A "trace" line's calls into the configuration's trace (trace.h reads them). */
+static int parse_trace(gt_rec_config *c, json_t *calls, char *why, size_t n)
+{
+    if (!c->trace && !(c->trace = calloc(1, sizeof *c->trace))) {
+        snprintf(why, n, "out of memory");
+        return -1;
+    }
+    return gt_trace_read(calls, c->trace, why, n);
+}
+
+static int parse_line(gt_recording *r, json_t *o, const char *name, size_t lineno, gt_err *err)
+{
+    const char *type = json_string_value(json_object_get(o, "type"));
+    json_int_t gen;
+    double t = 0;
+
+    if (!type)
+        BAD("no \"type\" field");
+    if (!strcmp(type, "header"))
+        BAD("a second header line");
+    if (!strcmp(type, "config")) {
+        const char *en = json_string_value(json_object_get(o, "experiment"));
+        json_t *vals = json_object_get(o, "values"), *setup = json_object_get(o, "setup");
+        const char *note = json_string_value(json_object_get(o, "verification"));
+        const char *timing = json_string_value(json_object_get(o, "timing"));
+        gt_rec_config *c;
+        const gt_experiment *exp;
+
+        if (!get_int(o, "gen", &gen) || gen < 0 || gen > UINT32_MAX)
+            BAD("config without a valid \"gen\"");
+        if (!en || !(exp = gt_experiment_find(en)))
+            BAD("config of an unknown experiment '%s'", en ? en : "(none)");
+        if (!json_is_object(vals))
+            BAD("config without \"values\"");
+        if (config_of(r, gen))
+            BAD("configuration %lld appears twice", (long long)gen);
+        if (r->ncfg == r->cfgcap) {
+            size_t cap = r->cfgcap ? r->cfgcap * 2 : 16;
+            gt_rec_config *nc = realloc(r->cfg, cap * sizeof *nc);
+            if (!nc)
+                BAD("out of memory");
+            r->cfg = nc;
+            r->cfgcap = cap;
+        }
+        c = &r->cfg[r->ncfg++];
+        memset(c, 0, sizeof *c);
+        c->exp = exp;
+        c->gen = (uint32_t)gen;
+        gt_experiment_defaults(exp, c->vals);
+        for (int i = 0; i < exp->nparams; i++) {
+            json_t *v = json_object_get(vals, exp->params[i].name);
+            char msg[300];
+            if (!v && exp->params[i].before &&
+                gt_param_parse(&exp->params[i], exp->params[i].before, &c->vals[i], msg,
+                               sizeof msg) == 0)
+                continue;       /* written by an older gputui: what it did */
+            if (!v)
+                continue;       /* written by an older gputui: default */
+            if (!json_is_string(v) ||
+                gt_param_parse(&exp->params[i], json_string_value(v), &c->vals[i], msg, sizeof msg))
+                BAD("config value %s: %s", exp->params[i].name,
+                    json_is_string(v) ? msg : "not a string");
+        }
+        for (size_t i = 0; json_is_array(setup) && i < json_array_size(setup); i++) {
+            json_t *e = json_array_get(setup, i);
+            const char *what = json_string_value(json_object_get(e, "what"));
+            double sec;
+            if (what && get_number(e, "seconds", &sec))
+                gt_setup_info_time(&c->info, sec, "%s", what);
+        }
+        if (note)
+            snprintf(c->info.note, sizeof c->info.note, "%s", note);
+        if (timing)
+            snprintf(c->info.timing, sizeof c->info.timing, "%s", timing);
+        return 0;
+    }
+    if (!strcmp(type, "timeline")) {
+        gt_rec_config *c;
+        char why[200];
+        if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
+            BAD("timeline of a configuration with no config line before it");
+        if (parse_timeline(c, o, why, sizeof why))
+            BAD("%s", why);
+        return 0;
+    }
+    if (!strcmp(type, "trace")) {
+        gt_rec_config *c;
+        char why[200];
+        if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
+            BAD("trace of a configuration with no config line before it");
+        if (parse_trace(c, json_object_get(o, "calls"), why, sizeof why))
+            BAD("%s", why);
+        return 0;
+    }
+    if (!strcmp(type, "sample") || !strcmp(type, "error")) {
+        gt_rec_config *c;
+        if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
+            BAD("%s of configuration %s, which has no config line before it", type,
+                json_is_integer(json_object_get(o, "gen")) ? "given" : "(none)");
+        get_number(o, "t", &t);
+        if (!strcmp(type, "error")) {
+            const char *m = json_string_value(json_object_get(o, "message"));
+            snprintf(c->error, sizeof c->error, "%s", m ? m : "error");
+            return 0;
+        }
+        const char *names[GT_MAX_SERIES];
+        int ns = c->exp->series(c->vals, names);
+        json_int_t series, bytes;
+        double sec;
+        const char *vs = json_string_value(json_object_get(o, "verify"));
+        gt_sample s = {c->gen, 0, GT_V_FULL, 0, 0};
+        if (!get_int(o, "series", &series) || series < 0 || series >= ns)
+            BAD("sample with a series outside 0..%d", ns - 1);
+        if (!get_number(o, "sec", &sec) || !(sec >= 0) || sec > 1e6)
+            BAD("sample without a valid \"sec\"");
+        if (!get_int(o, "bytes", &bytes) || bytes < 0)
+            BAD("sample without a valid \"bytes\"");
+        s.series = (uint8_t)series;
+        s.sec = sec;
+        s.bytes = (uint64_t)bytes;
+        s.verify = GT_V_FAILED;
+        for (int i = 0; vs && i < 3; i++)
+            if (!strcmp(vs, gt_verify_names[i]))
+                s.verify = (uint8_t)i;
+        if (!vs)
+            BAD("sample without \"verify\"");
+        if (add_sample(c, &s, t))
+            BAD("out of memory");
+        return 0;
+    }
+    return 0;   /* unknown line types come from newer writers: ignored */
+fail:
+    return -1;
+}
+
+void gt_recording_begin(gt_recording *r, const char *name)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->path, sizeof r->path, "%s", name);
+}
+
+int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminated,
+                      size_t lineno, gt_err *err)
+{
+    const char *name = r->path;
+    json_error_t je;
+    json_t *o;
+
+    if (n > GT_REC_MAX_LINE)
+        BAD("line longer than %d MiB", GT_REC_MAX_LINE >> 20);
+    if (n == 0 || (n == 1 && line[0] == '\r'))
+        return 0;
+    o = json_loadb(line, n, 0, &je);
+    if (!o || !json_is_object(o)) {
+        json_decref(o);
+        /* A last line without its newline was cut off: drop it. */
+        if (!terminated && lineno > 1) {
+            r->dropped++;
+            return 1;
+        }
+        if (lineno == 1)
+            BAD("not a gputui recording (the first line is not a JSON header)");
+        BAD("not a JSON object: %s", o ? "another JSON value" : je.text);
+    }
+    if (lineno == 1) {
+        json_t *fmt = json_object_get(o, "format");
+        const char *type = json_string_value(json_object_get(o, "type"));
+        const char *v = json_string_value(json_object_get(o, "version"));
+        const char *c = json_string_value(json_object_get(o, "created"));
+        if (!type || strcmp(type, "header") || !json_is_array(fmt) ||
+            !json_is_integer(json_array_get(fmt, 0)) || !json_is_integer(json_array_get(fmt, 1))) {
+            json_decref(o);
+            BAD("not a gputui recording (no header line with a format [major, minor])");
+        }
+        r->major = (int)json_integer_value(json_array_get(fmt, 0));
+        r->minor = (int)json_integer_value(json_array_get(fmt, 1));
+        if (r->major != GT_REC_MAJOR) {
+            json_decref(o);
+            BAD("recording format %d.%d is not supported: this gputui (%s) reads format %d.x",
+                r->major, r->minor, GT_VERSION, GT_REC_MAJOR);
+        }
+        snprintf(r->version, sizeof r->version, "%s", v ? v : "?");
+        snprintf(r->created, sizeof r->created, "%s", c ? c : "?");
+        gt_devprops_read(json_object_get(o, "device"), &r->props);
+    } else if (parse_line(r, o, name, lineno, err)) {
+        json_decref(o);
+        return -1;
+    }
+    json_decref(o);
+    r->lines++;
+    return 0;
+fail:
+    return -1;
+}
+
+int gt_recording_end(gt_recording *r, size_t lines_read, gt_err *err)
+{
+    const char *name = r->path;
+    size_t lineno = lines_read;
+
+    if (lines_read == 0)
+        BAD("empty file, not a gputui recording");
+    if (r->ncfg == 0)
+        BAD("the recording holds no configuration");
+    return 0;
+fail:
+    return -1;
+}
+
+int gt_recording_parse(gt_recording *r, const char *name, const char *buf, size_t len,
+                       gt_err *err)
+{
+    size_t lineno = 0, pos = 0;
+    int rc = 0;
+
+    gt_recording_begin(r, name);
+    while (pos < len && rc == 0) {
+        const char *line = buf + pos, *nl = memchr(line, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - line) : len - pos;
+
+        pos += n + (nl ? 1 : 0);
+        rc = gt_recording_line(r, line, n, nl != NULL, ++lineno, err);
+    }
+    if (rc < 0 || gt_recording_end(r, lineno, err)) {
+        gt_recording_free(r);
+        return -1;
+    }
+    return 0;
+}
+
+int gt_rec_config_run(const gt_rec_config *c, gt_run *r)
+{
+    gt_run_init(r, c->exp, c->vals, c->gen);
+    r->info = c->info;
+    for (size_t k = 0; k < c->n; k++)
+        gt_run_add(r, &c->s[k]);
+    return c->tl ? gt_run_set_timeline(r, c->tl) : 0;
+}
+
+const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len)
+{
+    if (r->cut_note[0])
+        snprintf(buf, len, "%s", r->cut_note);
+    else if (r->dropped)
+        snprintf(buf, len, "%s: the last line was cut off; %zu line%s dropped", r->path,
+                 r->dropped, r->dropped == 1 ? "" : "s");
+    else
+        buf[0] = '\0';
+    return buf;
+}
+
+int gt_recording_find(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)
+{
+    for (size_t i = 0; i < r->ncfg; i++) {
+        const gt_rec_config *c = &r->cfg[i];
+        bool same = c->exp == exp;
+        for (int k = 0; same && k < exp->nparams; k++)
+            /* Values that do not apply are not part of the configuration. */
+            if (gt_param_applies(&exp->params[k], vals, NULL) && c->vals[k] != vals[k])
+                same = false;
+        if (same)
+            return (int)i;
+    }
+    return -1;
+}
+
+int gt_recording_place(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)
+{
+    int idx = gt_recording_find(r, exp, vals);
+
+    for (size_t i = 0; idx < 0 && i < r->ncfg; i++)
+        if (r->cfg[i].exp == exp)
+            idx = (int)i;
+    return idx;
+}
+
+int gt_recording_match(const gt_recording *r, const gt_experiment *exp, const int64_t *vals,
+                       int changed, char *have, size_t havelen)
+{
+    int best = -1, best_score = -1;
+    size_t off = 0;
+    char v[48];
+
+    for (size_t i = 0; i < r->ncfg; i++) {
+        const gt_rec_config *c = &r->cfg[i];
+        int score = 0;
+        if (c->exp != exp || c->vals[changed] != vals[changed])
+            continue;
+        for (int k = 0; k < exp->nparams; k++)
+            score += c->vals[k] == vals[k];
+        if (score > best_score) {
+            best = (int)i;
+            best_score = score;
+        }
+    }
+    if (best >= 0 || !have)
+        return best;
+    /* None: the recorded values of that parameter, once each, in order;
+     * a long list as its count and range. */
+    {
+        int64_t vals_seen[64];
+        int nv = 0;
+        char lo[48];
+        for (size_t i = 0; i < r->ncfg && nv < 64; i++) {
+            bool seen = false;
+            if (r->cfg[i].exp != exp)
+                continue;
+            for (int j = 0; j < nv; j++)
+                seen |= vals_seen[j] == r->cfg[i].vals[changed];
+            if (!seen)
+                vals_seen[nv++] = r->cfg[i].vals[changed];
+        }
+        for (int i = 1; i < nv; i++)        /* insertion sort: few values */
+            for (int j = i; j > 0 && vals_seen[j - 1] > vals_seen[j]; j--) {
+                int64_t t = vals_seen[j];
+                vals_seen[j] = vals_seen[j - 1];
+                vals_seen[j - 1] = t;
+            }
+        have[0] = '\0';
+        if (nv > 8) {
+            snprintf(have, havelen, "%d values from %s to %s", nv,
+                     gt_param_format(&exp->params[changed], vals_seen[0], lo, sizeof lo),
+                     gt_param_format(&exp->params[changed], vals_seen[nv - 1], v, sizeof v));
+            return -1;
+        }
+        for (int i = 0; i < nv && off < havelen; i++)
+            off += (size_t)snprintf(have + off, havelen - off, "%s%s", off ? ", " : "",
+                                    gt_param_format(&exp->params[changed], vals_seen[i], v,
+                                                    sizeof v));
+    }
+    return -1;
+}

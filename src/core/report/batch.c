@@ -1,0 +1,229 @@
+#define _POSIX_C_SOURCE 200809L
+#include "gputui/report/batch.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gputui/report/report.h"
+#include "gputui/measure/run.h"
+#include "gputui/base/signals.h"
+
+/* Every series the device can produce has its samples. */
+static bool enough(const gt_run *r, const gt_setup_info *info, int64_t want)
+{
+    for (int i = 0; i < r->nseries; i++)
+        if (!(info->skipped & (1u << i)) && (int64_t)(r->s[i].lat.count + r->s[i].failed) < want)
+            return false;
+    return true;
+}
+
+static uint64_t failed(gt_run *runs, int n)
+{
+    uint64_t f = 0;
+
+    for (int i = 0; i < n; i++)
+        f += gt_run_failed(&runs[i]);
+    return f;
+}
+
+/* Whether a configuration has been measured long enough: --samples per
+ * series, and when recording, --record-samples per series or
+ * --record-seconds since its first sample, whichever comes first. */
+static bool measured(const gt_cli *cli, int64_t want, const gt_run *run,
+                     const gt_setup_info *info, bool recording, double t_first)
+{
+    if (!enough(run, info, want))
+        return false;
+    return !recording || enough(run, info, cli->record_samples) ||
+           (t_first > 0 && gt_now() - t_first >= cli->record_seconds);
+}
+
+int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp,
+                   const int64_t *vals, int64_t want, gt_run *run, gt_recorder *rec)
+{
+    gt_sample buf[256];
+    gt_status st;
+    uint32_t gen = gt_engine_configure(eng, exp, vals);
+    bool config_written = false;
+    double t_first = 0;
+
+    gt_run_init(run, exp, vals, gen);
+    for (;;) {
+        struct pollfd pfd = {gt_engine_fd(eng), POLLIN, 0};
+        size_t n;
+
+        if (gt_signal_caught) {
+            fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+            return 128 + (int)gt_signal_caught;
+        }
+        if (poll(&pfd, 1, 100) < 0 && errno != EINTR) {
+            perror("gputui: poll");
+            return GT_EXIT_FAIL;
+        }
+        gt_engine_status(eng, &st);
+        gt_recorder_tick(rec);
+        while ((n = gt_engine_drain(eng, buf, GT_ARRAY_LEN(buf))) > 0)
+            for (size_t i = 0; i < n; i++) {
+                if (buf[i].gen != gen)
+                    continue;
+                if (!config_written) {
+                    gt_recorder_config(rec, exp, vals, gen, &st.info);
+                    config_written = true;
+                    t_first = gt_now();
+                }
+                gt_recorder_sample(rec, &buf[i]);
+                gt_run_add(run, &buf[i]);
+            }
+        if (st.gen == gen && st.state == GT_ST_DONE) {
+            fprintf(stderr, "gputui: the recording holds no more samples of this configuration\n");
+            return GT_EXIT_FAIL;
+        }
+        if (st.gen == gen && st.state == GT_ST_ERROR) {
+            if (!config_written)
+                gt_recorder_config(rec, exp, vals, gen, &st.info);
+            gt_recorder_error(rec, gen, st.msg);
+            fprintf(stderr, "gputui: %s\n", st.msg);
+            return GT_EXIT_FAIL;
+        }
+        if (st.gen == gen && st.state != GT_ST_SETUP &&
+            measured(cli, want, run, &st.info, rec != NULL, t_first)) {
+            gt_timeline *tl = malloc(sizeof *tl);
+            uint32_t seq = 0;
+            run->info = st.info;
+            if (tl && gt_engine_timeline(eng, tl, &seq)) {
+                gt_recorder_timeline(rec, tl);
+                if (gt_run_set_timeline(run, tl))
+                    fprintf(stderr, "gputui: out of memory for the timeline\n");
+            }
+            free(tl);
+            /* Its teardown completes its calls; recordings keep them. */
+            if (cli->trace_calls || rec) {
+                gt_trace *tr = malloc(sizeof *tr);
+                gt_engine_release(eng);
+                if (tr && gt_engine_trace(eng, gen, tr)) {
+                    gt_recorder_trace(rec, gen, tr);
+                    if (cli->trace_calls && gt_run_set_trace(run, tr))
+                        fprintf(stderr, "gputui: out of memory for the call trace\n");
+                }
+                free(tr);
+            }
+            return 0;
+        }
+    }
+}
+
+int gt_batch_run(const gt_cli *cli, gt_engine *eng)
+{
+    static int64_t cfgs[GT_MAX_CONFIGS][GT_MAX_PARAMS];
+    gt_devprops props;
+    gt_recorder *rec = NULL;
+    gt_run *runs;
+    gt_err err;
+    char msg[512], desc[512];
+    int ncfg, nrun = 0, rc = GT_EXIT_OK;
+
+    gt_err_clear(&err);
+    gt_engine_props(eng, &props);
+    ncfg = gt_cli_configs(cli, cfgs, GT_MAX_CONFIGS, msg, sizeof msg);
+    if (ncfg < 0) {
+        fprintf(stderr, "gputui: %s\n", msg);
+        return GT_EXIT_USAGE;
+    }
+    if (ncfg == 1 && gt_experiment_check(cli->exp, cfgs[0], &props, msg, sizeof msg)) {
+        fprintf(stderr, "gputui: --%s\n", msg);
+        return GT_EXIT_USAGE;
+    }
+    if (cli->record && gt_recorder_open(&rec, cli->record, cli->force, &props, &err)) {
+        fprintf(stderr, "gputui: %s\n", err.msg);
+        return err.code ? err.code : GT_EXIT_FAIL;
+    }
+    runs = calloc((size_t)ncfg, sizeof *runs);
+    if (!runs) {
+        gt_recorder_close(rec, &err);
+        fprintf(stderr, "gputui: out of memory\n");
+        return GT_EXIT_FAIL;
+    }
+    for (int i = 0; i < ncfg; i++) {
+        int r;
+        gt_experiment_describe(cli->exp, cfgs[i], desc, sizeof desc);
+        gt_engine_props(eng, &props);
+        if (gt_experiment_check(cli->exp, cfgs[i], &props, msg, sizeof msg)) {
+            fprintf(stderr, "gputui: skipped %s: %s\n", desc, msg);
+            continue;
+        }
+        r = gt_batch_measure(cli, eng, cli->exp, cfgs[i], cli->samples, &runs[nrun], rec);
+        if (r == 0) {
+            nrun++;
+            continue;
+        }
+        gt_run_free(&runs[nrun]);
+        if (r > 128 || ncfg == 1) {
+            rc = r;
+            break;
+        }
+        fprintf(stderr, "gputui: skipped %s after that error\n", desc);
+    }
+    if (gt_recorder_close(rec, &err)) {
+        fprintf(stderr, "gputui: %s\n", err.msg);
+        rc = rc ? rc : GT_EXIT_FAIL;
+    }
+    if (rc == GT_EXIT_OK && nrun == 0) {
+        fprintf(stderr, "gputui: no configuration could be measured\n");
+        rc = GT_EXIT_FAIL;
+    }
+    if (rc == GT_EXIT_OK) {
+        gt_engine_props(eng, &props);
+        if (gt_report(stdout, cli->format, &props, runs, nrun, NULL)) {
+            fprintf(stderr, "gputui: cannot write the report\n");
+            rc = GT_EXIT_FAIL;
+        } else if (failed(runs, nrun)) {
+            fprintf(stderr, "gputui: %llu samples FAILED verification\n",
+                    (unsigned long long)failed(runs, nrun));
+            rc = GT_EXIT_VERIFY;
+        }
+    }
+    for (int i = 0; i < nrun; i++)
+        gt_run_free(&runs[i]);
+    free(runs);
+    return rc;
+}
+
+int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
+{
+    static const gt_trace none;     /* recorded before format 1.2 */
+    gt_run *runs = calloc(rec->ncfg, sizeof *runs);
+    int nrun = 0, rc = GT_EXIT_OK;
+    char desc[512], warn[700];
+
+    if (!runs) {
+        fprintf(stderr, "gputui: out of memory\n");
+        return GT_EXIT_FAIL;
+    }
+    for (size_t i = 0; i < rec->ncfg; i++) {
+        const gt_rec_config *c = &rec->cfg[i];
+        if (c->n == 0) {
+            fprintf(stderr, "gputui: %s: configuration %s has no samples%s%s\n", rec->path,
+                    gt_experiment_describe(c->exp, c->vals, desc, sizeof desc),
+                    c->error[0] ? "; recorded error: " : "", c->error);
+            continue;
+        }
+        if (gt_rec_config_run(c, &runs[nrun]) ||
+            (cli->trace_calls && gt_run_set_trace(&runs[nrun], c->trace ? c->trace : &none)))
+            fprintf(stderr, "gputui: out of memory for the timeline or the call trace\n");
+        nrun++;
+    }
+    if (gt_recording_warning(rec, warn, sizeof warn)[0])
+        fprintf(stderr, "gputui: %s\n", warn);
+    if (gt_report(stdout, cli->format, &rec->props, runs, nrun, rec)) {
+        fprintf(stderr, "gputui: cannot write the report\n");
+        rc = GT_EXIT_FAIL;
+    } else if (failed(runs, nrun)) {
+        rc = GT_EXIT_VERIFY;
+    }
+    for (int i = 0; i < nrun; i++)
+        gt_run_free(&runs[i]);
+    free(runs);
+    return rc;
+}

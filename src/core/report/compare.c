@@ -1,0 +1,211 @@
+/* Two recordings side by side (compare.h). */
+#include "gputui/report/compare.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "gputui/measure/run.h"
+#include "gputui/base/units.h"
+
+double gt_compare_ratio(gt_dist *a, gt_dist *b)
+{
+    double pa = a->count ? gt_dist_percentile(a, 0.5) : NAN;
+    double pb = b->count ? gt_dist_percentile(b, 0.5) : NAN;
+
+    return isfinite(pa) && isfinite(pb) && pb > 0 ? pa / pb : NAN;
+}
+
+const char *gt_compare_short_name(const char *device, char *buf, size_t len)
+{
+    const char *s = strncmp(device, "NVIDIA ", 7) ? device : device + 7;
+    size_t n = strcspn(s, " ");
+
+    snprintf(buf, len, "%.*s", (int)(n ? n : strlen(s)), n ? s : device);
+    return buf;
+}
+
+/* One series of one side: medians and verification counts. */
+typedef struct side {
+    double lat, bw;
+    unsigned long long ok, failed;
+} side;
+
+static side side_of(gt_series *s, bool bw)
+{
+    side d = {NAN, NAN, s->full + s->sampled, s->failed};
+
+    if (s->lat.count)
+        d.lat = gt_dist_percentile(&s->lat, 0.5);
+    if (bw && s->bw.count)
+        d.bw = gt_dist_percentile(&s->bw, 0.5);
+    return d;
+}
+
+static double ratio(double a, double b)
+{
+    return isfinite(a) && isfinite(b) && b > 0 ? a / b : NAN;
+}
+
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *side_json(const side *d)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "latency_p50_s", num(d->lat));
+    json_object_set_new(o, "bandwidth_p50_GBps", num(isfinite(d->bw) ? d->bw / 1e9 : NAN));
+    json_object_set_new(o, "verified", json_integer((json_int_t)d->ok));
+    json_object_set_new(o, "failed", json_integer((json_int_t)d->failed));
+    return o;
+}
+
+static void fmt_num(char *buf, size_t n, double v, const char *fmt)
+{
+    if (isfinite(v))
+        snprintf(buf, n, fmt, v);
+    else
+        snprintf(buf, n, "-");
+}
+
+/* The configurations of 'from' that 'other' lacks, as JSON or lines. */
+static void one_sided(FILE *f, gt_format fmt, const gt_recording *from, const gt_recording *other,
+                      const char *tag, json_t *arr, int *count)
+{
+    char desc[512];
+
+    *count = 0;
+    for (size_t i = 0; i < from->ncfg; i++) {
+        const gt_rec_config *c = &from->cfg[i];
+        if (gt_recording_find(other, c->exp, c->vals) >= 0 ||
+            gt_recording_find(from, c->exp, c->vals) != (int)i)
+            continue;       /* shared, or a repeat of one listed already */
+        (*count)++;
+        gt_experiment_describe(c->exp, c->vals, desc, sizeof desc);
+        if (fmt == GT_FMT_JSON) {
+            json_t *o = json_object();
+            json_object_set_new(o, "experiment", json_string(c->exp->name));
+            json_object_set_new(o, "config", json_string(desc));
+            json_array_append_new(arr, o);
+        } else if (fmt == GT_FMT_CSV) {
+            fprintf(f, "%s,%s,\"%s\",,,,,,,,,,,\n", tag, c->exp->name, desc);
+        } else {
+            fprintf(f, "  %s %s\n", c->exp->name, desc);
+        }
+    }
+}
+
+int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_recording *b)
+{
+    json_t *root = NULL, *shared = NULL;
+    char desc[512], na[32], nb[32];
+    int nshared = 0, only_a = 0, only_b = 0;
+
+    gt_compare_short_name(a->props.name, na, sizeof na);
+    gt_compare_short_name(b->props.name, nb, sizeof nb);
+    if (fmt == GT_FMT_JSON) {
+        root = json_object();
+        shared = json_array();
+        json_object_set_new(root, "a", json_pack("{ssssss}", "path", a->path, "device",
+                                                 a->props.name, "created", a->created));
+        json_object_set_new(root, "b", json_pack("{ssssss}", "path", b->path, "device",
+                                                 b->props.name, "created", b->created));
+    } else if (fmt == GT_FMT_CSV) {
+        fprintf(f, "kind,experiment,config,series,a_latency_p50_s,b_latency_p50_s,latency_a_over_b,"
+                   "a_GBps,b_GBps,bandwidth_a_over_b,a_verified,a_failed,b_verified,b_failed\n");
+    } else {
+        fprintf(f, "A: %s, %s (recorded %s)\nB: %s, %s (recorded %s)\n"
+                   "ratios are A/B: above 1 means A takes longer (latency) or moves more (GB/s)\n",
+                a->path, a->props.name, a->created, b->path, b->props.name, b->created);
+    }
+    for (size_t i = 0; i < a->ncfg; i++) {
+        const gt_rec_config *ca = &a->cfg[i];
+        int j = gt_recording_find(b, ca->exp, ca->vals);
+        bool bw = gt_experiment_bandwidth(ca->exp, ca->vals);
+        json_t *series = NULL;
+        gt_run ra, rb;
+
+        if (j < 0 || gt_recording_find(a, ca->exp, ca->vals) != (int)i)
+            continue;
+        nshared++;
+        gt_rec_config_run(ca, &ra);
+        gt_rec_config_run(&b->cfg[j], &rb);
+        gt_experiment_describe(ca->exp, ca->vals, desc, sizeof desc);
+        if (fmt == GT_FMT_JSON)
+            series = json_array();
+        else if (fmt == GT_FMT_TEXT)
+            fprintf(f, "\n== %s %s\n  %-18s %10s %10s %7s %9s %9s %7s %13s %13s\n", ca->exp->name,
+                    desc, "series", "A p50", "B p50", "A/B", "A GB/s", "B GB/s", "A/B",
+                    "A ok/failed", "B ok/failed");
+        for (int s = 0; s < ra.nseries && s < rb.nseries; s++) {
+            side da = side_of(&ra.s[s], bw), db = side_of(&rb.s[s], bw);
+            double rl = ratio(da.lat, db.lat), rbw = ratio(da.bw, db.bw);
+            if (fmt == GT_FMT_JSON) {
+                json_t *o = json_object();
+                json_object_set_new(o, "name", json_string(ra.s[s].name));
+                json_object_set_new(o, "a", side_json(&da));
+                json_object_set_new(o, "b", side_json(&db));
+                json_object_set_new(o, "latency_a_over_b", num(rl));
+                json_object_set_new(o, "bandwidth_a_over_b", num(rbw));
+                json_array_append_new(series, o);
+            } else if (fmt == GT_FMT_CSV) {
+                char c[6][24];
+                fmt_num(c[0], sizeof c[0], da.lat, "%.9g");
+                fmt_num(c[1], sizeof c[1], db.lat, "%.9g");
+                fmt_num(c[2], sizeof c[2], rl, "%.4f");
+                fmt_num(c[3], sizeof c[3], da.bw / 1e9, "%.3f");
+                fmt_num(c[4], sizeof c[4], db.bw / 1e9, "%.3f");
+                fmt_num(c[5], sizeof c[5], rbw, "%.4f");
+                for (int k = 0; k < 6; k++)
+                    if (!strcmp(c[k], "-"))
+                        c[k][0] = '\0';    /* CSV: empty where there is no figure */
+                fprintf(f, "shared,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%llu,%llu\n",
+                        ca->exp->name, desc, ra.s[s].name, c[0], c[1], c[2], c[3], c[4], c[5],
+                        da.ok, da.failed, db.ok, db.failed);
+            } else {
+                char la[32], lb[32], r1[16], ga[16], gb[16], r2[16], va[32], vb[32];
+                gt_format_seconds(da.lat, la, sizeof la);
+                gt_format_seconds(db.lat, lb, sizeof lb);
+                fmt_num(r1, sizeof r1, rl, "%.2fx");
+                fmt_num(ga, sizeof ga, da.bw / 1e9, "%.2f");
+                fmt_num(gb, sizeof gb, db.bw / 1e9, "%.2f");
+                fmt_num(r2, sizeof r2, rbw, "%.2fx");
+                snprintf(va, sizeof va, "%llu/%llu", da.ok, da.failed);
+                snprintf(vb, sizeof vb, "%llu/%llu", db.ok, db.failed);
+                fprintf(f, "  %-18s %10s %10s %7s %9s %9s %7s %13s %13s\n", ra.s[s].name, la, lb,
+                        r1, ga, gb, r2, va, vb);
+            }
+        }
+        if (fmt == GT_FMT_JSON)
+            json_array_append_new(shared, json_pack("{ssssso}", "experiment", ca->exp->name,
+                                                    "config", desc, "series", series));
+        gt_run_free(&ra);
+        gt_run_free(&rb);
+    }
+    if (fmt == GT_FMT_JSON) {
+        json_t *oa = json_array(), *ob = json_array();
+        int rc;
+        one_sided(f, fmt, a, b, "only_a", oa, &only_a);
+        one_sided(f, fmt, b, a, "only_b", ob, &only_b);
+        json_object_set_new(root, "shared", shared);
+        json_object_set_new(root, "only_a", oa);
+        json_object_set_new(root, "only_b", ob);
+        rc = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+        json_decref(root);
+        fputc('\n', f);
+        return rc || ferror(f) ? -1 : 0;
+    }
+    if (fmt == GT_FMT_TEXT)
+        fprintf(f, "\n== on A (%s) only\n", na);
+    one_sided(f, fmt, a, b, "only_a", NULL, &only_a);
+    if (fmt == GT_FMT_TEXT)
+        fprintf(f, "\n== on B (%s) only\n", nb);
+    one_sided(f, fmt, b, a, "only_b", NULL, &only_b);
+    if (fmt == GT_FMT_TEXT)
+        fprintf(f, "\n%d configurations on both, %d on A (%s) only, %d on B (%s) only\n", nshared,
+                only_a, na, only_b, nb);
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,340 @@
+/* The ncurses front end's main loop: it waits on the terminal and the
+ * engine, drains samples into the current run, records them (--record),
+ * redraws at most FRAME_S apart, and carries out what keys ask for. Key
+ * handlers only change UI state and return an outcome (input.c); this
+ * loop alone redraws, reconfigures, restarts or quits. */
+#include "gputui/ui.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gputui/report/compare.h"
+#include "gputui/base/signals.h"
+#include "gputui/base/files.h"
+#include "ui_priv.h"
+
+static void init_colors(ui *u, const gt_cli *cli)
+{
+    const char *nc = getenv("NO_COLOR");
+
+    u->color = !cli->no_color && !(nc && nc[0]) && has_colors();
+    if (!u->color)
+        return;
+    start_color();
+    use_default_colors();
+    init_pair(C_HEAD, COLOR_BLACK, COLOR_CYAN);
+    init_pair(C_BW, COLOR_GREEN, -1);
+    init_pair(C_LAT, COLOR_CYAN, -1);
+    init_pair(C_GHOST, COLORS >= 16 ? 8 : COLOR_WHITE, -1);
+    init_pair(C_ERR, COLOR_RED, -1);
+    init_pair(C_WARN, COLOR_YELLOW, -1);
+    init_pair(C_OK, COLOR_GREEN, -1);
+    init_pair(C_TITLE, COLOR_YELLOW, -1);
+    init_pair(C_H2D, COLOR_CYAN, -1);
+    init_pair(C_KERNEL, COLOR_YELLOW, -1);
+    init_pair(C_D2H, COLOR_MAGENTA, -1);
+}
+
+/* --record: a configuration's line goes out with its first sample, when
+ * its set-up figures are known; an error once per configuration. */
+static void record_samples(ui *u, const gt_sample *buf, size_t n)
+{
+    if (!u->recorder)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i].gen != u->cur.gen)
+            continue;
+        if (u->recorded_gen != u->cur.gen) {
+            gt_status st;
+            gt_engine_status(u->eng, &st);
+            gt_recorder_config(u->recorder, u->exp, u->vals, u->cur.gen, &st.info);
+            u->recorded_gen = u->cur.gen;
+        }
+        gt_recorder_sample(u->recorder, &buf[i]);
+    }
+}
+
+/* The engine's latest timeline of this configuration, if newer; --record
+ * keeps the first one of each configuration (after its config line). */
+static void take_timeline(ui *u)
+{
+    static gt_timeline tl;
+
+    if (!gt_engine_timeline(u->eng, &tl, &u->tl_seq) || tl.gen != u->cur.gen)
+        return;
+    if (gt_run_set_timeline(&u->cur, &tl))
+        ui_set_msg(u, true, "out of memory for the timeline");
+    if (u->recorder && u->recorded_gen == u->cur.gen && u->recorded_tl_gen != u->cur.gen) {
+        gt_recorder_timeline(u->recorder, &tl);
+        u->recorded_tl_gen = u->cur.gen;
+    }
+}
+
+static void record_error(ui *u)
+{
+    if (!u->recorder || u->st.state != GT_ST_ERROR || u->st.gen != u->cur.gen ||
+        u->error_gen == u->cur.gen)
+        return;
+    if (u->recorded_gen != u->cur.gen)
+        gt_recorder_config(u->recorder, u->exp, u->vals, u->cur.gen, &u->st.info);
+    u->recorded_gen = u->cur.gen;
+    gt_recorder_error(u->recorder, u->cur.gen, u->st.msg);
+    u->error_gen = u->cur.gen;
+}
+
+int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
+{
+    ui u;
+    gt_sample buf[1024];
+    double last_draw = 0;
+    bool dirty = true, quit = false, rec_failed = false;
+    const char *cs;
+
+    memset(&u, 0, sizeof u);
+    u.src = src;
+    u.eng = src->eng;
+    u.exp = cli->exp;
+    u.rec = src->rec;
+    u.cmp = src->compare;
+    u.record_samples = cli->record_samples;
+    memcpy(u.vals, cli->vals, sizeof u.vals);
+    for (int i = 0; i < gt_nexperiments && i < MAX_EXPS; i++) {
+        gt_experiment_defaults(gt_experiments[i], u.saved[i]);
+        if (gt_experiments[i] == u.exp)
+            u.exp_idx = i;
+    }
+    gt_engine_props(u.eng, &u.props);
+    if (u.rec) {
+        char warn[700], models[200];
+        const gt_experiment *want = u.exp;
+        bool held = false;
+        for (size_t i = 0; i < u.rec->ncfg && !held; i++)
+            held = u.rec->cfg[i].exp == want;
+        if (!ui_place_on_recording(&u) && !held && want != gt_experiments[0])
+            ui_set_msg(&u, true, "%s is not in this recording%s%s%s", want->name,
+                       src->bundle && src->bundle->n > 1 ? " (d: " : "",
+                       src->bundle && src->bundle->n > 1
+                           ? gt_bundle_models(src->bundle, models, sizeof models) : "",
+                       src->bundle && src->bundle->n > 1 ? ")" : "");
+        else if (!u.msg[0] && u.exp == want && cli->given &&
+                 gt_recording_find(u.rec, want, cli->vals) < 0)
+            ui_set_msg(&u, true, "that configuration was not recorded; showing the first recorded one");
+        if (!u.msg[0] && gt_recording_warning(u.rec, warn, sizeof warn)[0])
+            ui_set_msg(&u, true, "%s", warn);
+    }
+    if (u.cmp) {
+        gt_compare_short_name(u.props.name, u.name_a, sizeof u.name_a);
+        gt_compare_short_name(u.cmp->props.name, u.name_b, sizeof u.name_b);
+        if (!strcmp(u.name_a, u.name_b)) {      /* the same model twice: A and B */
+            snprintf(u.name_a, sizeof u.name_a, "A");
+            snprintf(u.name_b, sizeof u.name_b, "B");
+        }
+    }
+    ui_make_banner(&u);
+    if (src->start)
+        ui_lesson_start(&u, src->start);
+    if (cli->trace) {
+        /* A new file, as for --record: an existing one only with --force. */
+        int fd = gt_create_new(cli->trace);
+        if (fd < 0 && errno == EEXIST && cli->force && unlink(cli->trace) == 0)
+            fd = gt_create_new(cli->trace);
+        u.trace = fd < 0 ? NULL : fdopen(fd, "w");
+        if (!u.trace) {
+            fprintf(stderr, "gputui: --trace %s: %s\n", cli->trace, errno == EEXIST ?
+                    "the file exists; give --force to replace it, or another name" : strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return GT_EXIT_USAGE;
+        }
+    }
+    if (cli->record) {
+        gt_err err;
+        gt_err_clear(&err);
+        if (gt_recorder_open(&u.recorder, cli->record, cli->force, &u.props, &err)) {
+            fprintf(stderr, "gputui: %s\n", err.msg);
+            if (u.trace)
+                fclose(u.trace);
+            return err.code ? err.code : GT_EXIT_FAIL;
+        }
+    }
+    if (!u.rec) {
+        char msg[400];
+        if (gt_experiment_check(u.exp, u.vals, &u.props, msg, sizeof msg)) {
+            fprintf(stderr, "gputui: --%s\n", msg);
+            if (u.trace)
+                fclose(u.trace);
+            gt_recorder_close(u.recorder, &(gt_err){0});
+            return GT_EXIT_USAGE;
+        }
+    }
+    cs = nl_langinfo(CODESET);
+    u.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+
+    ui_crash_save_tty();
+    if (!initscr()) {
+        fprintf(stderr, "gputui: cannot initialize the terminal (TERM=%s)\n",
+                getenv("TERM") ? getenv("TERM") : "");
+        return GT_EXIT_FAIL;
+    }
+    cbreak();
+    noecho();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    ui_crash_arm();
+    init_colors(&u, cli);
+    ui_apply(&u, false, gt_now());
+
+    while (!quit) {
+        struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {gt_engine_fd(u.eng), POLLIN, 0}};
+        double now = gt_now(), wait;
+        int timeout = -1, ch;
+        size_t n;
+
+        if (gt_signal_caught)
+            break;
+        /* The engine's status, once per wake-up. */
+        gt_engine_status(u.eng, &u.st);
+        /* The run's summary reads its set-up note: the engine publishes it
+         * once, when the set-up ends. */
+        if (u.st.gen == u.cur.gen && u.info_gen != u.cur.gen && u.st.state != GT_ST_SETUP) {
+            u.cur.info = u.st.info;
+            u.info_gen = u.cur.gen;
+        }
+        record_error(&u);
+        if (u.sweeping && ui_sweep_tick(&u, now))
+            dirty = true;
+        if (dirty && now - last_draw >= FRAME_S) {
+            gt_engine_props(u.eng, &u.props);
+            ui_trace_refresh(&u);       /* these two at most once a frame */
+            ui_lesson_tick(&u);
+            ui_draw(&u);
+            last_draw = now;
+            dirty = false;
+            if (u.trace && u.trace_gen && u.cur.gen == u.trace_gen && gt_run_count(&u.cur)) {
+                fprintf(u.trace, "%u %.3f\n", u.trace_gen, (gt_now() - u.trace_t0) * 1e3);
+                fflush(u.trace);
+                u.trace_gen = 0;
+            }
+        }
+        if (dirty) {
+            /* Frame pending: leave the engine's fd alone until it is due,
+             * so a fast sample stream cannot spin this loop. */
+            wait = last_draw + FRAME_S - now;
+            timeout = (int)(wait * 1e3) + 1;
+            pfd[1].fd = -1;
+        } else if (u.st.state == GT_ST_SETUP || u.st.state == GT_ST_WARMUP) {
+            timeout = 250;      /* elapsed time on screen */
+        }
+        /* --record: lines on disk within a second, also when idle; a
+         * failed write (a full disk) is said once, in the status line. */
+        gt_recorder_tick(u.recorder);
+        if (!u.rec_warned) {
+            char rmsg[900];
+            if (gt_recorder_failed(u.recorder, rmsg, sizeof rmsg)) {
+                ui_set_msg(&u, true, "%s", rmsg);
+                u.rec_warned = dirty = true;
+            }
+        }
+        bool idle_tick = u.recorder && timeout < 0;
+        if (idle_tick)
+            timeout = 1000;
+        if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
+            break;
+        if (timeout > 0 && !idle_tick && !pfd[0].revents && !pfd[1].revents)
+            dirty = true;
+        if (pfd[1].fd >= 0 && pfd[1].revents) {
+            bool first = gt_run_count(&u.cur) == 0;
+            while ((n = gt_engine_drain(u.eng, buf, GT_ARRAY_LEN(buf))) > 0) {
+                record_samples(&u, buf, n);
+                for (size_t i = 0; i < n; i++) {
+                    u.drained += buf[i].gen == u.cur.gen;
+                    gt_run_add(&u.cur, &buf[i]);
+                }
+            }
+            dirty = true;
+            if (first && gt_run_count(&u.cur))
+                last_draw = 0;      /* the first sample after a change: show it now */
+        }
+        take_timeline(&u);
+        /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
+        while ((ch = getch()) != ERR) {
+            double tkey = gt_now();
+            switch (ui_handle_key(&u, ch)) {
+            case OUT_QUIT:
+                quit = true;
+                break;
+            case OUT_APPLY:
+                ui_sweep_stop(&u, true);
+                ui_apply(&u, false, tkey);
+                break;
+            case OUT_SWEEP:
+                if (u.sweeping) {
+                    ui_sweep_stop(&u, false);
+                    ui_set_msg(&u, false, "sweep stopped");
+                } else {
+                    ui_sweep_start(&u, tkey);
+                }
+                break;
+            case OUT_RESTART:
+                ui_sweep_stop(&u, true);
+                ui_apply(&u, true, tkey);
+                ui_set_msg(&u, false, "restarted");
+                break;
+            case OUT_PAUSE:
+                gt_engine_set_paused(u.eng, u.paused);
+                break;
+            case OUT_DEVICE:
+                quit = !ui_switch_device(&u, tkey);
+                break;
+            case OUT_CLEAR:
+                gt_run_clear(&u.cur);
+                gt_run_free(&u.prev);
+                ui_set_msg(&u, false, "histograms cleared");
+                break;
+            default:
+                break;
+            }
+            dirty = true;
+            if (quit)
+                break;
+        }
+    }
+    ui_crash_disarm();
+    endwin();
+    if (u.trace)
+        fclose(u.trace);
+    if (u.recorder && u.recorded_gen && !u.fatal[0]) {
+        gt_engine_release(u.eng);   /* the last configuration's teardown, for its trace */
+        ui_trace_refresh(&u);
+    }
+    free(u.calls);
+    free(u.calls_prev);
+    {
+        gt_err err;
+        gt_err_clear(&err);
+        if (gt_recorder_close(u.recorder, &err)) {
+            fprintf(stderr, "gputui: %s\n", err.msg);
+            rec_failed = true;
+        }
+    }
+    gt_run_free(&u.cur);
+    gt_run_free(&u.prev);
+    gt_run_free(&u.cmp_run);
+    for (int i = 0; i < MAX_EXPS; i++)
+        gt_run_free(&u.kept[i]);
+    if (u.fatal[0]) {
+        fprintf(stderr, "gputui: %s\n", u.fatal);
+        return GT_EXIT_FAIL;
+    }
+    if (gt_signal_caught) {
+        fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+        return 128 + (int)gt_signal_caught;
+    }
+    return rec_failed ? GT_EXIT_FAIL : GT_EXIT_OK;
+}

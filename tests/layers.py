@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""The structure of the source tree, checked (make test).
+
+Folders: each folder of src/core/ says in its README.md what it may call
+("May call: base, device"); its .c files and its headers under
+include/gputui/FOLDER/ include only their own folder's headers and those
+of the folders named there, never the faces of the other parts (ui.h,
+cuda_backend.h, kernels.h), curses or CUDA. The folders' rules themselves
+form no circle.
+
+Files: read from the symbols of the objects in BUILD (nm), so calls through
+a shared private header (ui_priv.h, gpu.h) count too. No files of src/ call
+each other, directly or round a circle; a file of src/core/ calls only into
+the folders its README allows; a file of src/ui/ calls only files listed
+before it in ui_priv.h's list, which names every file of src/ui/.
+
+Usage: tests/layers.py [BUILD]   (without BUILD only the folders are checked)
+Prints one line per check, then "layers: N passed, M failed"."""
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORE = os.path.join(ROOT, 'src', 'core')
+FACES = ('ui.h', 'cuda_backend.h', 'kernels.h')   # include/gputui/: the other parts
+FORBIDDEN_SYS = re.compile(r'#\s*include\s*<(n?curses\.h|cuda[a-z_]*\.h|nvml\.h)>')
+INCLUDE = re.compile(r'#\s*include\s*"gputui/(?:([a-z0-9_]+)/)?([a-z0-9_]+\.h)"')
+
+passed = failed = 0
+
+
+def check(ok, what, detail=()):
+    global passed, failed
+    if ok:
+        passed += 1
+        print('ok   ' + what)
+    else:
+        failed += 1
+        print('FAIL ' + what)
+        for d in detail:
+            print('       ' + d)
+
+
+def folders():
+    return sorted(d for d in os.listdir(CORE) if os.path.isdir(os.path.join(CORE, d)))
+
+
+def may_call(f):
+    try:
+        text = open(os.path.join(CORE, f, 'README.md'), encoding='utf-8').read()
+    except OSError:
+        return None
+    m = re.search(r'^May call: *(.*)$', text, re.M)
+    if not m:
+        return None
+    names = [n.strip() for n in m.group(1).split(',') if n.strip()]
+    return set() if names == ['nothing'] else set(names)
+
+
+def find_cycle(graph):
+    """One circle of the graph as a list of nodes, or None."""
+    state = {}
+
+    def visit(v, path):
+        state[v] = 1
+        path.append(v)
+        for w in sorted(graph.get(v, ())):
+            if state.get(w) == 1:
+                return path[path.index(w):] + [w]
+            if w not in state:
+                c = visit(w, path)
+                if c:
+                    return c
+        path.pop()
+        state[v] = 2
+        return None
+
+    for v in sorted(graph):
+        if v not in state:
+            c = visit(v, [])
+            if c:
+                return c
+    return None
+
+
+def check_folders():
+    names = folders()
+    rules = {}
+    for f in names:
+        m = may_call(f)
+        check(m is not None, f'src/core/{f}/README.md has a "May call:" line')
+        rules[f] = m or set()
+        unknown = sorted(rules[f] - set(names))
+        check(not unknown, f'src/core/{f}: "May call" names folders of src/core/ only',
+              [f'unknown: {", ".join(unknown)}'] if unknown else ())
+    inc = os.path.join(ROOT, 'include', 'gputui')
+    extra = sorted(d for d in os.listdir(inc) if os.path.isdir(os.path.join(inc, d)) and d not in names)
+    check(not extra, 'include/gputui/ mirrors the folders of src/core/',
+          [f'include/gputui/{d}/ has no src/core/{d}/' for d in extra])
+    loose = sorted(h for h in os.listdir(inc) if h.endswith('.h') and h not in FACES)
+    check(not loose, 'include/gputui/ itself holds only the faces of ui/, gpu/ and kernels/',
+          [f'include/gputui/{h}: move it into the folder of its module' for h in loose])
+    c = find_cycle(rules)
+    check(not c, 'the folders\' rules form no circle', [' -> '.join(c)] if c else ())
+    outside = sorted(n for n in os.listdir(CORE) if n.endswith(('.c', '.h')))
+    check(not outside, 'every file of src/core/ stands in a folder',
+          [f'src/core/{n}: move it into the folder of its concern' for n in outside])
+
+    bad = []
+    for f in names:
+        files = [os.path.join('src', 'core', f, n) for n in sorted(os.listdir(os.path.join(CORE, f)))
+                 if n.endswith('.c')]
+        hdir = os.path.join('include', 'gputui', f)
+        if os.path.isdir(os.path.join(ROOT, hdir)):
+            files += [os.path.join(hdir, n) for n in sorted(os.listdir(os.path.join(ROOT, hdir)))
+                      if n.endswith('.h')]
+        for path in files:
+            for lineno, line in enumerate(open(os.path.join(ROOT, path), encoding='utf-8'), 1):
+                m = INCLUDE.search(line)
+                if m:
+                    g, h = m.group(1), m.group(2)
+                    if g is None:
+                        bad.append(f'{path}:{lineno}: includes gputui/{h}, the face of another part')
+                    elif g != f and g not in rules[f]:
+                        bad.append(f'{path}:{lineno}: includes gputui/{g}/{h}, but src/core/{f}/ '
+                                   f'may call only: {", ".join(sorted(rules[f])) or "nothing"}')
+                if FORBIDDEN_SYS.search(line):
+                    bad.append(f'{path}:{lineno}: {line.strip()} (core/ builds without curses and CUDA)')
+    check(not bad, 'every include of src/core/ and include/gputui/FOLDER/ keeps its folder\'s rule', bad)
+    return rules
+
+
+def symbols(build):
+    """{file: (defined, undefined)} for the objects of src/ in BUILD whose
+    source still exists (a stale object of a renamed file is left out)."""
+    out = {}
+    top = os.path.join(build, 'src')
+    for dirpath, _, names in os.walk(top):
+        for n in names:
+            if not n.endswith('.o'):
+                continue
+            obj = os.path.join(dirpath, n)
+            src = os.path.join('src', os.path.relpath(obj, top))[:-2] + '.c'
+            if not os.path.exists(os.path.join(ROOT, src)):
+                continue
+            text = subprocess.run(['nm', '-P', obj], capture_output=True, text=True).stdout
+            defined, undefined = set(), set()
+            for line in text.splitlines():
+                p = line.split()
+                if len(p) < 2:
+                    continue
+                (undefined if p[1] == 'U' else defined if p[1] in 'TDBRCVWS' else set()).add(p[0])
+            out[src] = (defined, undefined)
+    return out
+
+
+def check_files(build, rules):
+    syms = symbols(build)
+    check(len(syms) > 0, f'objects of src/ found in {build}',
+          ['build gputui first (make)'] if not syms else ())
+    if not syms:
+        return
+    owner = {}
+    for f, (defined, _) in syms.items():
+        for s in defined:
+            owner.setdefault(s, f)
+    graph, why = {}, {}
+    for f, (_, undefined) in syms.items():
+        graph[f] = set()
+        for s in undefined:
+            g = owner.get(s)
+            if g and g != f:
+                graph[f].add(g)
+                why.setdefault((f, g), []).append(s)
+    c = find_cycle(graph)
+    check(not c, 'no files of src/ call each other, directly or round a circle',
+          [' -> '.join(c)] + [f'{a} -> {b}: {", ".join(sorted(why[(a, b)])[:6])}'
+                              for a, b in zip(c, c[1:])] if c else ())
+
+    bad = []
+    for (a, b), names in sorted(why.items()):
+        if a.count('/') == 3 and b.count('/') == 3 and a.startswith('src/core/') and \
+                b.startswith('src/core/'):
+            fa, fb = a.split('/')[2], b.split('/')[2]
+            if fa != fb and fb not in rules.get(fa, set()):
+                bad.append(f'{a} calls {b} ({", ".join(sorted(names)[:4])}), but src/core/{fa}/ '
+                           f'may call only: {", ".join(sorted(rules.get(fa, ()))) or "nothing"}')
+        elif a.startswith('src/core/') and not b.startswith('src/core/'):
+            bad.append(f'{a} calls {b} ({", ".join(sorted(names)[:4])}): core/ calls no other part')
+    check(not bad, 'every call from src/core/ keeps its folder\'s rule', bad)
+
+    priv = open(os.path.join(ROOT, 'src', 'ui', 'ui_priv.h'), encoding='utf-8').read()
+    order = re.findall(r'^ \*   ([a-z_]+\.c) ', priv, re.M)
+    ui_files = sorted(n for n in os.listdir(os.path.join(ROOT, 'src', 'ui')) if n.endswith('.c'))
+    missing = sorted(set(ui_files) - set(order))
+    check(not missing, 'ui_priv.h lists every file of src/ui/',
+          [f'{m} is not in the list' for m in missing])
+    bad = []
+    for (a, b), names in sorted(why.items()):
+        if a.startswith('src/ui/') and b.startswith('src/ui/'):
+            na, nb = os.path.basename(a), os.path.basename(b)
+            if na in order and nb in order and order.index(nb) > order.index(na):
+                bad.append(f'{na} calls {nb} ({", ".join(sorted(names)[:4])}), listed after it')
+    check(not bad, 'src/ui/: a file calls only files listed before it in ui_priv.h', bad)
+
+
+def main():
+    rules = check_folders()
+    if len(sys.argv) > 1:
+        check_files(sys.argv[1], rules)
+    print(f'layers: {passed} passed, {failed} failed')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
