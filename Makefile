@@ -1,8 +1,8 @@
 # gputui - GNU Make, non-recursive.
 #   make            build build/gputui
 #   make run        build and start the TUI
-#   make test       unit tests (ASan+UBSan, then ThreadSanitizer) and end-to-end
-#                   tests; no GPU needed
+#   make test       unit tests (ASan+UBSan, then ThreadSanitizer), the structure
+#                   (tests/layers.py) and end-to-end tests; no GPU needed
 #   make test-e2e   end-to-end tests only
 #   make test-layers the folders' rules and no files that call each other
 #   make test-tsan  unit tests and the replay TUI under ThreadSanitizer
