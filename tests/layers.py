@@ -8,11 +8,16 @@ of the folders named there, never the faces of the other parts (ui.h,
 cuda_backend.h, kernels.h), curses or CUDA. The folders' rules themselves
 form no circle.
 
+The parts: src/gpu/ and src/ui/ say the same way which folders of src/core/
+they may call (and gpu/, "kernels"); neither reaches the other, and only
+gpu/ includes a CUDA header.
+
 Files: read from the symbols of the objects in BUILD (nm), so calls through
 a shared private header (ui_priv.h, gpu.h) count too. No files of src/ call
-each other, directly or round a circle; a file of src/core/ calls only into
-the folders its README allows; a file of src/ui/ calls only files listed
-before it in ui_priv.h's list, which names every file of src/ui/.
+each other, directly or round a circle; a file of src/core/, src/gpu/ or
+src/ui/ calls only into what its README allows; a file of src/ui/ calls
+only files listed before it in ui_priv.h's list, which names every file of
+src/ui/.
 
 Usage: tests/layers.py [BUILD]   (without BUILD only the folders are checked)
 Prints one line per check, then "layers: N passed, M failed"."""
@@ -46,9 +51,9 @@ def folders():
     return sorted(d for d in os.listdir(CORE) if os.path.isdir(os.path.join(CORE, d)))
 
 
-def may_call(f):
+def may_call(f, top=CORE):
     try:
-        text = open(os.path.join(CORE, f, 'README.md'), encoding='utf-8').read()
+        text = open(os.path.join(top, f, 'README.md'), encoding='utf-8').read()
     except OSError:
         return None
     m = re.search(r'^May call: *(.*)$', text, re.M)
@@ -131,31 +136,69 @@ def check_folders():
     return rules
 
 
+PARTS = ('gpu', 'ui')
+PART_FACE = {'gpu': ('cuda_backend.h', 'kernels.h'), 'ui': ('ui.h',)}
+CUDA_SYS = re.compile(r'#\s*include\s*<(cuda[a-z_]*\.h|nvml\.h)>')
+
+
+def check_parts(folders_):
+    rules = {}
+    for part in PARTS:
+        top = os.path.join(ROOT, 'src')
+        m = may_call(part, top)
+        check(m is not None, f'src/{part}/README.md has a "May call:" line')
+        rules[part] = m or set()
+        unknown = sorted(rules[part] - set(folders_) - {'kernels'})
+        check(not unknown, f'src/{part}: "May call" names folders of src/core/ (or kernels) only',
+              [f'unknown: {", ".join(unknown)}'] if unknown else ())
+        bad = []
+        for n in sorted(os.listdir(os.path.join(top, part))):
+            if not n.endswith(('.c', '.h')):
+                continue
+            path = os.path.join('src', part, n)
+            for lineno, line in enumerate(open(os.path.join(ROOT, path), encoding='utf-8'), 1):
+                mm = INCLUDE.search(line)
+                if mm:
+                    g, h = mm.group(1), mm.group(2)
+                    if g is None and h not in PART_FACE[part]:
+                        bad.append(f'{path}:{lineno}: includes gputui/{h}, the face of another part')
+                    elif g is not None and g not in rules[part]:
+                        bad.append(f'{path}:{lineno}: includes gputui/{g}/{h}, but src/{part}/ may '
+                                   f'call only: {", ".join(sorted(rules[part]))}')
+                if part != 'gpu' and CUDA_SYS.search(line):
+                    bad.append(f'{path}:{lineno}: {line.strip()} (only src/gpu/ calls CUDA)')
+        check(not bad, f'every include of src/{part}/ keeps its rule', bad)
+    return rules
+
+
 def symbols(build):
-    """{file: (defined, undefined)} for the objects of src/ in BUILD whose
-    source still exists (a stale object of a renamed file is left out)."""
+    """{file: (defined, undefined)} for the objects of src/ and kernels/ in
+    BUILD whose source still exists (a stale object of a renamed file is
+    left out)."""
+    objs = []
+    for sub, ext in (('src', '.c'), ('kernels', '.cu')):
+        top = os.path.join(build, sub)
+        for dirpath, _, names in os.walk(top):
+            for n in names:
+                if n.endswith('.o'):
+                    obj = os.path.join(dirpath, n)
+                    objs.append((obj, os.path.join(sub, os.path.relpath(obj, top))[:-2] + ext))
     out = {}
-    top = os.path.join(build, 'src')
-    for dirpath, _, names in os.walk(top):
-        for n in names:
-            if not n.endswith('.o'):
+    for obj, src in objs:
+        if not os.path.exists(os.path.join(ROOT, src)):
+            continue
+        text = subprocess.run(['nm', '-P', obj], capture_output=True, text=True).stdout
+        defined, undefined = set(), set()
+        for line in text.splitlines():
+            p = line.split()
+            if len(p) < 2:
                 continue
-            obj = os.path.join(dirpath, n)
-            src = os.path.join('src', os.path.relpath(obj, top))[:-2] + '.c'
-            if not os.path.exists(os.path.join(ROOT, src)):
-                continue
-            text = subprocess.run(['nm', '-P', obj], capture_output=True, text=True).stdout
-            defined, undefined = set(), set()
-            for line in text.splitlines():
-                p = line.split()
-                if len(p) < 2:
-                    continue
-                (undefined if p[1] == 'U' else defined if p[1] in 'TDBRCVWS' else set()).add(p[0])
-            out[src] = (defined, undefined)
+            (undefined if p[1] == 'U' else defined if p[1] in 'TDBRCVWS' else set()).add(p[0])
+        out[src] = (defined, undefined)
     return out
 
 
-def check_files(build, rules):
+def check_files(build, rules, part_rules):
     syms = symbols(build)
     check(len(syms) > 0, f'objects of src/ found in {build}',
           ['build gputui first (make)'] if not syms else ())
@@ -190,6 +233,24 @@ def check_files(build, rules):
             bad.append(f'{a} calls {b} ({", ".join(sorted(names)[:4])}): core/ calls no other part')
     check(not bad, 'every call from src/core/ keeps its folder\'s rule', bad)
 
+    bad = []
+    for (a, b), names in sorted(why.items()):
+        pa = a.split('/')[1] if a.startswith('src/') else None
+        if pa not in part_rules:
+            continue
+        if b.startswith('src/core/') and b.count('/') == 3:
+            target = b.split('/')[2]
+        elif b.startswith('kernels/'):
+            target = 'kernels'
+        elif b.startswith(f'src/{pa}/'):
+            continue
+        else:
+            target = b
+        if target not in part_rules[pa]:
+            bad.append(f'{a} calls {b} ({", ".join(sorted(names)[:4])}), but src/{pa}/ may call '
+                       f'only: {", ".join(sorted(part_rules[pa]))}')
+    check(not bad, 'every call from src/gpu/ and src/ui/ keeps its part\'s rule', bad)
+
     priv = open(os.path.join(ROOT, 'src', 'ui', 'ui_priv.h'), encoding='utf-8').read()
     order = re.findall(r'^ \*   ([a-z_]+\.c) ', priv, re.M)
     ui_files = sorted(n for n in os.listdir(os.path.join(ROOT, 'src', 'ui')) if n.endswith('.c'))
@@ -207,8 +268,9 @@ def check_files(build, rules):
 
 def main():
     rules = check_folders()
+    part_rules = check_parts(sorted(rules))
     if len(sys.argv) > 1:
-        check_files(sys.argv[1], rules)
+        check_files(sys.argv[1], rules, part_rules)
     print(f'layers: {passed} passed, {failed} failed')
     return 1 if failed else 0
 
