@@ -155,8 +155,8 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     } else if (n < max) {
         static const char *const where[] = {"", "over PCIe from pinned host memory",
                                             "from managed memory resident on the GPU",
-                                            "from managed memory the CPU touched: page faults "
-                                            "move it back", "over the link from the peer GPU"};
+                                            ("from managed memory the CPU touched: page faults "
+                                             "move it back"), "over the link from the peer GPU"};
         snprintf(lines[n++], sizeof lines[0], "each load %s", where[v[KIND]]);
     }
     if (n < max && v[ORDER] == 0)
