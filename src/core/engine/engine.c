@@ -305,6 +305,19 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* What gt_engine_start made, once the worker thread is gone (or was never
+ * started). */
+static void engine_free(gt_engine *e)
+{
+    close(e->efd);
+    pthread_mutex_destroy(&e->mu);
+    pthread_cond_destroy(&e->cv);
+    free(e->tl);
+    free(e->tr_cur);
+    free(e->tr_prev);
+    free(e);
+}
+
 int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *err)
 {
     gt_engine *e = calloc(1, sizeof *e);
@@ -338,11 +351,7 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc) {
         gt_err_set(err, GT_EXIT_FAIL, "cannot start the worker thread: %s", strerror(rc));
-        close(e->efd);
-        free(e->tl);
-        free(e->tr_cur);
-        free(e->tr_prev);
-        free(e);
+        engine_free(e);
         return -1;
     }
     pthread_mutex_lock(&e->mu);
@@ -354,13 +363,7 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
     pthread_mutex_unlock(&e->mu);
     if (rc) {
         pthread_join(e->thread, NULL);
-        close(e->efd);
-        pthread_mutex_destroy(&e->mu);
-        pthread_cond_destroy(&e->cv);
-        free(e->tl);
-        free(e->tr_cur);
-        free(e->tr_prev);
-        free(e);
+        engine_free(e);
         return -1;
     }
     *out = e;
@@ -440,13 +443,7 @@ void gt_engine_stop(gt_engine *e)
     pthread_cond_broadcast(&e->cv);
     pthread_mutex_unlock(&e->mu);
     pthread_join(e->thread, NULL);
-    close(e->efd);
-    pthread_mutex_destroy(&e->mu);
-    pthread_cond_destroy(&e->cv);
-    free(e->tl);
-    free(e->tr_cur);
-    free(e->tr_prev);
-    free(e);
+    engine_free(e);
 }
 
 void gt_engine_release(gt_engine *e)
