@@ -2,7 +2,7 @@
  * trace (gputui/measure/trace.h) and turns a failure into a gt_err; fault
  * injection for the unwind tests; the teardown helpers; and what the
  * back-end found when it opened the device (gt_gpu_opened). Every file of
- * src/gpu/ uses these; this file calls none of them. */
+ * src/gpu/ uses these; they call no other file of src/gpu/. */
 #include <cuda.h>
 #include <stddef.h>
 #include <stdio.h>
