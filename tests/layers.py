@@ -198,6 +198,31 @@ def symbols(build):
     return out
 
 
+def check_list():
+    """Every experiment's table row and GPU side stand in the one list."""
+    text = open(os.path.join(ROOT, 'include', 'gputui', 'experiments', 'all.h'),
+                encoding='utf-8').read()
+    listed = re.findall(r'^GT_EXP\((\w+)\)$', text, re.M)
+    rows = sorted(n[4:-2] for n in os.listdir(os.path.join(CORE, 'experiments'))
+                  if n.startswith('exp_') and n.endswith('.c'))
+    gpu = {}
+    for n in sorted(os.listdir(os.path.join(ROOT, 'src', 'gpu'))):
+        if n.endswith('.c'):
+            for m in re.finditer(r'^GT_GPU_OPS\((\w+)\)', open(os.path.join(ROOT, 'src', 'gpu', n),
+                                                                encoding='utf-8').read(), re.M):
+                gpu[m.group(1)] = n
+    bad = [f'src/core/experiments/exp_{r}.c is not a line of all.h' for r in rows if r not in listed]
+    bad += [f'src/gpu/{f} (GT_GPU_OPS({g})) is not a line of all.h' for g, f in sorted(gpu.items())
+            if g not in listed]
+    bad += [f'all.h lists {n}, which has no src/core/experiments/exp_{n}.c' for n in listed
+            if n not in rows]
+    bad += [f'all.h lists {n}, which has no GT_GPU_OPS({n}) in src/gpu/' for n in listed
+            if n not in gpu]
+    bad += [f'all.h lists {n} twice' for n in sorted(set(listed)) if listed.count(n) > 1]
+    check(not bad, f'experiments/all.h lists every experiment ({len(listed)}), its row and '
+          f'its GPU side, once', bad)
+
+
 def check_files(build, rules, part_rules):
     syms = symbols(build)
     check(len(syms) > 0, f'objects of src/ found in {build}',
@@ -269,6 +294,7 @@ def check_files(build, rules, part_rules):
 def main():
     rules = check_folders()
     part_rules = check_parts(sorted(rules))
+    check_list()
     if len(sys.argv) > 1:
         check_files(sys.argv[1], rules, part_rules)
     print(f'layers: {passed} passed, {failed} failed')

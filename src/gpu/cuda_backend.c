@@ -241,15 +241,23 @@ static void close_device(void)
     gt_nvml_close();
 }
 
-/* The ends of the section GT_GPU_OPS fills (gpu.h). */
-extern const gt_gpu_reg __start_gt_gpu_list[] __attribute__((weak));
-extern const gt_gpu_reg __stop_gt_gpu_list[] __attribute__((weak));
+/* Each experiment's operations, by the list every part reads. */
+#define GT_EXP(name) extern const gt_exp_ops gt_##name##_ops;
+#include "gputui/experiments/all.h"
+
+static const struct {
+    const char *name;
+    const gt_exp_ops *ops;
+} gpu_ops[] = {
+#define GT_EXP(name) {#name, &gt_##name##_ops},
+#include "gputui/experiments/all.h"
+};
 
 static const gt_exp_ops *ops(const char *name)
 {
-    for (const gt_gpu_reg *r = __start_gt_gpu_list; r && r < __stop_gt_gpu_list; r++)
-        if (!strcmp(r->name, name))
-            return r->ops;
+    for (size_t i = 0; i < sizeof gpu_ops / sizeof gpu_ops[0]; i++)
+        if (!strcmp(gpu_ops[i].name, name))
+            return gpu_ops[i].ops;
     return NULL;
 }
 

@@ -174,18 +174,12 @@ void gt_gpu_opened(int sms, size_t l2_limit);
 int gt_gpu_sms(void);
 size_t gt_l2_initial_limit(void);
 
-/* An experiment's GPU side registers its operations under the
- * experiment's name, in the list the back-end's ops() reads:
- *     GT_GPU_OPS(gt_NAME_ops, "NAME") = {.setup = ..., .run = ..., ...};
- * (the table row registers itself the same way: experiment.h). */
-typedef struct gt_gpu_reg {
-    const char *name;
-    const gt_exp_ops *ops;
-} gt_gpu_reg;
-#define GT_GPU_OPS(sym, expname)                                                    \
-    extern const gt_exp_ops sym;                                                    \
-    __attribute__((used, section("gt_gpu_list"))) static const gt_gpu_reg           \
-        sym##_reg = {expname, &sym};                                                \
-    const gt_exp_ops sym
+/* An experiment's GPU side defines its operations as
+ *     GT_GPU_OPS(NAME) = {.setup = ..., .run = ..., ...};
+ * that is gt_NAME_ops, which the back-end's ops() finds through the one
+ * list of experiments (gputui/experiments/all.h). */
+#define GT_GPU_OPS(name)                    \
+    extern const gt_exp_ops gt_##name##_ops; \
+    const gt_exp_ops gt_##name##_ops
 
 #endif

@@ -185,4 +185,4 @@ static int run(void *state, gt_sample *out, gt_err *err)
     }
 }
 
-GT_GPU_OPS(gt_hostalloc_ops, "hostalloc") = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(hostalloc) = {.setup = setup, .run = run, .teardown = teardown};

@@ -324,4 +324,4 @@ fail:
     return -1;
 }
 
-GT_GPU_OPS(gt_l2_ops, "l2") = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(l2) = {.setup = setup, .run = run, .teardown = teardown};

@@ -291,4 +291,4 @@ static int run(void *state, gt_sample *out, gt_err *err)
     return 1;
 }
 
-GT_GPU_OPS(gt_latency_ops, "latency") = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(latency) = {.setup = setup, .run = run, .teardown = teardown};

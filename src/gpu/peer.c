@@ -346,4 +346,4 @@ static int run(void *state, gt_sample *out, gt_err *err)
     return z->measure == GT_PE_LATENCY ? run_latency(z, out, err) : run_copies(z, out, err);
 }
 
-GT_GPU_OPS(gt_peer_ops, "peer") = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(peer) = {.setup = setup, .run = run, .teardown = teardown};

@@ -211,4 +211,4 @@ fail:
     return -1;
 }
 
-GT_GPU_OPS(gt_pitched_ops, "pitched") = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(pitched) = {.setup = setup, .run = run, .teardown = teardown};

@@ -359,5 +359,5 @@ static bool timeline(void *state, gt_timeline *tl)
     return true;
 }
 
-GT_GPU_OPS(gt_streams_ops, "streams") = {.setup = setup, .run = run, .teardown = teardown,
+GT_GPU_OPS(streams) = {.setup = setup, .run = run, .teardown = teardown,
                                    .timeline = timeline};

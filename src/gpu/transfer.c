@@ -522,4 +522,4 @@ fail:
     return -1;
 }
 
-GT_GPU_OPS(gt_transfer_ops, "transfer") = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(transfer) = {.setup = setup, .run = run, .teardown = teardown};

@@ -424,4 +424,4 @@ static int run(void *state, gt_sample *out, gt_err *err)
     }
 }
 
-GT_GPU_OPS(gt_vmm_ops, "vmm") = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(vmm) = {.setup = setup, .run = run, .teardown = teardown};

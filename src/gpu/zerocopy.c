@@ -318,4 +318,4 @@ static int run(void *state, gt_sample *out, gt_err *err)
     return k;
 }
 
-GT_GPU_OPS(gt_zerocopy_ops, "zerocopy") = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(zerocopy) = {.setup = setup, .run = run, .teardown = teardown};

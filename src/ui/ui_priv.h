@@ -31,6 +31,7 @@
 
 #include "gputui/input/cli.h"
 #include "gputui/engine/engine.h"
+#include "gputui/experiments/registry.h"
 #include "gputui/lesson/lesson.h"
 #include "gputui/record/record.h"
 #include "gputui/measure/run.h"

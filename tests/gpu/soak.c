@@ -20,6 +20,7 @@
 #include "gputui/engine/engine.h"
 #include "gputui/measure/experiment.h"
 #include "gputui/base/units.h"
+#include "gputui/experiments/registry.h"
 
 #define SAMPLES 3           /* timed iterations per change */
 #define TIMEOUT 30.0        /* seconds a change may take before it counts as hung */

@@ -27,6 +27,7 @@
 #include "gputui/measure/experiment.h"
 #include "gputui/lesson/lesson.h"
 #include "gputui/record/record.h"
+#include "gputui/experiments/registry.h"
 
 #define MAXV 64
 #define MAXCFG 4096

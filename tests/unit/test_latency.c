@@ -14,6 +14,7 @@
 #include "gputui/measure/run.h"
 #include "gputui/measure/sweep.h"
 #include "gputui/report/why.h"
+#include "gputui/experiments/registry.h"
 
 /* Following next from slot 0 visits every slot exactly once and comes
  * back to 0 after 'slots' steps. */

@@ -24,6 +24,7 @@
 #include "gputui/record/record.h"
 #include "gputui/record/replay.h"
 #include "gputui/measure/run.h"
+#include "gputui/experiments/registry.h"
 
 static char path[64];
 

@@ -49,7 +49,6 @@ typedef char gt_summary_line[160];
 
 typedef struct gt_experiment {
     const char *name;
-    int order;                    /* place in the list (the TUI's 'e'); the lowest is the default */
     const char *title;
     const char *explain;          /* one paragraph for the help pane */
     const gt_param *params;
@@ -86,25 +85,14 @@ typedef struct gt_experiment {
     int (*why)(struct gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max);
 } gt_experiment;
 
-/* Registration: an experiment's table row defines itself with
- *     GT_EXPERIMENT(gt_exp_NAME) = { .name = "NAME", .order = N, ... };
- * which also puts it in the one list the rest of gputui reads (the CLI,
- * the TUI, reports, recordings, and the back-ends by name): a new
- * experiment edits no list. The entries go to a linker section; GNU ld
- * marks its ends. */
-#define GT_EXPERIMENT(sym)                                                          \
-    extern const gt_experiment sym;                                                 \
-    __attribute__((used, section("gt_exp_list"))) static const gt_experiment        \
-        *const sym##_entry = &sym;                                                  \
+/* An experiment's table row defines itself with
+ *     GT_EXPERIMENT(gt_exp_NAME) = { .name = "NAME", ... };
+ * and is one line of the list in gputui/experiments/all.h, which the
+ * registry (gputui/experiments/registry.h) and the CUDA back-end read. */
+#define GT_EXPERIMENT(sym)              \
+    extern const gt_experiment sym;     \
     const gt_experiment sym
 
-/* Every registered experiment, in order; the first is the default. */
-const gt_experiment *const *gt_experiment_list(void);
-int gt_experiment_count(void);
-#define gt_experiments (gt_experiment_list())
-#define gt_nexperiments (gt_experiment_count())
-
-const gt_experiment *gt_experiment_find(const char *name);
 int gt_experiment_param(const gt_experiment *e, const char *name);
 void gt_experiment_defaults(const gt_experiment *e, int64_t *vals);
 /* Rejects values given explicitly (bit i of 'given') that do not apply to

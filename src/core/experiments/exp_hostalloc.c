@@ -93,7 +93,6 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 
 GT_EXPERIMENT(gt_exp_hostalloc) = {
     .name = "hostalloc",
-    .order = 40,
     .title = "Host allocation cost",
     .explain =
         "op=alloc allocates and frees one buffer per iteration and times both on the CPU: "

@@ -216,7 +216,6 @@ static int sweep_values(int param, const gt_devprops *p, int64_t *out, int max)
 
 GT_EXPERIMENT(gt_exp_l2) = {
     .name = "l2",
-    .order = 60,
     .title = "L2 persistence (set-aside, access-policy window)",
     .explain =
         "Every thread updates one word of a small persisting region and one word of a large "

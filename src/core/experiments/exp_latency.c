@@ -275,7 +275,6 @@ static double sweep_mark(const int64_t *v, int param, const gt_devprops *p, char
 
 GT_EXPERIMENT(gt_exp_latency) = {
     .name = "latency",
-    .order = 90,
     .title = "Load latency: the memory hierarchy",
     .explain =
         "One thread walks a chain through a buffer, each load's address coming from the load "

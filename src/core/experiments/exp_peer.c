@@ -210,7 +210,6 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 
 GT_EXPERIMENT(gt_exp_peer) = {
     .name = "peer",
-    .order = 80,
     .title = "Peer to peer: copies between two GPUs",
     .explain =
         "Two GPUs can copy each other's memory directly over NVLink or PCIe once peer access "

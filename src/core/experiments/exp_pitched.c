@@ -94,7 +94,6 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
 
 GT_EXPERIMENT(gt_exp_pitched) = {
     .name = "pitched",
-    .order = 70,
     .title = "Pitched 2D/3D memory",
     .explain =
         "An array of H rows of W bytes (D slices for 3d), on the device two ways: packed, "

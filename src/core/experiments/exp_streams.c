@@ -107,7 +107,6 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 
 GT_EXPERIMENT(gt_exp_streams) = {
     .name = "streams",
-    .order = 30,
     .title = "Copy/compute overlap on streams",
     .explain =
         "The data is cut into chunks; each chunk is copied in (H2D), run through a kernel and "

@@ -171,7 +171,6 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p,
 
 GT_EXPERIMENT(gt_exp_transfer) = {
     .name = "transfer",
-    .order = 10,
     .title = "Host/device transfer",
     .explain =
         "Copies one buffer and times every copy with CUDA events. Pageable "

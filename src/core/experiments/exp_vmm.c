@@ -266,7 +266,6 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
 
 GT_EXPERIMENT(gt_exp_vmm) = {
     .name = "vmm",
-    .order = 50,
     .title = "Virtual Memory Management (cuMemCreate / cuMemMap)",
     .explain =
         "The VMM driver API separates addresses from memory: reserve a virtual range, create "

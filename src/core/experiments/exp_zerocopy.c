@@ -103,7 +103,6 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 
 GT_EXPERIMENT(gt_exp_zerocopy) = {
     .name = "zerocopy",
-    .order = 20,
     .title = "Zero-copy vs explicit copies",
     .explain =
         "out[i] = a[i] + b[i] four ways, one after another in every iteration: explicit "

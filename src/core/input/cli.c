@@ -1,5 +1,6 @@
 #include "gputui/input/cli.h"
 #include "gputui/experiments/exp_peer.h"
+#include "gputui/experiments/registry.h"
 
 #include <errno.h>
 #include <stdlib.h>

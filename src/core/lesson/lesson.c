@@ -15,6 +15,7 @@
 #include "gputui/record/bundle.h"
 #include "gputui/base/files.h"
 #include "gputui/measure/param.h"
+#include "gputui/experiments/registry.h"
 
 #define MAX_FILE (1 << 20)      /* a lesson is a few KiB; refuse anything huge */
 

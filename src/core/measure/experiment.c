@@ -1,55 +1,10 @@
 #include "gputui/measure/experiment.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gputui/device/topology.h"
-
-/* The ends of the section GT_EXPERIMENT fills (GNU ld defines them). */
-extern const gt_experiment *const __start_gt_exp_list[] __attribute__((weak));
-extern const gt_experiment *const __stop_gt_exp_list[] __attribute__((weak));
-
-#define MAX_EXPERIMENTS 32
-static const gt_experiment *list[MAX_EXPERIMENTS];
-static int nlist;
-static pthread_once_t list_once = PTHREAD_ONCE_INIT;
-
-static void build_list(void)
-{
-    for (const gt_experiment *const *e = __start_gt_exp_list; e && e < __stop_gt_exp_list &&
-                                                              nlist < MAX_EXPERIMENTS; e++) {
-        int i = nlist++;
-        /* Insertion by order, then name: the same list in every binary. */
-        while (i > 0 && (list[i - 1]->order > (*e)->order ||
-                         (list[i - 1]->order == (*e)->order && strcmp(list[i - 1]->name, (*e)->name) > 0))) {
-            list[i] = list[i - 1];
-            i--;
-        }
-        list[i] = *e;
-    }
-}
-
-const gt_experiment *const *gt_experiment_list(void)
-{
-    pthread_once(&list_once, build_list);
-    return list;
-}
-
-int gt_experiment_count(void)
-{
-    pthread_once(&list_once, build_list);
-    return nlist;
-}
-
-const gt_experiment *gt_experiment_find(const char *name)
-{
-    for (int i = 0; i < gt_nexperiments; i++)
-        if (!strcmp(gt_experiments[i]->name, name))
-            return gt_experiments[i];
-    return NULL;
-}
 
 int gt_experiment_param(const gt_experiment *e, const char *name)
 {

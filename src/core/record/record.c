@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "gputui/measure/run.h"
+#include "gputui/experiments/registry.h"
 
 const char *const gt_verify_names[3] = {"full", "sampled", "failed"};
 

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/record/replay.h"
 #include "gputui/measure/trace.h"
+#include "gputui/experiments/registry.h"
 
 #include <stdlib.h>
 #include <string.h>

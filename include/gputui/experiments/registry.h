@@ -1,0 +1,17 @@
+/* registry.h - the experiments gputui knows, from the one list in
+ * experiments/all.h: the CLI, the TUI, reports, recordings and lessons read
+ * them here, in the list's order (the first is the default). */
+#ifndef GPUTUI_REGISTRY_H
+#define GPUTUI_REGISTRY_H
+
+#include "gputui/measure/experiment.h"
+
+const gt_experiment *const *gt_experiment_list(void);
+int gt_experiment_count(void);
+#define gt_experiments (gt_experiment_list())
+#define gt_nexperiments (gt_experiment_count())
+
+/* The experiment named so, or NULL. */
+const gt_experiment *gt_experiment_find(const char *name);
+
+#endif
