@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "gputui/base/port.h"
 #include "gputui/report/batch.h"
 #include "gputui/record/bundle.h"
 #include "gputui/input/cli.h"
@@ -52,20 +52,6 @@ static int list_devices(const gt_backend *be)
     }
     be->close();
     return GT_EXIT_OK;
-}
-
-/* The directory of the running binary, for the bundled recordings. */
-static const char *exe_dir(char *buf, size_t len)
-{
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    char *slash;
-
-    if (n <= 0)
-        return NULL;
-    buf[n] = '\0';
-    if ((slash = strrchr(buf, '/')))
-        *slash = '\0';
-    return buf;
 }
 
 /* "cudaErrorNoDevice" out of a longer message, for the banner. */
@@ -176,6 +162,7 @@ int main(int argc, char **argv)
 
     if (argc == 4 && !strcmp(argv[1], GT_VMM_RO_PROBE_ARG))
         return gt_vmm_ro_write_probe(atoi(argv[2]), atoi(argv[3]));
+    gt_port_set_argv0(argv[0]);
     setlocale(LC_ALL, "");
     gt_err_clear(&err);
     memset(&src, 0, sizeof src);
@@ -196,7 +183,7 @@ int main(int argc, char **argv)
         break;
     }
     gt_signals_install();
-    gt_bundle_find(&bundle, exe_dir(path, sizeof path));
+    gt_bundle_find(&bundle, gt_port_exe_dir(path, sizeof path));
     lessons = lessons_load(&cli, &bundle, &src, &rc);
     if (rc || cli.mode == GT_MODE_LESSONS) {
         if (!rc)

@@ -198,10 +198,49 @@ def symbols(build):
     return out
 
 
+PORT = os.path.join('src', 'core', 'base', 'port.c')
+NOT_PORTABLE = [
+    (re.compile(r'^\s*#\s*define\s+_(GNU|DEFAULT|BSD|DARWIN_C)_SOURCE'), 'a feature macro beyond POSIX/X-Open'),
+    (re.compile(r'#\s*include\s*<(sys/(eventfd|epoll|inotify|syscall|prctl|sysinfo)|linux/|mach-o/|mach/)'),
+     'a Linux or Darwin header'),
+    (re.compile(r'"/(proc|sys)/'), 'a path of /proc or /sys'),
+    (re.compile(r'\b(renameat2|eventfd|renamex_np|_NSGetExecutablePath)\s*\('), 'a Linux or Darwin call'),
+    (re.compile(r'__start_|__stop_|section\s*\('), 'a linker section'),
+]
+
+
+def check_portable():
+    """Outside port.c nothing in src/core/, src/ui/ or src/main.c (and no
+    /proc or /sys path in src/gpu/) names what only Linux or macOS has."""
+    bad = []
+    paths = [os.path.join('src', 'main.c')]
+    for top in ('src/core', 'src/ui', 'src/gpu', 'include/gputui'):
+        for dirpath, _, names in os.walk(os.path.join(ROOT, top)):
+            paths += [os.path.relpath(os.path.join(dirpath, n), ROOT) for n in sorted(names)
+                      if n.endswith(('.c', '.h'))]
+    for path in sorted(paths):
+        if path == PORT:
+            continue
+        gpu = path.startswith(os.path.join('src', 'gpu'))
+        for lineno, line in enumerate(open(os.path.join(ROOT, path), encoding='utf-8'), 1):
+            if line.lstrip().startswith(('/*', '*', '//')):
+                continue
+            for rx, what in NOT_PORTABLE:
+                if gpu and what not in ('a path of /proc or /sys',):
+                    continue        # src/gpu/ is the Linux-only part
+                if rx.search(line):
+                    bad.append(f'{path}:{lineno}: {what} ({line.strip()[:60]}): only port.c may')
+    check(not bad, 'only src/core/base/port.c names what Linux or macOS alone has', bad)
+
+
 def check_list():
     """Every experiment's table row and GPU side stand in the one list."""
-    text = open(os.path.join(ROOT, 'include', 'gputui', 'experiments', 'all.h'),
-                encoding='utf-8').read()
+    try:
+        text = open(os.path.join(ROOT, 'include', 'gputui', 'experiments', 'all.h'),
+                    encoding='utf-8').read()
+    except OSError as e:
+        check(False, 'include/gputui/experiments/all.h lists every experiment', [str(e)])
+        return
     listed = re.findall(r'^GT_EXP\((\w+)\)$', text, re.M)
     rows = sorted(n[4:-2] for n in os.listdir(os.path.join(CORE, 'experiments'))
                   if n.startswith('exp_') and n.endswith('.c'))
@@ -295,6 +334,7 @@ def main():
     rules = check_folders()
     part_rules = check_parts(sorted(rules))
     check_list()
+    check_portable()
     if len(sys.argv) > 1:
         check_files(sys.argv[1], rules, part_rules)
     print(f'layers: {passed} passed, {failed} failed')

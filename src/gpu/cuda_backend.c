@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gputui/base/port.h"
 #include "gpu.h"
 
 static int opened = -1;        /* the device open_device made current */
@@ -170,28 +171,12 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
  * configuration space needs root: otherwise the field stays N/A. */
 static void query_mps(gt_devprops *p)
 {
-    char path[96], id[32];
     unsigned char cfg[256];
-    FILE *f;
-    size_t n;
+    long n;
     int at, hops = 0;
 
-    if (!p->pci_bus_id[0])
+    if (!p->pci_bus_id[0] || (n = gt_port_pci_config(p->pci_bus_id, cfg, sizeof cfg)) < 0)
         return;
-    for (size_t i = 0; i < sizeof id; i++) {
-        char c = p->pci_bus_id[i];
-        id[i] = (char)(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c);
-        if (!c)
-            break;
-    }
-    id[sizeof id - 1] = '\0';
-    /* cudaDeviceGetPCIBusId gives an 8-digit domain; sysfs uses 4. */
-    snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/config",
-             strlen(id) == 16 && !strncmp(id, "0000", 4) ? id + 4 : id);
-    if (!(f = fopen(path, "rb")))
-        return;
-    n = fread(cfg, 1, sizeof cfg, f);
-    fclose(f);
     if (n < 0x40 || !(cfg[6] & 0x10))         /* no capability list */
         return;
     for (at = cfg[0x34] & 0xfc; at >= 0x40 && at + 10 <= (int)n && hops < 48; hops++) {

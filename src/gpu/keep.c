@@ -4,9 +4,9 @@
  * does when the experiment changes, when the engine is released and
  * before the device is closed. Only the worker thread calls these. */
 #define _GNU_SOURCE
-#include <stdio.h>
 #include <string.h>
 
+#include "gputui/base/port.h"
 #include "gputui/engine/keep.h"
 #include "gpu.h"
 
@@ -45,21 +45,6 @@ void gt_keep_trim(int slot, int kind, unsigned flags)
         gt_kept_free(k);
 }
 
-static uint64_t host_available(void)
-{
-    FILE *f = fopen("/proc/meminfo", "r");
-    char line[128];
-    unsigned long long kb = 0;
-
-    if (!f)
-        return 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-            break;
-    fclose(f);
-    return (uint64_t)kb * 1024;
-}
-
 void gt_keep_put(int slot, gt_kept *b)
 {
     uint64_t kept = 0, avail = 0;
@@ -78,7 +63,7 @@ void gt_keep_put(int slot, gt_kept *b)
             avail = free_b;
         cudaGetLastError();
     } else {
-        avail = host_available();
+        avail = gt_port_mem_available();
     }
     if (gt_keep_hold(b->cap, kept, avail)) {
         slots[slot] = *b;

@@ -19,6 +19,7 @@
 #include "gputui/experiments/exp_vmm.h"
 #include "gputui/kernels.h"
 #include "gputui/base/units.h"
+#include "gputui/base/port.h"
 #include "vmm_peer.h"
 
 #define POISON 0xA5A5A5A5u
@@ -64,7 +65,8 @@ void gt_vmm_peer_teardown(vm *z)
  * the answer. */
 static void try_write(vm *z, struct vm_peer *q, gt_setup_info *info)
 {
-    char self[16], peer[16], line[96] = "", *argv[] = {"gputui", GT_VMM_RO_PROBE_ARG, self, peer, NULL};
+    char self[16], peer[16], exe[1024], line[96] = "";
+    char *argv[] = {"gputui", GT_VMM_RO_PROBE_ARG, self, peer, NULL};
     posix_spawn_file_actions_t fa;
     int fds[2], status = 0;
     size_t got = 0;
@@ -82,7 +84,8 @@ static void try_write(vm *z, struct vm_peer *q, gt_setup_info *info)
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
-    if (posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ)) {
+    if (!gt_port_exe_for_spawn(exe, sizeof exe) ||
+        posix_spawn(&pid, exe, &fa, NULL, argv, environ)) {
         pid = -1;
     }
     posix_spawn_file_actions_destroy(&fa);

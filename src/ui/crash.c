@@ -6,7 +6,9 @@
  * the signal with its default action, so a core dump still happens. Only
  * write, tcsetattr and raise run in the handler: everything it writes is
  * prepared when the TUI starts. */
-#define _GNU_SOURCE
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700  /* sigaltstack, SA_ONSTACK (X/Open) */
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Opening files safely (files.h). */
-#define _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L
 #include "gputui/base/files.h"
 
 #include <errno.h>

@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/base/signals.h"
 
+#include "gputui/base/port.h"
+
 #include <string.h>
 
 volatile sig_atomic_t gt_signal_caught;
@@ -20,7 +22,5 @@ void gt_signals_install(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    /* A file-size limit (ulimit -f) then fails the write with EFBIG, which
-     * gputui reports as it does a full disk, instead of killing it. */
-    signal(SIGXFSZ, SIG_IGN);
+    gt_port_ignore_file_size_signal();
 }

@@ -1,7 +1,7 @@
 /* The run controller (engine.h): one worker thread owns the device and
  * makes every back-end call; the UI or batch thread configures it, drains
  * its bounded sample queue and reads its status, woken through one fd. */
-#define _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L
 #include "gputui/engine/engine.h"
 
 #include <errno.h>
@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
+
+#include "gputui/base/port.h"
 
 #define QUEUE_CAP 8192
 
@@ -27,7 +28,7 @@ struct gt_engine {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;       /* the worker waits on it; so does start() */
-    int efd;
+    gt_wake wake;              /* readable when samples or the status changed */
 
     /* requested by the UI */
     const gt_experiment *exp;
@@ -61,9 +62,7 @@ const char *gt_state_name(gt_state s)
 
 static void notify(gt_engine *e)
 {
-    uint64_t one = 1;
-    ssize_t r = write(e->efd, &one, sizeof one);
-    (void)r;    /* EAGAIN: the counter is already non-zero, which is enough */
+    gt_wake_signal(&e->wake);
 }
 
 /* Called with mu held. */
@@ -309,7 +308,7 @@ static void *worker(void *arg)
  * started). */
 static void engine_free(gt_engine *e)
 {
-    close(e->efd);
+    gt_wake_close(&e->wake);
     pthread_mutex_destroy(&e->mu);
     pthread_cond_destroy(&e->cv);
     free(e->tl);
@@ -331,9 +330,8 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
     }
     e->be = be;
     e->device = device;
-    e->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (e->efd < 0) {
-        gt_err_set(err, GT_EXIT_FAIL, "eventfd: %s", strerror(errno));
+    if (gt_wake_open(&e->wake)) {
+        gt_err_set(err, GT_EXIT_FAIL, "cannot make the engine's wake-up: %s", strerror(errno));
         free(e);
         return -1;
     }
@@ -396,16 +394,14 @@ void gt_engine_set_paused(gt_engine *e, bool paused)
 
 int gt_engine_fd(const gt_engine *e)
 {
-    return e->efd;
+    return e->wake.rfd;
 }
 
 size_t gt_engine_drain(gt_engine *e, gt_sample *buf, size_t max)
 {
-    uint64_t v;
     size_t n = 0;
-    ssize_t r = read(e->efd, &v, sizeof v);
 
-    (void)r;
+    gt_wake_drain(&e->wake);
     pthread_mutex_lock(&e->mu);
     while (n < max && e->qlen) {
         buf[n++] = e->q[e->qhead];

@@ -1,6 +1,5 @@
 /* The bundled recordings (bundle.h). */
-#define _DEFAULT_SOURCE     /* realpath */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700   /* realpath, which glibc declares for X/Open only */
 #include "gputui/record/bundle.h"
 
 #include <ctype.h>

@@ -4,11 +4,10 @@
  * a readable PATH.partial, a failed write never leaves a PATH that looks
  * complete. Flushed at every configuration and at least twice a second.
  * The reader is record.c. */
-#define _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L
 #include "gputui/record/record.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 #include <zlib.h>
 
 #include "gputui/base/files.h"
+#include "gputui/base/port.h"
 
 /* A name ending in ".gz" is written through zlib, anything else plainly. */
 struct gt_recorder {
@@ -279,15 +279,7 @@ static int publish(gt_recorder *r)
 {
     if (r->force)
         return rename(r->partial, r->path);
-    if (renameat2(AT_FDCWD, r->partial, AT_FDCWD, r->path, RENAME_NOREPLACE) == 0)
-        return 0;
-    if (errno != EINVAL && errno != ENOSYS)
-        return -1;
-    /* A file system without RENAME_NOREPLACE: a hard link fails on an
-     * existing name too. */
-    if (link(r->partial, r->path) != 0)
-        return -1;
-    return unlink(r->partial);
+    return gt_port_rename_noreplace(r->partial, r->path);
 }
 
 int gt_recorder_close(gt_recorder *r, gt_err *err)

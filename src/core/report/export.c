@@ -1,5 +1,5 @@
 /* 'x' exports (export.h). */
-#define _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L
 #include "gputui/report/export.h"
 
 #include <errno.h>

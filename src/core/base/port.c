@@ -1,0 +1,270 @@
+/* The calls that differ between systems (port.h): each function has its
+ * Linux branch, its macOS branch where macOS has a better call than POSIX,
+ * and a POSIX fallback. This is the one file of src/core/ that names a
+ * Linux or Darwin interface. */
+#if defined(__linux__)
+#define _GNU_SOURCE             /* syscall(); the Linux-only calls below */
+#elif defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE        /* renamex_np, RENAME_EXCL */
+#endif
+#include "gputui/base/port.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__linux__)
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+#elif defined(__APPLE__)
+#include <mach-o/dyld.h>
+#endif
+
+/* ---- a rename that never replaces ---- */
+
+static int refused_errno;
+
+void gt_port_test_refuse_native_rename(int errno_value)
+{
+    refused_errno = errno_value;
+}
+
+/* The system's own no-replace rename; -1 with ENOSYS where there is none. */
+static int native_rename_noreplace(const char *from, const char *to)
+{
+    if (refused_errno) {
+        errno = refused_errno;
+        return -1;
+    }
+#if defined(__linux__) && defined(SYS_renameat2)
+    /* The system call rather than glibc's wrapper (2.28 and later). */
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#elif defined(__APPLE__) && defined(RENAME_EXCL)
+    return renamex_np(from, to, RENAME_EXCL);
+#else
+    (void)from;
+    (void)to;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int gt_port_rename_noreplace(const char *from, const char *to)
+{
+    if (native_rename_noreplace(from, to) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP && errno != EOPNOTSUPP)
+        return -1;
+    /* link() fails on an existing name as well, and atomically. */
+    if (link(from, to) != 0)
+        return -1;
+    return unlink(from);
+}
+
+/* ---- the binary's own path ---- */
+
+static const char *argv0;
+
+void gt_port_set_argv0(const char *a)
+{
+    argv0 = a;
+}
+
+/* argv[0] as the shell found it: a path with a '/', or a name along PATH. */
+static char *from_argv0(char *buf, size_t len)
+{
+    const char *path = getenv("PATH");
+    char cand[4096], *real;
+
+    if (!argv0 || !argv0[0])
+        return NULL;
+    if (strchr(argv0, '/')) {
+        real = realpath(argv0, NULL);
+    } else {
+        real = NULL;
+        while (path && *path && !real) {
+            size_t n = strcspn(path, ":");
+            snprintf(cand, sizeof cand, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", argv0);
+            if (access(cand, X_OK) == 0)
+                real = realpath(cand, NULL);
+            path += n + (path[n] == ':');
+        }
+    }
+    if (!real || strlen(real) >= len) {
+        free(real);
+        return NULL;
+    }
+    memcpy(buf, real, strlen(real) + 1);
+    free(real);
+    return buf;
+}
+
+char *gt_port_exe_path(char *buf, size_t len)
+{
+#if defined(__linux__)
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n > 0 && (size_t)n < len - 1) {
+        buf[n] = '\0';
+        return buf;
+    }
+#elif defined(__APPLE__)
+    char raw[4096], *real;
+    uint32_t size = sizeof raw;
+    if (_NSGetExecutablePath(raw, &size) == 0 && (real = realpath(raw, NULL))) {
+        int fits = strlen(real) < len;
+        if (fits)
+            memcpy(buf, real, strlen(real) + 1);
+        free(real);
+        if (fits)
+            return buf;
+    }
+#endif
+    return from_argv0(buf, len);
+}
+
+char *gt_port_exe_for_spawn(char *buf, size_t len)
+{
+#if defined(__linux__)
+    if (len > sizeof "/proc/self/exe") {
+        memcpy(buf, "/proc/self/exe", sizeof "/proc/self/exe");
+        return buf;
+    }
+    return NULL;
+#else
+    return gt_port_exe_path(buf, len);
+#endif
+}
+
+char *gt_port_exe_dir(char *buf, size_t len)
+{
+    char *slash;
+
+    if (!gt_port_exe_path(buf, len) || !(slash = strrchr(buf, '/')))
+        return NULL;
+    *slash = '\0';
+    return buf;
+}
+
+/* ---- the engine's wake-up ---- */
+
+int gt_wake_open(gt_wake *w)
+{
+#if defined(__linux__)
+    w->rfd = w->wfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    return w->rfd < 0 ? -1 : 0;
+#else
+    int fds[2];
+    if (pipe(fds) != 0)
+        return -1;
+    for (int i = 0; i < 2; i++) {
+        if (fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK) != 0 ||
+            fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0) {
+            int e = errno;
+            close(fds[0]);
+            close(fds[1]);
+            errno = e;
+            return -1;
+        }
+    }
+    w->rfd = fds[0];
+    w->wfd = fds[1];
+    return 0;
+#endif
+}
+
+void gt_wake_signal(gt_wake *w)
+{
+#if defined(__linux__)
+    uint64_t one = 1;
+    ssize_t r = write(w->wfd, &one, sizeof one);
+#else
+    /* A full pipe already wakes the reader: EAGAIN is fine. */
+    ssize_t r = write(w->wfd, "", 1);
+#endif
+    (void)r;
+}
+
+void gt_wake_drain(gt_wake *w)
+{
+#if defined(__linux__)
+    uint64_t v;
+    ssize_t r = read(w->rfd, &v, sizeof v);
+    (void)r;
+#else
+    char b[64];
+    while (read(w->rfd, b, sizeof b) > 0)
+        ;
+#endif
+}
+
+void gt_wake_close(gt_wake *w)
+{
+    close(w->rfd);
+    if (w->wfd != w->rfd)
+        close(w->wfd);
+    w->rfd = w->wfd = -1;
+}
+
+/* ---- host memory, PCIe, signals ---- */
+
+uint64_t gt_port_mem_available(void)
+{
+#if defined(__linux__)
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    unsigned long long kb = 0;
+
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return (uint64_t)kb * 1024;
+#else
+    return 0;
+#endif
+}
+
+long gt_port_pci_config(const char *bus_id, unsigned char *buf, size_t len)
+{
+#if defined(__linux__)
+    char id[32], path[96];
+    FILE *f;
+    size_t n;
+
+    for (n = 0; n + 1 < sizeof id && bus_id[n]; n++) {
+        char c = bus_id[n];
+        id[n] = (char)(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c);
+    }
+    id[n] = '\0';
+    /* cudaDeviceGetPCIBusId gives an 8-digit domain; sysfs uses 4. */
+    snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/config",
+             n == 16 && !strncmp(id, "0000", 4) ? id + 4 : id);
+    if (strchr(id, '/') || !(f = fopen(path, "rb")))
+        return -1;
+    n = fread(buf, 1, len, f);
+    fclose(f);
+    return (long)n;
+#else
+    (void)bus_id;
+    (void)buf;
+    (void)len;
+    return -1;
+#endif
+}
+
+void gt_port_ignore_file_size_signal(void)
+{
+#ifdef SIGXFSZ
+    signal(SIGXFSZ, SIG_IGN);
+#endif
+}
