@@ -1,49 +1,101 @@
 # gputui - GNU Make, non-recursive.
-#   make            build build/gputui
+#   make            build build/gputui: with the GPU back-end when the CUDA
+#                   toolkit is found, else the replay viewer (CUDA=0|1 chooses)
 #   make run        build and start the TUI
 #   make test       unit tests (ASan+UBSan, then ThreadSanitizer), the structure
 #                   (tests/layers.py) and end-to-end tests; no GPU needed
 #   make test-e2e   end-to-end tests only
 #   make test-layers the folders' rules and no files that call each other
 #   make test-tsan  unit tests and the replay TUI under ThreadSanitizer
+#   make check-portable  core/, ui/ and main.c as POSIX C, with gcc and clang
 #   make test-gpu   GPU suite (needs a CUDA GPU); make test-gpu-memcheck
 #   make bench      measurement fidelity and responsiveness table (GPU)
 #   make soak       1000 random changes, nothing leaked (GPU)
-#   make install PREFIX=/usr/local
-# Variables: GPU_ARCH="75 80 86 89 90 100 120" (PTX for the last), WERROR=1.
+#   make install PREFIX=$HOME/.local, make uninstall (no root needed)
+#   make dist       gputui-VERSION.tar.gz: sources, recordings, lessons
+# Variables: CUDA=0|1, CUDA_HOME, GPU_ARCH="75 80 86 89 90 100 120" (PTX for
+# the last), WERROR=1, CC, PREFIX, BUILD.
 
 CC       ?= cc
-NVCC     ?= $(CUDA_HOME)/bin/nvcc
-CUDA_HOME ?= /usr/local/cuda
 PREFIX   ?= /usr/local
 BUILD    ?= build
 GPU_ARCH ?= 75 80 86 89 90 100 120
 PKG_CONFIG ?= pkg-config
+VERSION  := $(shell sed -n 's/^#define GT_VERSION "\(.*\)"/\1/p' include/gputui/base/common.h)
+UNAME_S  := $(shell uname -s)
+ifeq ($(UNAME_S),Darwin)
+# Homebrew keeps its ncurses out of pkg-config's way (macOS has an older one).
+BREW_NCURSES := $(shell brew --prefix ncurses 2>/dev/null)
+ifneq ($(BREW_NCURSES),)
+PKG_CONFIG := PKG_CONFIG_PATH=$(BREW_NCURSES)/lib/pkgconfig:$$PKG_CONFIG_PATH $(PKG_CONFIG)
+endif
+endif
+
+# The CUDA toolkit: CUDA_HOME, or the directory above an nvcc on PATH.
+ifeq ($(origin CUDA_HOME),undefined)
+CUDA_HOME := $(or $(wildcard /usr/local/cuda),$(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)),/usr/local/cuda)
+endif
+NVCC     ?= $(CUDA_HOME)/bin/nvcc
+# CUDA=1: the GPU back-end (src/gpu/, kernels/, cudart); CUDA=0: the replay
+# viewer, which replays, compares and runs lessons from recordings.
+ifeq ($(origin CUDA),undefined)
+CUDA := $(if $(and $(wildcard $(NVCC)),$(wildcard $(CUDA_HOME)/include/cuda_runtime_api.h)),1,0)
+VIEWER_WHY := no CUDA toolkit (no $(NVCC) with its headers)
+else
+VIEWER_WHY := CUDA=0
+endif
+ifneq ($(filter-out 0 1,$(CUDA)),)
+$(error CUDA=$(CUDA): allowed values are 0 (the replay viewer) and 1 (the GPU back-end))
+endif
+ifeq ($(CUDA),0)
+ifeq ($(filter clean uninstall dist deps deps-test,$(MAKECMDGOALS)),)
+$(info gputui: $(VIEWER_WHY): building the replay viewer (recordings, compare, lessons); install the toolkit for live measurements)
+endif
+endif
 
 LAST_ARCH := $(lastword $(GPU_ARCH))
 GENCODE  := $(foreach a,$(GPU_ARCH),-gencode=arch=compute_$(a),code=sm_$(a)) \
             -gencode=arch=compute_$(LAST_ARCH),code=compute_$(LAST_ARCH)
 
-WARN     := -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Wno-format-truncation
+# A warning option this compiler knows (gcc's and clang's sets differ).
+cc-option = $(shell $(CC) -Werror $(1) -x c -c -o /dev/null /dev/null 2>/dev/null && echo $(1))
+# gputui cuts snprintf output to its buffers on purpose; gcc warns of it.
+WARN     := -Wall -Wextra -Wshadow -Wno-missing-field-initializers \
+            $(call cc-option,-Wno-format-truncation)
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
-CPPFLAGS += -Iinclude -Isrc -D_FILE_OFFSET_BITS=64
+CPPFLAGS += -Iinclude -Isrc -D_FILE_OFFSET_BITS=64 \
+            $(shell $(PKG_CONFIG) --cflags jansson zlib 2>/dev/null)
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 $(WARN) -pthread
 NCURSES_CFLAGS := $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
-NCURSES_LIBS   := $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null)
+NCURSES_LIBS   := $(or $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null),$(if $(filter Darwin,$(UNAME_S)),-lncurses,-lncursesw))
+CMOCKA_CFLAGS  := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS    := $(or $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null),-lcmocka)
+ifeq ($(UNAME_S),Darwin)
+# Darwin hides O_NOFOLLOW and its own calls from files that ask for POSIX.
+CPPFLAGS += -D_DARWIN_C_SOURCE
+STATIC_LIBS    := $(or $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null),-ljansson) -lz
+else
 # jansson, zlib and cudart are linked statically: the binary needs none on the
 # target machine; the CUDA driver and NVML are loaded at run time.
 STATIC_LIBS    := -Wl,-Bstatic -ljansson -lz -Wl,-Bdynamic
-CUDA_LIBS      := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread
+endif
+ifeq ($(CUDA),1)
+CUDA_LIBS      := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+endif
 NVCCFLAGS ?= -O3
 NVCCFLAGS += -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall
+# main.c alone knows which build it is.
+MAIN_DEFS := -DGT_WITH_CUDA=$(CUDA) -DGT_GPU_ARCH='"$(GPU_ARCH)"'
 
 CORE_SRC := $(wildcard src/core/*/*.c)
-GPU_SRC  := $(wildcard src/gpu/*.c)
 UI_SRC   := $(wildcard src/ui/*.c)
+ifeq ($(CUDA),1)
+GPU_SRC  := $(wildcard src/gpu/*.c)
 CU_SRC   := $(wildcard kernels/*.cu)
+endif
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 GPU_OBJ  := $(GPU_SRC:%.c=$(BUILD)/%.o)
@@ -60,24 +112,33 @@ SAN_CORE := $(CORE_SRC:%.c=$(BUILD)/san/%.o)
 
 # ThreadSanitizer: the unit tests, and gputui itself for the replay TUI
 # (the worker thread, the sample queue and the UI consumer); make test-tsan.
-TSAN      := -fsanitize=thread -fno-omit-frame-pointer -Wno-tsan
+TSAN      := -fsanitize=thread -fno-omit-frame-pointer $(call cc-option,-Wno-tsan)
 TSAN_CORE := $(CORE_SRC:%.c=$(BUILD)/tsan/%.o)
 TSAN_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tsan/%)
 TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)/tsan/%.o) \
              $(BUILD)/tsan/src/main.o
 
 .SECONDARY:
-.PHONY: all run test test-tsan test-e2e test-layers test-gpu soak test-gpu-memcheck bench recordings fuzz deps \
-        deps-test install uninstall clean
+.PHONY: all run test test-tsan test-e2e test-layers check-portable test-gpu soak test-gpu-memcheck \
+        bench recordings fuzz deps deps-test install uninstall dist clean
 all: $(BIN)
 
 deps:
-	@scripts/deps.sh build
+	@CUDA=$(CUDA) scripts/deps.sh build
 deps-test:
-	@scripts/deps.sh test
+	@CUDA=$(CUDA) scripts/deps.sh test
 
-$(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(STATIC_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+# The kind of build the objects in $(BUILD) were made for: when CUDA
+# changes, what depends on it (main.o, the binaries) is made again.
+KIND := $(BUILD)/kind
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(KIND) 2>/dev/null)" = "cuda=$(CUDA)" ] || echo "cuda=$(CUDA)" > $(KIND); })
+
+$(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ) $(KIND)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(NCURSES_LIBS) $(STATIC_LIBS) $(CUDA_LIBS) -lm
+
+$(MAIN_OBJ): src/main.c $(KIND)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(MAIN_DEFS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/src/ui/%.o: src/ui/%.c
 	@mkdir -p $(@D)
@@ -101,7 +162,7 @@ $(BUILD)/san/%.o: %.c
 
 $(BUILD)/san/test_%: tests/unit/test_%.c $(SAN_CORE)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -O1 $(SAN) -o $@ $^ -lcmocka $(STATIC_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(CMOCKA_CFLAGS) -Itests/unit $(CFLAGS) -O1 $(SAN) -o $@ $^ $(CMOCKA_LIBS) $(STATIC_LIBS) -lm
 
 $(BUILD)/tsan/src/ui/%.o: src/ui/%.c
 	@mkdir -p $(@D)
@@ -111,16 +172,20 @@ $(BUILD)/tsan/src/gpu/%.o: src/gpu/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
 
+$(BUILD)/tsan/src/main.o: src/main.c $(KIND)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(MAIN_DEFS) $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
+
 $(BUILD)/tsan/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tsan/test_%: tests/unit/test_%.c $(TSAN_CORE)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) -O1 $(TSAN) -o $@ $^ -lcmocka $(STATIC_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(CMOCKA_CFLAGS) -Itests/unit $(CFLAGS) -O1 $(TSAN) -o $@ $^ $(CMOCKA_LIBS) $(STATIC_LIBS) -lm
 
-$(BUILD)/tsan/gputui: $(TSAN_ALL) $(CU_OBJ)
-	$(CC) $(CFLAGS) $(TSAN) -o $@ $^ $(NCURSES_LIBS) $(STATIC_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+$(BUILD)/tsan/gputui: $(TSAN_ALL) $(CU_OBJ) $(KIND)
+	$(CC) $(CFLAGS) $(TSAN) -o $@ $(filter %.o,$^) $(NCURSES_LIBS) $(STATIC_LIBS) $(CUDA_LIBS) -lm
 
 test-tsan: deps-test $(TSAN_BIN) $(BUILD)/tsan/gputui
 	@tests/tsan.sh $(BUILD)/tsan/gputui $(TSAN_BIN)
@@ -137,6 +202,28 @@ test-e2e: $(BIN)
 test-layers: $(BIN)
 	@python3 tests/layers.py $(BUILD)
 
+# core/, ui/ and main.c are POSIX C: each compiles with
+# -D_POSIX_C_SOURCE=200809L and no _GNU_SOURCE (port.c, which holds what
+# Linux and macOS alone have, is the exception), with gcc and with clang.
+PORTABLE_SRC := $(filter-out src/core/base/port.c,$(CORE_SRC) $(UI_SRC)) src/main.c
+PORTABLE_CCS ?= gcc clang
+check-portable:
+	@for c in $(PORTABLE_CCS); do \
+	  command -v $$c >/dev/null || { echo "check-portable: $$c not found" >&2; exit 1; }; \
+	  w="-Wall -Wextra -Wshadow -Wno-missing-field-initializers -Werror"; \
+	  $$c -Werror -Wno-format-truncation -x c -c -o /dev/null /dev/null 2>/dev/null && \
+	    w="$$w -Wno-format-truncation"; \
+	  for f in $(PORTABLE_SRC); do \
+	    $$c -std=c11 $$w -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
+	      $(filter-out -D%,$(NCURSES_CFLAGS)) $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null) \
+	      -DGT_WITH_CUDA=0 -DGT_GPU_ARCH='""' -fsyntax-only $$f || exit 1; \
+	  done; \
+	  echo "check-portable: the $(words $(PORTABLE_SRC)) files of core/, ui/ and main.c are POSIX C with $$c"; \
+	done
+
+# The GPU suite, memcheck, the soak, the bench and new recordings need the
+# GPU back-end; a viewer build says so.
+ifeq ($(CUDA),1)
 test-gpu: $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe
 	@tests/gpu/run.sh $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe
 
@@ -147,25 +234,34 @@ test-gpu-memcheck: $(BIN) $(BUILD)/test_unwind
 # leaked (device memory, locked and pinned host memory, descriptors, the
 # persisting-L2 limit). SOAK_CHANGES, SOAK_SEED.
 $(BUILD)/soak: tests/gpu/soak.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
-	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm
 
 soak: $(BUILD)/soak
 	@$(BUILD)/soak $(or $(SOAK_CHANGES),1000) $(or $(SOAK_SEED),1)
 
 $(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
-	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lstdc++ -lm
+	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm
 
 # Reference timings beside gputui's in the same run (GPU suite, make bench).
 $(BUILD)/refprobe: tests/gpu/refprobe.cu
 	@mkdir -p $(@D)
 	$(NVCC) -O2 -std=c++17 $(GENCODE) -o $@ $<
 
+bench: $(BIN) $(BUILD)/refprobe
+	@scripts/bench.sh $(BIN) $(BUILD)/refprobe
+
+# Needs a GPU: records this GPU into share/gputui/MODEL.gtr.gz (see the
+# script for recording in parts under a time limit).
+recordings: $(BIN) $(BUILD)/recplan
+	@scripts/make-recordings.sh $(BIN) $(BUILD)/recplan share/gputui
+else
+test-gpu test-gpu-memcheck soak bench recordings $(BUILD)/soak $(BUILD)/test_unwind $(BUILD)/refprobe:
+	@echo "gputui: 'make $@' needs the GPU back-end, and this is the replay viewer ($(VIEWER_WHY))" >&2; exit 2
+endif
+
 # What the bundled recordings must hold (make recordings, and the e2e check).
 $(BUILD)/recplan: tests/tools/recplan.c $(CORE_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) -lm
-
-bench: $(BIN) $(BUILD)/refprobe
-	@scripts/bench.sh $(BIN) $(BUILD)/refprobe
 
 # libFuzzer on the recording reader, the command line and the lesson files (clang);
 # FUZZ_TIME seconds each.
@@ -179,11 +275,8 @@ fuzz: $(BUILD)/fuzz_record $(BUILD)/fuzz_cli $(BUILD)/fuzz_lesson
 	@scripts/fuzz.sh $(BUILD)/fuzz_cli tests/fuzz/cli.dict
 	@scripts/fuzz.sh $(BUILD)/fuzz_lesson tests/fuzz/lesson.dict
 
-# Needs a GPU: records this GPU into share/gputui/MODEL.gtr.gz (see the
-# script for recording in parts under a time limit).
-recordings: $(BIN) $(BUILD)/recplan
-	@scripts/make-recordings.sh $(BIN) $(BUILD)/recplan share/gputui
-
+# Without root: make install PREFIX=$HOME/.local. gputui finds its
+# recordings and lessons at BIN/../share/gputui, wherever that is.
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gputui
@@ -196,6 +289,11 @@ install: $(BIN)
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gputui $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/gputui
+
+# The sources, recordings and lessons in one file, without build output: it
+# builds and tests with the README's two commands, with or without CUDA.
+dist:
+	@scripts/dist.sh $(VERSION)
 
 clean:
 	rm -rf $(BUILD)

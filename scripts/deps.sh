@@ -1,36 +1,60 @@
 #!/usr/bin/env bash
-# deps.sh build|test - checks what building (and testing) gputui needs.
-# As root it installs the missing Debian/Ubuntu packages with apt-get;
-# otherwise it prints the exact install line and fails.
+# deps.sh WHAT... - checks what building gputui needs (build), what its tests
+# need as well (test), and clang (clang, for the portability checks).
+# CUDA=0 (the replay viewer, as make sets it) needs no CUDA toolkit; CUDA=1
+# does. Missing packages: as root with apt-get it installs them; otherwise it
+# prints the exact line (apt-get, or brew on macOS) and fails.
 set -u
-what=${1:-build}
-need=()
-command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
-if command -v pkg-config >/dev/null 2>&1; then
-    pkg-config --exists ncursesw 2>/dev/null || need+=(libncurses-dev)
-else
-    need+=(libncurses-dev)
+want=" ${*:-build} "
+need=()     # Debian/Ubuntu package names
+have() { command -v "$1" >/dev/null 2>&1; }
+pc() { have pkg-config && pkg-config --exists "$1" 2>/dev/null; }
+
+have pkg-config || need+=(pkg-config)
+pc ncursesw || pc ncurses || need+=(libncurses-dev)
+pc jansson || [ -e /usr/include/jansson.h ] || need+=(libjansson-dev)
+pc zlib || [ -e /usr/include/zlib.h ] || need+=(zlib1g-dev)
+have make || need+=(make)
+have cc || need+=(gcc)
+case $want in *" test "*)
+    pc cmocka || [ -e /usr/include/cmocka.h ] || need+=(libcmocka-dev)
+    have tmux || need+=(tmux)
+    have groff || need+=(groff-base)
+    have valgrind || [ "$(uname -s)" = Darwin ] || need+=(valgrind)
+    have python3 || need+=(python3)
+    have nm || need+=(binutils)
+    ;;
+esac
+case $want in *" clang "*) have clang || need+=(clang) ;; esac
+
+if [ "${CUDA:-}" = 1 ]; then
+    nvcc=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
+    if ! have "$nvcc"; then
+        echo "gputui: CUDA=1 needs the CUDA toolkit, and $nvcc was not found." >&2
+        echo "  Install it (package cuda-toolkit from NVIDIA's repository) and set CUDA_HOME," >&2
+        echo "  or build the replay viewer without it: make CUDA=0" >&2
+        exit 1
+    fi
 fi
-[ -e /usr/include/jansson.h ] || need+=(libjansson-dev)
-[ -e /usr/include/zlib.h ] || need+=(zlib1g-dev)
-command -v make >/dev/null 2>&1 || need+=(make)
-command -v cc >/dev/null 2>&1 || need+=(gcc)
-if [ "$what" = test ]; then
-    [ -e /usr/include/cmocka.h ] || need+=(libcmocka-dev)
-    command -v tmux >/dev/null 2>&1 || need+=(tmux)
-    command -v groff >/dev/null 2>&1 || need+=(groff-base)
-    command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
-    command -v python3 >/dev/null 2>&1 || need+=(python3)
-    command -v nm >/dev/null 2>&1 || need+=(binutils)
-fi
-nvcc=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}
-if ! command -v "$nvcc" >/dev/null 2>&1 && ! command -v nvcc >/dev/null 2>&1; then
-    echo "gputui: the CUDA toolkit (nvcc) was not found at $nvcc." >&2
-    echo "  Install the CUDA toolkit (package cuda-toolkit from NVIDIA's repository) or set CUDA_HOME." >&2
+
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(uname -s)" = Darwin ]; then
+    brew=()
+    for p in "${need[@]}"; do
+        case $p in
+            libncurses-dev) brew+=(ncurses) ;;
+            libjansson-dev) brew+=(jansson) ;;
+            libcmocka-dev) brew+=(cmocka) ;;
+            groff-base) brew+=(groff) ;;
+            zlib1g-dev|gcc|make|binutils|python3) ;;   # Xcode's command line tools
+            *) brew+=("$p") ;;
+        esac
+    done
+    echo "gputui: missing: ${need[*]}" >&2
+    echo "  install with: xcode-select --install; brew install ${brew[*]}" >&2
     exit 1
 fi
-[ ${#need[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+if [ "$(id -u)" = 0 ] && have apt-get; then
     echo "gputui: installing ${need[*]}"
     export DEBIAN_FRONTEND=noninteractive
     { apt-get update -qq && apt-get install -y -qq "${need[@]}"; } >/dev/null || {

@@ -2,7 +2,12 @@
  * mode, the device list or the TUI, on a GPU or on a recording. The engine
  * is started before the terminal is touched, so "no device" is one plain
  * line on stderr; without a device the TUI falls back to the bundled
- * recording unless --no-fallback says otherwise. */
+ * recording unless --no-fallback says otherwise.
+ *
+ * This is the one file that knows which build it is: GT_WITH_CUDA=1 has
+ * the GPU back-end (src/gpu/); the replay viewer (0) has none, answers
+ * whatever needs a GPU with NO_CUDA and exit 64, and falls back to the
+ * bundled recordings as a machine without a GPU does. */
 #define _POSIX_C_SOURCE 200809L
 #include <langinfo.h>
 #include <limits.h>
@@ -16,7 +21,9 @@
 #include "gputui/record/bundle.h"
 #include "gputui/input/cli.h"
 #include "gputui/report/compare.h"
+#if GT_WITH_CUDA
 #include "gputui/cuda_backend.h"
+#endif
 #include "gputui/engine/engine.h"
 #include "gputui/lesson/lesson_batch.h"
 #include "gputui/record/record.h"
@@ -25,12 +32,45 @@
 #include "gputui/base/signals.h"
 #include "gputui/ui.h"
 
+#define NO_CUDA "this gputui was built without the CUDA toolkit: it can replay, compare and " \
+                "run lessons from recordings (rebuild it with the toolkit for live measurements)"
+
+/* --version: the build and where the data is. */
+static int version(void)
+{
+    char path[PATH_MAX + 32], models[200];
+    gt_bundle b;
+    const char *env = getenv("GPUTUI_DATA_DIR");
+
+    printf("gputui %s (recording format %d.%d)\n", GT_VERSION, GT_REC_MAJOR, GT_REC_MINOR);
+#if GT_WITH_CUDA
+    printf("build: GPU back-end, CUDA runtime %d.%d (static), kernels for sm %s and PTX\n",
+           gt_cuda_runtime_version / 1000, gt_cuda_runtime_version % 1000 / 10, GT_GPU_ARCH);
+#else
+    printf("build: replay viewer, built without the CUDA toolkit (recordings, compare, "
+           "lessons)\n");
+#endif
+    gt_bundle_find(&b, gt_port_exe_dir(path, sizeof path));
+    if (b.n)
+        printf("data: %s (%s): recordings of %s\n", b.dir, env && env[0] ? "GPUTUI_DATA_DIR" :
+               "beside the binary", gt_bundle_models(&b, models, sizeof models));
+    else
+        printf("data: no recordings found in %s (%s)\n", b.dir[0] ? b.dir : "BIN/../share/gputui",
+               env && env[0] ? "GPUTUI_DATA_DIR" : "beside the binary; GPUTUI_DATA_DIR=DIR "
+               "names another place");
+    return GT_EXIT_OK;
+}
+
 static int list_devices(const gt_backend *be)
 {
     gt_err err;
     int n;
 
     gt_err_clear(&err);
+    if (!be) {
+        fprintf(stderr, "gputui: --list-devices: %s\n", NO_CUDA);
+        return GT_EXIT_USAGE;
+    }
     if (be->device_count(&n, &err)) {
         fprintf(stderr, "gputui: %s\n", err.msg);
         return GT_EXIT_FAIL;
@@ -150,7 +190,11 @@ static int load_named(const gt_bundle *b, const char *name, gt_recording *rec)
 
 int main(int argc, char **argv)
 {
+#if GT_WITH_CUDA
     const gt_backend *be = &gt_cuda_backend;
+#else
+    const gt_backend *be = NULL;
+#endif
     gt_recording rec, cmp;
     gt_bundle bundle;
     gt_lesson *lessons;
@@ -160,8 +204,10 @@ int main(int argc, char **argv)
     char why[700], path[PATH_MAX + 32], reason[200], warn[700];
     int rc;
 
+#if GT_WITH_CUDA
     if (argc == 4 && !strcmp(argv[1], GT_VMM_RO_PROBE_ARG))
         return gt_vmm_ro_write_probe(atoi(argv[2]), atoi(argv[3]));
+#endif
     gt_port_set_argv0(argv[0]);
     setlocale(LC_ALL, "");
     gt_err_clear(&err);
@@ -175,8 +221,7 @@ int main(int argc, char **argv)
         gt_cli_usage(stdout);
         return GT_EXIT_OK;
     case GT_MODE_VERSION:
-        printf("gputui %s (recording format %d.%d)\n", GT_VERSION, GT_REC_MAJOR, GT_REC_MINOR);
-        return GT_EXIT_OK;
+        return version();
     case GT_MODE_LIST:
         return list_devices(be);
     default:
@@ -238,13 +283,15 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    if (cli.pairs) {
+    if (cli.pairs && be) {
         rc = gt_batch_pairs(&cli, be);
         goto out;
     }
-    if (gt_engine_start(&src.eng, be, cli.device, &err)) {
+    if (!be)
+        gt_err_set(&err, GT_EXIT_USAGE, "%s", NO_CUDA);
+    if (!be || gt_engine_start(&src.eng, be, cli.device, &err)) {
         bool fallback = cli.mode == GT_MODE_TUI && !cli.no_fallback && !cli.record &&
-                        err.code != GT_EXIT_USAGE;
+                        (!be || err.code != GT_EXIT_USAGE);
         gt_err lerr;
         if (!fallback) {
             fprintf(stderr, "gputui: %s\n", err.msg);
@@ -272,8 +319,12 @@ int main(int argc, char **argv)
             goto out;
         }
         short_reason(err.msg, reason, sizeof reason);
-        snprintf(why, sizeof why, "no CUDA device here (%s) %s replaying", reason,
-                 strcmp(nl_langinfo(CODESET), "UTF-8") ? "--" : "\u2014");
+        if (be)
+            snprintf(why, sizeof why, "no CUDA device here (%s) %s replaying", reason,
+                     strcmp(nl_langinfo(CODESET), "UTF-8") ? "--" : "\u2014");
+        else
+            snprintf(why, sizeof why, "this gputui was built without the CUDA toolkit %s "
+                     "replaying", strcmp(nl_langinfo(CODESET), "UTF-8") ? "--" : "\u2014");
         src.rec = &rec;
         src.why = why;
         src.bundle = &bundle;

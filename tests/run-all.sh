@@ -49,7 +49,10 @@ p=$(sed -n 's/^e2e: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
 f=$(sed -n 's/^e2e: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
 pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
 
-if scripts/gpu-available.sh "$BIN"; then
+if "$BIN" --version | grep -q '^build: replay viewer'; then
+    echo "GPU suite SKIPPED: this is the replay viewer, built without the CUDA toolkit; build with the toolkit and run 'make test-gpu' on a machine with a GPU."
+    skip=1
+elif scripts/gpu-available.sh "$BIN"; then
     echo "GPU present: the GPU suite is 'make test-gpu' (not part of make test)."
 else
     echo "GPU suite SKIPPED: no usable CUDA device here; run 'make test-gpu' on a machine with a GPU."

@@ -5,6 +5,8 @@
 #include "gputui/engine/backend.h"
 
 extern const gt_backend gt_cuda_backend;
+/* The CUDA runtime gputui was built against: 13000 for 13.0. */
+extern const int gt_cuda_runtime_version;
 
 /* The hidden first argument that makes gputui the VMM experiment's child
  * (op=peer, peer-access=ro): "gputui ARG SELF PEER" tries one write from

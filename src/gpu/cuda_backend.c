@@ -17,6 +17,8 @@
 
 static int opened = -1;        /* the device open_device made current */
 
+const int gt_cuda_runtime_version = CUDART_VERSION;
+
 static void query_mps(gt_devprops *p);
 
 static void query_vmm(int ordinal, gt_devprops *p)

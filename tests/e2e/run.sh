@@ -40,28 +40,53 @@ libs=$(ldd "$BIN" 2>&1)
 check "ldd lists neither libcuda nor NVML" bash -c "! grep -Eq 'libcuda|libnvidia-ml' <<<\"\$0\"" "$libs"
 check "cudart, jansson and zlib are linked statically" bash -c "! grep -Eq 'libcudart|libjansson|libz\\.' <<<\"\$0\"" "$libs"
 
+# make for this binary's own build: its folder and its kind, so nothing is made again.
+MK=(make -s BUILD="$(dirname "$BIN")" CUDA="$("$BIN" --version | grep -q '^build: replay viewer' && echo 0 || echo 1)")
 dest="$TMPD/prefix"
-if make -s install PREFIX="$dest" BIN="$BIN" >/dev/null 2>&1 && [ -x "$dest/bin/gputui" ] &&
+if "${MK[@]}" install PREFIX="$dest" >/dev/null 2>&1 && [ -x "$dest/bin/gputui" ] &&
    [ -f "$dest/share/man/man1/gputui.1" ] && [ -f "$dest/share/gputui/h200.gtr.gz" ] && [ -f "$dest/share/gputui/h100.gtr.gz" ]; then
     ok "make install PREFIX=... (binary, man page, bundled recordings)"
 else
     bad "make install PREFIX=..."
 fi
 
+# Without a device the full build says which CUDA error it met (exit 1);
+# the replay viewer says it was built without the toolkit (exit 64). Both
+# fall back to the bundled recording in the TUI.
+if "$BIN" --version | grep -q '^build: replay viewer'; then
+    NODEV_RC=64 NODEV_MSG='this gputui was built without the CUDA toolkit: it can replay, compare and run lessons from recordings'
+    BANNER="this gputui was built without the CUDA toolkit — replaying NVIDIA H[0-9]+, recorded 20"
+    check "viewer: --version names the build" bash -c "'$BIN' --version | grep -q '^build: replay viewer, built without the CUDA toolkit'"
+    for what in "--batch" "--batch -e latency" "--record $TMPD/v.gtr" "--batch -e peer --pairs all"; do
+        # shellcheck disable=SC2086
+        msg=$("$BIN" $what 2>&1 </dev/null); rc=$?
+        check "viewer: '$what' exits 64 with the reason" \
+            bash -c "[ $rc = 64 ] && [ \$(printf '%s\n' \"\$0\" | wc -l) = 1 ] && grep -q \"\$1\" <<<\"\$0\"" "$msg" "$NODEV_MSG"
+    done
+    check "viewer: --record wrote nothing" [ ! -e "$TMPD/v.gtr" ] -a ! -e "$TMPD/v.gtr.partial"
+    for target in test-gpu soak bench; do
+        msg=$("${MK[@]}" "$target" 2>&1); rc=$?
+        check "viewer: make $target says it needs the GPU back-end" \
+            bash -c "[ $rc != 0 ] && grep -q 'needs the GPU back-end, and this is the replay viewer' <<<\"\$0\"" "$msg"
+    done
+else
+    NODEV_RC=1 NODEV_MSG='no usable CUDA device: cudaGetDeviceCount'
+    BANNER="no CUDA device here \(cudaError[A-Za-z]+\) — replaying NVIDIA H[0-9]+, recorded 20"
+fi
 if "$BIN" --list-devices >/dev/null 2>&1; then
     echo "skip no-device tests: a CUDA device is present"
 else
     msg=$("$BIN" --batch 2>&1); rc=$?
-    check "no device: batch exits 1" [ $rc = 1 ]
-    check "no device: one line naming the CUDA error" \
-        bash -c "[ \$(printf '%s\n' \"\$0\" | wc -l) = 1 ] && grep -q 'no usable CUDA device: cudaGetDeviceCount' <<<\"\$0\"" "$msg"
+    check "no device: batch exits $NODEV_RC" [ $rc = $NODEV_RC ]
+    check "no device: one line naming the reason" \
+        bash -c "[ \$(printf '%s\n' \"\$0\" | wc -l) = 1 ] && grep -q \"\$1\" <<<\"\$0\"" "$msg" "$NODEV_MSG"
     "$BIN" --list-devices >/dev/null 2>&1
-    check "no device: --list-devices exits 1" [ $? = 1 ]
+    check "no device: --list-devices exits $NODEV_RC" [ $? = $NODEV_RC ]
 
     # --no-fallback: the plain error, and the terminal is not taken over.
     start nodev 100 30 "'$BIN' --no-fallback"
-    check "no device, --no-fallback: TUI prints the reason" wait_for "no usable CUDA device" 10
-    check "no device, --no-fallback: exits 1" [ "$(wait_rc nodev 10)" = 1 ]
+    check "no device, --no-fallback: TUI prints the reason" wait_for "${NODEV_MSG:0:40}" 10
+    check "no device, --no-fallback: exits $NODEV_RC" [ "$(wait_rc nodev 10)" = $NODEV_RC ]
     check "no device, --no-fallback: the screen is clean" clean_screen
     check "no device, --no-fallback: terminal not left in the alternate screen" \
         bash -c "[ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
@@ -69,8 +94,7 @@ else
 
     # Otherwise the TUI replays the bundled recording and says why.
     start fallback 120 40 "LC_ALL=C.UTF-8 '$BIN'"
-    check "no device: fallback banner" \
-        wait_for "no CUDA device here \(cudaError[A-Za-z]+\) — replaying NVIDIA H[0-9]+, recorded 20" 10
+    check "no device: fallback banner" wait_for "$BANNER" 10
     check "no device: fallback shows histograms" wait_for "bandwidth GB/s +p50" 10
     tm send-keys -t t q
     check "no device: fallback q exits 0" [ "$(wait_rc fallback 10)" = 0 ]
@@ -79,12 +103,22 @@ else
     # An installed gputui finds the installed recording.
     start installed 120 40 "'$dest/bin/gputui'"
     check "no device: the installed binary replays the installed recording" \
-        wait_for "no CUDA device here .* replaying NVIDIA" 10
+        wait_for "replaying NVIDIA" 10
     tm send-keys -t t q
     wait_rc installed 10 >/dev/null
     stop
     check "an installed gputui finds the installed lessons" \
         bash -c "'$dest/bin/gputui' --list-lessons | grep -q '^overlap '"
+fi
+check "an installed gputui names where its data is" \
+    bash -c "'$dest/bin/gputui' --version | grep -q \"^data: $dest/share/gputui (beside the binary): recordings of h200, h100\""
+check "GPUTUI_DATA_DIR names another place" \
+    bash -c "GPUTUI_DATA_DIR='$PWD/share/gputui' '$dest/bin/gputui' --version | grep -q \"^data: $PWD/share/gputui (GPUTUI_DATA_DIR)\""
+if "${MK[@]}" uninstall PREFIX="$dest" >/dev/null 2>&1 && [ ! -e "$dest/bin/gputui" ] &&
+   [ ! -e "$dest/share/man/man1/gputui.1" ] && [ ! -e "$dest/share/gputui" ]; then
+    ok "make uninstall PREFIX=... removes what install put there"
+else
+    bad "make uninstall PREFIX=..."
 fi
 
 for part in replay classroom lessons peers crash; do
