@@ -63,7 +63,7 @@ if "$BIN" --version | grep -q '^build: replay viewer'; then
         check "viewer: '$what' exits 64 with the reason" \
             bash -c "[ $rc = 64 ] && [ \$(printf '%s\n' \"\$0\" | wc -l) = 1 ] && grep -q \"\$1\" <<<\"\$0\"" "$msg" "$NODEV_MSG"
     done
-    check "viewer: --record wrote nothing" [ ! -e "$TMPD/v.gtr" ] -a ! -e "$TMPD/v.gtr.partial"
+    check "viewer: --record wrote nothing" [ ! -e "$TMPD/v.gtr" -a ! -e "$TMPD/v.gtr.partial" ]
     for target in test-gpu soak bench; do
         msg=$("${MK[@]}" "$target" 2>&1); rc=$?
         check "viewer: make $target says it needs the GPU back-end" \
