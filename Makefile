@@ -107,7 +107,7 @@ BIN      := $(BUILD)/gputui
 # Unit tests: core/ only, built with AddressSanitizer and UBSan.
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
-UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/%)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/san/%) $(BUILD)/san/test_port_posix
 SAN_CORE := $(CORE_SRC:%.c=$(BUILD)/san/%.o)
 
 # ThreadSanitizer: the unit tests, and gputui itself for the replay TUI
@@ -163,6 +163,15 @@ $(BUILD)/san/%.o: %.c
 $(BUILD)/san/test_%: tests/unit/test_%.c $(SAN_CORE)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CMOCKA_CFLAGS) -Itests/unit $(CFLAGS) -O1 $(SAN) -o $@ $^ $(CMOCKA_LIBS) $(STATIC_LIBS) -lm
+
+# The portability layer's POSIX fallbacks alone, run on this system too.
+$(BUILD)/san/port_posix.o: src/core/base/port.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DGT_PORT_POSIX $(CFLAGS) -O1 $(SAN) -MMD -MP -c -o $@ $<
+
+$(BUILD)/san/test_port_posix: tests/unit/test_port.c $(BUILD)/san/port_posix.o
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CMOCKA_CFLAGS) -DGT_PORT_POSIX -Itests/unit $(CFLAGS) -O1 $(SAN) -o $@ $^ $(CMOCKA_LIBS) -lm
 
 $(BUILD)/tsan/src/ui/%.o: src/ui/%.c
 	@mkdir -p $(@D)

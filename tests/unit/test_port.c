@@ -2,7 +2,9 @@
  * with the system's own call and with that call refused (the fallback a
  * file system or kernel without it gets); the binary's own path; the
  * engine's wake-up; host memory; a PCIe id that is not one; a file-size
- * limit that fails a write instead of killing the process. */
+ * limit that fails a write instead of killing the process. Built twice:
+ * test_port with the system's own calls, test_port_posix with port.c's
+ * POSIX fallbacks alone (GT_PORT_POSIX), as a system without them runs. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -190,8 +192,10 @@ static void memory_and_pci(void **state)
     unsigned char cfg[64];
 
     (void)state;
-#if defined(__linux__)
+#if defined(__linux__) && !defined(GT_PORT_POSIX)
     assert_true(gt_port_mem_available() > 0);
+#else
+    (void)gt_port_mem_available();      /* 0 where unknown; never fails */
 #endif
     assert_int_equal(gt_port_pci_config("ffff:ff:1f.7", cfg, sizeof cfg), -1);
     assert_int_equal(gt_port_pci_config("../../../etc/passwd", cfg, sizeof cfg), -1);
@@ -225,8 +229,10 @@ static void file_size_limit_fails_the_write(void **state)
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    (void)argc;
+    gt_port_set_argv0(argv[0]);     /* the POSIX fallback finds the binary from it */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(rename_native, setup, teardown),
         cmocka_unit_test_setup_teardown(rename_native_refused_enosys, setup, teardown),

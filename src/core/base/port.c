@@ -1,11 +1,18 @@
 /* The calls that differ between systems (port.h): each function has its
  * Linux branch, its macOS branch where macOS has a better call than POSIX,
  * and a POSIX fallback. This is the one file of src/core/ that names a
- * Linux or Darwin interface. */
-#if defined(__linux__)
+ * Linux or Darwin interface. GT_PORT_POSIX builds the fallbacks alone, so
+ * that the unit tests run them on Linux too (test_port_posix). */
+#if defined(__linux__) && !defined(GT_PORT_POSIX)
+#define PORT_LINUX 1
 #define _GNU_SOURCE             /* syscall(); the Linux-only calls below */
-#elif defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#elif defined(__APPLE__) && !defined(GT_PORT_POSIX)
+#define PORT_DARWIN 1
+#ifndef _DARWIN_C_SOURCE
 #define _DARWIN_C_SOURCE        /* renamex_np, RENAME_EXCL */
+#endif
+#elif !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700       /* realpath */
 #endif
 #include "gputui/base/port.h"
 
@@ -18,13 +25,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#if defined(__linux__)
+#if PORT_LINUX
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)
 #endif
-#elif defined(__APPLE__)
+#elif PORT_DARWIN
 #include <mach-o/dyld.h>
 #endif
 
@@ -44,10 +51,10 @@ static int native_rename_noreplace(const char *from, const char *to)
         errno = refused_errno;
         return -1;
     }
-#if defined(__linux__) && defined(SYS_renameat2)
+#if PORT_LINUX && defined(SYS_renameat2)
     /* The system call rather than glibc's wrapper (2.28 and later). */
     return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
-#elif defined(__APPLE__) && defined(RENAME_EXCL)
+#elif PORT_DARWIN && defined(RENAME_EXCL)
     return renamex_np(from, to, RENAME_EXCL);
 #else
     (void)from;
@@ -109,13 +116,13 @@ static char *from_argv0(char *buf, size_t len)
 
 char *gt_port_exe_path(char *buf, size_t len)
 {
-#if defined(__linux__)
+#if PORT_LINUX
     ssize_t n = readlink("/proc/self/exe", buf, len - 1);
     if (n > 0 && (size_t)n < len - 1) {
         buf[n] = '\0';
         return buf;
     }
-#elif defined(__APPLE__)
+#elif PORT_DARWIN
     char raw[4096], *real;
     uint32_t size = sizeof raw;
     if (_NSGetExecutablePath(raw, &size) == 0 && (real = realpath(raw, NULL))) {
@@ -132,7 +139,7 @@ char *gt_port_exe_path(char *buf, size_t len)
 
 char *gt_port_exe_for_spawn(char *buf, size_t len)
 {
-#if defined(__linux__)
+#if PORT_LINUX
     if (len > sizeof "/proc/self/exe") {
         memcpy(buf, "/proc/self/exe", sizeof "/proc/self/exe");
         return buf;
@@ -157,7 +164,7 @@ char *gt_port_exe_dir(char *buf, size_t len)
 
 int gt_wake_open(gt_wake *w)
 {
-#if defined(__linux__)
+#if PORT_LINUX
     w->rfd = w->wfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     return w->rfd < 0 ? -1 : 0;
 #else
@@ -182,7 +189,7 @@ int gt_wake_open(gt_wake *w)
 
 void gt_wake_signal(gt_wake *w)
 {
-#if defined(__linux__)
+#if PORT_LINUX
     uint64_t one = 1;
     ssize_t r = write(w->wfd, &one, sizeof one);
 #else
@@ -194,7 +201,7 @@ void gt_wake_signal(gt_wake *w)
 
 void gt_wake_drain(gt_wake *w)
 {
-#if defined(__linux__)
+#if PORT_LINUX
     uint64_t v;
     ssize_t r = read(w->rfd, &v, sizeof v);
     (void)r;
@@ -217,7 +224,7 @@ void gt_wake_close(gt_wake *w)
 
 uint64_t gt_port_mem_available(void)
 {
-#if defined(__linux__)
+#if PORT_LINUX
     FILE *f = fopen("/proc/meminfo", "r");
     char line[128];
     unsigned long long kb = 0;
@@ -236,7 +243,7 @@ uint64_t gt_port_mem_available(void)
 
 long gt_port_pci_config(const char *bus_id, unsigned char *buf, size_t len)
 {
-#if defined(__linux__)
+#if PORT_LINUX
     char id[32], path[96];
     FILE *f;
     size_t n;
