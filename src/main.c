@@ -40,7 +40,7 @@ static int version(void)
 {
     char path[PATH_MAX + 32], models[200];
     gt_bundle b;
-    const char *env = getenv("GPUTUI_DATA_DIR");
+    const char *var = NULL, *env = gt_bundle_env(&var);
 
     printf("gputui %s (recording format %d.%d)\n", GT_VERSION, GT_REC_MAJOR, GT_REC_MINOR);
 #if GT_WITH_CUDA
@@ -52,11 +52,11 @@ static int version(void)
 #endif
     gt_bundle_find(&b, gt_port_exe_dir(path, sizeof path));
     if (b.n)
-        printf("data: %s (%s): recordings of %s\n", b.dir, env && env[0] ? "GPUTUI_DATA_DIR" :
+        printf("data: %s (%s): recordings of %s\n", b.dir, env ? var :
                "beside the binary", gt_bundle_models(&b, models, sizeof models));
     else
         printf("data: no recordings found in %s (%s)\n", b.dir[0] ? b.dir : "BIN/../share/gputui",
-               env && env[0] ? "GPUTUI_DATA_DIR" : "beside the binary; GPUTUI_DATA_DIR=DIR "
+               env ? var : "beside the binary; GPUTUI_DATA=DIR "
                "names another place");
     return GT_EXIT_OK;
 }

@@ -114,6 +114,8 @@ check "an installed gputui names where its data is" \
     bash -c "'$dest/bin/gputui' --version | grep -q \"^data: $dest/share/gputui (beside the binary): recordings of h200, h100\""
 check "GPUTUI_DATA_DIR names another place" \
     bash -c "GPUTUI_DATA_DIR='$PWD/share/gputui' '$dest/bin/gputui' --version | grep -q \"^data: $PWD/share/gputui (GPUTUI_DATA_DIR)\""
+check "GPUTUI_DATA names another place, before GPUTUI_DATA_DIR" \
+    bash -c "GPUTUI_DATA='$PWD/share/gputui' GPUTUI_DATA_DIR=/nonexistent '$dest/bin/gputui' --version | grep -q \"^data: $PWD/share/gputui (GPUTUI_DATA)\""
 if "${MK[@]}" uninstall PREFIX="$dest" >/dev/null 2>&1 && [ ! -e "$dest/bin/gputui" ] &&
    [ ! -e "$dest/share/man/man1/gputui.1" ] && [ ! -e "$dest/share/gputui" ]; then
     ok "make uninstall PREFIX=... removes what install put there"

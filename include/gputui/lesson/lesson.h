@@ -4,7 +4,7 @@
  * measured (or replayed) for it.
  *
  * A lesson is a JSON file, one per lesson, in DATA/lessons/NAME.json
- * (DATA: $GPUTUI_DATA_DIR, else share/gputui beside the binary):
+ * (DATA: $GPUTUI_DATA or $GPUTUI_DATA_DIR, else share/gputui beside the binary):
  *
  *   {"lesson": "pinned", "title": "...", "about": "one line for the list",
  *    "steps": [

@@ -3,7 +3,8 @@
  * replays them when there is no usable GPU, 'd' and --device N choose
  * among them, and --compare names them by model ("h100").
  *
- * Where they are looked for, first match wins: $GPUTUI_DATA_DIR, then
+ * Where they are looked for, first match wins: $GPUTUI_DATA (or its older
+ * name $GPUTUI_DATA_DIR), then
  * beside the binary in the build tree (BIN/../share/gputui) or an
  * installation (BIN/../share/gputui as well: bin/ and share/ are siblings).
  * Files are listed in descending order of name, so "h200" comes before
@@ -23,8 +24,12 @@ typedef struct gt_bundle {
     char model[GT_BUNDLE_MAX][32];       /* the name before ".gtr.gz" */
 } gt_bundle;
 
+/* The data directory the environment names ($GPUTUI_DATA, else
+ * $GPUTUI_DATA_DIR), or NULL; *name (if name) gets the variable's name. */
+const char *gt_bundle_env(const char **name);
+
 /* Fills b from the first directory that holds any; exe_dir is the
- * directory of the running binary (NULL: only $GPUTUI_DATA_DIR). Returns
+ * directory of the running binary (NULL: only the environment). Returns
  * how many (0: none, b->dir then says where it looked). */
 int gt_bundle_find(gt_bundle *b, const char *exe_dir);
 

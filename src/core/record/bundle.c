@@ -80,13 +80,28 @@ static int scan(gt_bundle *b, const char *dir)
     return n;
 }
 
+const char *gt_bundle_env(const char **name)
+{
+    static const char *const names[] = { "GPUTUI_DATA", "GPUTUI_DATA_DIR" };
+
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        if (v && v[0]) {
+            if (name)
+                *name = names[i];
+            return v;
+        }
+    }
+    return NULL;
+}
+
 int gt_bundle_find(gt_bundle *b, const char *exe_dir)
 {
-    const char *env = getenv("GPUTUI_DATA_DIR");
+    const char *env = gt_bundle_env(NULL);
     char dir[512];
 
     memset(b, 0, sizeof *b);
-    if (env && env[0])
+    if (env)
         return scan(b, env);
     if (!exe_dir)
         return 0;
