@@ -1,58 +1,81 @@
 // The latency experiment's kernels (src/gpu/latency.c declares the
 // launchers it uses): building a chain (chain.h) in GPU memory, and the
 // walk: one thread, or one warp of 32 independent walkers, each load's
-// address coming from the load before, timed inside the kernel by the
-// global timer (ns) and clock64 (SM cycles), so no launch is counted.
+// address being the value the load before returned (a pointer chase: no
+// arithmetic between the loads), timed inside the kernel by the global
+// timer (ns) and clock64 (SM cycles), so no launch is counted, after an
+// untimed warm walk in the same kernel.
 #include <stdint.h>
 
 #include <cuda_runtime_api.h>
 
 namespace {
 
-__global__ void lat_linear(uint32_t *buf, size_t slots, uint32_t sw)
+typedef unsigned long long u64;
+
+// Slot k holds the address of the slot after it: base + next(k) x stride.
+__global__ void lat_linear(char *base, size_t slots, size_t stride)
 {
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < slots; k += stride)
-        buf[k * sw] = (uint32_t)(((k + 1) % slots) * sw);
+    size_t step = (size_t)gridDim.x * blockDim.x;
+    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < slots; k += step)
+        *(u64 *)(base + k * stride) = (u64)(uintptr_t)(base + (k + 1) % slots * stride);
 }
 
-__global__ void lat_scatter(uint32_t *buf, const uint32_t *next, size_t slots, uint32_t sw)
+__global__ void lat_scatter(char *base, const uint32_t *next, size_t slots, size_t stride)
 {
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < slots; k += stride)
-        buf[k * sw] = next[k] * sw;
+    size_t step = (size_t)gridDim.x * blockDim.x;
+    for (size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x; k < slots; k += step)
+        *(u64 *)(base + k * stride) = (u64)(uintptr_t)(base + (size_t)next[k] * stride);
 }
 
-__device__ __forceinline__ unsigned long long global_ns()
+// The global timer and the SM clock, read once p has arrived: the asm takes
+// p as an input, so it waits for the load before it (no load of the warm
+// walk is still in flight), and the timed loop's first load waits for it.
+__device__ __forceinline__ u64 global_ns_after(u64 p)
 {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t) : "l"(p));
+    return t;
+}
+
+__device__ __forceinline__ u64 clock_after(u64 p)
+{
+    u64 t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) : "l"(p));
     return t;
 }
 
 // Policy 0: ld.global (cached in L1); 1: ld.global.cg (L2 only);
-// 2: ld.volatile.global.
+// 2: ld.volatile.global. Written out: an address loaded from memory would
+// otherwise be read with a generic ld, which is not what is measured.
 template <int P>
-__device__ __forceinline__ uint32_t load(const uint32_t *p)
+__device__ __forceinline__ u64 load(u64 p)
 {
+    u64 v;
     if (P == 1)
-        return __ldcg(p);
-    if (P == 2)
-        return *(const volatile uint32_t *)p;
-    return *p;
+        asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p));
+    else if (P == 2)
+        asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(v) : "l"(p));
+    else
+        asm volatile("ld.global.u64 %0, [%1];" : "=l"(v) : "l"(p));
+    return v;
 }
 
+// 'warm' untimed loads first, in the same kernel on the same SM, so a
+// chain that fits the L1 is found there (the L1 starts every kernel
+// cold), then 'loads' timed ones; both go on along the same chain.
 template <int P>
-__global__ void lat_walk(const uint32_t *buf, const uint32_t *starts, unsigned long long loads,
-                         unsigned long long *out, uint32_t *ends)
+__global__ void lat_walk(const u64 *starts, u64 warm, u64 loads, u64 *out, u64 *ends)
 {
-    uint32_t j = starts[threadIdx.x];
+    u64 p = starts[threadIdx.x];
+    for (u64 i = 0; i < warm; i++)
+        p = load<P>(p);
     __syncwarp();
-    unsigned long long t0 = global_ns(), c0 = clock64();
-    for (unsigned long long i = 0; i < loads; i++)
-        j = load<P>(buf + j);
-    unsigned long long c1 = clock64(), t1 = global_ns();
-    ends[threadIdx.x] = j;      // depends on every load: none can be left out
+    u64 t0 = global_ns_after(p), c0 = clock_after(p);
+    for (u64 i = 0; i < loads; i++)
+        p = load<P>(p);
+    u64 c1 = clock_after(p), t1 = global_ns_after(p);
+    ends[threadIdx.x] = p;      // depends on every load: none can be left out
     if (threadIdx.x == 0) {
         out[0] = t1 - t0;
         out[1] = c1 - c0;
@@ -61,24 +84,25 @@ __global__ void lat_walk(const uint32_t *buf, const uint32_t *starts, unsigned l
 
 }  // namespace
 
-extern "C" cudaError_t gt_k_lat_build(uint32_t *buf, const uint32_t *next, size_t slots,
-                                      uint32_t stride_words, int blocks, cudaStream_t s)
+extern "C" cudaError_t gt_k_lat_build(void *base, const uint32_t *next, size_t slots,
+                                      size_t stride, int blocks, cudaStream_t s)
 {
     if (next)
-        lat_scatter<<<blocks, 256, 0, s>>>(buf, next, slots, stride_words);
+        lat_scatter<<<blocks, 256, 0, s>>>((char *)base, next, slots, stride);
     else
-        lat_linear<<<blocks, 256, 0, s>>>(buf, slots, stride_words);
+        lat_linear<<<blocks, 256, 0, s>>>((char *)base, slots, stride);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t gt_k_lat_walk(const uint32_t *buf, const uint32_t *starts, int lanes,
-                                     unsigned long long loads, int policy,
-                                     unsigned long long *out, uint32_t *ends, cudaStream_t s)
+extern "C" cudaError_t gt_k_lat_walk(const unsigned long long *starts, int lanes,
+                                     unsigned long long warm, unsigned long long loads,
+                                     int policy, unsigned long long *out,
+                                     unsigned long long *ends, cudaStream_t s)
 {
     switch (policy) {
-    case 1: lat_walk<1><<<1, lanes, 0, s>>>(buf, starts, loads, out, ends); break;
-    case 2: lat_walk<2><<<1, lanes, 0, s>>>(buf, starts, loads, out, ends); break;
-    default: lat_walk<0><<<1, lanes, 0, s>>>(buf, starts, loads, out, ends); break;
+    case 1: lat_walk<1><<<1, lanes, 0, s>>>(starts, warm, loads, out, ends); break;
+    case 2: lat_walk<2><<<1, lanes, 0, s>>>(starts, warm, loads, out, ends); break;
+    default: lat_walk<0><<<1, lanes, 0, s>>>(starts, warm, loads, out, ends); break;
     }
     return cudaGetLastError();
 }

@@ -12,6 +12,12 @@
 //                            CPU (as bandwidthTest does) against events on
 //                            the stream around cudaMemcpyAsync, with a hot
 //                            and a cold source.
+//   refprobe chase KiB...    one walker on a random chain of 128-byte
+//                            slots (64-bit pointers, built on the host),
+//                            which walks the whole chain (up to 2^18
+//                            loads), then times 16384 loads in the same
+//                            kernel; 9 kernels a size, each going on where
+//                            the last stopped; ns per load.
 //
 // Output: one JSON object per line, figures in ms or GB/s.
 #include <algorithm>
@@ -283,12 +289,71 @@ void pageable(size_t mib)
     free(h);
 }
 
+// Pointer chase: every slot holds the address of the next one.
+__global__ void chase_kernel(void **start, size_t warm, size_t loads, unsigned long long *ns,
+                             void **sink)
+{
+    void **p = start;
+    for (size_t i = 0; i < warm; i++)
+        p = (void **)*p;
+    unsigned long long t0, t1;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0) : "l"(p));
+    for (size_t i = 0; i < loads; i++)
+        p = (void **)*p;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1) : "l"(p));
+    *ns = t1 - t0;
+    *sink = p;
+}
+
+void chase(int argc, char **argv)
+{
+    const size_t slot = 128, loads = 16384;
+    for (int a = 0; a < argc; a++) {
+        size_t bytes = (size_t)atol(argv[a]) << 10, n = bytes / slot;
+        std::vector<size_t> order(n);
+        std::vector<char> host(bytes);
+        char *d;
+        unsigned long long *dns, hns;
+        void **dsink;
+        CK(cudaMalloc(&d, bytes));
+        CK(cudaMalloc(&dns, sizeof *dns));
+        CK(cudaMalloc(&dsink, sizeof *dsink));
+        for (size_t i = 0; i < n; i++)
+            order[i] = i;
+        srand(12345);
+        for (size_t i = n - 1; i > 0; i--) {        // one random cycle
+            size_t j = (size_t)rand() % i;
+            std::swap(order[i], order[j]);
+        }
+        for (size_t i = 0; i < n; i++) {
+            void *next = d + order[(i + 1) % n] * slot;
+            memcpy(&host[order[i] * slot], &next, sizeof next);
+        }
+        CK(cudaMemcpy(d, host.data(), bytes, cudaMemcpyHostToDevice));
+        std::vector<double> v;
+        void *at = d + order[0] * slot;
+        for (int r = 0; r < 9; r++) {       // each kernel goes on where the last one stopped
+            chase_kernel<<<1, 1>>>((void **)at, std::min<size_t>(n, 1 << 18), loads, dns, dsink);
+            CK(cudaGetLastError());
+            CK(cudaMemcpy(&hns, dns, sizeof hns, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(&at, dsink, sizeof at, cudaMemcpyDeviceToHost));
+            v.push_back((double)hns / loads);
+        }
+        char extra[96];
+        snprintf(extra, sizeof extra, ",\"KiB\":%zu,\"unit\":\"ns per load\"", bytes >> 10);
+        dist("chase", v, extra);
+        CK(cudaFree(d));
+        CK(cudaFree(dns));
+        CK(cudaFree(dsink));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc [N] | pageable [MiB]\n");
+        fprintf(stderr, "usage: refprobe zc [N] | pageable [MiB] | chase KiB...\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -297,8 +362,11 @@ int main(int argc, char **argv)
         zc(argc > 2 ? atoi(argv[2]) : 1000000);
     else if (!strcmp(argv[1], "pageable"))
         pageable(argc > 2 ? (size_t)atoi(argv[2]) : 32);
+    else if (!strcmp(argv[1], "chase") && argc > 2)
+        chase(argc - 2, argv + 2);
     else {
-        fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, pageable)\n", argv[1]);
+        fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, pageable, chase KiB...)\n",
+                argv[1]);
         return 64;
     }
     return 0;

@@ -138,6 +138,30 @@ static void parameters_are_checked(void **state)
     refusal(v, &p, "order=random keeps the chain's order on the host");
     v[order] = 1;                      /* linear: no limit */
     assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+    /* Past 4 GiB (the TLBs' reach): up to the free memory, at most 2^32
+     * slots; every slot holds an 8-byte address. */
+    gt_experiment_defaults(e, v);
+    v[size] = 64ll << 30;
+    v[stride] = 2ll << 20;
+    assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+    v[stride] = 12;
+    v[size] = 12ll << 20;
+    refusal(v, &p, "stride: 12 B; allowed: a multiple of 8 bytes");
+    v[size] = 64ll << 30;
+    v[stride] = 8;
+    v[order] = 1;
+    refusal(v, &p, "stride: 8 B leaves 8589934592 slots in 64 GiB; allowed: at most 2^32 slots");
+    v[stride] = 32;                   /* 2^31 slots */
+    assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+    gt_dp_set(&p, GT_DP_MEM_FREE, 80ll << 30);
+    v[size] = 96ll << 30;
+    v[stride] = 2ll << 20;
+    v[order] = 0;
+    refusal(v, &p, "size: 96 GiB is more than the free device memory (80 GiB)");
+    gt_devprops_init(&p);
+    p.ordinal = 0;
+    p.topo.count = p.topo.n = 1;
+    gt_dp_set(&p, GT_DP_L2, 60ll << 20);
     gt_experiment_defaults(e, v);
     v[kind] = 4;                       /* peer */
     refusal(v, &p, "kind=peer needs two GPUs; this machine has one");

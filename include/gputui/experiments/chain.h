@@ -1,7 +1,7 @@
 /* chain.h - the chains that the latency experiment walks with dependent
  * loads: a buffer of 'slots' slots, 'stride' bytes apart; slot
- * k holds the word index of the slot that follows it, so each load's
- * address comes from the load before. Linear chains step to the next
+ * k holds the address of the slot that follows it, so each load's
+ * address is what the load before returned. Linear chains step to the next
  * slot; random ones follow one cycle through every slot (Sattolo's
  * algorithm), which no prefetcher predicts. The host walks the same chain
  * to check where a walk on the GPU ended. */

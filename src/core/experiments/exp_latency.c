@@ -10,6 +10,7 @@
 #include "gputui/experiments/chain.h"
 #include "gputui/measure/experiment.h"
 #include "gputui/measure/run.h"
+#include "gputui/base/port.h"
 #include "gputui/base/units.h"
 
 enum { KIND, SIZE, STRIDE, ORDER, CACHE, LANES, LOADS, WARMUP, NPARAMS };
@@ -25,11 +26,12 @@ static const gt_param params[NPARAMS] = {
               "device (cudaMalloc), mapped (pinned host memory, over PCIe), managed (first "
               "touched on the GPU), managed-cpu (the CPU touches the walk's slots before each "
               "sample), peer (another GPU's memory)", NULL},
-    [SIZE] = {"size", "working set", GT_P_SIZE, 4096, 4ll << 30, 256ll << 20, 0, 4, NULL, 0,
-              "bytes", "the chain's buffer; w sweeps it from 4 KiB to 1 GiB (the staircase)",
-              NULL},
-    [STRIDE] = {"stride", "stride", GT_P_SIZE, 4, 1ll << 30, 128, 0, 4, NULL, 0, "bytes",
-                "bytes from one slot to the next (128: one cache line each)", NULL},
+    [SIZE] = {"size", "working set", GT_P_SIZE, 4096, 1ll << 40, 256ll << 20, 0, 4, NULL, 0,
+              "bytes", "the chain's buffer, up to the free memory (past 4 GiB with a large stride: "
+              "the TLBs' reach); w sweeps it from 4 KiB to 1 GiB (the staircase)", NULL},
+    [STRIDE] = {"stride", "stride", GT_P_SIZE, 8, 1ll << 30, 128, 0, 4, NULL, 0, "bytes",
+                "bytes from one slot to the next, a multiple of 8 (each slot holds the next "
+                "one's 8-byte address; 128: one cache line each)", NULL},
     [ORDER] = {"order", "order", GT_P_ENUM, 0, 1, 0, 0, 0, order_names, 2, NULL,
                "random: one random cycle through every slot, which no prefetcher predicts; "
                "linear: slot after slot", NULL},
@@ -57,6 +59,11 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     uint64_t size = (uint64_t)v[SIZE], stride = (uint64_t)v[STRIDE], slots = size / stride;
     char a[32], b[32];
 
+    if (stride % 8) {
+        snprintf(err, n, "stride: %s; allowed: a multiple of 8 bytes (each slot holds the "
+                 "next one's 8-byte address)", gt_format_size(stride, a, sizeof a));
+        return -1;
+    }
     if (size % stride) {
         snprintf(err, n, "size: %s is not a multiple of the stride (%s)",
                  gt_format_size(size, a, sizeof a), gt_format_size(stride, b, sizeof b));
@@ -68,6 +75,12 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
                  gt_format_size(size, b, sizeof b),
                  v[LANES] ? "size / 64, two slots for each of 32 walkers" : "half the size",
                  v[LANES] ? "threads=warp" : "a chain needs two slots");
+        return -1;
+    }
+    if (slots > UINT32_MAX) {
+        snprintf(err, n, "stride: %s leaves %llu slots in %s; allowed: at most 2^32 slots "
+                 "(use a larger stride)", gt_format_size(stride, a, sizeof a),
+                 (unsigned long long)slots, gt_format_size(size, b, sizeof b));
         return -1;
     }
     if (v[ORDER] == 0 && slots > GT_CHAIN_MAX_RANDOM_SLOTS) {
@@ -94,6 +107,13 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
                      "(cudaDeviceCanAccessPeer = 0)", p->ordinal, peer);
             return -1;
         }
+    }
+    if ((v[KIND] == K_MAPPED || v[KIND] == K_MANAGED_CPU) && gt_port_mem_available() > 0 &&
+        size > gt_port_mem_available()) {
+        snprintf(err, n, "size: %s is more than the host's available memory (%s)",
+                 gt_format_size(size, a, sizeof a),
+                 gt_format_size(gt_port_mem_available(), b, sizeof b));
+        return -1;
     }
     if ((v[KIND] == K_DEVICE || v[KIND] == K_MANAGED) && gt_dp_ok(p, GT_DP_MEM_FREE) &&
         size > (uint64_t)gt_dp_get(p, GT_DP_MEM_FREE)) {
