@@ -61,7 +61,13 @@ int gt_hostmem_alloc(gt_hostbuf *h, int kind, size_t bytes, unsigned flags, gt_e
         h->pinned = true;
         return 0;
     default:
-        h->p = gt_fault_hit() ? NULL : aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
+        /* Pageable memory as a program gets it from malloc (glibc: 16 B
+         * past a page boundary at these sizes, and a page-aligned
+         * destination takes pageable D2H up to 1.3x faster on an H200
+         * host); memory to register covers whole pages. */
+        h->p = gt_fault_hit() ? NULL
+             : kind == GT_HOST_PAGEABLE ? malloc(bytes)
+                                        : aligned_alloc(4096, (bytes + 4095) & ~(size_t)4095);
         if (!h->p) {
             gt_err_set(err, GT_EXIT_FAIL, "malloc(%s) failed: out of host memory",
                        gt_format_size(bytes, sz, sizeof sz));

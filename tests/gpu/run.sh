@@ -158,12 +158,31 @@ run_one "" "${LA[@]}" --kind device,mapped,managed,managed-cpu --size 2M
 run_one "" "${LA[@]}" --cache default,cg,volatile --size 16K,16M
 run_one "" "${LA[@]}" --threads warp --order linear --size 64M
 run_one "" "${LA[@]}" --size 4G --stride 2M
+run_one "" "${LA[@]}" --size 20G --stride 64K         # past 16 GiB: addresses past 2^32 words
+refused "latency: a stride not a multiple of 8" "allowed: a multiple of 8 bytes" "${LA[@]}" \
+    --size 12M --stride 12
 [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] &&
     run_one "" "${LA[@]}" --kind peer --size 2M
 refused "latency: one slot" "leaves 1 slots in 8 KiB" "${LA[@]}" --size 8K --stride 8K
 refused "latency: a size not a multiple of the stride" "is not a multiple of the stride" \
     "${LA[@]}" --size 100K --stride 384
 "$BIN" --batch --format json --samples 20 "${LA[@]}" --size 16K,16M,1G >"$LOG/lat-stairs.json" 2>&1
+# The staircase beside an independent pointer chase (refprobe chase: its
+# own chain, walked whole in the same kernel before 16384 timed loads),
+# and the TLB's reach: 2 MiB apart from 1 GiB to 64 GiB (as free memory
+# allows), printed.
+STAIRS=16,64,128,192,224,256,16384,49152,524288
+"$BIN" --batch --format json --samples 15 "${LA[@]}" \
+    --size "$(sed 's/\([0-9]*\)/\1K/g' <<<"$STAIRS")" >"$LOG/lat-l1.json" 2>"$LOG/lat-l1.err" ||
+    bad "latency staircase: $(head -c 300 "$LOG/lat-l1.err")"
+"$PROBE" chase ${STAIRS//,/ } >"$LOG/refprobe-chase.jsonl" 2>"$LOG/refprobe-chase.err" ||
+    bad "refprobe chase: $(cat "$LOG/refprobe-chase.err")"
+FREE_G=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["device"]["free_mem_bytes"] >> 30)' \
+         <"$LOG/lat-stairs.json" 2>/dev/null)
+TLB=1G,4G,16G
+[ "${FREE_G:-0}" -gt 70 ] && TLB=$TLB,64G
+"$BIN" --batch --format json --samples 10 "${LA[@]}" --stride 2M --size $TLB \
+    >"$LOG/lat-tlb.json" 2>"$LOG/lat-tlb.err" || bad "latency past 4 GiB: $(head -c 300 "$LOG/lat-tlb.err")"
 "$BIN" --batch --format json --samples 20 "${LA[@]}" --kind mapped --size 2M --order linear \
     >"$LOG/lat-mapped.json" 2>&1
 # Where the L2 plateau ends: linear order at 3/4 and 3/2 of the L2 the
@@ -193,6 +212,32 @@ names = "16 KiB (L1), 16 MiB (L2), 1 GiB (device memory), mapped host 2 MiB".spl
 good = all(a < b for a, b in zip(ns, ns[1:]))
 print(("ok " if good else "FAIL ") + "latency plateaus in order: " +
       ", ".join(f"{n} {t:.0f} ns" for n, t in zip(names, ns)))
+try:
+    d = json.load(open(f"{log}/lat-l1.json"))
+    cc = d["device"]["compute_capability"]
+    mine = {r["config"]["size"]: r["series"][0]["latency_s"]["p50"] * 1e9 for r in d["runs"]}
+    ref = {p["KiB"]: p["p50"] for p in map(json.loads, open(f"{log}/refprobe-chase.jsonl"))}
+    rows, good = [], True
+    for kib in sorted(ref):
+        m = mine[kib * 1024]
+        judged = kib <= 128 or kib >= 16384
+        dev = 100 * (m - ref[kib]) / ref[kib]
+        good &= not judged or abs(dev) <= 10
+        rows.append(f"{kib} KiB {m:.1f}/{ref[kib]:.1f} ({dev:+.0f}%{'' if judged else ', not judged'})")
+    l1 = max(mine[k * 1024] for k in ref if k <= 128)
+    print(("ok " if good else "FAIL ") + "latency staircase against an independent chase, ns "
+          "gputui/chase, within 10% up to 128 KiB and from 16 MiB: " + ", ".join(rows))
+    if cc // 10 == 9:
+        print(("ok " if l1 < 25 else "FAIL ") + f"the L1 plateau on Hopper: at most {l1:.1f} ns "
+              "up to 128 KiB (under 25)")
+except (OSError, ValueError, KeyError, IndexError) as e:
+    print(f"FAIL latency staircase against the chase: no figures ({e!r})")
+try:
+    d = json.load(open(f"{log}/lat-tlb.json"))
+    print("ok latency past 4 GiB, 2 MiB stride (printed): " + ", ".join(
+        f"{r['config']['size']}: {r['series'][0]['latency_s']['p50'] * 1e9:.0f} ns" for r in d["runs"]))
+except (OSError, ValueError, KeyError, IndexError) as e:
+    print(f"FAIL latency past 4 GiB: no figures ({e!r})")
 try:
     d = json.load(open(f"{log}/lat-l2end.json"))
     l2 = d["device"]["l2_bytes"]
@@ -226,10 +271,10 @@ section "fidelity: refprobe in the same run"
 "$PROBE" zc >"$LOG/refprobe-zc.jsonl" 2>"$LOG/refprobe-zc.err" || bad "refprobe zc: $(cat "$LOG/refprobe-zc.err")"
 "$BIN" --batch --format json --samples 30 -e zerocopy --variant explicit,mapped >"$LOG/zc.json" 2>"$LOG/zc.err" ||
     bad "zerocopy for the fidelity check: $(cat "$LOG/zc.err")"
-# Pageable H2D: gputui's p50 (source flushed from the CPU's caches) within
-# 5% of the range of a CPU-timed cudaMemcpy from a source out of the caches,
-# taken just before and just after it: on these hosts the reference itself
-# moved from 8.2 to 5.8 GB/s within seconds. D2H is printed, not judged.
+# Pageable H2D and D2H: gputui's p50 (host buffer flushed from the CPU's
+# caches) within 5% of the range of a CPU-timed cudaMemcpy with the host
+# buffer out of the caches, taken just before and just after it: on these
+# hosts the reference itself moved from 8.2 to 5.8 GB/s within seconds.
 for when in before after; do
     if [ $when = after ]; then
         "$BIN" --batch --format json --samples 20 --host pageable --dir h2d,d2h --size 32M \
@@ -265,16 +310,13 @@ for run in json.load(open(f"{log}/pg.json"))["runs"]:
     cold = ref[f"pageable_{d_}_cold_cpu_timed_memcpy"]["p50"]
     hot = ref[f"pageable_{d_}_hot_cpu_timed_memcpy"]["p50"]
     ev = ref[f"pageable_{d_}_cold_events_async"]["p50"]
-    if d_ == "h2d":
-        lo, hi = min(colds), max(colds)
-        inside = 0.95 * lo <= mine <= 1.05 * hi
-        print(("ok " if inside else "FAIL ") +
-              f"pageable h2d 32 MiB: gputui p50 {mine:.2f} GB/s, CPU-timed cudaMemcpy from a cold "
-              f"source {lo:.2f}-{hi:.2f} GB/s before and after (within 5% of that range); warm "
-              f"source {hot:.2f}; events around cudaMemcpyAsync {ev:.2f}")
-    else:
-        print(f"ok pageable d2h 32 MiB (not judged): gputui p50 {mine:.2f} GB/s, CPU-timed "
-              f"cudaMemcpy {cold:.2f} GB/s into a cold, {hot:.2f} into a warm destination")
+    lo, hi = min(colds), max(colds)
+    inside = 0.95 * lo <= mine <= 1.05 * hi
+    what = "from a cold source" if d_ == "h2d" else "into a cold destination"
+    print(("ok " if inside else "FAIL ") +
+          f"pageable {d_} 32 MiB: gputui p50 {mine:.2f} GB/s, CPU-timed cudaMemcpy {what} "
+          f"{lo:.2f}-{hi:.2f} GB/s before and after (within 5% of that range); warm "
+          f"{hot:.2f}; events around cudaMemcpyAsync {ev:.2f}")
 PY
 )
 

@@ -43,9 +43,8 @@ static bool wc_applies(const int64_t *v, const char **why)
 
 static bool cache_applies(const int64_t *v, const char **why)
 {
-    if (v[GT_TR_HOST] != GT_HOST_PAGEABLE || v[GT_TR_DIR] == GT_DIR_D2H ||
-        v[GT_TR_DIR] == GT_DIR_D2D) {
-        *why = "only with host=pageable and dir=h2d or bidir";
+    if (v[GT_TR_HOST] != GT_HOST_PAGEABLE || v[GT_TR_DIR] == GT_DIR_D2D) {
+        *why = "only with host=pageable (and dir=h2d, d2h or bidir)";
         return false;
     }
     return true;
@@ -92,11 +91,12 @@ static const gt_param params[GT_TR_NPARAMS] = {
     [GT_TR_ITERS] = {"iters", "copies per sample", GT_P_INT, 1, 1000, 1, 1, 0,
                      NULL, 0, NULL,
                      "back-to-back copies timed together as one sample", NULL},
-    [GT_TR_CACHE] = {"cpu-cache", "  source in CPU cache", GT_P_ENUM, 0, 1, GT_CACHE_FLUSHED, 0, 0,
+    [GT_TR_CACHE] = {"cpu-cache", "  host buffer in CPU cache", GT_P_ENUM, 0, 1, GT_CACHE_FLUSHED, 0, 0,
                      cache_names, 2, NULL,
-                     "flushed: 256 MiB read before each sample pushes the pageable source out "
-                     "of the CPU's caches (bandwidthTest writes 256 MiB); warm: left there by the last "
-                     "copy, and the driver's staging memcpy reads it faster", cache_applies,
+                     "flushed: 256 MiB read before each sample pushes the pageable buffer (source "
+                     "or destination) out of the CPU's caches (bandwidthTest writes 256 MiB); "
+                     "warm: left there by the last copy or check, and the driver's staging "
+                     "memcpy reads (or writes) it faster", cache_applies,
                      NULL, "warm"},
     [GT_TR_OWNER] = {"alloc-on", "  allocated on GPU", GT_P_ENUM, 0, 1, GT_OWNER_THIS, 0, 0,
                      owner_names, 2, NULL,
@@ -175,8 +175,9 @@ GT_EXPERIMENT(gt_exp_transfer) = {
     .explain =
         "Copies one buffer and times every copy with CUDA events. Pageable "
         "memory is staged through a driver buffer by the CPU, so it moves slower, "
-        "wobbles, and runs faster when the source is still in the CPU's caches "
-        "(cpu-cache); pinned (page-locked) memory is read directly by the copy "
+        "wobbles, and runs faster when the buffer is still in the CPU's caches "
+        "(cpu-cache); its copies are timed on the host clock, from the call to the "
+        "end of the copy, as a program's cudaMemcpy sees them; pinned (page-locked) memory is read directly by the copy "
         "engines and should come close to the PCIe ceiling. Write-combined "
         "memory skips the CPU caches; mapped memory can be read by kernels, "
         "which the sm method uses instead of a copy engine. alloc-on=other pins the "
