@@ -9,7 +9,9 @@
 # Each batch line is written to its own part in $GPUTUI_REC_PARTS (default
 # build/recordings) and skipped when that part exists, so a run cut off by
 # a time limit goes on where it stopped; PART limits the run to "transfer"
-# or "rest" ("peers": the two-GPU configurations, on a machine with two).
+# or "rest" ("peers": the two-GPU configurations, on a machine with two;
+# "pageable" and "latency": those configurations alone, to merge over a
+# recording with merge-recordings.py --drop).
 # Without PART, or with "merge", the parts are merged into one
 # compressed recording and its coverage is printed. "lessons" records the
 # configurations of the lessons' steps that $GPUTUI_REC_BASE (a recording,
@@ -67,6 +69,17 @@ for w in $what; do
             record "lesson-$(printf %03d $n)" 1 $line
         done < <("$PLAN" lessons share/gputui/lessons ${GPUTUI_REC_BASE:+--missing-from "$GPUTUI_REC_BASE"})
         echo "lessons: $n batch runs" ;;
+    pageable)
+        # transfer's pageable configurations alone, to merge over a recording:
+        #   scripts/merge-recordings.py --drop transfer:host=pageable OUT BASE PARTS/pageable-*.gtr.gz
+        n=0
+        while read -r line; do
+            case " $line " in *" --host=pageable "*) ;; *) continue ;; esac
+            n=$((n + 1))
+            # shellcheck disable=SC2086
+            record "pageable-$(printf %03d $n)" 0.4 $line
+        done < <("$PLAN" plan transfer)
+        echo "pageable: $n batch runs" ;;
     latency)
         # The latency experiment alone, to merge into a recording made before it:
         #   scripts/merge-recordings.py OUT BASE PARTS/latency-*.gtr.gz
@@ -90,6 +103,6 @@ for w in $what; do
         ls -l "$out"
         "$PLAN" check "$out" ;;
     *)
-        echo "unknown part '$w' (allowed: transfer, rest, latency, peers, lessons, merge)"; exit 64 ;;
+        echo "unknown part '$w' (allowed: transfer, rest, pageable, latency, peers, lessons, merge)"; exit 64 ;;
     esac
 done

@@ -7,9 +7,10 @@ is compressed when its name ends in .gz.
 
 With --drop EXPERIMENT (repeatable), the first input loses that
 experiment's configurations and every line of theirs: the later inputs
-re-record it.
+re-record it. --drop EXPERIMENT:PARAM=VALUE drops only the configurations
+with that value ("transfer:host=pageable").
 
-Usage: merge-recordings.py [--drop EXPERIMENT]... OUT IN.gtr[.gz]..."""
+Usage: merge-recordings.py [--drop EXPERIMENT[:PARAM=VALUE]]... OUT IN.gtr[.gz]..."""
 import gzip
 import json
 import sys
@@ -21,10 +22,30 @@ def opener(path, mode):
     return gzip.open(path, mode + "t") if gz else open(path, mode)
 
 
+def dropped_by(rules, config):
+    """Whether a configuration line matches one of the --drop rules."""
+    for exp, param, value in rules:
+        if config.get("experiment") != exp:
+            continue
+        if param is None or config.get("values", {}).get(param) == value:
+            return True
+    return False
+
+
+def parse_drop(arg):
+    exp, _, cond = arg.partition(":")
+    if not cond:
+        return exp, None, None
+    param, eq, value = cond.partition("=")
+    if not eq or not param:
+        sys.exit(f"--drop {arg}: expected EXPERIMENT or EXPERIMENT:PARAM=VALUE")
+    return exp, param, value
+
+
 def main():
-    args, drop = sys.argv[1:], set()
+    args, drop = sys.argv[1:], []
     while len(args) >= 2 and args[0] == "--drop":
-        drop.add(args[1])
+        drop.append(parse_drop(args[1]))
         args = args[2:]
     if not args:
         sys.exit(__doc__)
@@ -57,7 +78,7 @@ def main():
                     elif name != device:
                         sys.exit(f"{path}: recorded on {name}, not {device}")
                     continue
-                if i == 0 and o.get("type") == "config" and o.get("experiment") in drop:
+                if i == 0 and o.get("type") == "config" and dropped_by(drop, o):
                     dropped.add(o["gen"])
                 if o.get("gen") in dropped:
                     continue

@@ -169,6 +169,31 @@ assert all(s['failed'] == 0 and s['latency_s']['count'] > 0 for r in d['runs'] f
 check "batch replay: CSV" bash -c "'$BIN' --batch --replay $REC --format csv | head -1 | grep -q '^run,experiment,config,series'"
 check "batch replay: text names the recording" bash -c "'$BIN' --batch --replay $REC | grep -q '^replayed from $REC (recorded 20'"
 
+# -e and parameters pick what the same command would measure live: the
+# recorded configurations among them, and a clear answer when none is there.
+n=$("$BIN" --batch --replay $REC -e transfer --dir h2d --size 64M,32M --format csv 2>/dev/null | cut -d, -f1 | sort -u | grep -c '^[0-9]')
+check "batch replay -e transfer --dir h2d --size 64M,32M: those 2 runs only ($n)" [ "$n" = 2 ]
+msg=$("$BIN" --batch --replay $REC -e transfer --size 3M 2>&1 >/dev/null); rc=$?
+check "batch replay of a configuration not recorded: says so, exit 1 (rc $rc)" \
+    bash -c "[ $rc = 1 ] && grep -q 'not recorded: dir=h2d method=ce host=pinned size=3M' <<<\"\$0\" && grep -q 'holds none of the 1 configuration asked for; it holds [0-9]* of transfer' <<<\"\$0\"" "$msg"
+msg=$("$BIN" --batch --replay $REC -e transfer --size 64M,3M --dir h2d 2>&1 >/dev/null); rc=$?
+check "batch replay, one of two recorded: reports it, names the other (rc $rc)" \
+    bash -c "[ $rc = 0 ] && grep -q 'reporting the 1 of 2 configurations asked for' <<<\"\$0\"" "$msg"
+
+# Every bundled recording holds each experiment's default configuration
+# (today's defaults, every parameter), so a class without a GPU sees what a
+# live user sees: the one-GPU recordings every one-GPU experiment, the
+# two-GPU recording the peer experiment.
+EXPS=$("$BIN" --batch -e none 2>&1 | sed -n 's/.*(allowed: \(.*\))$/\1/p' | tr -d ,)
+check "the experiment list is read from gputui ($EXPS)" [ "$(wc -w <<<"$EXPS")" -ge 9 ]
+for rec in share/gputui/*.gtr.gz; do
+    case $(basename "$rec") in 2x*) want=peer ;; *) want=${EXPS/peer/} ;; esac
+    for e in $want; do
+        msg=$("$BIN" --batch --replay "$rec" -e "$e" --format csv 2>&1 >/dev/null); rc=$?
+        check "$(basename "$rec") holds $e's default configuration" bash -c "[ $rc = 0 ] || { echo \"\$0\"; false; }" "$msg"
+    done
+done
+
 # Bad recordings: a clear message, exit 1, never a crash.
 head -c 3000 "$PLAIN" >"$TMPD/cut.gtr"
 msg=$("$BIN" --batch --replay "$TMPD/cut.gtr" --format csv 2>&1 >/dev/null); rc=$?

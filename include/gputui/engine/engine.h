@@ -56,8 +56,9 @@ void gt_engine_props(gt_engine *e, gt_devprops *p);
 /* The latest timeline of the current generation, when it is newer than
  * *seq (which is updated): true when tl was filled. */
 bool gt_engine_timeline(gt_engine *e, gt_timeline *tl, uint32_t *seq);
-/* Tears the current configuration down now and waits until it is; the
- * engine then idles until the next gt_engine_configure. */
+/* Tears the current configuration down now, with what the back-end kept,
+ * and waits until it is; the properties then show the free memory with
+ * nothing held. The engine idles until the next gt_engine_configure. */
 void gt_engine_release(gt_engine *e);
 /* The CUDA calls of generation gen while the engine still holds them (the
  * current generation, or the one before it with its teardown): true when

@@ -23,6 +23,7 @@ typedef enum { GT_FMT_TEXT, GT_FMT_JSON, GT_FMT_CSV } gt_format;
 typedef struct gt_cli {
     gt_mode mode;
     const gt_experiment *exp;
+    bool exp_given;         /* -e was on the command line */
     int64_t vals[GT_MAX_PARAMS];            /* the first value of each list */
     uint64_t given;         /* bit i: parameter i was on the command line */
     int nsweep[GT_MAX_PARAMS];              /* values given for parameter i */

@@ -189,7 +189,9 @@ static void *worker(void *arg)
                 e->be->release();   /* what the last experiment kept */
             prev_exp = exp;
             if (!exp) {             /* gt_engine_release */
+                e->be->refresh(&props);     /* the free memory, with nothing held */
                 pthread_mutex_lock(&e->mu);
+                e->props = props;
                 active = gen;
                 set_state(e, GT_ST_IDLE, gen);
                 pthread_cond_broadcast(&e->cv);

@@ -65,6 +65,7 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             return -1;
         }
         c->exp = gt_experiment_find(v);
+        c->exp_given = c->exp != NULL;
         if (!c->exp) {
             size_t off = 0;
             char list[200] = "";

@@ -149,6 +149,12 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
         int r;
         gt_experiment_describe(cli->exp, cfgs[i], desc, sizeof desc);
         gt_engine_props(eng, &props);
+        if (gt_experiment_check(cli->exp, cfgs[i], &props, msg, sizeof msg) && i > 0) {
+            /* Perhaps refused for the memory the last configuration holds:
+             * ask again with it freed. */
+            gt_engine_release(eng);
+            gt_engine_props(eng, &props);
+        }
         if (gt_experiment_check(cli->exp, cfgs[i], &props, msg, sizeof msg)) {
             fprintf(stderr, "gputui: skipped %s: %s\n", desc, msg);
             continue;
@@ -190,19 +196,76 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
     return rc;
 }
 
+/* With -e or parameters: the recorded configurations among those the
+ * same command line would measure live, in its order, each once (pick[]
+ * gets their indices); the ones not recorded are named on stderr. Returns
+ * how many, or -1 (said why). */
+static int select_configs(const gt_cli *cli, const gt_recording *rec, size_t *pick)
+{
+    static int64_t cfgs[GT_MAX_CONFIGS][GT_MAX_PARAMS];
+    char msg[512], desc[512];
+    int ncfg = gt_cli_configs(cli, cfgs, GT_MAX_CONFIGS, msg, sizeof msg), n = 0, missing = 0;
+    size_t held = 0;
+
+    if (ncfg < 0) {
+        fprintf(stderr, "gputui: %s\n", msg);
+        return -1;
+    }
+    for (int i = 0; i < ncfg; i++) {
+        int idx = gt_recording_find(rec, cli->exp, cfgs[i]);
+        bool dup = false;
+        for (int k = 0; k < n && idx >= 0; k++)
+            dup |= pick[k] == (size_t)idx;
+        if (idx >= 0 && !dup)
+            pick[n++] = (size_t)idx;
+        else if (idx < 0 && missing++ < 8)
+            fprintf(stderr, "gputui: %s: not recorded: %s\n", rec->path,
+                    gt_experiment_describe(cli->exp, cfgs[i], desc, sizeof desc));
+    }
+    if (missing > 8)
+        fprintf(stderr, "gputui: %s: ... and %d more not recorded\n", rec->path, missing - 8);
+    if (n == 0) {
+        for (size_t i = 0; i < rec->ncfg; i++)
+            held += rec->cfg[i].exp == cli->exp;
+        fprintf(stderr, "gputui: %s holds none of the %d configuration%s asked for; it holds "
+                "%zu of %s (without -e and parameters, --batch --replay reports them all)\n",
+                rec->path, ncfg, ncfg == 1 ? "" : "s", held, cli->exp->name);
+        return -1;
+    }
+    if (n < ncfg)
+        fprintf(stderr, "gputui: reporting the %d of %d configurations asked for that %s "
+                "holds\n", n, ncfg, rec->path);
+    return n;
+}
+
 int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
 {
     static const gt_trace none;     /* recorded before format 1.2 */
-    gt_run *runs = calloc(rec->ncfg, sizeof *runs);
+    gt_run *runs = calloc(rec->ncfg ? rec->ncfg : 1, sizeof *runs);
+    size_t *pick = calloc(rec->ncfg ? rec->ncfg : 1, sizeof *pick), npick = rec->ncfg;
     int nrun = 0, rc = GT_EXIT_OK;
     char desc[512], warn[700];
 
-    if (!runs) {
+    if (!runs || !pick) {
+        free(runs);
+        free(pick);
         fprintf(stderr, "gputui: out of memory\n");
         return GT_EXIT_FAIL;
     }
-    for (size_t i = 0; i < rec->ncfg; i++) {
-        const gt_rec_config *c = &rec->cfg[i];
+    if (cli->exp_given || cli->given) {
+        int n = select_configs(cli, rec, pick);
+        if (n < 0) {
+            free(runs);
+            free(pick);
+            return GT_EXIT_FAIL;
+        }
+        npick = (size_t)n;
+    } else {
+        for (size_t i = 0; i < rec->ncfg; i++)
+            pick[i] = i;
+    }
+    for (size_t j = 0; j < npick; j++) {
+        const gt_rec_config *c = &rec->cfg[pick[j]];
         if (c->n == 0) {
             fprintf(stderr, "gputui: %s: configuration %s has no samples%s%s\n", rec->path,
                     gt_experiment_describe(c->exp, c->vals, desc, sizeof desc),
@@ -225,5 +288,6 @@ int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
     for (int i = 0; i < nrun; i++)
         gt_run_free(&runs[i]);
     free(runs);
+    free(pick);
     return rc;
 }
