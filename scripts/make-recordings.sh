@@ -10,8 +10,8 @@
 # build/recordings) and skipped when that part exists, so a run cut off by
 # a time limit goes on where it stopped; PART limits the run to "transfer"
 # or "rest" ("peers": the two-GPU configurations, on a machine with two;
-# "pageable" and "latency": those configurations alone, to merge over a
-# recording with merge-recordings.py --drop).
+# "pageable" or an experiment's name ("latency"): those configurations
+# alone, to merge over a recording with merge-recordings.py --drop).
 # Without PART, or with "merge", the parts are merged into one
 # compressed recording and its coverage is printed. "lessons" records the
 # configurations of the lessons' steps that $GPUTUI_REC_BASE (a recording,
@@ -80,11 +80,11 @@ for w in $what; do
             record "pageable-$(printf %03d $n)" 0.4 $line
         done < <("$PLAN" plan transfer)
         echo "pageable: $n batch runs" ;;
-    latency)
-        # The latency experiment alone, to merge into a recording made before it:
-        #   scripts/merge-recordings.py OUT BASE PARTS/latency-*.gtr.gz
-        run_plan latency 0.4 --props "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording it joins}" \
-            latency ;;
+    zerocopy|streams|hostalloc|vmm|l2|pitched|latency|constant)
+        # One experiment alone, to merge into a recording made before it:
+        #   scripts/merge-recordings.py --drop EXP OUT BASE PARTS/EXP-*.gtr.gz
+        run_plan "$w" 0.4 --props "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording it joins}" \
+            "$w" ;;
     peers)
         # A machine with two GPUs: what needs both, into its own recording
         # (GPUTUI_REC_PARTS=build/recordings-2x GPUTUI_REC_MODEL=2xh200).
@@ -92,7 +92,8 @@ for w in $what; do
     rest)
         first=$(ls "$PARTS"/transfer-*.gtr.gz 2>/dev/null | head -n 1)
         [ -n "$first" ] || { echo "record the transfer part first (its header gives the L2 size)"; exit 1; }
-        MIN_SAMPLES=3 run_plan rest 0.4 --props "$first" zerocopy streams hostalloc vmm l2 pitched ;;
+        MIN_SAMPLES=3 run_plan rest 0.4 --props "$first" zerocopy streams hostalloc vmm l2 pitched \
+            latency constant ;;
     merge)
         model=${GPUTUI_REC_MODEL:-}
         [ -n "$model" ] || model=$("$BIN" --batch --replay "$(ls "$PARTS"/*.gtr.gz | head -n 1)" --format json |
@@ -103,6 +104,6 @@ for w in $what; do
         ls -l "$out"
         "$PLAN" check "$out" ;;
     *)
-        echo "unknown part '$w' (allowed: transfer, rest, pageable, latency, peers, lessons, merge)"; exit 64 ;;
+        echo "unknown part '$w' (allowed: transfer, rest, pageable, an experiment's name, peers, lessons, merge)"; exit 64 ;;
     esac
 done

@@ -260,6 +260,14 @@ print(("ok " if abs(d) <= 10 else "FAIL ") + f"mapped host latency: gputui p50 {
 PY
 )
 
+section "constant"
+# __constant__ memory: the three reads and the three copies, each verified.
+CO=(-e constant --warmup 1)
+run_one "" "${CO[@]}" --op read --reads 256,4096
+run_one "" "${CO[@]}" --op copy --size 4,1K,64K
+refused "constant: a size not a multiple of 4" "is not a multiple of 4 bytes" "${CO[@]}" --op copy --size 6
+refused "constant: reads with op=copy" "only with op=read" "${CO[@]}" --op copy --reads 512
+
 section "two GPUs: peer copies, portable memory, VMM from a peer (or the refusals on one)"
 while read -r line; do
     case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
@@ -336,7 +344,7 @@ PY
 done
 
 section "CUDA call trace"
-for e in transfer zerocopy streams hostalloc vmm l2 pitched latency $( [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] && echo peer); do
+for e in transfer zerocopy streams hostalloc vmm l2 pitched latency constant $( [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] && echo peer); do
     "$BIN" --batch -e $e --samples 3 --trace-calls --format json >"$LOG/trace-$e.json" 2>"$LOG/trace-$e.err"
     if out=$(python3 - "$LOG/trace-$e.json" <<'PY'
 import json, sys

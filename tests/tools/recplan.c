@@ -62,6 +62,9 @@ static const cplan plans[] = {
     {"latency", "size", {{"size", .sweep = true}}},
     {"latency", "kind", {{"kind"}, {"size", .values = "16K,2M,256M"}}},
     {"latency", "cache", {{"cache"}, {"order"}, {"threads"}}},
+    {"constant", "op", {{"op"}}},
+    {"constant", "size", {{"op", .values = "copy"}, {"size", .values = "4,64,1K,4K,16K,64K"}}},
+    {"constant", "reads", {{"reads", .values = "256,4096,65536"}}},
     /* Two GPUs: a single-GPU recording is not expected to hold these (the
      * device refuses them, and check leaves them out). */
     {"peer", "access", {{"measure"}, {"engine"}, {"op"}, {"dir"}, {"access"},

@@ -18,4 +18,5 @@ GT_EXP(l2)
 GT_EXP(pitched)
 GT_EXP(peer)
 GT_EXP(latency)
+GT_EXP(constant)
 #undef GT_EXP

@@ -1,0 +1,132 @@
+/* The __constant__ memory experiment's table row: how a warp's reads of
+ * constant memory are served (one word broadcast, or a word a thread,
+ * serialised), against the same data in global memory; and what
+ * cudaMemcpyToSymbol costs beside cudaMemcpy. The GPU side is
+ * src/gpu/constant.c, its kernels kernels/constant.cu. */
+#include "gputui/experiments/exp_constant.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "gputui/measure/run.h"
+#include "gputui/base/units.h"
+
+static const char *const op_names[] = {"read", "copy"};
+
+static bool read_op(const int64_t *v, const char **why)
+{
+    if (v[GT_CO_OP] == GT_CO_OP_READ)
+        return true;
+    *why = "only with op=read";
+    return false;
+}
+
+static bool copy_op(const int64_t *v, const char **why)
+{
+    if (v[GT_CO_OP] == GT_CO_OP_COPY)
+        return true;
+    *why = "only with op=copy";
+    return false;
+}
+
+static const gt_param params[GT_CO_NPARAMS] = {
+    [GT_CO_OP] = {"op", "measure", GT_P_ENUM, 0, 1, GT_CO_OP_READ, 0, 0, op_names, 2, NULL,
+                  "read: kernels that read a 256-word __constant__ array with a warp on one "
+                  "word, with a word a thread, and the same array in global memory; copy: "
+                  "cudaMemcpyToSymbol, cudaMemcpy and cudaMemcpyFromSymbol of the same bytes",
+                  NULL},
+    [GT_CO_READS] = {"reads", "reads per thread", GT_P_INT, 256, 1 << 20, 4096, 0, 0, NULL, 0,
+                     NULL, "words each thread reads per kernel (one block of 256 threads on "
+                     "every SM)", read_op},
+    [GT_CO_SIZE] = {"size", "bytes copied", GT_P_SIZE, 4, GT_CO_MAX_BYTES, 1024, 0, 4, NULL, 0,
+                    "bytes", "bytes per call, up to the 64 KiB of constant memory; the default "
+                    "is 256 floats", copy_op},
+    [GT_CO_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 3, 1, 0, NULL, 0, NULL,
+                      "untimed iterations after each change, kept out of the histograms", NULL},
+};
+
+static int series(const int64_t *v, const char **names)
+{
+    if (v[GT_CO_OP] == GT_CO_OP_READ) {
+        names[GT_CO_S_BROADCAST] = "constant, broadcast";
+        names[GT_CO_S_DIVERGENT] = "constant, a word a thread";
+        names[GT_CO_S_GLOBAL] = "global, a word a thread";
+    } else {
+        names[GT_CO_S_TOSYMBOL] = "cudaMemcpyToSymbol";
+        names[GT_CO_S_MEMCPY] = "cudaMemcpy H2D";
+        names[GT_CO_S_FROMSYMBOL] = "cudaMemcpyFromSymbol";
+    }
+    return 3;
+}
+
+static bool shows_bandwidth(const int64_t *v)
+{
+    return v[GT_CO_OP] == GT_CO_OP_COPY;
+}
+
+/* p50 of series s in seconds, NAN when it has none. */
+static double p50(gt_run *r, int s)
+{
+    return s < r->nseries && r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
+}
+
+static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    double a = p50(r, 0), b = p50(r, 1), c = p50(r, 2);
+    int n = 0;
+
+    (void)p;
+    if (!isfinite(a) || !isfinite(b) || !isfinite(c) || a <= 0)
+        return 0;
+    if (r->vals[GT_CO_OP] == GT_CO_OP_READ) {
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "a word a thread: %.1fx the broadcast's time "
+                     "(32 different words a warp load are served one after another)", b / a);
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "global memory, a word a thread: %.2fx the "
+                     "constant broadcast's time, %.2fx the constant a word a thread", c / a,
+                     c / b);
+    } else {
+        char s[32];
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "%s: cudaMemcpyToSymbol %.1f us, cudaMemcpy "
+                     "%.1f us (%.2fx), cudaMemcpyFromSymbol %.1f us (p50, host clock)",
+                     gt_format_size((uint64_t)r->vals[GT_CO_SIZE], s, sizeof s), a * 1e6,
+                     b * 1e6, a / b, c * 1e6);
+    }
+    return n;
+}
+
+static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
+{
+    (void)p;
+    if (v[GT_CO_OP] == GT_CO_OP_COPY && v[GT_CO_SIZE] % 4) {
+        snprintf(err, n, "size: %lld B; allowed: a multiple of 4 bytes, 4 B to 64 KiB",
+                 (long long)v[GT_CO_SIZE]);
+        return -1;
+    }
+    return 0;
+}
+
+GT_EXPERIMENT(gt_exp_constant) = {
+    .name = "constant",
+    .title = "__constant__ memory",
+    .explain =
+        "A __constant__ array is read through each SM's constant cache, which serves one "
+        "address to a whole warp at once (a broadcast) and several addresses one after "
+        "another. op=read times three kernels, one block of 256 threads on every SM, each "
+        "thread summing 'reads' words of a 256-word array: constant memory with every "
+        "thread of a warp on the same word, constant memory with each thread on its own "
+        "word, and the same array in global memory read the second way (one cache line a "
+        "warp load). Every thread's sum is checked. op=copy times, on the host clock, "
+        "cudaMemcpyToSymbol into the array against cudaMemcpy of the same bytes into "
+        "global memory, and cudaMemcpyFromSymbol back; cudaGetSymbolAddress gives the "
+        "array's device address, through which the copy is checked.",
+    .params = params,
+    .nparams = GT_CO_NPARAMS,
+    .warmup_param = GT_CO_WARMUP,
+    .series = series,
+    .check = check,
+    .bandwidth_for = shows_bandwidth,
+    .summary = summary,
+};
