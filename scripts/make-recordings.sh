@@ -80,7 +80,7 @@ for w in $what; do
             record "pageable-$(printf %03d $n)" 0.4 $line
         done < <("$PLAN" plan transfer)
         echo "pageable: $n batch runs" ;;
-    zerocopy|streams|hostalloc|vmm|l2|pitched|latency|constant)
+    zerocopy|streams|hostalloc|vmm|l2|pitched|latency|constant|concurrent|runtime)
         # One experiment alone, to merge into a recording made before it:
         #   scripts/merge-recordings.py --drop EXP OUT BASE PARTS/EXP-*.gtr.gz
         run_plan "$w" 0.4 --props "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording it joins}" \
@@ -93,7 +93,7 @@ for w in $what; do
         first=$(ls "$PARTS"/transfer-*.gtr.gz 2>/dev/null | head -n 1)
         [ -n "$first" ] || { echo "record the transfer part first (its header gives the L2 size)"; exit 1; }
         MIN_SAMPLES=3 run_plan rest 0.4 --props "$first" zerocopy streams hostalloc vmm l2 pitched \
-            latency constant ;;
+            latency constant concurrent runtime ;;
     merge)
         model=${GPUTUI_REC_MODEL:-}
         [ -n "$model" ] || model=$("$BIN" --batch --replay "$(ls "$PARTS"/*.gtr.gz | head -n 1)" --format json |

@@ -205,8 +205,12 @@ int main(int argc, char **argv)
     int rc;
 
 #if GT_WITH_CUDA
+    double t_main = gt_now();   /* first: the runtime experiment's child reports it */
+
     if (argc == 4 && !strcmp(argv[1], GT_VMM_RO_PROBE_ARG))
         return gt_vmm_ro_write_probe(atoi(argv[2]), atoi(argv[3]));
+    if (argc == 3 && !strcmp(argv[1], GT_RUNTIME_PROBE_ARG))
+        return gt_runtime_init_probe(atoi(argv[2]), t_main);
 #endif
     gt_port_set_argv0(argv[0]);
     setlocale(LC_ALL, "");

@@ -172,6 +172,12 @@ void gt_nvml_close(void);
  * which the L2 experiment restores. */
 void gt_gpu_opened(int sms, size_t l2_limit);
 int gt_gpu_sms(void);
+
+/* child.c: runs this binary with argv (argv[0] its name) in a child
+ * process and returns its first line of output in line (stderr discarded),
+ * killing it after timeout_s; *status is waitpid's (-1 when it did not
+ * start). 0, or -1 with line saying why it could not run. */
+int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, int *status);
 size_t gt_l2_initial_limit(void);
 
 /* An experiment's GPU side defines its operations as

@@ -5,16 +5,10 @@
  * stream and checked in full. With ro, set-up has a child process try a
  * write from the peer (try_write) and shows the driver's answer. */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "gputui/experiments/exp_vmm.h"
 #include "gputui/kernels.h"
@@ -65,50 +59,18 @@ void gt_vmm_peer_teardown(vm *z)
  * the answer. */
 static void try_write(vm *z, struct vm_peer *q, gt_setup_info *info)
 {
-    char self[16], peer[16], exe[1024], line[96] = "";
+    char self[16], peer[16], line[96] = "";
     char *argv[] = {"gputui", GT_VMM_RO_PROBE_ARG, self, peer, NULL};
-    posix_spawn_file_actions_t fa;
-    int fds[2], status = 0;
-    size_t got = 0;
-    pid_t pid;
+    int status;
     double t0 = gt_now();
 
     snprintf(self, sizeof self, "%d", z->device);
     snprintf(peer, sizeof peer, "%d", q->dev);
-    if (pipe(fds)) {
+    if (gt_child_line(argv, 30, line, sizeof line, &status) && strncmp(line, "pipe", 4) == 0) {
         snprintf(info->note, sizeof info->note, "ro: the write from GPU %d was not tried "
-                 "(pipe: %s); reads checked in full", q->dev, strerror(errno));
+                 "(%s); reads checked in full", q->dev, line);
         return;
     }
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addclose(&fa, fds[0]);
-    if (!gt_port_exe_for_spawn(exe, sizeof exe) ||
-        posix_spawn(&pid, exe, &fa, NULL, argv, environ)) {
-        pid = -1;
-    }
-    posix_spawn_file_actions_destroy(&fa);
-    close(fds[1]);
-    while (pid > 0 && got + 1 < sizeof line) {
-        struct pollfd pfd = {fds[0], POLLIN, 0};
-        ssize_t r;
-        if (poll(&pfd, 1, 100) <= 0) {
-            if (gt_now() - t0 > 30) {
-                kill(pid, SIGKILL);
-                break;
-            }
-            continue;
-        }
-        if ((r = read(fds[0], line + got, sizeof line - 1 - got)) <= 0)
-            break;
-        got += (size_t)r;
-    }
-    close(fds[0]);
-    if (pid > 0)
-        waitpid(pid, &status, 0);
-    line[got] = '\0';
-    line[strcspn(line, "\n")] = '\0';
     gt_setup_info_time(info, gt_now() - t0, "ro write tried in a child process");
     if (!strncmp(line, "refused ", 8))
         snprintf(info->note, sizeof info->note, "ro: a write from GPU %d faults: %s (tried in a "

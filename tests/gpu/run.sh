@@ -268,6 +268,24 @@ run_one "" "${CO[@]}" --op copy --size 4,1K,64K
 refused "constant: a size not a multiple of 4" "is not a multiple of 4 bytes" "${CO[@]}" --op copy --size 6
 refused "constant: reads with op=copy" "only with op=read" "${CO[@]}" --op copy --reads 512
 
+section "concurrent"
+# Kernels on one stream and on a stream each, small and filling the GPU,
+# each kernel's mark checked; and the timeline a batch report prints.
+CK=(-e concurrent --warmup 1)
+run_one "" "${CK[@]}" --kernels 2,16 --blocks 1,fill --spin 50
+refused "concurrent: more kernels than the timeline's streams" "allowed: 2 to 16" "${CK[@]}" --kernels 17
+if "$BIN" --batch --samples 5 "${CK[@]}" >"$LOG/concurrent.txt" 2>&1 &&
+    grep -q "timeline of the last iteration" "$LOG/concurrent.txt" &&
+    grep -q "a stream each: 5 samples (5 fully verified" "$LOG/concurrent.txt"; then
+    ok "concurrent: the text report's timeline and summary: $(grep -m1 'kernels of' "$LOG/concurrent.txt")"
+else
+    bad "concurrent: text report: $(tail -5 "$LOG/concurrent.txt")"
+fi
+
+section "runtime"
+# A new process a sample: its first calls, cudaDeviceReset, the call after.
+run_one "" -e runtime --warmup 0
+
 section "two GPUs: peer copies, portable memory, VMM from a peer (or the refusals on one)"
 while read -r line; do
     case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
@@ -344,12 +362,19 @@ PY
 done
 
 section "CUDA call trace"
-for e in transfer zerocopy streams hostalloc vmm l2 pitched latency constant $( [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] && echo peer); do
+EXPS=$("$BIN" --batch -e none 2>&1 | sed -n 's/.*(allowed: \(.*\))$/\1/p' | tr -d ,)
+[ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] || EXPS=${EXPS/peer/}
+for e in $EXPS; do
     "$BIN" --batch -e $e --samples 3 --trace-calls --format json >"$LOG/trace-$e.json" 2>"$LOG/trace-$e.err"
-    if out=$(python3 - "$LOG/trace-$e.json" <<'PY'
+    if out=$(python3 - "$LOG/trace-$e.json" "$e" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))["runs"][0]["cuda_calls"]
 ph = {x["phase"] for x in c}
+if sys.argv[2] == "runtime":
+    # its iterations start a child process, which makes the CUDA calls
+    assert all(x.get("ok", True) for x in c), "a traced call failed"
+    print(len(c), "entries here; each iteration's calls are made in a child process")
+    sys.exit()
 # hostalloc allocates and frees inside its iterations: no set-up to trace
 assert "one iteration" in ph and ("set-up" in ph) == ("teardown" in ph), ph
 assert all(x.get("ok", True) for x in c), "a traced call failed"

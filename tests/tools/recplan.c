@@ -65,6 +65,10 @@ static const cplan plans[] = {
     {"constant", "op", {{"op"}}},
     {"constant", "size", {{"op", .values = "copy"}, {"size", .values = "4,64,1K,4K,16K,64K"}}},
     {"constant", "reads", {{"reads", .values = "256,4096,65536"}}},
+    {"concurrent", "kernels", {{"kernels", .values = "2,4,8,16"}}},
+    {"concurrent", "blocks", {{"blocks", .values = "1,64,fill"}}},
+    {"concurrent", "spin", {{"spin", .values = "50,200,1000"}}},
+    {"runtime", "op", {{"op"}}},
     /* Two GPUs: a single-GPU recording is not expected to hold these (the
      * device refuses them, and check leaves them out). */
     {"peer", "access", {{"measure"}, {"engine"}, {"op"}, {"dir"}, {"access"},

@@ -19,4 +19,6 @@ GT_EXP(pitched)
 GT_EXP(peer)
 GT_EXP(latency)
 GT_EXP(constant)
+GT_EXP(concurrent)
+GT_EXP(runtime)
 #undef GT_EXP

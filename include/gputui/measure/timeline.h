@@ -9,6 +9,7 @@
 #ifndef GPUTUI_TIMELINE_H
 #define GPUTUI_TIMELINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -29,6 +30,7 @@ typedef struct gt_tl_op {
 typedef struct gt_timeline {
     uint32_t gen;
     int nstreams;
+    bool kernels_overlap;       /* kernels may run at once (concurrent): not summed */
     int nops;
     double total[2];            /* elapsed time of the serial and streams runs */
     double sum[GT_TL_KINDS];    /* serial run: summed time of each kind */
@@ -43,7 +45,8 @@ extern const char gt_tl_glyphs[GT_TL_KINDS];              /* '>', '#', '<' */
  * shows), or -1 for idle. */
 void gt_timeline_row(const gt_timeline *tl, int run, int stream, double span, int w,
                      signed char *cells);
-/* The ideal bound: the longest of the summed H2D, kernel and D2H times. */
+/* The ideal bound: the longest of the summed H2D, kernel and D2H times;
+ * with kernels_overlap, kernels count as their longest, not their sum. */
 double gt_timeline_ideal(const gt_timeline *tl);
 /* The timeline as text, rows of w cells, for the text report. */
 void gt_timeline_print(FILE *f, const gt_timeline *tl, int w);

@@ -60,8 +60,13 @@ double gt_timeline_ideal(const gt_timeline *tl)
     double m = 0;
 
     for (int k = 0; k < GT_TL_KINDS; k++)
-        if (tl->sum[k] > m)
+        if (tl->sum[k] > m && !(k == GT_TL_KERNEL && tl->kernels_overlap))
             m = tl->sum[k];
+    for (int i = 0; tl->kernels_overlap && i < tl->nops; i++) {
+        const gt_tl_op *op = &tl->ops[i];
+        if (op->run == GT_TL_SERIAL && op->kind == GT_TL_KERNEL && op->end - op->start > m)
+            m = op->end - op->start;
+    }
     return m;
 }
 

@@ -110,6 +110,7 @@ static int parse_timeline(gt_rec_config *c, json_t *o, char *why, size_t n)
     memset(tl, 0, sizeof *tl);
     tl->gen = c->gen;
     tl->nstreams = (int)ns;
+    tl->kernels_overlap = json_is_true(json_object_get(o, "kernels_overlap"));
     for (int i = 0; i < 2; i++)
         tl->total[i] = json_number_value(json_array_get(tot, (size_t)i));
     for (int i = 0; i < GT_TL_KINDS; i++)

@@ -257,6 +257,8 @@ void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl)
     sum = json_pack("[fff]", tl->sum[0], tl->sum[1], tl->sum[2]);
     o = line_new(r, "timeline", tl->gen);
     json_object_set_new(o, "streams", json_integer(tl->nstreams));
+    if (tl->kernels_overlap)
+        json_object_set_new(o, "kernels_overlap", json_true());
     json_object_set_new(o, "total", tot);
     json_object_set_new(o, "sum", sum);
     json_object_set_new(o, "ops", ops);
