@@ -55,7 +55,7 @@ typedef struct tr {
     void *da, *db;                  /* kda.d, kdb.d */
     gt_gate gate;
     lane l[2];
-    uint8_t *flush;                 /* written before each sample: cpu-cache=flushed */
+    uint8_t *flush;                 /* read before each sample: cpu-cache=flushed */
     bool host_timed;                /* pageable: the host clock, not the events */
     double host_sec[2];             /* each lane's, when host_timed */
     uint32_t lane_seed[2];          /* pattern of each lane's source this sample */
@@ -513,7 +513,6 @@ static int run(void *state, gt_sample *out, gt_err *err)
 
         if (GT_CUDA(err, cudaEventElapsedTime(&ms, l->e0, l->e1)))
             return -1;
-
         if (l->vdst) {
             if (GT_CUDA(err, gt_k_verify_pattern(l->vdst, t->words, t->seed, t->dres + 2 * i,
                                                  t->blocks, l->s)) ||
