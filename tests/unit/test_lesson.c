@@ -197,6 +197,53 @@ static void test_verdicts(void **s)
     gt_run_free(&a);
 }
 
+/* note_has: a yes-or-no claim read from a's set-up note. */
+static void test_note(void **s)
+{
+    static gt_lesson l;
+    static const char *text =
+        "{\"lesson\": \"maphost\", \"title\": \"t\", \"steps\": [{\"title\": \"flag\","
+        " \"experiment\": \"runtime\", \"configs\": [{}], \"say\": [\"x\"],"
+        " \"expect\": {\"a\": {\"series\": \"first calls (context)\"}, \"metric\": \"time\","
+        " \"note_has\": \"without the mapped flag: cudaSuccess\", \"samples\": 3},"
+        " \"otherwise\": \"the flag is needed here\"}]}";
+    gt_run a;
+    gt_run *runs[2] = {&a, NULL};
+    gt_devprops p;
+    gt_verdict v;
+    (void)s;
+    parse_ok(&l, text);
+    assert_int_equal(l.step[0].expect.rel, GT_REL_NOTE);
+    props(&p);
+    gt_run_init(&a, l.step[0].exp, l.step[0].vals[0], 1);
+    for (int i = 0; i < 3; i++) {
+        gt_sample x = {1, 1, GT_V_FULL, 0.12, 0};
+        gt_run_add(&a, &x);
+    }
+    snprintf(a.info.note, sizeof a.info.note, "cudaHostGetDevicePointer on memory pinned "
+             "without the mapped flag: cudaSuccess (unifiedAddressing 1)");
+    gt_lesson_verdict(&l.step[0], runs, &p, 3, &v);
+    assert_int_equal(v.kind, GT_VERDICT_YES);
+    assert_non_null(strstr(v.text, "as expected: cudaHostGetDevicePointer on memory pinned"));
+    snprintf(a.info.note, sizeof a.info.note, "... without the mapped flag: "
+             "cudaErrorInvalidValue (unifiedAddressing 0)");
+    gt_lesson_verdict(&l.step[0], runs, &p, 3, &v);
+    assert_int_equal(v.kind, GT_VERDICT_NO);
+    assert_non_null(strstr(v.text, "; the flag is needed here"));
+    gt_run_free(&a);
+    /* an empty text is refused by name */
+    {
+        static const char *said = "without the mapped flag: cudaSuccess";
+        char t2[1024];
+        const char *at = strstr(text, said);
+        gt_err err;
+        snprintf(t2, sizeof t2, "%.*s%s", (int)(at - text), text, at + strlen(said));
+        gt_err_clear(&err);
+        assert_int_equal(gt_lesson_parse(&l, "t.json", t2, &err), -1);
+        assert_non_null(strstr(err.msg, "\"note_has\" needs a text of 1 to 119 characters"));
+    }
+}
+
 static void test_peers(void **s)
 {
     static gt_lesson l;
@@ -233,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_parse_good), cmocka_unit_test(test_parse_bad),
         cmocka_unit_test(test_shipped), cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_peers), cmocka_unit_test(test_not_regular),
+        cmocka_unit_test(test_note),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
 }

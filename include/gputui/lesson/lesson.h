@@ -23,6 +23,8 @@
  *   a and b, "above" X / "below" X / "between" [lo, hi]: the ratio a / b;
  *   a alone, "ceiling_above" X / "ceiling_below" X: a's median bandwidth
  *   as a share of its physical ceiling (experiment.h);
+ *   a alone, "note_has" TEXT: a yes-or-no claim, read from a's set-up
+ *   note (what the device answered), once a has its samples;
  * plus optional "samples" (per series, default 20) and "peers" (the step
  * needs that many other GPUs with peer access). Every error names
  * FILE:LINE. */
@@ -39,8 +41,11 @@
 #define GT_LESSON_MAX 32
 #define GT_LESSON_SAMPLES 20
 
+/* The ratio a / b above, below or between bounds; a's share of its
+ * ceiling; or (note_has) a's set-up note holding a text: what the device
+ * answered, for a claim that is yes or no. */
 typedef enum { GT_REL_ABOVE, GT_REL_BELOW, GT_REL_BETWEEN,
-               GT_REL_CEIL_ABOVE, GT_REL_CEIL_BELOW } gt_relation;
+               GT_REL_CEIL_ABOVE, GT_REL_CEIL_BELOW, GT_REL_NOTE } gt_relation;
 
 typedef struct gt_lesson_ref {
     int config;                 /* 0-based */
@@ -53,6 +58,7 @@ typedef struct gt_lesson_expect {
     gt_lesson_ref a, b;         /* b unused for the ceiling relations */
     bool time;                  /* metric: time (else bandwidth) */
     double lo, hi;              /* the bound(s); above/below use lo */
+    char note[120];             /* note_has: the text a's set-up note must hold */
     int samples;
     int peers;
 } gt_lesson_expect;

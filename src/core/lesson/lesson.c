@@ -195,7 +195,7 @@ static int parse_expect(const char *name, const char *text, json_t *o, gt_lesson
                         comp *at, int n, gt_err *err)
 {
     static const char *const rels[] = {"above", "below", "between", "ceiling_above",
-                                       "ceiling_below"};
+                                       "ceiling_below", "note_has"};
     gt_lesson_expect *x = &st->expect;
     const char *metric = json_string_value(json_object_get(o, "metric"));
     json_t *v;
@@ -204,22 +204,28 @@ static int parse_expect(const char *name, const char *text, json_t *o, gt_lesson
     if (!json_is_object(o))
         BAD(at, n, "missing object \"expect\" (the relation the verdict checks)");
     x->samples = GT_LESSON_SAMPLES;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < (int)GT_ARRAY_LEN(rels); i++)
         if (json_object_get(o, rels[i])) {
             if (found >= 0) {
                 at[n] = (comp){rels[i], 0};
                 BAD(at, n + 1, "bad relation: both \"%s\" and \"%s\" (one of above, below, "
-                    "between, ceiling_above, ceiling_below)", rels[found], rels[i]);
+                    "between, ceiling_above, ceiling_below, note_has)", rels[found], rels[i]);
             }
             found = i;
         }
     if (found < 0)
         BAD(at, n, "bad relation: \"expect\" needs one of above, below, between, "
-            "ceiling_above, ceiling_below");
+            "ceiling_above, ceiling_below, note_has");
     x->rel = (gt_relation)found;
     v = json_object_get(o, rels[found]);
     at[n] = (comp){rels[found], 0};
-    if (x->rel == GT_REL_BETWEEN) {
+    if (x->rel == GT_REL_NOTE) {
+        const char *t = json_string_value(v);
+        if (!t || !t[0] || strlen(t) >= sizeof x->note)
+            BAD(at, n + 1, "bad relation: \"note_has\" needs a text of 1 to %zu characters "
+                "that the set-up note of a must hold", sizeof x->note - 1);
+        snprintf(x->note, sizeof x->note, "%s", t);
+    } else if (x->rel == GT_REL_BETWEEN) {
         if (!json_is_array(v) || json_array_size(v) != 2 ||
             !json_is_number(json_array_get(v, 0)) || !json_is_number(json_array_get(v, 1)) ||
             !(json_number_value(json_array_get(v, 0)) < json_number_value(json_array_get(v, 1))) ||
@@ -237,9 +243,10 @@ static int parse_expect(const char *name, const char *text, json_t *o, gt_lesson
         BAD(at, n + 1, "\"metric\" is \"%s\" (allowed: bandwidth, time)", metric);
     }
     x->time = metric && !strcmp(metric, "time");
-    if (x->rel >= GT_REL_CEIL_ABOVE && x->time)
+    if ((x->rel == GT_REL_CEIL_ABOVE || x->rel == GT_REL_CEIL_BELOW) && x->time)
         BAD(at, n, "bad relation: a ceiling is a bandwidth (\"metric\": \"bandwidth\")");
-    if (x->rel >= GT_REL_CEIL_ABOVE && !gt_experiment_bandwidth(st->exp, st->vals[0]) &&
+    if ((x->rel == GT_REL_CEIL_ABOVE || x->rel == GT_REL_CEIL_BELOW) &&
+        !gt_experiment_bandwidth(st->exp, st->vals[0]) &&
         !st->exp->ceiling)
         BAD(at, n, "bad relation: %s has no ceiling to compare with", st->exp->name);
     if ((v = json_object_get(o, "samples"))) {

@@ -77,6 +77,15 @@ void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_d
         }
     }
     figure(fa, sizeof fa, m[0], x->time);
+    if (x->rel == GT_REL_NOTE) {
+        const char *note = runs[x->a.config]->info.note;
+        yes = strstr(note, x->note) != NULL;
+        v->kind = yes ? GT_VERDICT_YES : GT_VERDICT_NO;
+        snprintf(v->text, sizeof v->text, "%s: %s (expected \"%s\")%s%s",
+                 gt_verdict_name(v->kind), note[0] ? note : "the set-up said nothing", x->note,
+                 !yes && st->otherwise[0] ? "; " : "", !yes ? st->otherwise : "");
+        return;
+    }
     if (nref == 1) {
         double factor = 1, ceil;
         char label[64];
