@@ -50,6 +50,17 @@ static void values_and_refusals(void **state)
     assert_int_not_equal(gt_co_word(5, 1), gt_co_word(5, 3));
 }
 
+/* 'times' samples of each of the three series, verified, of these
+ * durations (series order) and bytes. */
+static void add_three(gt_run *r, uint32_t gen, const double sec[3], uint64_t bytes, int times)
+{
+    for (int i = 0; i < times; i++)
+        for (int s = 0; s < 3; s++) {
+            gt_sample x = {gen, (uint8_t)s, GT_V_FULL, sec[s], bytes};
+            gt_run_add(r, &x);
+        }
+}
+
 static void summary(void **state)
 {
     int64_t v[GT_MAX_PARAMS];
@@ -60,28 +71,14 @@ static void summary(void **state)
     gt_devprops_init(&p);
     gt_experiment_defaults(&gt_exp_constant, v);
     gt_run_init(&r, &gt_exp_constant, v, 1);
-    for (int i = 0; i < 3; i++) {
-        gt_sample a = {1, GT_CO_S_BROADCAST, GT_V_FULL, 10e-6, 0};
-        gt_sample b = {1, GT_CO_S_DIVERGENT, GT_V_FULL, 160e-6, 0};
-        gt_sample c = {1, GT_CO_S_GLOBAL, GT_V_FULL, 20e-6, 0};
-        gt_run_add(&r, &a);
-        gt_run_add(&r, &b);
-        gt_run_add(&r, &c);
-    }
+    add_three(&r, 1, (const double[]){10e-6, 160e-6, 20e-6}, 0, 3);
     assert_int_equal(gt_exp_constant.summary(&r, &p, lines, GT_SUMMARY_LINES), 2);
     assert_non_null(strstr(lines[0], "a word a thread: 16.0x the broadcast's time"));
     assert_non_null(strstr(lines[1], "2.00x the constant broadcast's time, 0.12x the constant"));
     gt_run_free(&r);
     v[GT_CO_OP] = GT_CO_OP_COPY;
     gt_run_init(&r, &gt_exp_constant, v, 2);
-    {
-        gt_sample a = {2, GT_CO_S_TOSYMBOL, GT_V_FULL, 12e-6, 1024};
-        gt_sample b = {2, GT_CO_S_MEMCPY, GT_V_FULL, 8e-6, 1024};
-        gt_sample c = {2, GT_CO_S_FROMSYMBOL, GT_V_FULL, 10e-6, 1024};
-        gt_run_add(&r, &a);
-        gt_run_add(&r, &b);
-        gt_run_add(&r, &c);
-    }
+    add_three(&r, 2, (const double[]){12e-6, 8e-6, 10e-6}, 1024, 1);
     assert_int_equal(gt_exp_constant.summary(&r, &p, lines, GT_SUMMARY_LINES), 1);
     assert_non_null(strstr(lines[0], "1 KiB: cudaMemcpyToSymbol 12.0 us, cudaMemcpy 8.0 us "
                                      "(1.50x), cudaMemcpyFromSymbol 10.0 us"));
