@@ -101,6 +101,11 @@ CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
 GPU_OBJ  := $(GPU_SRC:%.c=$(BUILD)/%.o)
 UI_OBJ   := $(UI_SRC:%.c=$(BUILD)/%.o)
 CU_OBJ   := $(CU_SRC:%.cu=$(BUILD)/%.o)
+ifeq ($(CUDA),1)
+# The runtime experiment's op=jit loads kernels/memory.cu's module as
+# cubins and as PTX: both images, embedded as C arrays.
+CU_OBJ   += $(BUILD)/jit/images.o
+endif
 MAIN_OBJ := $(BUILD)/src/main.o
 BIN      := $(BUILD)/gputui
 
@@ -155,6 +160,22 @@ $(BUILD)/%.o: %.c
 $(BUILD)/kernels/%.o: kernels/%.cu
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -c -o $@ $<
+
+# Cubins for every architecture built, without PTX; PTX for the first alone.
+$(BUILD)/jit/memory.fatbin: kernels/memory.cu include/gputui/kernels.h
+	@mkdir -p $(@D)
+	$(NVCC) -std=c++17 -Iinclude -O3 $(foreach a,$(GPU_ARCH),-gencode=arch=compute_$(a),code=sm_$(a)) -fatbin -o $@ $<
+
+$(BUILD)/jit/memory.ptx: kernels/memory.cu include/gputui/kernels.h
+	@mkdir -p $(@D)
+	$(NVCC) -std=c++17 -Iinclude -O3 -arch=compute_$(firstword $(GPU_ARCH)) -ptx -o $@ $<
+
+# Each image as an 8-byte aligned array; the PTX ends in a NUL.
+$(BUILD)/jit/images.c: $(BUILD)/jit/memory.fatbin $(BUILD)/jit/memory.ptx scripts/embed.sh
+	scripts/embed.sh gt_jit_cubin $(BUILD)/jit/memory.fatbin gt_jit_ptx $(BUILD)/jit/memory.ptx >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/jit/images.o: $(BUILD)/jit/images.c
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/san/%.o: %.c
 	@mkdir -p $(@D)

@@ -13,11 +13,12 @@ extern const int gt_cuda_runtime_version;
  * PEER into read-only VMM memory of SELF, prints the answer and exits. */
 #define GT_VMM_RO_PROBE_ARG "--internal-vmm-ro-write"
 int gt_vmm_ro_write_probe(int self, int peer);
-/* The runtime experiment's child (src/gpu/runtime.c): gputui
- * GT_RUNTIME_PROBE_ARG DEVICE makes a new process's first calls on DEVICE,
- * resets it and calls again, and prints the clock after each; t_main is
- * the clock read first thing in main. */
-#define GT_RUNTIME_PROBE_ARG "--internal-runtime-init"
-int gt_runtime_init_probe(int device, double t_main);
+/* The runtime experiment's child (src/gpu/runtime_probe.c): gputui
+ * GT_RUNTIME_PROBE_ARG OP DEVICE. OP init makes a new process's first
+ * calls on DEVICE, resets it and calls again, and prints the clock after
+ * each (t_main is the clock read first thing in main); OP jit times
+ * loading one module as cubins and as PTX. */
+#define GT_RUNTIME_PROBE_ARG "--internal-runtime"
+int gt_runtime_probe(const char *op, int device, double t_main);
 
 #endif

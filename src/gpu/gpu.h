@@ -180,6 +180,12 @@ int gt_gpu_sms(void);
 int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, int *status);
 size_t gt_l2_initial_limit(void);
 
+/* The runtime experiment's op=return (runtime_return.c), which runtime.c
+ * hands its configuration to. */
+int gt_rt_return_setup(void **state, const int64_t *v, gt_setup_info *info, gt_err *err);
+int gt_rt_return_run(void *state, gt_sample *out, gt_err *err);
+void gt_rt_return_teardown(void *state);
+
 /* An experiment's GPU side defines its operations as
  *     GT_GPU_OPS(NAME) = {.setup = ..., .run = ..., ...};
  * that is gt_NAME_ops, which the back-end's ops() finds through the one

@@ -1,10 +1,7 @@
 /* The CUDA runtime experiment on the GPU (the row is
- * src/core/experiments/exp_runtime.c). Each sample starts this binary
- * again (GT_RUNTIME_PROBE_ARG); the child takes the monotonic clock first
- * thing in main, makes its first calls, resets the device and calls again,
- * and prints the clock after each with what cudaDeviceMapHost came to.
- * The clock is the machine's, so the parent's spawn time and the child's
- * main time are comparable. */
+ * src/core/experiments/exp_runtime.c). op=init and op=jit start this
+ * binary again each sample (runtime_probe.c is the child's side) and read
+ * its one line; op=return runs here (runtime_return.c). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,90 +13,102 @@
 #include "gpu.h"
 
 typedef struct rt {
-    int device;
+    int op, device;
+    void *ret;      /* op=return's state */
 } rt;
 
-int gt_runtime_init_probe(int device, double t_main)
-{
-    double t1, t2, t3;
-    cudaError_t first, reset, again, flags, ptr;
-    void *host = NULL, *dev = NULL;
-    int unified = 0;
+typedef struct answer {
+    double t[5];            /* init: spawn, main, first calls, reset, again; jit: 3 loads */
+    char flags[64], ptr[64];
+    int unified;
+    unsigned count[3];
+} answer;
 
-    first = cudaSetDevice(device);
-    if (first == cudaSuccess)
-        first = cudaFree(0);
-    t1 = gt_now();
-    reset = cudaDeviceReset();
-    t2 = gt_now();
-    again = cudaFree(0);
-    t3 = gt_now();
-    /* The flag once the context exists, and a pointer for memory pinned
-     * without cudaHostAllocMapped. */
-    flags = cudaSetDeviceFlags(cudaDeviceMapHost);
-    cudaGetLastError();
-    ptr = cudaHostAlloc(&host, 4096, cudaHostAllocDefault);
-    if (ptr == cudaSuccess)
-        ptr = cudaHostGetDevicePointer(&dev, host, 0);
-    cudaGetLastError();
-    cudaDeviceGetAttribute(&unified, cudaDevAttrUnifiedAddressing, device);
-    if (host)
-        cudaFreeHost(host);
-    printf("%s %.9f %.9f %.9f %.9f %s %s %d\n",
-           first || reset || again ? "failed" : "ok", t_main, t1, t2, t3,
-           cudaGetErrorName(flags), cudaGetErrorName(ptr), unified);
-    fflush(stdout);
-    return first || reset || again ? 1 : 0;
-}
-
-/* One child: its five clock readings and answers into the caller's. */
-static int child(rt *z, double t[5], char *flags, char *ptr, int *unified, gt_err *err)
+/* One child: 0, 1 when it reported a failed call (the samples are marked),
+ * -1 with err set when it gave no answer. */
+static int child(rt *z, answer *a, gt_err *err)
 {
     char dev[16], line[400], ok[16];
-    char *argv[] = {"gputui", GT_RUNTIME_PROBE_ARG, dev, NULL};
-    int status;
+    char *argv[] = {"gputui", GT_RUNTIME_PROBE_ARG, z->op == GT_RT_OP_JIT ? "jit" : "init", dev,
+                    NULL};
+    int status, n;
 
     snprintf(dev, sizeof dev, "%d", z->device);
-    t[0] = gt_now();
+    a->t[0] = gt_now();
     if (gt_child_line(argv, 60, line, sizeof line, &status)) {
         gt_err_set(err, GT_EXIT_FAIL, "runtime: %s", line);
         return -1;
     }
-    if (sscanf(line, "%15s %lf %lf %lf %lf %63s %63s %d", ok, &t[1], &t[2], &t[3], &t[4], flags,
-               ptr, unified) != 8) {
-        gt_err_set(err, GT_EXIT_FAIL, "runtime: the child process answered '%.200s' (exit "
-                   "status %d)", line, status);
-        return -1;
+    if (z->op == GT_RT_OP_JIT) {
+        n = sscanf(line, "%15s %lf %lf %lf %u %u %u", ok, &a->t[0], &a->t[1], &a->t[2],
+                   &a->count[0], &a->count[1], &a->count[2]);
+        if (n == 7)
+            return strcmp(ok, "ok") || !a->count[0] || a->count[1] != a->count[0] ||
+                   a->count[2] != a->count[0];
+    } else {
+        n = sscanf(line, "%15s %lf %lf %lf %lf %63s %63s %d", ok, &a->t[1], &a->t[2], &a->t[3],
+                   &a->t[4], a->flags, a->ptr, &a->unified);
+        if (n == 8)
+            return strcmp(ok, "ok") ? 1 : 0;
     }
-    return strcmp(ok, "ok") ? 1 : 0;
+    gt_err_set(err, GT_EXIT_FAIL, "runtime op=%s: the child process answered '%.200s' (exit "
+               "status %d)", argv[2], line, status);
+    return -1;
+}
+
+static void teardown(void *state)
+{
+    rt *z = state;
+
+    if (!z)
+        return;
+    gt_rt_return_teardown(z->ret);
+    free(z);
 }
 
 static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
                  gt_err *err)
 {
     rt *z = calloc(1, sizeof *z);
-    char flags[64], ptr[64];
-    double t[5];
-    int unified = 0, rc;
+    answer a;
+    int rc;
 
-    (void)v;
     (void)p;
     *state = NULL;
     if (!z) {
         gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
         return -1;
     }
+    z->op = (int)v[GT_RT_OP];
     cudaGetDevice(&z->device);
-    if ((rc = child(z, t, flags, ptr, &unified, err)) < 0) {
+    if (z->op == GT_RT_OP_RETURN) {
+        if (gt_rt_return_setup(&z->ret, v, info, err)) {
+            teardown(z);
+            return -1;
+        }
+        *state = z;
+        return 0;
+    }
+    if ((rc = child(z, &a, err)) < 0) {
         free(z);
         return -1;
     }
-    gt_setup_info_time(info, t[4] - t[0], "a first child process, start to its last call");
-    snprintf(info->note, sizeof info->note, "cudaSetDeviceFlags(cudaDeviceMapHost) after the "
-             "context exists: %s; cudaHostGetDevicePointer on memory pinned without the mapped "
-             "flag: %s (unifiedAddressing %d)", flags, ptr, unified);
-    gt_setup_info_timing(info, "CLOCK_MONOTONIC in this process before the spawn and in the "
-                         "child, one child process a sample");
+    if (z->op == GT_RT_OP_JIT) {
+        gt_setup_info_time(info, a.t[0] + a.t[1] + a.t[2], "a first child process's three "
+                           "module loads");
+        snprintf(info->note, sizeof info->note, "each load's function count (%u) the same, "
+                 "and every load CUDA_SUCCESS", a.count[0]);
+        gt_setup_info_timing(info, "CLOCK_MONOTONIC in the child around each cuModuleLoadData, "
+                             "one child process a sample");
+    } else {
+        gt_setup_info_time(info, a.t[4] - a.t[0], "a first child process, start to its last "
+                           "call");
+        snprintf(info->note, sizeof info->note, "SetDeviceFlags(MapHost) after the first call: "
+                 "%s; HostGetDevicePointer, pinned without the mapped flag: %s; "
+                 "unifiedAddressing %d", a.flags, a.ptr, a.unified);
+        gt_setup_info_timing(info, "CLOCK_MONOTONIC in this process before the spawn and in "
+                             "the child, one child process a sample");
+    }
     *state = z;
     return 0;
 }
@@ -107,21 +116,19 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
 static int run(void *state, gt_sample *out, gt_err *err)
 {
     rt *z = state;
-    char flags[64], ptr[64];
-    double t[5];
-    int unified, rc = child(z, t, flags, ptr, &unified, err);
-    uint8_t verify = rc ? GT_V_FAILED : GT_V_FULL;
+    answer a;
+    int rc, n = z->op == GT_RT_OP_JIT ? 3 : 4;
+    uint8_t verify;
 
-    if (rc < 0)
+    if (z->op == GT_RT_OP_RETURN)
+        return gt_rt_return_run(z->ret, out, err);
+    if ((rc = child(z, &a, err)) < 0)
         return -1;
-    for (int s = 0; s < 4; s++)
-        out[s] = (gt_sample){0, (uint8_t)s, verify, t[s + 1] - t[s], 0};
-    return 4;
-}
-
-static void teardown(void *state)
-{
-    free(state);
+    verify = rc ? GT_V_FAILED : GT_V_FULL;
+    for (int s = 0; s < n; s++)
+        out[s] = (gt_sample){0, (uint8_t)s, verify,
+                             z->op == GT_RT_OP_JIT ? a.t[s] : a.t[s + 1] - a.t[s], 0};
+    return n;
 }
 
 GT_GPU_OPS(runtime) = {.setup = setup, .run = run, .teardown = teardown};

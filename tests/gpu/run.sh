@@ -283,8 +283,43 @@ else
 fi
 
 section "runtime"
-# A new process a sample: its first calls, cudaDeviceReset, the call after.
-run_one "" -e runtime --warmup 0
+# A new process a sample: its first calls, cudaDeviceReset, the call after;
+# one module loaded as cubins and as PTX. Then when each call returns behind
+# a 1 ms kernel, every destination checked.
+run_one "" -e runtime --op init,jit --warmup 0
+run_one "" -e runtime --op return --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset --size 4K,64K,128K,1M
+refused "runtime: a size with op=init" "only with op=return" -e runtime --size 1M
+refused "runtime: a size not a multiple of 4 KiB" "is not a multiple of 4096 bytes" -e runtime --op return --size 6K
+# The documented cases: memset and device-to-device copies return while the
+# kernel ahead still runs; pinned H2D and D2H return once the copy is done.
+# Pageable H2D of 64 KiB and of 1 MiB is the lesson's claim: reported.
+"$BIN" --batch --format json --samples 20 -e runtime --op return --size 64K,1M \
+    --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset >"$LOG/returns.json" 2>"$LOG/returns.err" ||
+    bad "runtime op=return: $(cat "$LOG/returns.err")"
+while read -r line; do
+    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
+done < <(python3 - "$LOG/returns.json" <<'PY'
+import json, sys
+runs = {}
+for r in json.load(open(sys.argv[1]))["runs"]:
+    p = r["config"]
+    s = {x["name"]: x["latency_s"]["p50"] * 1e6 for x in r["series"]}
+    runs[p["call"], p["size"]] = s
+for (call, size), s in runs.items():
+    ratio = s["call returns"] / s["stream idle"]
+    what = (f'{call} {size >> 10} KiB: returns after {s["call returns"]:.1f} us, idle after '
+            f'{s["stream idle"]:.1f} us')
+    if call in ("memset", "d2d"):
+        print(("ok " if ratio < 0.5 else "FAIL ") + what + " (returns at once: below half)")
+    elif call in ("h2d-pinned", "d2h-pageable"):
+        print(("ok " if ratio > 0.9 else "FAIL ") + what + " (waits for the copy: above 0.9)")
+    else:
+        pinned = runs["h2d-pinned", size]["work left at return"]
+        left = s["work left at return"]
+        print("ok " + what + f"; work left at return {left:.1f} us against pinned's {pinned:.1f} us"
+              f" (the claim: {'returned before the copy was done' if left > 2 * pinned else 'done'})")
+PY
+)
 
 section "two GPUs: peer copies, portable memory, VMM from a peer (or the refusals on one)"
 while read -r line; do

@@ -69,6 +69,10 @@ static const cplan plans[] = {
     {"concurrent", "blocks", {{"blocks", .values = "1,64,fill"}}},
     {"concurrent", "spin", {{"spin", .values = "50,200,1000"}}},
     {"runtime", "op", {{"op"}}},
+    {"runtime", "size", {{"op", .values = "return"}, {"call"},
+                         {"size", .values = "4K,16K,64K,128K,256K,1M,16M"}}},
+    {"runtime", "ahead", {{"op", .values = "return"}, {"call"},
+                          {"ahead", .values = "none,250,1000,10000"}}},
     /* Two GPUs: a single-GPU recording is not expected to hold these (the
      * device refuses them, and check leaves them out). */
     {"peer", "access", {{"measure"}, {"engine"}, {"op"}, {"dir"}, {"access"},

@@ -1,8 +1,13 @@
-/* The CUDA runtime experiment's table row: what a process pays before its
- * first CUDA call returns (the primary context is created then), what
- * cudaDeviceReset costs, and the call after it, which builds a context
- * anew; each sample is a new child process. The GPU side is
- * src/gpu/runtime.c. */
+/* The CUDA runtime experiment's table row.
+ *  op=init: what a process pays before its first CUDA call returns (the
+ *    primary context is created then), what cudaDeviceReset costs, and the
+ *    call after it, which builds a context anew;
+ *  op=jit: what loading one module costs as cubins, and as PTX that the
+ *    driver compiles (JIT) with its cache off;
+ *  op=init and op=jit start a new child process a sample;
+ *  op=return: when a cudaMemcpy or cudaMemset returns to the host, with a
+ *    kernel queued ahead of it that keeps the GPU busy.
+ * The GPU side is src/gpu/runtime.c (and runtime_probe.c, runtime_return.c). */
 #include "gputui/experiments/exp_runtime.h"
 
 #include <math.h>
@@ -12,25 +17,69 @@
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
 
-static const char *const op_names[] = {"init"};
+static const char *const op_names[] = {"init", "jit", "return"};
+static const char *const call_names[] = {"h2d-pageable", "h2d-pinned", "d2h-pageable", "d2d",
+                                         "memset"};
+static const char *const call_texts[] = {
+    "cudaMemcpy H2D from pageable memory", "cudaMemcpy H2D from pinned memory",
+    "cudaMemcpy D2H into pageable memory", "cudaMemcpy device to device",
+    "cudaMemset of device memory"};
+
+const char *gt_rt_call_text(int call)
+{
+    return call >= 0 && call < GT_RT_NCALLS ? call_texts[call] : "?";
+}
+
+static bool return_op(const int64_t *v, const char **why)
+{
+    if (v[GT_RT_OP] == GT_RT_OP_RETURN)
+        return true;
+    *why = "only with op=return";
+    return false;
+}
 
 static const gt_param params[GT_RT_NPARAMS] = {
-    [GT_RT_OP] = {"op", "measure", GT_P_ENUM, 0, 0, GT_RT_OP_INIT, 0, 0, op_names, 1, NULL,
-                  "init: a new process (this binary again) times its first calls "
-                  "(cudaSetDevice, cudaFree(0): the primary context), cudaDeviceReset and "
-                  "the cudaFree(0) after it", NULL},
-    [GT_RT_WARMUP] = {"warmup", "warm-up processes", GT_P_INT, 0, 1000, 1, 1, 0, NULL, 0, NULL,
-                      "untimed processes after each change, kept out of the histograms", NULL},
+    [GT_RT_OP] = {"op", "measure", GT_P_ENUM, 0, 2, GT_RT_OP_INIT, 0, 0, op_names, 3, NULL,
+                  "init: a new process times its first calls (the primary context), "
+                  "cudaDeviceReset and the call after it; jit: a new process loads one module "
+                  "as cubins and as PTX (JIT, cache off); return: when a copy or memset "
+                  "returns, behind a busy kernel", NULL},
+    [GT_RT_CALL] = {"call", "call", GT_P_ENUM, 0, GT_RT_NCALLS - 1, GT_RT_CALL_H2D_PAGEABLE, 0,
+                    0, call_names, GT_RT_NCALLS, NULL,
+                    "the call on the legacy default stream: cudaMemcpy H2D from malloc'd or "
+                    "cudaMallocHost memory, D2H into malloc'd memory, device to device, or "
+                    "cudaMemset", return_op},
+    [GT_RT_SIZE] = {"size", "bytes", GT_P_SIZE, 4096, 64ll << 20, 64 << 10, 0, 4096, NULL, 0,
+                    "bytes", "bytes the call copies or sets (the article's line: 64 KB)",
+                    return_op},
+    [GT_RT_AHEAD] = {"ahead", "busy kernel ahead", GT_P_INT, 0, 100000, 1000, 250, 0, NULL, 0,
+                     "us", "a kernel queued before the call keeps the stream busy this long; "
+                     "a call that returns sooner did not wait for the GPU", return_op, "none"},
+    [GT_RT_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 1, 1, 0, NULL, 0,
+                      NULL, "untimed iterations (processes for init and jit) after each "
+                      "change, kept out of the histograms", NULL},
 };
 
 static int series(const int64_t *v, const char **names)
 {
-    (void)v;
-    names[GT_RT_S_START] = "process start to main";
-    names[GT_RT_S_FIRST] = "first calls (context)";
-    names[GT_RT_S_RESET] = "cudaDeviceReset";
-    names[GT_RT_S_AGAIN] = "cudaFree(0) after reset";
-    return 4;
+    switch (v[GT_RT_OP]) {
+    case GT_RT_OP_JIT:
+        names[GT_RT_S_CUBIN] = "cubin load";
+        names[GT_RT_S_PTX_FIRST] = "PTX load, first (JIT)";
+        names[GT_RT_S_PTX_AGAIN] = "PTX load, again (JIT)";
+        return 3;
+    case GT_RT_OP_RETURN:
+        names[GT_RT_S_RETURNS] = "call returns";
+        names[GT_RT_S_IDLE] = "stream idle";
+        names[GT_RT_S_LEFT] = "work left at return";
+        return 3;
+    default:
+        names[GT_RT_S_START] = "process start to main";
+        names[GT_RT_S_FIRST] = "first calls (context)";
+        names[GT_RT_S_RESET] = "cudaDeviceReset";
+        names[GT_RT_S_AGAIN] = "cudaFree(0) after reset";
+        return 4;
+    }
 }
 
 static double p50(gt_run *r, int s)
@@ -38,39 +87,97 @@ static double p50(gt_run *r, int s)
     return s < r->nseries && r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
 }
 
-static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
+static int summary_init(gt_run *r, gt_summary_line *lines, int max)
 {
     double first = p50(r, GT_RT_S_FIRST), again = p50(r, GT_RT_S_AGAIN);
     double start = p50(r, GT_RT_S_START), reset = p50(r, GT_RT_S_RESET);
     char a[32], b[32], c[32], d[32];
     int n = 0;
 
-    (void)p;
     if (n < max && isfinite(first) && isfinite(again) && isfinite(start) && isfinite(reset))
         snprintf(lines[n++], sizeof lines[0], "before the first call returns: %s to main, %s "
                  "for the context; cudaDeviceReset %s, the next call %s (p50)",
                  gt_format_seconds(start, a, sizeof a), gt_format_seconds(first, b, sizeof b),
                  gt_format_seconds(reset, c, sizeof c), gt_format_seconds(again, d, sizeof d));
     /* What the child found about cudaDeviceMapHost (the set-up note). */
-    if (n < max && strstr(r->info.note, "cudaSetDeviceFlags"))
+    if (n < max && strstr(r->info.note, "MapHost"))
         snprintf(lines[n++], sizeof lines[0], "%.*s", (int)sizeof lines[0] - 1, r->info.note);
     return n;
 }
 
+static int summary_jit(gt_run *r, gt_summary_line *lines, int max)
+{
+    double cubin = p50(r, GT_RT_S_CUBIN), first = p50(r, GT_RT_S_PTX_FIRST);
+    double again = p50(r, GT_RT_S_PTX_AGAIN);
+    char a[32], b[32], c[32];
+
+    if (max < 1 || !isfinite(cubin) || !isfinite(first) || !isfinite(again) || cubin <= 0)
+        return 0;
+    snprintf(lines[0], sizeof lines[0], "the PTX module takes %.0fx the cubin's load (%s "
+             "against %s, p50); the first PTX load %s, with the JIT compiler's own start",
+             again / cubin, gt_format_seconds(again, a, sizeof a),
+             gt_format_seconds(cubin, b, sizeof b), gt_format_seconds(first, c, sizeof c));
+    return 1;
+}
+
+static int summary_return(gt_run *r, gt_summary_line *lines, int max)
+{
+    double ret = p50(r, GT_RT_S_RETURNS), idle = p50(r, GT_RT_S_IDLE);
+    double left = p50(r, GT_RT_S_LEFT);
+    const int64_t *v = r->vals;
+    char a[32], b[32], c[32], sz[32];
+    int n = 0;
+
+    if (max < 2 || !isfinite(ret) || !isfinite(idle) || !isfinite(left) || idle <= 0)
+        return 0;
+    gt_format_size((uint64_t)v[GT_RT_SIZE], sz, sizeof sz);
+    snprintf(lines[n++], sizeof lines[0], "%s, %s: returns after %s; the stream is idle %s "
+             "later (p50)", gt_rt_call_text((int)v[GT_RT_CALL]), sz,
+             gt_format_seconds(ret, a, sizeof a), gt_format_seconds(left, b, sizeof b));
+    if (v[GT_RT_AHEAD] > 0)
+        snprintf(lines[n++], sizeof lines[0], "%s the %s kernel ahead ended (idle after %s)",
+                 ret < 0.5 * (double)v[GT_RT_AHEAD] * 1e-6
+                     ? "it returned before" : "it waited until",
+                 gt_format_seconds((double)v[GT_RT_AHEAD] * 1e-6, c, sizeof c),
+                 gt_format_seconds(idle, a, sizeof a));
+    return n;
+}
+
+static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    (void)p;
+    switch (r->vals[GT_RT_OP]) {
+    case GT_RT_OP_JIT:
+        return summary_jit(r, lines, max);
+    case GT_RT_OP_RETURN:
+        return summary_return(r, lines, max);
+    default:
+        return summary_init(r, lines, max);
+    }
+}
+
 GT_EXPERIMENT(gt_exp_runtime) = {
     .name = "runtime",
-    .title = "CUDA runtime: initialization",
+    .title = "CUDA runtime: the first call, JIT, and when a call returns",
     .explain =
-        "The CUDA runtime creates a device's primary context at the first call that needs "
-        "it; a program pays for it once, before its first cudaMalloc or launch returns. "
-        "Each sample here is a new process (gputui itself, started again): the time from "
-        "its start to main, its first calls (cudaSetDevice and cudaFree(0)), "
-        "cudaDeviceReset (which destroys the context) and the cudaFree(0) after it, which "
-        "builds a new one. The child also tries cudaSetDeviceFlags(cudaDeviceMapHost) "
-        "after its context exists and asks cudaHostGetDevicePointer for memory pinned "
-        "without the mapped flag, and the set-up says what they answered. This process "
-        "keeps its own context on the GPU meanwhile, so the driver and the device are "
-        "already up: the first process on an idle GPU pays more.",
+        "op=init: the CUDA runtime creates a device's primary context at the first call that "
+        "needs it; a program pays for it once, before its first cudaMalloc or launch returns. "
+        "Each sample is a new process (gputui itself, started again): the time from its start "
+        "to main, its first calls (cudaSetDevice and cudaFree(0)), cudaDeviceReset (which "
+        "destroys the context) and the cudaFree(0) after it, which builds a new one. The child "
+        "also tries cudaSetDeviceFlags(cudaDeviceMapHost) after its context exists and asks "
+        "cudaHostGetDevicePointer for memory pinned without the mapped flag; the set-up says "
+        "what they answered. op=jit: a new process loads kernels/memory.cu's module with "
+        "cuModuleLoadData, first as cubins for every built architecture, then twice as PTX "
+        "only, which the driver compiles for this GPU (CUDA_CACHE_DISABLE=1, so the second is "
+        "compiled again; CUDA_MODULE_LOADING=EAGER). op=return: a kernel that spins for "
+        "'ahead' us is queued on the legacy default stream, then the call; the host clock "
+        "gives when the call returned and when cudaStreamQuery, polled from then on, first "
+        "found the stream idle: the work left at the return. A call that returns long "
+        "before the kernel ahead ends did not wait for the GPU; one that leaves work behind "
+        "returned before its copy was done (a call that left none shows one query's cost). "
+        "This process keeps its own context on the GPU meanwhile, so the driver and the "
+        "device are already up: the first process on an idle GPU pays more.",
     .params = params,
     .nparams = GT_RT_NPARAMS,
     .warmup_param = GT_RT_WARMUP,
