@@ -111,6 +111,10 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
     if (now->failed) {
         snprintf(title, sizeof title, " %llu FAILED ", (unsigned long long)now->failed);
         ui_put(y, x + w - (int)strlen(title) - 1, (int)strlen(title), ui_role(u, C_ERR) | A_REVERSE, title);
+    } else if (now->disturbed) {
+        /* Samples taken while another process may have had the GPU. */
+        snprintf(title, sizeof title, " %llu disturbed ", (unsigned long long)now->disturbed);
+        ui_put(y, x + w - (int)strlen(title) - 1, (int)strlen(title), ui_role(u, C_WARN), title);
     }
 
     if (dn->count) {

@@ -64,7 +64,7 @@ static void write_sample_file_as(const char *suffix)
     snprintf(info.note, sizeof info.note, "every word");
     gt_recorder_config(r, &gt_exp_transfer, v, 1, &info);
     for (int i = 0; i < 3; i++) {
-        gt_sample s = {1, 0, GT_V_FULL, 1e-3 * (i + 1), 64ull << 20};
+        gt_sample s = {1, 0, GT_V_FULL, 1e-3 * (i + 1), 64ull << 20, i == 1};
         gt_recorder_sample(r, &s);
     }
     v[GT_TR_DIR] = GT_DIR_BIDIR;
@@ -104,6 +104,9 @@ static void check_sample_file(void)
     assert_near(rec.cfg[0].info.times[0].sec, 0.025, 1e-12);
     assert_string_equal(rec.cfg[0].info.note, "every word");
     assert_near(rec.cfg[0].s[2].sec, 3e-3, 1e-15);
+    /* A disturbed sample (the GPU was shared) stays marked. */
+    assert_int_equal(rec.cfg[0].s[0].disturbed, 0);
+    assert_int_equal(rec.cfg[0].s[1].disturbed, 1);
     assert_int_equal(rec.cfg[1].vals[GT_TR_DIR], GT_DIR_BIDIR);
     assert_int_equal(rec.cfg[1].n, 4);
     assert_int_equal(rec.cfg[1].s[1].series, 1);

@@ -26,6 +26,7 @@ static void make_run(gt_run *r, gt_devprops *p, int dir)
     for (int i = 0; i < 10; i++) {
         s.series = (uint8_t)(i % r->nseries);
         s.sec = 1e-3 * (1 + i % 3);
+        s.disturbed = i < 2;        /* series 0 (and 1 when there are two) */
         gt_run_add(r, &s);
     }
     s.verify = GT_V_FAILED;
@@ -68,6 +69,7 @@ static void json_round_trip(void **state)
     s0 = json_array_get(json_object_get(run, "series"), 0);
     assert_string_equal(json_string_value(json_object_get(s0, "name")), "H2D");
     assert_int_equal(json_integer_value(json_object_get(s0, "failed")), 1);
+    assert_int_equal(json_integer_value(json_object_get(s0, "disturbed")), 1);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(s0, "latency_s"), "count")), 5);
     assert_near(json_real_value(json_object_get(s0, "ceiling_GBps")), 31.5, 0.1);
     json_decref(root);
@@ -89,11 +91,14 @@ static void csv_and_text(void **state)
         lines += *c == '\n';
     assert_int_equal(lines, 3);     /* header + bandwidth + latency */
     assert_non_null(strstr(buf, "1,transfer,\"dir=h2d method=ce host=pinned size=64M iters=1 alloc-on=this warmup=3\",H2D,bandwidth,GB/s,10,"));
+    assert_non_null(strstr(buf, ",ceiling_bytes_once_GBps,disturbed\n"));
+    assert_non_null(strstr(buf, "PCIe Gen4 x16\",31.5076923,2\n"));
     memset(buf, 0, sizeof buf);
     f = fmemopen(buf, sizeof buf - 1, "w");
     gt_report(f, GT_FMT_TEXT, &p, &r, 1, NULL);
     fclose(f);
     assert_non_null(strstr(buf, "1 FAILED"));
+    assert_non_null(strstr(buf, ", 2 disturbed (the GPU may have been shared)"));
     assert_non_null(strstr(buf, "of PCIe Gen4 x16"));
     gt_run_free(&r);
 }

@@ -30,6 +30,8 @@ typedef struct gt_sample {
     uint8_t verify;    /* gt_verify */
     double sec;        /* timed duration */
     uint64_t bytes;    /* bytes moved once during 'sec' */
+    uint8_t disturbed; /* another process may have used the GPU meanwhile
+                          (engine/share.h): counted, and kept in the figures */
 } gt_sample;
 
 /* Figures a set-up measures besides the samples (allocation times ...). */

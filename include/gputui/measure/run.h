@@ -13,6 +13,7 @@ typedef struct gt_series {
     gt_dist lat;          /* seconds */
     gt_dist bw;           /* bytes/s, bytes counted once */
     uint64_t full, sampled, failed;
+    uint64_t disturbed;   /* samples taken while the GPU may have been shared */
 } gt_series;
 
 typedef struct gt_run {

@@ -28,7 +28,7 @@ void gt_run_clear(gt_run *r)
     for (int i = 0; i < r->nseries; i++) {
         gt_dist_clear(&r->s[i].lat);
         gt_dist_clear(&r->s[i].bw);
-        r->s[i].full = r->s[i].sampled = r->s[i].failed = 0;
+        r->s[i].full = r->s[i].sampled = r->s[i].failed = r->s[i].disturbed = 0;
     }
 }
 
@@ -50,6 +50,7 @@ void gt_run_add(gt_run *r, const gt_sample *s)
     if (s->gen != r->gen || s->series >= r->nseries)
         return;
     se = &r->s[s->series];
+    se->disturbed += s->disturbed != 0;
     /* A failed sample is counted and shown, never plotted as good. */
     if (s->verify == GT_V_FAILED) {
         se->failed++;

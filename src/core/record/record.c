@@ -253,6 +253,7 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         s.series = (uint8_t)series;
         s.sec = sec;
         s.bytes = (uint64_t)bytes;
+        s.disturbed = json_is_true(json_object_get(o, "disturbed"));
         s.verify = GT_V_FAILED;
         for (int i = 0; vs && i < 3; i++)
             if (!strcmp(vs, gt_verify_names[i]))

@@ -227,6 +227,8 @@ void gt_recorder_sample(gt_recorder *r, const gt_sample *s)
     json_object_set_new(o, "verify", json_string(gt_verify_names[s->verify <= GT_V_FAILED ? s->verify : GT_V_FAILED]));
     json_object_set_new(o, "sec", json_real(s->sec));
     json_object_set_new(o, "bytes", json_integer((json_int_t)s->bytes));
+    if (s->disturbed)
+        json_object_set_new(o, "disturbed", json_true());
     put_line(r, o);
 }
 

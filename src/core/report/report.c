@@ -87,6 +87,7 @@ static json_t *run_json(const gt_devprops *p, gt_run *r)
         json_object_set_new(o, "verified_full", json_integer((json_int_t)se->full));
         json_object_set_new(o, "verified_sampled", json_integer((json_int_t)se->sampled));
         json_object_set_new(o, "failed", json_integer((json_int_t)se->failed));
+        json_object_set_new(o, "disturbed", json_integer((json_int_t)se->disturbed));
         json_object_set_new(o, "percentiles_exact", json_boolean(gt_dist_exact(&se->lat)));
         json_object_set_new(o, "ceiling_GBps", ceil > 0 ? json_real(ceil / 1e9) : json_null());
         json_object_set_new(o, "ceiling", json_string(label));
@@ -182,10 +183,14 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
         gt_dist_summary(&se->lat, &lat);
         gt_dist_summary(&se->bw, &bw);
         fprintf(f, "\n%s: %llu samples (%llu fully verified, %llu sampled check, "
-                "%llu FAILED)%s\n", se->name, (unsigned long long)lat.count,
+                "%llu FAILED)%s", se->name, (unsigned long long)lat.count,
                 (unsigned long long)se->full, (unsigned long long)se->sampled,
                 (unsigned long long)se->failed,
                 gt_dist_exact(&se->lat) ? "" : ", percentiles from a reservoir");
+        if (se->disturbed)
+            fprintf(f, ", %llu disturbed (the GPU may have been shared)",
+                    (unsigned long long)se->disturbed);
+        fputc('\n', f);
         fprintf(f, "  %-16s %10s %10s %10s %10s %10s %10s %10s\n", "", "min", "p50",
                 "p90", "p99", "max", "mean", "stddev");
         if (gt_experiment_bandwidth(r->exp, r->vals))
@@ -308,9 +313,10 @@ static void report_csv(FILE *f, gt_run *r, int run, const gt_devprops *p)
                     (unsigned long long)se->full, (unsigned long long)se->sampled,
                     (unsigned long long)se->failed);
             if (k == 0 && ceil > 0)
-                fprintf(f, "\"%s\",%.9g\n", label, ceil / factor * 1e-9);
+                fprintf(f, "\"%s\",%.9g", label, ceil / factor * 1e-9);
             else
-                fprintf(f, ",\n");
+                fputc(',', f);
+            fprintf(f, ",%llu\n", (unsigned long long)se->disturbed);
         }
     }
 }
@@ -323,7 +329,8 @@ int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *runs, int nr
         return report_json(f, p, runs, nruns, rec);
     case GT_FMT_CSV:
         fprintf(f, "run,experiment,config,series,metric,unit,count,min,p50,p90,p99,max,mean,"
-                   "stddev,verified_full,verified_sampled,failed,ceiling,ceiling_bytes_once_GBps\n");
+                   "stddev,verified_full,verified_sampled,failed,ceiling,ceiling_bytes_once_GBps,"
+                   "disturbed\n");
         for (int i = 0; i < nruns; i++)
             report_csv(f, &runs[i], i + 1, p);
         return ferror(f) ? -1 : 0;
