@@ -82,7 +82,26 @@ __global__ void lat_walk(const u64 *starts, u64 warm, u64 loads, u64 *out, u64 *
     }
 }
 
+// One load of every slot, by the whole grid: brings a chain that fits the
+// L2 back into it, and its pages into the GPU's TLBs, before a walk.
+__global__ void lat_touch(const char *base, size_t slots, size_t stride, u64 *sink)
+{
+    u64 acc = 0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < slots;
+         i += (size_t)gridDim.x * blockDim.x)
+        acc += *(const volatile u64 *)(base + i * stride);
+    if (acc == 0x5EED5EED5EED5EEDull)    // never, but the loads must stay
+        *sink = acc;
+}
+
 }  // namespace
+
+extern "C" cudaError_t gt_k_lat_touch(const void *base, size_t slots, size_t stride,
+                                      unsigned long long *sink, int blocks, cudaStream_t s)
+{
+    lat_touch<<<blocks, 256, 0, s>>>((const char *)base, slots, stride, sink);
+    return cudaGetLastError();
+}
 
 extern "C" cudaError_t gt_k_lat_build(void *base, const uint32_t *next, size_t slots,
                                       size_t stride, int blocks, cudaStream_t s)

@@ -25,8 +25,13 @@ cudaError_t gt_k_lat_walk(const unsigned long long *starts, int lanes, unsigned 
  * when it can (256 KiB on Hopper, the largest L1 yet); past it the L2
  * keeps the chain warm between kernels. */
 #define WARM_MAX ((size_t)1 << 20)
-/* ... with at most this many loads a walker. */
+/* ... with at most this many loads a walker. Larger device chains that
+ * fit half the L2 are read once by the whole grid before every walk, in
+ * the same iteration: another process's turn on the GPU (or its context
+ * switch) may have evicted them, or the TLBs' entries, since the last. */
 #define WARM_LOADS_MAX ((uint64_t)1 << 16)
+cudaError_t gt_k_lat_touch(const void *base, size_t slots, size_t stride,
+                           unsigned long long *sink, int blocks, cudaStream_t s);
 
 extern const gt_experiment gt_exp_latency;
 
@@ -34,7 +39,7 @@ enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER };
 
 typedef struct lat {
     int kind, policy, lanes, self, peer, blocks;
-    bool random, peer_enabled;
+    bool random, peer_enabled, touch;
     size_t size, slots, stride;
     uint64_t loads, warm;           /* a walker's timed and untimed loads per walk */
     uint32_t *next;                 /* random: the order, on the host */
@@ -166,6 +171,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             z->warm = WARM_LOADS_MAX;
     }
     z->blocks = gt_gpu_sms() * 4;
+    z->touch = z->kind == K_DEVICE && z->size > WARM_MAX && gt_dp_ok(p, GT_DP_L2) &&
+               z->size <= (size_t)gt_dp_get(p, GT_DP_L2) / 2;
     cudaGetDevice(&z->self);
     z->peer = gt_topo_pick_peer(&p->topo, p->ordinal, -1);
 
@@ -227,7 +234,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)) ||
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dstarts, 32 * sizeof *z->dstarts)) ||
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dends, 32 * sizeof *z->dends)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dout, 2 * sizeof *z->dout)) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dout, 3 * sizeof *z->dout)) ||
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hends, 32 * sizeof *z->hends)) ||
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, 2 * sizeof *z->hout)))
         goto fail;
@@ -255,8 +262,10 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                              gt_format_size((uint64_t)stride, b, sizeof b));
     else
         gt_setup_info_timing(info, "global timer and clock64 in the kernel around %llu loads of %d "
-                             "walker%s; %s", (unsigned long long)z->loads, z->lanes,
-                             z->lanes > 1 ? "s" : "", gt_format_size((uint64_t)stride, b, sizeof b));
+                             "walker%s%s; %s", (unsigned long long)z->loads, z->lanes,
+                             z->lanes > 1 ? "s" : "", z->touch ? ", after a read of the whole "
+                             "chain by every SM (it fits half the L2)" : "",
+                             gt_format_size((uint64_t)stride, b, sizeof b));
     *state = z;
     return 0;
 fail:
@@ -287,6 +296,8 @@ static int walk(lat *z, uint64_t loads, double *ns, double *cycles, bool *ok, gt
     }
     if (GT_CUDA(err, cudaMemcpyAsync(z->dstarts, addrs, (size_t)z->lanes * sizeof *addrs,
                                      cudaMemcpyHostToDevice, z->s)) ||
+        (z->touch && GT_CUDA(err, gt_k_lat_touch(z->buf, z->slots, z->stride, z->dout + 2,
+                                                 z->blocks, z->s))) ||
         GT_CUDA(err, gt_k_lat_walk(z->dstarts, z->lanes, z->warm, loads, z->policy, z->dout,
                                    z->dends, z->s)) ||
         GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, 2 * sizeof *z->hout,
