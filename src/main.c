@@ -338,6 +338,8 @@ int main(int argc, char **argv)
         goto out;
     }
     src.live = be;
+    src.share_off = cli.no_share_lock;
+    gt_engine_set_share(src.eng, !cli.no_share_lock, NULL, 0);
     if (cli.mode == GT_MODE_BATCH)
         rc = cli.lesson ? gt_lesson_batch(&cli, src.eng, src.start, NULL)
                         : gt_batch_run(&cli, src.eng);

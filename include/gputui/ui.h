@@ -25,6 +25,7 @@ typedef struct gt_ui_source {
     int nlessons;
     const char *lessons_why;    /* why there are none, for 'L' */
     const struct gt_lesson *start;      /* --lesson: the TUI starts in it */
+    bool share_off;             /* --no-share-lock: measured without turns */
 } gt_ui_source;
 
 int gt_ui_run(const gt_cli *cli, gt_ui_source *src);

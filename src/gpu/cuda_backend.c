@@ -130,6 +130,12 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         return -1;
     p->ordinal = ordinal;
     snprintf(p->name, sizeof p->name, "%s", prop.name);
+    {
+        const unsigned char *u = (const unsigned char *)prop.uuid.bytes;
+        snprintf(p->uuid, sizeof p->uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+                 "%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
+                 u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    }
     gt_dp_set(p, GT_DP_CC, prop.major * 10 + prop.minor);
     gt_dp_set(p, GT_DP_MEM_TOTAL, (int64_t)prop.totalGlobalMem);
     for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {

@@ -2,7 +2,11 @@
  * header, the status line and the help overlay (ui_draw). Reads the UI
  * state; changes nothing but the terminal. */
 #include <math.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "gputui/input/keys.h"
 #include "gputui/record/replay.h"
@@ -34,6 +38,40 @@ static void ui_draw_header(ui *u)
                 u->cfg_idx + 1, u->rec->ncfg);
     else if (u->banner[0])
         ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD, " %s", u->banner);
+}
+
+/* Turns on the GPU with other gputui processes (engine.h): who holds it
+ * while this one waits, or how many share it and what that costs. */
+static void share_text(ui *u, char *out, size_t len)
+{
+    const gt_share_status *sh = &u->st.share;
+    char name[64], buf[1024];
+    struct passwd pw, *found = NULL;
+
+    out[0] = '\0';
+    if (!sh->on || u->rec)
+        return;
+    if (sh->waiting) {
+        if (getpwuid_r((uid_t)sh->holder_uid, &pw, buf, sizeof buf, &found) || !found)
+            snprintf(name, sizeof name, "uid %u", sh->holder_uid);
+        else
+            snprintf(name, sizeof name, "%s", pw.pw_name);
+        if (sh->holder_pid > 0)
+            snprintf(out, len, "  waiting for GPU %d: held by pid %d (user %s) for %.0f s",
+                     u->props.ordinal, sh->holder_pid, name,
+                     sh->holder_since > 0 ? fmax(0, (double)time(NULL) - sh->holder_since) : 0.0);
+        else
+            snprintf(out, len, "  waiting for GPU %d", u->props.ordinal);
+        return;
+    }
+    if (sh->others > 0 && sh->turns)
+        snprintf(out, len, "  GPU shared with %d other gputui (waited %.2f ms a sample)",
+                 sh->others, sh->waited / (double)sh->turns * 1e3);
+    if (sh->timeouts) {
+        size_t n = strlen(out);
+        snprintf(out + n, len - n, "  %llu iterations ran without their turn (disturbed)",
+                 (unsigned long long)sh->timeouts);
+    }
 }
 
 static void ui_draw_status(ui *u)
@@ -77,6 +115,7 @@ static void ui_draw_status(ui *u)
                  (unsigned long long)gt_run_count(&u->cur));
         break;
     }
+    share_text(u, left + strlen(left), sizeof left - strlen(left));
     if (u->recorder) {
         /* Recording: how far this configuration is towards --record-samples. */
         size_t n = strlen(left);

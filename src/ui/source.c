@@ -99,6 +99,8 @@ bool ui_switch_device(ui *u, double now)
         snprintf(u->fatal, sizeof u->fatal, "d: %s", err.msg);
         return false;
     }
+    if (src->live)
+        gt_engine_set_share(src->eng, !src->share_off, NULL, 0);
     u->eng = src->eng;
     u->tl_seq = 0;
     gt_engine_props(u->eng, &u->props);

@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "testutil.h"
@@ -15,11 +17,12 @@
 #include "gputui/report/batch.h"
 #include "gputui/input/cli.h"
 #include "gputui/engine/engine.h"
+#include "gputui/engine/share.h"
 #include "gputui/experiments/exp_transfer.h"
 #include "gputui/experiments/exp_zerocopy.h"
 #include "gputui/measure/run.h"
 
-static _Atomic int setups, teardowns, runs, fail_setup, fail_open;
+static _Atomic int setups, teardowns, runs, fail_setup, fail_open, with_uuid;
 static int64_t last_size;
 
 static int f_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
@@ -88,6 +91,8 @@ static int f_open(int o, gt_devprops *p, gt_err *e)
     }
     f_query(o, p, e);
     snprintf(p->name, sizeof p->name, "Fake GPU");
+    if (with_uuid)
+        snprintf(p->uuid, sizeof p->uuid, "GPU-00000000-0000-0000-0000-000000000001");
     return 0;
 }
 static void f_refresh(gt_devprops *p) { (void)p; }
@@ -100,7 +105,7 @@ static const gt_backend fake = {"fake", f_count, f_query, f_open, f_refresh, f_c
 
 static void reset(void)
 {
-    setups = teardowns = runs = fail_setup = fail_open = 0;
+    setups = teardowns = runs = fail_setup = fail_open = with_uuid = 0;
 }
 
 /* Waits (bounded) until the run has n samples or the state is ERROR. */
@@ -251,6 +256,73 @@ static void batch_skips_unproducible_series(void **state)
     gt_engine_stop(e);
 }
 
+/* Turns on the GPU (share.h) through the engine: while another holder
+ * keeps the turn, each iteration waits its bound and runs anyway, its
+ * samples counted as disturbed; once the turn is free, none are. */
+static void turns_and_disturbed_samples(void **state)
+{
+    char dir[64] = "/tmp/gputui-engine-XXXXXX", why[600], lock[160];
+    gt_engine *e;
+    gt_share other;
+    gt_err err;
+    gt_status st;
+    gt_run r;
+    int64_t v[GT_MAX_PARAMS];
+    (void)state;
+    reset();
+    with_uuid = 1;
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(gt_share_open(&other, dir, "GPU-00000000-0000-0000-0000-000000000001", why,
+                                   sizeof why), 0);
+    snprintf(lock, sizeof lock, "%s", other.path);
+    assert_int_equal(gt_share_take(&other, 1, NULL, NULL, NULL), GT_SHARE_TAKEN);
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
+    gt_engine_set_share(e, true, dir, 0.02);
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 5, &st);
+    assert_true(gt_run_count(&r) >= 5);
+    assert_true(st.share.on);
+    assert_string_equal(st.share.note, lock);
+    assert_int_equal(r.s[0].disturbed, gt_run_count(&r));
+    assert_true(st.share.timeouts >= 5);
+    /* The turn is free: a new configuration's samples are clean. */
+    gt_share_give(&other);
+    gt_run_free(&r);
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 20, &st);
+    assert_true(gt_run_count(&r) >= 20);
+    assert_int_equal(r.s[0].disturbed, 0);
+    assert_int_equal(st.share.timeouts, 0);
+    assert_true(st.share.turns >= 20);
+    assert_false(st.share.waiting);
+    gt_engine_stop(e);
+    gt_run_free(&r);
+    gt_share_close(&other);
+    unlink(lock);
+    rmdir(dir);
+    /* Opted out: no file, and the status says why. */
+    reset();
+    with_uuid = 1;
+    assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
+    gt_engine_set_share(e, false, NULL, 0);
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 3, &st);
+    assert_false(st.share.on);
+    assert_non_null(strstr(st.share.note, "--no-share-lock"));
+    gt_engine_stop(e);
+    gt_run_free(&r);
+    /* No UUID (the fake back-end's default): no file either. */
+    reset();
+    assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 3, &st);
+    assert_false(st.share.on);
+    assert_non_null(strstr(st.share.note, "no usable GPU UUID"));
+    gt_engine_stop(e);
+    gt_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +330,7 @@ int main(void)
         cmocka_unit_test(setup_error_is_reported_and_recoverable),
         cmocka_unit_test(open_failure), cmocka_unit_test(pause_stops_sampling),
         cmocka_unit_test(batch_skips_unproducible_series),
+        cmocka_unit_test(turns_and_disturbed_samples),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }

@@ -60,6 +60,7 @@ typedef struct gt_devprops {
     int ordinal;
     char name[128];
     char pci_bus_id[32];
+    char uuid[48];          /* "GPU-xxxxxxxx-xxxx-...", as nvidia-smi -L; "" if unknown */
     char driver[32];        /* NVML driver version string, "" if unknown */
     char nvml_note[96];     /* why NVML fields are N/A, "" if loaded */
     int64_t v[GT_DP_COUNT];

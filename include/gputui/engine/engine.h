@@ -30,6 +30,19 @@ typedef enum {
     GT_ST_DONE         /* the back-end has no more samples (replay) */
 } gt_state;
 
+/* Turns with other gputui processes on the GPU (share.h). */
+typedef struct gt_share_status {
+    bool on;                   /* this process takes turns */
+    char note[200];            /* the lock file, or why there is none */
+    int others;                /* other gputui processes on the file */
+    bool waiting;              /* waiting for the turn now, held by: */
+    int holder_pid;
+    unsigned holder_uid;
+    double holder_since;       /* seconds since the epoch, 0 unknown */
+    uint64_t turns, timeouts;  /* this generation's iterations; those run anyway */
+    double waited;             /* seconds waited in all, this generation */
+} gt_share_status;
+
 typedef struct gt_status {
     gt_state state;
     uint32_t gen;              /* generation the state refers to */
@@ -38,6 +51,7 @@ typedef struct gt_status {
     double since;              /* gt_now() when the state was entered */
     gt_setup_info info;        /* of the current generation */
     char msg[512];             /* error text in GT_ST_ERROR */
+    gt_share_status share;
 } gt_status;
 
 typedef struct gt_engine gt_engine;
@@ -49,6 +63,12 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device,
 uint32_t gt_engine_configure(gt_engine *e, const gt_experiment *exp,
                              const int64_t *vals);
 void gt_engine_set_paused(gt_engine *e, bool paused);
+/* Whether live iterations take turns with other gputui processes on this
+ * GPU (on unless this says otherwise), in dir (NULL: share.h's default),
+ * waiting at most wait_s for a turn (0: 2 s) before an iteration runs
+ * anyway, its samples marked disturbed. Before the first
+ * gt_engine_configure. */
+void gt_engine_set_share(gt_engine *e, bool on, const char *dir, double wait_s);
 int gt_engine_fd(const gt_engine *e);
 size_t gt_engine_drain(gt_engine *e, gt_sample *buf, size_t max);
 void gt_engine_status(gt_engine *e, gt_status *st);

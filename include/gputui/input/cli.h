@@ -40,6 +40,7 @@ typedef struct gt_cli {
     const char *compare[2]; /* --compare [A] B: recordings or bundled models */
     int ncompare;
     bool no_fallback;       /* --no-fallback: no replay when there is no GPU */
+    bool no_share_lock;     /* --no-share-lock: no turns with other gputui processes */
     bool force;             /* --force: --record may replace an existing file */
     bool trace_calls;       /* --trace-calls: batch reports list the CUDA calls */
     const char *lesson;     /* --lesson NAME: the TUI starts in it; --batch runs it */

@@ -189,6 +189,8 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             c->replay = val;
         } else if (!strcmp(name, "--no-fallback")) {
             c->no_fallback = true;
+        } else if (!strcmp(name, "--no-share-lock")) {
+            c->no_share_lock = true;
         } else if (!strcmp(name, "--force")) {
             c->force = true;
         } else if (!strcmp(name, "--pairs")) {
@@ -414,6 +416,9 @@ void gt_cli_usage(FILE *f)
             "      --list-lessons      list the lessons and exit\n"
             "      --no-fallback       with no CUDA device, fail instead of replaying the\n"
             "                          bundled recording\n"
+            "      --no-share-lock     do not take turns on the GPU with other gputui\n"
+            "                          processes (see the raw contention; the lock is a\n"
+            "                          file in $GPUTUI_LOCK_DIR, /dev/shm or /tmp)\n"
             "      --pairs all         batch, -e peer: every ordered pair of GPUs, printed\n"
             "                          as a matrix (row: the GPU that copies or reads)\n"
             "      --list-devices      list CUDA devices and their links, and exit\n"

@@ -92,6 +92,13 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
             gt_timeline *tl = malloc(sizeof *tl);
             uint32_t seq = 0;
             run->info = st.info;
+            if (st.share.on && (st.share.others > 0 || st.share.timeouts))
+                fprintf(stderr, "gputui: GPU shared with %d other gputui process%s: waited "
+                        "%.2f ms an iteration for the turn; %llu iterations ran without it "
+                        "(samples marked disturbed)\n", st.share.others,
+                        st.share.others == 1 ? "" : "es",
+                        st.share.turns ? st.share.waited / (double)st.share.turns * 1e3 : 0.0,
+                        (unsigned long long)st.share.timeouts);
             if (tl && gt_engine_timeline(eng, tl, &seq)) {
                 gt_recorder_timeline(rec, tl);
                 if (gt_run_set_timeline(run, tl))

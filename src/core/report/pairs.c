@@ -114,6 +114,7 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
             fprintf(stderr, "gputui: GPU %d: %s\n", i, err.msg);
             return err.code ? err.code : GT_EXIT_FAIL;
         }
+        gt_engine_set_share(eng, !cli->no_share_lock, NULL, 0);
         gt_engine_props(eng, &props);
         if (!name[0])
             snprintf(name, sizeof name, "%s", props.name);

@@ -1,0 +1,87 @@
+/* engine_private.h - the engine's state, shared by its two halves: the
+ * controller the UI thread calls (engine.c) and the worker thread that
+ * owns the device (worker.c). Private to src/core/engine. */
+#ifndef GPUTUI_ENGINE_PRIVATE_H
+#define GPUTUI_ENGINE_PRIVATE_H
+
+#include <pthread.h>
+
+#include "gputui/base/port.h"
+#include "gputui/engine/engine.h"
+#include "gputui/engine/share.h"
+
+#define QUEUE_CAP 8192
+/* How long an iteration waits for its turn on the GPU before it runs
+ * anyway, its samples marked disturbed. */
+#define SHARE_WAIT_MAX 2.0
+
+/* A configuration's calls (trace.h) as last published. */
+typedef struct traced {
+    uint32_t gen;
+    gt_trace t;
+} traced;
+
+struct gt_engine {
+    const gt_backend *be;
+    int device;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;       /* the worker waits on it; so does start() */
+    gt_wake wake;              /* readable when samples or the status changed */
+
+    /* requested by the UI */
+    const gt_experiment *exp;
+    int64_t vals[GT_MAX_PARAMS];
+    uint32_t want_gen;
+    bool paused, quit;
+
+    /* published by the worker */
+    gt_status st;
+    gt_devprops props;
+    bool opened;
+    int open_rc;
+    gt_err open_err;
+
+    gt_timeline *tl;         /* latest timeline, NULL until one exists */
+    uint32_t tl_seq;
+    traced *tr_cur, *tr_prev;   /* the current generation's calls; the one
+                                   before, with its teardown; NULL if no memory */
+    uint32_t tr_seq;            /* counts what publish_trace published */
+
+    gt_sample q[QUEUE_CAP];
+    size_t qhead, qlen;
+
+    /* Turns on the GPU (share.h): the wish, set before the first
+     * configuration; the lock file and when its processes were last
+     * counted are the worker's. */
+    bool share_off, share_tried;
+    char share_dir[256];
+    double share_wait;
+    gt_share share;
+    double share_counted, share_wait_w;     /* the worker's copy of share_wait */
+};
+
+/* The worker thread (worker.c); arg is the engine. */
+void *gt_engine_worker(void *arg);
+
+static inline void notify(gt_engine *e)
+{
+    gt_wake_signal(&e->wake);
+}
+
+/* Called with mu held. */
+static inline void set_state(gt_engine *e, gt_state s, uint32_t gen)
+{
+    if (e->st.state != s || e->st.gen != gen)
+        e->st.since = gt_now();
+    e->st.state = s;
+    e->st.gen = gen;
+    notify(e);
+}
+
+static inline bool cancelled(gt_engine *e, uint32_t gen)
+{
+    return e->quit || e->want_gen != gen;
+}
+
+#endif

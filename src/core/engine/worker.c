@@ -1,0 +1,344 @@
+/* The engine's worker thread (engine.h): it opens the device, sets up each
+ * configuration the controller (engine.c) asks for, warms it up and runs
+ * its iterations, each in this process's turn on the GPU (share.h), and
+ * queues their samples. */
+#define _POSIX_C_SOURCE 200809L
+#include "engine_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Called with mu held: the worker's trace of 'gen' becomes visible. */
+static void publish_trace(gt_engine *e, traced *to, const gt_trace *t, uint32_t gen)
+{
+    if (to && t) {
+        to->t = *t;
+        to->gen = gen;
+        e->tr_seq++;
+    }
+}
+
+/* One iteration; the first of a configuration is traced (timed
+ * iterations after it make no trace calls beyond a thread-local check). */
+static int run_traced(const gt_exp_ops *ops, void *state, gt_sample *buf, gt_err *err,
+                      gt_trace *tr, bool *traced_run)
+{
+    int rc;
+
+    if (*traced_run || !tr)
+        return ops->run(state, buf, err);
+    gt_trace_capture(tr, GT_TR_RUN);
+    rc = ops->run(state, buf, err);
+    gt_trace_capture(NULL, GT_TR_RUN);
+    *traced_run = rc != 0 || (ops->replayed);
+    return rc;
+}
+
+/* ---- turns on the GPU with other gputui processes (share.h) ---- */
+
+typedef struct turn_ctx {
+    gt_engine *e;
+    uint32_t gen;
+} turn_ctx;
+
+static bool turn_cancelled(void *ctx)
+{
+    turn_ctx *c = ctx;
+    bool r;
+
+    pthread_mutex_lock(&c->e->mu);
+    r = cancelled(c->e, c->gen);
+    pthread_mutex_unlock(&c->e->mu);
+    return r;
+}
+
+static void turn_waiting(void *ctx, const gt_share_holder *h, double waited)
+{
+    gt_engine *e = ((turn_ctx *)ctx)->e;
+
+    (void)waited;
+    pthread_mutex_lock(&e->mu);
+    e->st.share.waiting = true;
+    e->st.share.holder_pid = h->pid;
+    e->st.share.holder_uid = h->uid;
+    e->st.share.holder_since = h->since;
+    notify(e);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* Opens the GPU's lock file once, for the first live configuration. */
+static void share_open(gt_engine *e, const gt_devprops *p)
+{
+    char why[600], dir[sizeof e->share_dir];
+    bool on, off;
+
+    pthread_mutex_lock(&e->mu);
+    off = e->share_off;
+    e->share_wait_w = e->share_wait;
+    memcpy(dir, e->share_dir, sizeof dir);
+    pthread_mutex_unlock(&e->mu);
+    e->share_tried = true;
+    e->share.fd = -1;
+    if (off)
+        snprintf(why, sizeof why, "not taking turns with other gputui processes "
+                 "(--no-share-lock)");
+    else if (gt_share_open(&e->share, dir[0] ? dir : gt_share_default_dir(), p->uuid, why,
+                           sizeof why))
+        snprintf(why + strlen(why), sizeof why - strlen(why), ": not taking turns");
+    else
+        snprintf(why, sizeof why, "%s", e->share.path);
+    on = e->share.fd >= 0;
+    pthread_mutex_lock(&e->mu);
+    e->st.share.on = on;
+    snprintf(e->st.share.note, sizeof e->st.share.note, "%s", why);
+    e->st.share.others = on ? gt_share_others(&e->share) : 0;
+    pthread_mutex_unlock(&e->mu);
+    e->share_counted = gt_now();
+}
+
+/* One iteration in this process's turn: it waits for the turn (at most
+ * share_wait, 2 s unless set, then runs anyway with its samples marked disturbed) and
+ * gives it back once run() has returned, its end event complete. 0 when
+ * the configuration changed while it waited. */
+static int run_turn(gt_engine *e, uint32_t gen, const gt_exp_ops *ops, void *state,
+                    gt_sample *buf, gt_err *err, gt_trace *tr, bool *traced_run)
+{
+    turn_ctx c = {e, gen};
+    gt_share_rc got = GT_SHARE_TAKEN;
+    bool sharing = e->share.fd >= 0 && !ops->replayed;
+    double t0 = gt_now(), waited = 0;
+    int rc, others = -1;
+
+    memset(buf, 0, GT_MAX_SERIES * sizeof *buf);    /* back-ends set what they know */
+    if (sharing) {
+        got = gt_share_take(&e->share, e->share_wait_w, turn_cancelled, turn_waiting, &c);
+        waited = gt_now() - t0;
+        if (got == GT_SHARE_CANCELLED)
+            return 0;
+    }
+    rc = run_traced(ops, state, buf, err, tr, traced_run);
+    if (!sharing)
+        return rc;
+    gt_share_give(&e->share);
+    for (int i = 0; got == GT_SHARE_TIMEOUT && i < rc; i++)
+        buf[i].disturbed = 1;
+    if (gt_now() - e->share_counted > 1.0) {
+        others = gt_share_others(&e->share);
+        e->share_counted = gt_now();
+    }
+    pthread_mutex_lock(&e->mu);
+    e->st.share.waiting = false;
+    e->st.share.turns++;
+    e->st.share.timeouts += got == GT_SHARE_TIMEOUT;
+    e->st.share.waited += waited;
+    if (others >= 0)
+        e->st.share.others = others;
+    pthread_mutex_unlock(&e->mu);
+    return rc;
+}
+
+void *gt_engine_worker(void *arg)
+{
+    gt_engine *e = arg;
+    const gt_exp_ops *ops = NULL;       /* the operations that own 'state' */
+    void *state = NULL;
+    uint32_t active = 0;
+    gt_devprops props;
+    gt_err err;
+    gt_sample buf[GT_MAX_SERIES];
+    gt_timeline *tl = NULL;
+    gt_trace *tr = NULL;        /* the calls of 'active', the worker's copy */
+    bool traced_run = false;    /* its first iteration is in tr */
+    bool have_tl = false;
+    const gt_experiment *prev_exp = NULL;  /* whose buffers the back-end may keep */
+    int rc;
+
+    gt_err_clear(&err);
+    gt_devprops_init(&props);
+    rc = e->be->open(e->device, &props, &err);
+    pthread_mutex_lock(&e->mu);
+    e->opened = true;
+    e->open_rc = rc;
+    e->open_err = err;
+    e->props = props;
+    pthread_cond_broadcast(&e->cv);
+    if (rc) {
+        pthread_mutex_unlock(&e->mu);
+        return NULL;
+    }
+    tl = calloc(1, sizeof *tl);     /* no timelines if this fails; nothing else changes */
+    tr = calloc(1, sizeof *tr);     /* the same for traces */
+
+    for (;;) {
+        while (!e->quit && (e->want_gen == 0 ||
+                            (active == e->want_gen &&
+                             (e->paused || e->st.state == GT_ST_ERROR ||
+                              e->st.state == GT_ST_DONE || e->st.state == GT_ST_IDLE)))) {
+            if (e->paused && active == e->want_gen && e->st.state == GT_ST_RUNNING)
+                set_state(e, GT_ST_PAUSED, active);
+            pthread_cond_wait(&e->cv, &e->mu);
+        }
+        if (e->quit)
+            break;
+
+        if (active != e->want_gen) {
+            if (e->tl)
+                e->tl->gen = 0;     /* the old generation's timeline is stale */
+            const gt_experiment *exp = e->exp;
+            int64_t vals[GT_MAX_PARAMS];
+            uint32_t gen = e->want_gen;
+            gt_setup_info info;
+            char msg[sizeof err.msg];
+            int nwarm;
+
+            memcpy(vals, e->vals, sizeof vals);
+            memset(&e->st.info, 0, sizeof e->st.info);
+            e->st.iterations = 0;
+            e->st.share.turns = e->st.share.timeouts = 0;
+            e->st.share.waited = 0;
+            e->st.msg[0] = '\0';
+            e->st.warmup_done = e->st.warmup_total = 0;
+            set_state(e, GT_ST_SETUP, gen);
+            pthread_mutex_unlock(&e->mu);
+
+            memset(&info, 0, sizeof info);
+            double t0 = gt_now();
+            gt_trace_capture(tr, GT_TR_TEARDOWN);
+            if (state)
+                ops->teardown(state);
+            gt_trace_capture(NULL, GT_TR_SETUP);
+            double t_down = gt_now() - t0;
+            bool had_state = state != NULL;
+            state = NULL;
+            if (active) {
+                pthread_mutex_lock(&e->mu);
+                publish_trace(e, e->tr_prev, tr, active);
+                pthread_mutex_unlock(&e->mu);
+            }
+            if (tr)
+                gt_trace_clear(tr);
+            traced_run = false;
+            if (e->be->release && (!exp || exp != prev_exp))
+                e->be->release();   /* what the last experiment kept */
+            prev_exp = exp;
+            if (!exp) {             /* gt_engine_release */
+                e->be->refresh(&props);     /* the free memory, with nothing held */
+                pthread_mutex_lock(&e->mu);
+                e->props = props;
+                active = gen;
+                set_state(e, GT_ST_IDLE, gen);
+                pthread_cond_broadcast(&e->cv);
+                continue;
+            }
+            gt_err_clear(&err);
+            e->be->refresh(&props);
+            ops = e->be->ops(exp->name);
+            if (ops && !ops->replayed && !e->share_tried)
+                share_open(e, &props);
+            nwarm = exp->warmup_param >= 0 && ops && !ops->replayed ?
+                (int)vals[exp->warmup_param] : 0;
+            if (!ops)
+                gt_err_set(&err, GT_EXIT_FAIL, "experiment '%s' is not available "
+                           "in the %s back-end", exp->name, e->be->name);
+            else if (gt_experiment_check(exp, vals, &props, msg, sizeof msg))
+                gt_err_set(&err, GT_EXIT_USAGE, "%s", msg);
+            else {
+                gt_trace_capture(tr, GT_TR_SETUP);
+                ops->setup(&state, vals, &props, &info, &err);
+                gt_trace_capture(NULL, GT_TR_SETUP);
+            }
+            if (had_state && ops && !ops->replayed)
+                gt_setup_info_time(&info, t_down, "previous configuration: free all");
+            e->be->refresh(&props);
+
+            pthread_mutex_lock(&e->mu);
+            active = gen;
+            e->props = props;
+            e->st.info = info;
+            publish_trace(e, e->tr_cur, tr, gen);
+            e->st.warmup_total = nwarm;
+            if (err.code) {
+                snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
+                set_state(e, GT_ST_ERROR, gen);
+                continue;
+            }
+            /* Warm-up: module load, first touch, clocks; not queued. */
+            rc = 0;
+            for (int w = 0; w < nwarm && !cancelled(e, gen); w++) {
+                set_state(e, GT_ST_WARMUP, gen);
+                pthread_mutex_unlock(&e->mu);
+                rc = run_turn(e, gen, ops, state, buf, &err, tr, &traced_run);
+                pthread_mutex_lock(&e->mu);
+                if (w == 0)
+                    publish_trace(e, e->tr_cur, tr, gen);
+                if (rc < 0)
+                    break;
+                e->st.warmup_done = w + 1;
+            }
+            if (rc < 0 && err.code) {
+                snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
+                set_state(e, GT_ST_ERROR, gen);
+                continue;
+            }
+            if (!cancelled(e, gen))
+                set_state(e, e->paused ? GT_ST_PAUSED : GT_ST_RUNNING, gen);
+            continue;
+        }
+
+        if (e->st.state != GT_ST_RUNNING)
+            set_state(e, GT_ST_RUNNING, active);
+        pthread_mutex_unlock(&e->mu);
+        gt_err_clear(&err);
+        bool first = !traced_run;
+        rc = run_turn(e, active, ops, state, buf, &err, tr, &traced_run);
+        if (first) {
+            pthread_mutex_lock(&e->mu);
+            publish_trace(e, e->tr_cur, tr, active);
+            pthread_mutex_unlock(&e->mu);
+        }
+        if (rc > 0 && tl && ops->timeline && ops->timeline(state, tl)) {
+            tl->gen = active;
+            have_tl = true;
+        }
+        pthread_mutex_lock(&e->mu);
+        if (have_tl && e->tl && !cancelled(e, active)) {
+            gt_timeline *t = e->tl;     /* swap: the worker's buffer becomes the published one */
+            e->tl = tl;
+            tl = t;
+            e->tl_seq++;
+        }
+        have_tl = false;
+        if (rc < 0) {
+            snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
+            set_state(e, GT_ST_ERROR, active);
+            continue;
+        }
+        if (rc == 0) {
+            if (ops->done && ops->done(state))
+                set_state(e, GT_ST_DONE, active);
+            continue;
+        }
+        while (e->qlen + (size_t)rc > QUEUE_CAP && !cancelled(e, active))
+            pthread_cond_wait(&e->cv, &e->mu);
+        if (cancelled(e, active))
+            continue;
+        for (int i = 0; i < rc; i++) {
+            buf[i].gen = active;
+            e->q[(e->qhead + e->qlen++) % QUEUE_CAP] = buf[i];
+        }
+        e->st.iterations++;
+        if (e->qlen == (size_t)rc)
+            notify(e);
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (state)
+        ops->teardown(state);
+    if (e->be->release)
+        e->be->release();
+    free(tl);
+    free(tr);
+    gt_share_close(&e->share);
+    e->be->close();
+    return NULL;
+}
