@@ -20,6 +20,20 @@
 
 extern char **environ;
 
+/* The last children started: their GPU work is this process's own, not
+ * another program's (cuda_backend.c's users() leaves them out). */
+static int recent[GT_CHILDREN_KEPT];
+static unsigned nrecent;
+
+int gt_child_recent(int *pids, int max)
+{
+    int n = 0;
+
+    for (unsigned i = 0; i < GT_CHILDREN_KEPT && i < nrecent && n < max; i++)
+        pids[n++] = recent[i];
+    return n;
+}
+
 int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, int *status)
 {
     char exe[1024];
@@ -43,6 +57,8 @@ int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, 
         posix_spawn(&pid, exe, &fa, NULL, argv, environ))
         pid = -1;
     posix_spawn_file_actions_destroy(&fa);
+    if (pid > 0)
+        recent[nrecent++ % GT_CHILDREN_KEPT] = (int)pid;
     close(fds[1]);
     while (pid > 0 && got + 1 < len) {
         struct pollfd pfd = {fds[0], POLLIN, 0};

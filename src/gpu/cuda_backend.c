@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "gputui/base/port.h"
 #include "gpu.h"
@@ -197,6 +199,10 @@ static void query_mps(gt_devprops *p)
     }
 }
 
+static char opened_bus[32];
+static unsigned long long users_ts;    /* NVML's time of the last look at the others */
+#define GT_SHARE_SKIP_MAX 64
+
 static int open_device(int ordinal, gt_devprops *p, gt_err *err)
 {
     size_t l2_initial;
@@ -219,7 +225,31 @@ static int open_device(int ordinal, gt_devprops *p, gt_err *err)
     gt_gpu_opened(v, l2_initial);
     refresh(p);
     opened = ordinal;
+    snprintf(opened_bus, sizeof opened_bus, "%s", p->pci_bus_id);
+    users_ts = 0;
     return 0;
+}
+
+/* The open device's other processes: this one and its recent children
+ * (the runtime and VMM experiments' probes) are left out too. */
+static void users(gt_gpu_users *u, const int *skip, int nskip)
+{
+    int all[GT_SHARE_SKIP_MAX + 1 + GT_CHILDREN_KEPT];
+    struct timespec ts;
+
+    if (nskip > GT_SHARE_SKIP_MAX)
+        nskip = GT_SHARE_SKIP_MAX;
+    memcpy(all, skip, (size_t)nskip * sizeof *skip);
+    all[nskip++] = (int)getpid();
+    nskip += gt_child_recent(all + nskip, GT_CHILDREN_KEPT);
+    if (!users_ts) {
+        /* From a second before the first look (NVML counts microseconds
+         * of the realtime clock). */
+        clock_gettime(CLOCK_REALTIME, &ts);
+        users_ts = (unsigned long long)ts.tv_sec * 1000000ull + (unsigned long long)ts.tv_nsec / 1000 -
+                   1000000ull;
+    }
+    gt_nvml_users(opened_bus, all, nskip, &users_ts, u);
 }
 
 /* The context goes with the device: 'd' (another device) and the end of
@@ -262,5 +292,6 @@ const gt_backend gt_cuda_backend = {
     .refresh = refresh,
     .close = close_device,
     .ops = ops,
+    .users = users,
     .release = gt_keep_release,
 };

@@ -166,6 +166,10 @@ int gt_count_read(const unsigned long long *d, unsigned long long *h, cudaStream
 void gt_nvml_device(gt_devprops *p);
 void gt_query_topology(gt_topo *t, int count);
 void gt_nvml_close(void);
+/* The other processes on the device at PCI bus, without those in skip;
+ * their activity since *last_ts (NVML's microseconds), which moves on. */
+void gt_nvml_users(const char *bus, const int *skip, int nskip, unsigned long long *last_ts,
+                   gt_gpu_users *u);
 
 /* What the back-end found when it opened the device (calls.c keeps it):
  * its multiprocessors (grid sizing) and cudaLimitPersistingL2CacheSize,
@@ -178,6 +182,9 @@ int gt_gpu_sms(void);
  * killing it after timeout_s; *status is waitpid's (-1 when it did not
  * start). 0, or -1 with line saying why it could not run. */
 int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, int *status);
+/* The pids of the last GT_CHILDREN_KEPT children, up to max. */
+#define GT_CHILDREN_KEPT 16
+int gt_child_recent(int *pids, int max);
 size_t gt_l2_initial_limit(void);
 
 /* The runtime experiment's op=return (runtime_return.c), which runtime.c

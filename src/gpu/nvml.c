@@ -1,12 +1,14 @@
 /* What NVML and the runtime say about the machine's GPUs: a device's PCIe
- * link and the driver version (devprops.h), and for every pair the peer
- * access, native atomics, NVLinks and PCIe path (topology.h).
+ * link and the driver version (devprops.h), for every pair the peer
+ * access, native atomics, NVLinks and PCIe path (topology.h), and the
+ * other processes on a device, with whether they had work (backend.h).
  *
  * NVML comes from dlopen, so a machine without it still measures; then
  * the NVML fields stay unknown and the note says why. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpu.h"
@@ -210,6 +212,127 @@ void gt_query_topology(gt_topo *t, int count)
             if (common && common(h[i], h[j], &level) == 0)
                 t->link[i][j].path = path_of(level);
         }
+}
+
+/* nvmlProcessInfo_t and nvmlProcessUtilizationSample_t. */
+typedef struct nvml_proc {
+    unsigned pid;
+    unsigned long long mem;
+    unsigned gpu_instance, compute_instance;
+} nvml_proc;
+typedef struct nvml_util {
+    unsigned pid;
+    unsigned long long ts;
+    unsigned sm, mem, enc, dec;
+} nvml_util;
+typedef int (*pfn_nvml_procs)(nvml_device, unsigned *, nvml_proc *);
+typedef int (*pfn_nvml_putil)(nvml_device, nvml_util *, unsigned *, unsigned long long);
+typedef int (*pfn_nvml_pname)(unsigned, char *, unsigned);
+typedef int (*pfn_nvml_mig)(nvml_device, unsigned *, unsigned *);
+
+#define NVML_ERROR_NOT_FOUND 6
+#define NVML_ERROR_INSUFFICIENT_SIZE 7
+#define NVML_ERROR_NOT_SUPPORTED 3
+
+static bool skipped(unsigned pid, const int *skip, int nskip)
+{
+    for (int i = 0; i < nskip; i++)
+        if ((unsigned)skip[i] == pid)
+            return true;
+    return false;
+}
+
+/* Adds the processes of one kind (compute or graphics) to u. */
+static void add_procs(nvml_device d, const char *fn, const int *skip, int nskip, gt_gpu_users *u)
+{
+    pfn_nvml_procs f = (pfn_nvml_procs)dlsym(nvml, fn);
+    pfn_nvml_pname name = (pfn_nvml_pname)dlsym(nvml, "nvmlSystemGetProcessName");
+    nvml_proc procs[64];
+    unsigned n = 64;
+
+    if (!f || f(d, &n, procs) != 0)
+        return;
+    for (unsigned i = 0; i < n && i < 64; i++) {
+        bool seen = false;
+        if (skipped(procs[i].pid, skip, nskip))
+            continue;
+        for (int k = 0; k < u->n && k < GT_USERS_MAX; k++)
+            seen |= u->p[k].pid == (int)procs[i].pid;
+        if (seen)
+            continue;
+        if (u->n < GT_USERS_MAX) {
+            gt_gpu_proc *p = &u->p[u->n];
+            char full[256] = "";
+            const char *base;
+            p->pid = (int)procs[i].pid;
+            /* NVML_VALUE_NOT_AVAILABLE is all ones */
+            p->mem = procs[i].mem == ~0ull ? 0 : procs[i].mem;
+            if (name && name(procs[i].pid, full, sizeof full) == 0) {
+                base = strrchr(full, '/');
+                snprintf(p->name, sizeof p->name, "%s", base ? base + 1 : full);
+            }
+            if (!strcmp(p->name, "nvidia-cuda-mps-server"))
+                snprintf(u->note, sizeof u->note, "an MPS server runs here: its clients share "
+                         "the GPU through it and show as one process");
+        }
+        u->n++;
+    }
+}
+
+void gt_nvml_users(const char *bus, const int *skip, int nskip, unsigned long long *last_ts,
+                   gt_gpu_users *u)
+{
+    pfn_nvml_putil util;
+    pfn_nvml_mig mig;
+    nvml_util *s = NULL;
+    nvml_device d;
+    unsigned n = 0, cur, pending;
+    unsigned long long newest = *last_ts;
+    int rc;
+
+    memset(u, 0, sizeof *u);
+    if (!nvml_lib(u->note, sizeof u->note))
+        return;
+    if (by_bus(bus, &d)) {
+        snprintf(u->note, sizeof u->note, "NVML does not know PCI %s", bus);
+        return;
+    }
+    u->known = true;
+    mig = (pfn_nvml_mig)dlsym(nvml, "nvmlDeviceGetMigMode");
+    if (mig && mig(d, &cur, &pending) == 0 && cur)
+        snprintf(u->note, sizeof u->note, "MIG is on: processes of other GPU instances "
+                 "are not seen, and do not share this one's SMs");
+    add_procs(d, "nvmlDeviceGetComputeRunningProcesses_v3", skip, nskip, u);
+    add_procs(d, "nvmlDeviceGetGraphicsRunningProcesses_v3", skip, nskip, u);
+    /* Which processes had work since the last look: NVML's per-process
+     * utilization samples newer than it. */
+    util = (pfn_nvml_putil)dlsym(nvml, "nvmlDeviceGetProcessUtilization");
+    if (!util)
+        return;
+    rc = util(d, NULL, &n, *last_ts);
+    if (rc == NVML_ERROR_NOT_FOUND || (rc == 0 && n == 0)) {
+        u->activity_known = true;       /* no samples: nobody had work */
+        return;
+    }
+    if (rc != NVML_ERROR_INSUFFICIENT_SIZE || !n || !(s = calloc(n, sizeof *s)))
+        return;
+    if (util(d, s, &n, *last_ts) == 0) {
+        u->activity_known = true;
+        u->fresh = n > 0;
+        for (unsigned i = 0; i < n; i++) {
+            if (s[i].ts > newest)
+                newest = s[i].ts;
+            if (skipped(s[i].pid, skip, nskip) || !(s[i].sm || s[i].mem))
+                continue;
+            /* Only processes that are still here: a sample of one gone
+             * since says nothing about now. */
+            for (int k = 0; k < u->n && k < GT_USERS_MAX; k++)
+                if (u->p[k].pid == (int)s[i].pid)
+                    u->p[k].busy = u->busy = true;
+        }
+        *last_ts = newest;
+    }
+    free(s);
 }
 
 void gt_nvml_close(void)

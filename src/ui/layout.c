@@ -40,16 +40,30 @@ static void ui_draw_header(ui *u)
         ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD, " %s", u->banner);
 }
 
-/* Turns on the GPU with other gputui processes (engine.h): who holds it
+/* Who else uses the GPU: other programs the driver names, and the gputui
+ * processes this one takes turns with (engine.h): who holds the turn
  * while this one waits, or how many share it and what that costs. */
 static void share_text(ui *u, char *out, size_t len)
 {
     const gt_share_status *sh = &u->st.share;
     char name[64], buf[1024];
     struct passwd pw, *found = NULL;
+    size_t n;
 
     out[0] = '\0';
-    if (!sh->on || u->rec)
+    if (u->rec)
+        return;
+    if (!sh->users_known && sh->users_note[0])
+        snprintf(out, len, "  cannot tell whether the GPU is shared (%s)", sh->users_note);
+    else if (sh->users_known && sh->foreign)
+        snprintf(out, len, "  GPU also used by %s%s", sh->foreign_text,
+                 sh->foreign_busy ? ", busy: samples marked disturbed" : "");
+    else if (sh->users_known && sh->users_note[0])
+        snprintf(out, len, "  %s", sh->users_note);
+    n = strlen(out);
+    out += n;
+    len -= n;
+    if (!sh->on)
         return;
     if (sh->waiting) {
         if (getpwuid_r((uid_t)sh->holder_uid, &pw, buf, sizeof buf, &found) || !found)
@@ -68,7 +82,7 @@ static void share_text(ui *u, char *out, size_t len)
         snprintf(out, len, "  GPU shared with %d other gputui (waited %.2f ms a sample)",
                  sh->others, sh->waited / (double)sh->turns * 1e3);
     if (sh->timeouts) {
-        size_t n = strlen(out);
+        n = strlen(out);
         snprintf(out + n, len - n, "  %llu iterations ran without their turn (disturbed)",
                  (unsigned long long)sh->timeouts);
     }

@@ -18,6 +18,9 @@
 //                            loads), then times 16384 loads in the same
 //                            kernel; 9 kernels a size, each going on where
 //                            the last stopped; ns per load.
+//   refprobe load SECONDS    a foreign load for the sharing tests: pinned
+//                            64 MiB H2D copies and a kernel that reads
+//                            256 MiB, back to back, for SECONDS.
 //
 // Output: one JSON object per line, figures in ms or GB/s.
 #include <algorithm>
@@ -350,10 +353,48 @@ void chase(int argc, char **argv)
 
 }  // namespace
 
+__global__ void load_kernel(const uint4 *p, size_t n, uint4 *sink)
+{
+    uint4 acc = {0, 0, 0, 0};
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        acc.x ^= p[i].x;
+    if (acc.x == 0x5eed5eedu)
+        *sink = acc;
+}
+
+void load(double seconds)
+{
+    size_t copy = 64ull << 20, big = 256ull << 20;
+    void *host, *dev, *buf;
+    uint4 *sink;
+    unsigned long n = 0;
+    struct timespec t0, t;
+
+    CK(cudaMallocHost(&host, copy));
+    CK(cudaMalloc(&dev, copy));
+    CK(cudaMalloc(&buf, big));
+    CK(cudaMalloc(&sink, sizeof *sink));
+    CK(cudaMemset(buf, 1, big));
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        CK(cudaMemcpy(dev, host, copy, cudaMemcpyHostToDevice));
+        load_kernel<<<1024, 256>>>((const uint4 *)buf, big / sizeof(uint4), sink);
+        CK(cudaDeviceSynchronize());
+        n++;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 < seconds);
+    printf("{\"probe\":\"load\",\"rounds\":%lu,\"seconds\":%.1f}\n", n, seconds);
+    cudaFreeHost(host);
+    cudaFree(dev);
+    cudaFree(buf);
+    cudaFree(sink);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc [N] | pageable [MiB] | chase KiB...\n");
+        fprintf(stderr, "usage: refprobe zc [N] | pageable [MiB] | chase KiB... | load SECONDS\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -364,8 +405,11 @@ int main(int argc, char **argv)
         pageable(argc > 2 ? (size_t)atoi(argv[2]) : 32);
     else if (!strcmp(argv[1], "chase") && argc > 2)
         chase(argc - 2, argv + 2);
+    else if (!strcmp(argv[1], "load") && argc > 2)
+        load(atof(argv[2]));
     else {
-        fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, pageable, chase KiB...)\n",
+        fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, pageable, chase KiB..., "
+                "load SECONDS)\n",
                 argv[1]);
         return 64;
     }

@@ -321,6 +321,80 @@ for (call, size), s in runs.items():
 PY
 )
 
+section "sharing: several gputui at once, with and without turns, and a foreign load"
+# Solo, then 4 processes at once without the lock (the GPU time-slices
+# them: inflated), then 4 taking turns (each within 3% of solo: pinned H2D
+# and zero-copy; latency is reported). Then a foreign load beside one: its
+# samples are marked disturbed and the load is named.
+share_run() {   # share_run TAG N FLAG: N processes of each experiment
+    local tag=$1 n=$2 flag=$3 pids=() k
+    for k in $(seq "$n"); do
+        # shellcheck disable=SC2086
+        "$BIN" --batch --format json $flag -e transfer --dir h2d --host pinned --size 64M \
+            --samples 200 >"$LOG/share-$tag-pinned-$k.json" 2>"$LOG/share-$tag-pinned-$k.err" &
+        pids+=($!)
+    done
+    wait "${pids[@]}"; pids=()
+    for k in $(seq "$n"); do
+        # shellcheck disable=SC2086
+        "$BIN" --batch --format json $flag -e zerocopy --variant explicit --samples 400 \
+            >"$LOG/share-$tag-zerocopy-$k.json" 2>"$LOG/share-$tag-zerocopy-$k.err" &
+        pids+=($!)
+    done
+    wait "${pids[@]}"; pids=()
+    for k in $(seq "$n"); do
+        # shellcheck disable=SC2086
+        "$BIN" --batch --format json $flag -e latency --size 16M --samples 300 \
+            >"$LOG/share-$tag-latency-$k.json" 2>"$LOG/share-$tag-latency-$k.err" &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+}
+share_run solo 1 ""
+share_run free 4 --no-share-lock
+share_run turns 4 ""
+"$PROBE" load 8 >"$LOG/share-load.txt" 2>&1 &
+load_pid=$!
+sleep 2
+"$BIN" --batch --format json -e transfer --dir h2d --host pinned --size 64M --samples 300 \
+    >"$LOG/share-foreign.json" 2>"$LOG/share-foreign.err"
+wait "$load_pid"
+while read -r line; do
+    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
+done < <(python3 - "$LOG" <<'PY'
+import json, sys, glob
+log = sys.argv[1]
+def p50s(tag, exp):
+    out = []
+    for f in sorted(glob.glob(f"{log}/share-{tag}-{exp}-*.json")):
+        s = json.load(open(f))["runs"][0]["series"][0]
+        out.append((s["latency_s"]["p50"], s.get("disturbed", 0)))
+    return out
+unit = {"pinned": (1e3, "ms"), "zerocopy": (1e6, "us"), "latency": (1e9, "ns")}
+for exp in ("pinned", "zerocopy", "latency"):
+    k, u = unit[exp]
+    solo = p50s("solo", exp)[0][0]
+    free = [x[0] for x in p50s("free", exp)]
+    turns = [x[0] for x in p50s("turns", exp)]
+    txt = lambda v: " ".join(f"{x * k:.3g}" for x in v)
+    worst = max(abs(x / solo - 1) for x in turns)
+    line = (f"{exp}: solo {solo * k:.4g} {u}; 4 at once without turns {txt(free)}; "
+            f"taking turns {txt(turns)} (worst {100 * worst:+.1f}%)")
+    if exp == "latency":
+        print("ok " + line + " (not judged: see the README)")
+        continue
+    print(("ok " if max(free) > 1.5 * solo else "FAIL ") + line.split(";")[0] + "; without turns: "
+          + f"inflated {max(free) / solo:.2f}x (wanted above 1.5x)")
+    print(("ok " if worst <= 0.03 else "FAIL ") + line + " (wanted within 3%)")
+s = json.load(open(f"{log}/share-foreign.json"))["runs"][0]["series"][0]
+err = open(f"{log}/share-foreign.err").read()
+named = "refprobe" in err
+print(("ok " if s.get("disturbed", 0) > 0 and named else "FAIL ") +
+      f"a foreign load beside: {s.get('disturbed', 0)} of {s['latency_s']['count']} samples "
+      f"disturbed, p50 {s['latency_s']['p50'] * 1e3:.3f} ms; stderr: {err.strip()[:200]}")
+PY
+)
+
 section "two GPUs: peer copies, portable memory, VMM from a peer (or the refusals on one)"
 while read -r line; do
     case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac

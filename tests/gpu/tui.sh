@@ -49,6 +49,27 @@ assert 16 << 20 in sizes and 32 << 20 in sizes, sizes
 assert all(s['failed'] == 0 for r in d['runs'] for s in r['series'])
 " "$TMPD/live.json"
 
+# Two TUIs on one GPU take turns, and each says so on its status line.
+SOCK2="gputui-e2e-$$-second"
+tmux -L "$SOCK2" new-session -d -s t -x 160 -y 40 \
+    "TERM=$E2E_TERM LC_ALL=C.UTF-8 '$BIN' -e zerocopy; sleep 5"
+start shared 160 40 "LC_ALL=C.UTF-8 '$BIN' -e zerocopy"
+check "two TUIs: the first says the GPU is shared" \
+    wait_for "GPU shared with 1 other gputui \(waited [0-9.]+ ms a sample\)" 20
+seen=no
+for _ in $(seq 100); do
+    tmux -L "$SOCK2" capture-pane -p -t t >"$TMPD/second.txt" 2>&1
+    grep -q "GPU shared with 1 other gputui" "$TMPD/second.txt" &&
+        { seen=yes; break; }
+    sleep 0.2
+done
+[ $seen = yes ] || tail -3 "$TMPD/second.txt"
+check "two TUIs: the second says so too" [ $seen = yes ]
+tmux -L "$SOCK2" kill-server 2>/dev/null
+tm send-keys -t t q
+wait_rc shared 15 >/dev/null
+stop
+
 # Compare mode: this GPU live (A) against its model's bundled recording (B).
 model=$("$BIN" --list-devices | head -1 | sed -n 's/^0: NVIDIA \([A-Za-z0-9]*\).*/\1/p' | tr 'A-Z' 'a-z')
 if [ -f "share/gputui/$model.gtr.gz" ]; then

@@ -158,6 +158,10 @@ static void turns(void **state)
     assert_int_equal(gt_share_take(&b, 0.1, NULL, NULL, NULL), GT_SHARE_TAKEN);
     gt_share_holder_read(&b, &h);
     assert_int_equal(h.turns, 2);
+    assert_true(b.switched);        /* a had the GPU since b's last turn */
+    gt_share_give(&b);
+    assert_int_equal(gt_share_take(&b, 0.1, NULL, NULL, NULL), GT_SHARE_TAKEN);
+    assert_false(b.switched);       /* nobody else in between */
     gt_share_give(&b);
     gt_share_close(&a);
     gt_share_close(&b);

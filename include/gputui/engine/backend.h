@@ -36,6 +36,24 @@ typedef struct gt_exp_ops {
     bool replayed;
 } gt_exp_ops;
 
+/* The other processes on the device, as the driver (NVML) sees them. */
+#define GT_USERS_MAX 8
+typedef struct gt_gpu_proc {
+    int pid;
+    char name[48];          /* the executable's name, "" if unknown */
+    uint64_t mem;           /* device memory it holds, bytes; 0 unknown */
+    bool busy;              /* it had work on the GPU since the last look */
+} gt_gpu_proc;
+typedef struct gt_gpu_users {
+    bool known;             /* the driver answered */
+    bool activity_known;    /* ... and said which processes had work */
+    char note[160];         /* why not, or what else it sees (MIG, MPS) */
+    int n;                  /* other processes with a context here (up to GT_USERS_MAX in p) */
+    gt_gpu_proc p[GT_USERS_MAX];
+    bool busy;              /* one of them had work since the last look */
+    bool fresh;             /* the driver had new activity samples since then */
+} gt_gpu_users;
+
 typedef struct gt_backend {
     const char *name;
     /* Number of devices; -1 with a message naming the CUDA error when
@@ -50,6 +68,10 @@ typedef struct gt_backend {
     void (*close)(void);
     /* The operations for an experiment, NULL if this back-end lacks it. */
     const gt_exp_ops *(*ops)(const char *experiment);
+    /* Optional: the open device's other processes, leaving out this one
+     * and the pids in skip (gputui processes that take turns with it);
+     * 'busy' covers the time since the previous call. */
+    void (*users)(gt_gpu_users *u, const int *skip, int nskip);
     /* Optional: frees what experiments keep across configurations (see
      * gputui/engine/keep.h). The engine calls it when the experiment changes,
      * when it is released and before close. */

@@ -40,7 +40,15 @@ typedef struct gt_share_status {
     unsigned holder_uid;
     double holder_since;       /* seconds since the epoch, 0 unknown */
     uint64_t turns, timeouts;  /* this generation's iterations; those run anyway */
+    uint64_t rewarms;          /* untimed iterations after another's turn */
     double waited;             /* seconds waited in all, this generation */
+    /* Other programs on the GPU, as the driver sees them (backend.h). */
+    bool users_known;          /* the back-end can tell */
+    char users_note[160];      /* why it cannot, or MIG, MPS */
+    int foreign;               /* processes other than gputui's */
+    bool foreign_busy;         /* one had work in the last look's window */
+    char foreign_text[200];    /* "pid 1234 python (3.2 GiB), ..." */
+    uint64_t foreign_disturbed;/* this generation's iterations marked for them */
 } gt_share_status;
 
 typedef struct gt_status {

@@ -26,6 +26,8 @@ typedef struct gt_share {
     int fd;                 /* -1: not open */
     int slot;               /* this process's slot, -1 if none was free */
     bool held;
+    bool switched;          /* another process had the GPU since this one's last turn */
+    uint64_t mine;          /* the turn count this process's last turn left */
     double last_seen;       /* when the slot's time was last written */
     char path[512];
 } gt_share;
@@ -58,6 +60,8 @@ gt_share_rc gt_share_take(gt_share *s, double timeout_s, bool (*cancel)(void *ct
 void gt_share_give(gt_share *s);
 /* Other live processes with a slot in the file. */
 int gt_share_others(gt_share *s);
+/* Their pids, up to max; returns how many. */
+int gt_share_pids(gt_share *s, int *pids, int max);
 void gt_share_holder_read(gt_share *s, gt_share_holder *h);
 void gt_share_close(gt_share *s);
 

@@ -14,6 +14,8 @@
 /* How long an iteration waits for its turn on the GPU before it runs
  * anyway, its samples marked disturbed. */
 #define SHARE_WAIT_MAX 2.0
+/* A turn on the GPU lasts this long (seconds of iterations) at most. */
+#define TURN_S 0.02
 
 /* A configuration's calls (trace.h) as last published. */
 typedef struct traced {
@@ -59,10 +61,21 @@ struct gt_engine {
     double share_wait;
     gt_share share;
     double share_counted, share_wait_w;     /* the worker's copy of share_wait */
+    double users_at;            /* the worker's last look at the GPU's other programs */
+    bool foreign_busy;          /* ... found one of them with work */
+    double turn_start;          /* when the worker's turn began */
+    bool turn_timed_out;        /* it runs without the turn (waited too long) */
 };
 
 /* The worker thread (worker.c); arg is the engine. */
 void *gt_engine_worker(void *arg);
+/* turns.c, on the worker: the lock file, once; one iteration in this
+ * process's turn (0 when the configuration changed while it waited); the
+ * end of the turn, before anything but iterations. */
+void gt_engine_share_open(gt_engine *e, const gt_devprops *p);
+int gt_engine_iteration(gt_engine *e, uint32_t gen, const gt_exp_ops *ops, void *state,
+                        gt_sample *buf, gt_err *err, gt_trace *tr, bool *traced_run);
+void gt_engine_turn_end(gt_engine *e);
 
 static inline void notify(gt_engine *e)
 {

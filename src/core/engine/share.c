@@ -227,6 +227,8 @@ gt_share_rc gt_share_take(gt_share *s, double timeout_s, bool (*cancel)(void *ct
     }
     s->held = true;
     gt_share_holder_read(s, &h);
+    s->switched = h.turns != s->mine;
+    s->mine = h.turns + 1;
     r = (holder_rec){(int32_t)getpid(), (uint32_t)geteuid(), epoch_ns(), h.turns + 1};
     if (pwrite(s->fd, &r, sizeof r, HOLDER_AT) != (ssize_t)sizeof r) {
         /* display only: nothing to do */
@@ -267,7 +269,7 @@ void gt_share_give(gt_share *s)
     } while (now.turns == before.turns && gt_now() - t0 < 2e-3);
 }
 
-int gt_share_others(gt_share *s)
+int gt_share_pids(gt_share *s, int *pids, int max)
 {
     double now = (double)epoch_ns() * 1e-9;
     int n = 0;
@@ -277,10 +279,18 @@ int gt_share_others(gt_share *s)
     for (int i = 0; i < GT_SHARE_SLOTS; i++) {
         slot_rec r;
         if (i != s->slot && read_slot(s, i, &r) && r.pid != (int)getpid() && alive(r.pid) &&
-            now - (double)r.seen_ns * 1e-9 <= SEEN_FOR)
+            now - (double)r.seen_ns * 1e-9 <= SEEN_FOR) {
+            if (pids && n < max)
+                pids[n] = r.pid;
             n++;
+        }
     }
     return n;
+}
+
+int gt_share_others(gt_share *s)
+{
+    return gt_share_pids(s, NULL, 0);
 }
 
 void gt_share_close(gt_share *s)

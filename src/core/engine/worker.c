@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gputui/base/units.h"
+
 /* Called with mu held: the worker's trace of 'gen' becomes visible. */
 static void publish_trace(gt_engine *e, traced *to, const gt_trace *t, uint32_t gen)
 {
@@ -17,125 +19,6 @@ static void publish_trace(gt_engine *e, traced *to, const gt_trace *t, uint32_t 
         to->gen = gen;
         e->tr_seq++;
     }
-}
-
-/* One iteration; the first of a configuration is traced (timed
- * iterations after it make no trace calls beyond a thread-local check). */
-static int run_traced(const gt_exp_ops *ops, void *state, gt_sample *buf, gt_err *err,
-                      gt_trace *tr, bool *traced_run)
-{
-    int rc;
-
-    if (*traced_run || !tr)
-        return ops->run(state, buf, err);
-    gt_trace_capture(tr, GT_TR_RUN);
-    rc = ops->run(state, buf, err);
-    gt_trace_capture(NULL, GT_TR_RUN);
-    *traced_run = rc != 0 || (ops->replayed);
-    return rc;
-}
-
-/* ---- turns on the GPU with other gputui processes (share.h) ---- */
-
-typedef struct turn_ctx {
-    gt_engine *e;
-    uint32_t gen;
-} turn_ctx;
-
-static bool turn_cancelled(void *ctx)
-{
-    turn_ctx *c = ctx;
-    bool r;
-
-    pthread_mutex_lock(&c->e->mu);
-    r = cancelled(c->e, c->gen);
-    pthread_mutex_unlock(&c->e->mu);
-    return r;
-}
-
-static void turn_waiting(void *ctx, const gt_share_holder *h, double waited)
-{
-    gt_engine *e = ((turn_ctx *)ctx)->e;
-
-    (void)waited;
-    pthread_mutex_lock(&e->mu);
-    e->st.share.waiting = true;
-    e->st.share.holder_pid = h->pid;
-    e->st.share.holder_uid = h->uid;
-    e->st.share.holder_since = h->since;
-    notify(e);
-    pthread_mutex_unlock(&e->mu);
-}
-
-/* Opens the GPU's lock file once, for the first live configuration. */
-static void share_open(gt_engine *e, const gt_devprops *p)
-{
-    char why[600], dir[sizeof e->share_dir];
-    bool on, off;
-
-    pthread_mutex_lock(&e->mu);
-    off = e->share_off;
-    e->share_wait_w = e->share_wait;
-    memcpy(dir, e->share_dir, sizeof dir);
-    pthread_mutex_unlock(&e->mu);
-    e->share_tried = true;
-    e->share.fd = -1;
-    if (off)
-        snprintf(why, sizeof why, "not taking turns with other gputui processes "
-                 "(--no-share-lock)");
-    else if (gt_share_open(&e->share, dir[0] ? dir : gt_share_default_dir(), p->uuid, why,
-                           sizeof why))
-        snprintf(why + strlen(why), sizeof why - strlen(why), ": not taking turns");
-    else
-        snprintf(why, sizeof why, "%s", e->share.path);
-    on = e->share.fd >= 0;
-    pthread_mutex_lock(&e->mu);
-    e->st.share.on = on;
-    snprintf(e->st.share.note, sizeof e->st.share.note, "%s", why);
-    e->st.share.others = on ? gt_share_others(&e->share) : 0;
-    pthread_mutex_unlock(&e->mu);
-    e->share_counted = gt_now();
-}
-
-/* One iteration in this process's turn: it waits for the turn (at most
- * share_wait, 2 s unless set, then runs anyway with its samples marked disturbed) and
- * gives it back once run() has returned, its end event complete. 0 when
- * the configuration changed while it waited. */
-static int run_turn(gt_engine *e, uint32_t gen, const gt_exp_ops *ops, void *state,
-                    gt_sample *buf, gt_err *err, gt_trace *tr, bool *traced_run)
-{
-    turn_ctx c = {e, gen};
-    gt_share_rc got = GT_SHARE_TAKEN;
-    bool sharing = e->share.fd >= 0 && !ops->replayed;
-    double t0 = gt_now(), waited = 0;
-    int rc, others = -1;
-
-    memset(buf, 0, GT_MAX_SERIES * sizeof *buf);    /* back-ends set what they know */
-    if (sharing) {
-        got = gt_share_take(&e->share, e->share_wait_w, turn_cancelled, turn_waiting, &c);
-        waited = gt_now() - t0;
-        if (got == GT_SHARE_CANCELLED)
-            return 0;
-    }
-    rc = run_traced(ops, state, buf, err, tr, traced_run);
-    if (!sharing)
-        return rc;
-    gt_share_give(&e->share);
-    for (int i = 0; got == GT_SHARE_TIMEOUT && i < rc; i++)
-        buf[i].disturbed = 1;
-    if (gt_now() - e->share_counted > 1.0) {
-        others = gt_share_others(&e->share);
-        e->share_counted = gt_now();
-    }
-    pthread_mutex_lock(&e->mu);
-    e->st.share.waiting = false;
-    e->st.share.turns++;
-    e->st.share.timeouts += got == GT_SHARE_TIMEOUT;
-    e->st.share.waited += waited;
-    if (others >= 0)
-        e->st.share.others = others;
-    pthread_mutex_unlock(&e->mu);
-    return rc;
 }
 
 void *gt_engine_worker(void *arg)
@@ -177,6 +60,12 @@ void *gt_engine_worker(void *arg)
                               e->st.state == GT_ST_DONE || e->st.state == GT_ST_IDLE)))) {
             if (e->paused && active == e->want_gen && e->st.state == GT_ST_RUNNING)
                 set_state(e, GT_ST_PAUSED, active);
+            if (e->share.held) {        /* idle: the turn goes back first */
+                pthread_mutex_unlock(&e->mu);
+                gt_engine_turn_end(e);
+                pthread_mutex_lock(&e->mu);
+                continue;
+            }
             pthread_cond_wait(&e->cv, &e->mu);
         }
         if (e->quit)
@@ -195,12 +84,14 @@ void *gt_engine_worker(void *arg)
             memcpy(vals, e->vals, sizeof vals);
             memset(&e->st.info, 0, sizeof e->st.info);
             e->st.iterations = 0;
-            e->st.share.turns = e->st.share.timeouts = 0;
+            e->st.share.turns = e->st.share.timeouts = e->st.share.foreign_disturbed = 0;
+            e->st.share.rewarms = 0;
             e->st.share.waited = 0;
             e->st.msg[0] = '\0';
             e->st.warmup_done = e->st.warmup_total = 0;
             set_state(e, GT_ST_SETUP, gen);
             pthread_mutex_unlock(&e->mu);
+            gt_engine_turn_end(e);      /* teardown and set-up are outside the turns */
 
             memset(&info, 0, sizeof info);
             double t0 = gt_now();
@@ -235,7 +126,7 @@ void *gt_engine_worker(void *arg)
             e->be->refresh(&props);
             ops = e->be->ops(exp->name);
             if (ops && !ops->replayed && !e->share_tried)
-                share_open(e, &props);
+                gt_engine_share_open(e, &props);
             nwarm = exp->warmup_param >= 0 && ops && !ops->replayed ?
                 (int)vals[exp->warmup_param] : 0;
             if (!ops)
@@ -268,7 +159,7 @@ void *gt_engine_worker(void *arg)
             for (int w = 0; w < nwarm && !cancelled(e, gen); w++) {
                 set_state(e, GT_ST_WARMUP, gen);
                 pthread_mutex_unlock(&e->mu);
-                rc = run_turn(e, gen, ops, state, buf, &err, tr, &traced_run);
+                rc = gt_engine_iteration(e, gen, ops, state, buf, &err, tr, &traced_run);
                 pthread_mutex_lock(&e->mu);
                 if (w == 0)
                     publish_trace(e, e->tr_cur, tr, gen);
@@ -291,7 +182,7 @@ void *gt_engine_worker(void *arg)
         pthread_mutex_unlock(&e->mu);
         gt_err_clear(&err);
         bool first = !traced_run;
-        rc = run_turn(e, active, ops, state, buf, &err, tr, &traced_run);
+        rc = gt_engine_iteration(e, active, ops, state, buf, &err, tr, &traced_run);
         if (first) {
             pthread_mutex_lock(&e->mu);
             publish_trace(e, e->tr_cur, tr, active);
@@ -318,6 +209,11 @@ void *gt_engine_worker(void *arg)
             if (ops->done && ops->done(state))
                 set_state(e, GT_ST_DONE, active);
             continue;
+        }
+        if (e->qlen + (size_t)rc > QUEUE_CAP && e->share.held) {
+            pthread_mutex_unlock(&e->mu);
+            gt_engine_turn_end(e);      /* no turn held while the queue is full */
+            pthread_mutex_lock(&e->mu);
         }
         while (e->qlen + (size_t)rc > QUEUE_CAP && !cancelled(e, active))
             pthread_cond_wait(&e->cv, &e->mu);
