@@ -57,6 +57,11 @@ run_plan() {    # run_plan PREFIX SECONDS [--props REC] EXPERIMENT...
     echo "$prefix: $n batch runs"
 }
 
+# The experiments of one GPU besides transfer, from the binary itself.
+ONE_GPU=$("$BIN" --batch -e none 2>&1 | sed -n 's/.*(allowed: \(.*\))$/\1/p' | tr -d , |
+          tr ' ' '\n' | grep -vxE 'transfer|peer' | tr '\n' ' ')
+[ -n "$ONE_GPU" ] || { echo "$BIN did not list its experiments"; exit 1; }
+
 for w in $what; do
     case $w in
     transfer)
@@ -80,11 +85,6 @@ for w in $what; do
             record "pageable-$(printf %03d $n)" 0.4 $line
         done < <("$PLAN" plan transfer)
         echo "pageable: $n batch runs" ;;
-    zerocopy|streams|hostalloc|vmm|l2|pitched|latency|constant|concurrent|runtime)
-        # One experiment alone, to merge into a recording made before it:
-        #   scripts/merge-recordings.py --drop EXP OUT BASE PARTS/EXP-*.gtr.gz
-        run_plan "$w" 0.4 --props "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording it joins}" \
-            "$w" ;;
     peers)
         # A machine with two GPUs: what needs both, into its own recording
         # (GPUTUI_REC_PARTS=build/recordings-2x GPUTUI_REC_MODEL=2xh200).
@@ -92,8 +92,8 @@ for w in $what; do
     rest)
         first=$(ls "$PARTS"/transfer-*.gtr.gz 2>/dev/null | head -n 1)
         [ -n "$first" ] || { echo "record the transfer part first (its header gives the L2 size)"; exit 1; }
-        MIN_SAMPLES=3 run_plan rest 0.4 --props "$first" zerocopy streams hostalloc vmm l2 pitched \
-            latency constant concurrent runtime ;;
+        # shellcheck disable=SC2086
+        MIN_SAMPLES=3 run_plan rest 0.4 --props "$first" $ONE_GPU ;;
     merge)
         model=${GPUTUI_REC_MODEL:-}
         [ -n "$model" ] || model=$("$BIN" --batch --replay "$(ls "$PARTS"/*.gtr.gz | head -n 1)" --format json |
@@ -104,6 +104,14 @@ for w in $what; do
         ls -l "$out"
         "$PLAN" check "$out" ;;
     *)
-        echo "unknown part '$w' (allowed: transfer, rest, pageable, an experiment's name, peers, lessons, merge)"; exit 64 ;;
+        if [[ " $ONE_GPU " == *" $w "* ]]; then
+            # One experiment alone, to merge into a recording made before it:
+            #   scripts/merge-recordings.py --drop EXP OUT BASE PARTS/EXP-*.gtr.gz
+            run_plan "$w" 0.4 --props "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording it joins}" \
+                "$w"
+        else
+            echo "unknown part '$w' (allowed: transfer, rest, pageable, peers, lessons, merge, or one of: $ONE_GPU)"
+            exit 64
+        fi ;;
     esac
 done

@@ -209,6 +209,8 @@ int main(int argc, char **argv)
 
     if (argc == 4 && !strcmp(argv[1], GT_VMM_RO_PROBE_ARG))
         return gt_vmm_ro_write_probe(atoi(argv[2]), atoi(argv[3]));
+    if (argc == 4 && !strcmp(argv[1], GT_SHARING_LOAD_ARG))
+        return gt_sharing_load(atoi(argv[2]), argv[3]);
     if (argc == 4 && !strcmp(argv[1], GT_RUNTIME_PROBE_ARG))
         return gt_runtime_probe(argv[2], atoi(argv[3]), t_main);
 #endif

@@ -20,5 +20,11 @@ int gt_vmm_ro_write_probe(int self, int peer);
  * loading one module as cubins and as PTX. */
 #define GT_RUNTIME_PROBE_ARG "--internal-runtime"
 int gt_runtime_probe(const char *op, int device, double t_main);
+/* The sharing experiment's second process (src/gpu/sharing.c): gputui
+ * GT_SHARING_LOAD_ARG DEVICE KIND (kernels or copies) loads DEVICE while
+ * its stdin says 'g' (go) until 's' (stop), acknowledging each on stdout,
+ * and exits at 'q' or the end of its input. */
+#define GT_SHARING_LOAD_ARG "--internal-load"
+int gt_sharing_load(int device, const char *kind);
 
 #endif

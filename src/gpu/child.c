@@ -25,6 +25,11 @@ extern char **environ;
 static int recent[GT_CHILDREN_KEPT];
 static unsigned nrecent;
 
+void gt_child_note(int pid)
+{
+    recent[nrecent++ % GT_CHILDREN_KEPT] = pid;
+}
+
 int gt_child_recent(int *pids, int max)
 {
     int n = 0;
@@ -58,7 +63,7 @@ int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, 
         pid = -1;
     posix_spawn_file_actions_destroy(&fa);
     if (pid > 0)
-        recent[nrecent++ % GT_CHILDREN_KEPT] = (int)pid;
+        gt_child_note((int)pid);
     close(fds[1]);
     while (pid > 0 && got + 1 < len) {
         struct pollfd pfd = {fds[0], POLLIN, 0};

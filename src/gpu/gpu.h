@@ -185,6 +185,8 @@ int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, 
 /* The pids of the last GT_CHILDREN_KEPT children, up to max. */
 #define GT_CHILDREN_KEPT 16
 int gt_child_recent(int *pids, int max);
+/* A child started some other way (sharing.c's second process). */
+void gt_child_note(int pid);
 size_t gt_l2_initial_limit(void);
 
 /* The runtime experiment's op=return (runtime_return.c), which runtime.c

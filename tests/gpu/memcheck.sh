@@ -48,6 +48,7 @@ one latency-mapped-warp "${L[@]}" --kind mapped --threads warp --order linear
 one latency-managed-cpu "${L[@]}" --kind managed-cpu --cache cg
 one constant "$BIN" --batch --samples 3 --warmup 1 -e constant --op read,copy --reads 256 --size 64K
 one concurrent "$BIN" --batch --samples 3 --warmup 1 -e concurrent --kernels 4 --blocks 1,fill --spin 50
+one sharing "$BIN" --batch --samples 2 --warmup 1 -e sharing --measure latency,copy
 one runtime "$BIN" --batch --samples 2 --warmup 0 -e runtime --op init,jit
 one runtime-return "$BIN" --batch --samples 3 --warmup 1 -e runtime --op return --size 64K \
     --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset --ahead 250

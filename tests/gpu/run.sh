@@ -350,6 +350,8 @@ share_run() {   # share_run TAG N FLAG: N processes of each experiment
     done
     wait "${pids[@]}"
 }
+# The sharing experiment: both measures beside both loads, each verified.
+run_one "" -e sharing --measure latency,copy --beside kernels,copies --warmup 1
 share_run solo 1 ""
 share_run free 4 --no-share-lock
 share_run turns 4 ""

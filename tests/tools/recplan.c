@@ -73,6 +73,7 @@ static const cplan plans[] = {
                          {"size", .values = "4K,16K,64K,128K,256K,1M,16M"}}},
     {"runtime", "ahead", {{"op", .values = "return"}, {"call"},
                           {"ahead", .values = "none,250,1000,10000"}}},
+    {"sharing", "measure", {{"measure"}, {"beside"}}},
     /* Two GPUs: a single-GPU recording is not expected to hold these (the
      * device refuses them, and check leaves them out). */
     {"peer", "access", {{"measure"}, {"engine"}, {"op"}, {"dir"}, {"access"},

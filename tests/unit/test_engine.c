@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -102,6 +103,24 @@ static const gt_exp_ops *f_ops(const char *n)
     return !strcmp(n, "transfer") ? &fops : !strcmp(n, "zerocopy") ? &zops : NULL;
 }
 static const gt_backend fake = {"fake", f_count, f_query, f_open, f_refresh, f_close, f_ops};
+
+/* The same back-end, with one other program on the GPU: busy while
+ * foreign_busy says so. */
+static _Atomic int foreign_busy, looks;
+static void f_users(gt_gpu_users *u, const int *skip, int nskip)
+{
+    (void)skip, (void)nskip;
+    memset(u, 0, sizeof *u);
+    looks++;
+    u->known = u->activity_known = u->fresh = true;
+    u->n = 1;
+    u->p[0] = (gt_gpu_proc){4242, "trainer", 3ull << 30, foreign_busy != 0};
+    u->busy = foreign_busy != 0;
+}
+static const gt_backend fake_shared = {.name = "fake", .device_count = f_count,
+                                       .query = f_query, .open = f_open,
+                                       .refresh = f_refresh, .close = f_close, .ops = f_ops,
+                                       .users = f_users};
 
 static void reset(void)
 {
@@ -323,6 +342,45 @@ static void turns_and_disturbed_samples(void **state)
     gt_run_free(&r);
 }
 
+/* Another program on the GPU (the back-end's users()): named in the
+ * status; while it has work, samples are marked disturbed. */
+static void foreign_program(void **state)
+{
+    gt_engine *e;
+    gt_err err;
+    gt_status st;
+    gt_run r;
+    int64_t v[GT_MAX_PARAMS];
+    (void)state;
+    reset();
+    foreign_busy = 1;
+    looks = 0;
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    assert_int_equal(gt_engine_start(&e, &fake_shared, 0, &err), 0);
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 20, &st);
+    assert_true(looks >= 1);
+    assert_true(st.share.users_known);
+    assert_int_equal(st.share.foreign, 1);
+    assert_true(st.share.foreign_busy);
+    assert_string_equal(st.share.foreign_text, "pid 4242 trainer (3 GiB)");
+    assert_int_equal(r.s[0].disturbed, gt_run_count(&r));
+    assert_true(st.share.foreign_disturbed >= 20);
+    /* It goes idle: after the next look, new samples are clean. */
+    foreign_busy = 0;
+    {
+        struct timespec ts = {0, 300000000};
+        nanosleep(&ts, NULL);
+    }
+    gt_run_free(&r);
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 20, &st);
+    assert_false(st.share.foreign_busy);
+    assert_int_equal(r.s[0].disturbed, 0);
+    gt_engine_stop(e);
+    gt_run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +389,7 @@ int main(void)
         cmocka_unit_test(open_failure), cmocka_unit_test(pause_stops_sampling),
         cmocka_unit_test(batch_skips_unproducible_series),
         cmocka_unit_test(turns_and_disturbed_samples),
+        cmocka_unit_test(foreign_program),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }

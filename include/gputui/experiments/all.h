@@ -21,4 +21,5 @@ GT_EXP(latency)
 GT_EXP(constant)
 GT_EXP(concurrent)
 GT_EXP(runtime)
+GT_EXP(sharing)
 #undef GT_EXP

@@ -1,0 +1,81 @@
+/* The sharing experiment's table row: what a second process on the same
+ * GPU does to this one's figures. Each sample times the same work twice:
+ * with the second process idle, then while it runs kernels or copies of
+ * its own (a child of gputui, started for the configuration). The GPU
+ * side is src/gpu/sharing.c. */
+#include "gputui/experiments/exp_sharing.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "gputui/measure/run.h"
+#include "gputui/base/units.h"
+
+static const char *const measure_names[] = {"latency", "copy"};
+static const char *const beside_names[] = {"kernels", "copies"};
+
+static const gt_param params[GT_SH_NPARAMS] = {
+    [GT_SH_MEASURE] = {"measure", "this process times", GT_P_ENUM, 0, 1, GT_SH_LATENCY, 0, 0,
+                       measure_names, 2, NULL,
+                       "latency: one thread follows a 16 MiB chain, 4096 dependent reads, events "
+                       "around the kernel; copy: 64 MiB pinned host to device, events around it",
+                       NULL},
+    [GT_SH_BESIDE] = {"beside", "the second process runs", GT_P_ENUM, 0, 1, GT_SH_KERNELS, 0, 0,
+                      beside_names, 2, NULL,
+                      "kernels: 1 ms kernels on every SM, back to back; copies: 64 MiB pinned "
+                      "host-to-device copies, back to back", NULL},
+    [GT_SH_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
+                      "untimed iterations after each change, kept out of the histograms", NULL},
+};
+
+static int series(const int64_t *v, const char **names)
+{
+    (void)v;
+    names[GT_SH_S_ALONE] = "alone";
+    names[GT_SH_S_BESIDE] = "beside a second process";
+    return 2;
+}
+
+static bool shows_bandwidth(const int64_t *v)
+{
+    return v[GT_SH_MEASURE] == GT_SH_COPY;
+}
+
+static double p50(gt_run *r, int s)
+{
+    return s < r->nseries && r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
+}
+
+static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    double a = p50(r, GT_SH_S_ALONE), b = p50(r, GT_SH_S_BESIDE);
+    char sa[32], sb[32];
+
+    (void)p;
+    if (max < 1 || !isfinite(a) || !isfinite(b) || a <= 0)
+        return 0;
+    snprintf(lines[0], sizeof lines[0], "beside a second process running %s: %s against %s "
+             "alone, %.2fx the time (p50)", beside_names[r->vals[GT_SH_BESIDE] ? 1 : 0],
+             gt_format_seconds(b, sb, sizeof sb), gt_format_seconds(a, sa, sizeof sa), b / a);
+    return 1;
+}
+
+GT_EXPERIMENT(gt_exp_sharing) = {
+    .name = "sharing",
+    .title = "A second process on the same GPU",
+    .explain =
+        "Several processes can use one GPU at once (a class on one server, a training job "
+        "beside you). Each has its own context, and the GPU time-slices the contexts that "
+        "have work: a slice of another's counts as time in this one's kernel. Copies of two "
+        "processes share the PCIe link. Each sample here times the same work twice: alone, "
+        "then while a second process (gputui started again as a child, outside the turns "
+        "gputui processes take) runs kernels on every SM or copies to the device. measure="
+        "latency follows a 16 MiB chain with one thread (ns a read); measure=copy copies "
+        "64 MiB from pinned memory. The chase's end and every copied word are checked.",
+    .params = params,
+    .nparams = GT_SH_NPARAMS,
+    .warmup_param = GT_SH_WARMUP,
+    .series = series,
+    .bandwidth_for = shows_bandwidth,
+    .summary = summary,
+};

@@ -1,0 +1,327 @@
+/* The sharing experiment on the GPU (the row is
+ * src/core/experiments/exp_sharing.c). Set-up starts the second process:
+ * this binary again (GT_SHARING_LOAD_ARG), whose stdin and stdout are two
+ * pipes. Each sample times the work alone, then writes 'g' and waits for
+ * the child's 'G' (its first kernel or copy is queued), times the same
+ * work again, writes 's' and waits for 'S' (its GPU is idle again).
+ * latency: one thread follows a chain of 4-byte indices, 128 bytes apart,
+ * events around the kernel, its end index checked; copy: 64 MiB from
+ * pinned memory, events around it, every word checked on the GPU. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gputui/cuda_backend.h"
+#include "gputui/experiments/exp_sharing.h"
+#include "gputui/kernels.h"
+#include "gputui/base/port.h"
+#include "gputui/base/units.h"
+#include "gpu.h"
+
+extern char **environ;
+
+/* kernels/chase.cu and kernels/concurrent.cu */
+cudaError_t gt_k_chain_init(uint32_t *p, size_t n, uint32_t step, int blocks, cudaStream_t s);
+cudaError_t gt_k_chase(const uint32_t *p, uint32_t start, unsigned long long hops,
+                       uint32_t *out, int blocks, int target, cudaStream_t s);
+cudaError_t gt_k_spin(unsigned long long ns, uint32_t id, uint32_t *marks, int blocks,
+                      cudaStream_t s);
+
+#define POISON 0xDEADBEEFu
+#define ACK_WAIT_S 10.0
+
+typedef struct sh {
+    int measure;
+    pid_t child;
+    int cmd, ack;                   /* the child's stdin and stdout */
+    uint32_t *chain, *dout, *hout;  /* latency */
+    uint32_t start;
+    uint32_t *src, *dst;            /* copy: pinned host, device */
+    uint32_t seed;
+    unsigned long long *dres, *hres;
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+} sh;
+
+/* ---- the second process ---- */
+
+static bool said(int fd, char want)
+{
+    char c;
+    return read(fd, &c, 1) == 1 && c == want;
+}
+
+int gt_sharing_load(int device, const char *kind)
+{
+    bool copies = !strcmp(kind, "copies"), on = false;
+    size_t bytes = GT_SH_COPY_BYTES;
+    void *host = NULL, *dev = NULL;
+    uint32_t *marks = NULL;
+    cudaStream_t s;
+    int sms = 1;
+
+    if (!copies && strcmp(kind, "kernels"))
+        return 64;
+    if (cudaSetDevice(device) != cudaSuccess || cudaStreamCreate(&s) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        (copies ? cudaMallocHost(&host, bytes) != cudaSuccess || cudaMalloc(&dev, bytes) != cudaSuccess
+                : cudaMalloc((void **)&marks, sizeof *marks) != cudaSuccess))
+        return 1;
+    if (write(1, "R", 1) != 1)
+        return 1;
+    for (;;) {
+        struct pollfd p = {0, POLLIN, 0};
+        char c;
+        if (poll(&p, 1, on ? 0 : -1) > 0) {
+            if (read(0, &c, 1) != 1 || c == 'q')
+                break;
+            if (c == 'g' || c == 's') {
+                cudaStreamSynchronize(s);
+                on = c == 'g';
+                if (on)     /* the first piece of work queued before the answer */
+                    copies ? cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s)
+                           : gt_k_spin(1000000ull, 0, marks, sms * 4, s);
+                if (write(1, on ? "G" : "S", 1) != 1)
+                    break;
+            }
+            continue;
+        }
+        if (copies)
+            cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, s);
+        else
+            gt_k_spin(1000000ull, 0, marks, sms * 4, s);
+        cudaStreamSynchronize(s);
+    }
+    cudaStreamSynchronize(s);
+    return 0;
+}
+
+/* ---- this process ---- */
+
+static int spawn(sh *z, int device, int beside, gt_err *err)
+{
+    int in[2], out[2];
+    char exe[1024], dev[16];
+    char *argv[] = {"gputui", GT_SHARING_LOAD_ARG, dev,
+                    beside == GT_SH_COPIES ? "copies" : "kernels", NULL};
+    posix_spawn_file_actions_t fa;
+    struct pollfd p;
+
+    snprintf(dev, sizeof dev, "%d", device);
+    if (pipe(in))
+        goto fail_errno;
+    if (pipe(out)) {
+        close(in[0]);
+        close(in[1]);
+        goto fail_errno;
+    }
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclose(&fa, in[1]);
+    posix_spawn_file_actions_addclose(&fa, out[0]);
+    if (!gt_port_exe_for_spawn(exe, sizeof exe) ||
+        posix_spawn(&z->child, exe, &fa, NULL, argv, environ))
+        z->child = 0;
+    posix_spawn_file_actions_destroy(&fa);
+    close(in[0]);
+    close(out[1]);
+    z->cmd = in[1];
+    z->ack = out[0];
+    fcntl(z->cmd, F_SETFD, FD_CLOEXEC);
+    fcntl(z->ack, F_SETFD, FD_CLOEXEC);
+    /* A dead child makes a write fail with EPIPE: the engine's thread has
+     * every signal blocked, SIGPIPE included. */
+    if (!z->child) {
+        gt_err_set(err, GT_EXIT_FAIL, "sharing: gputui could not start its second process");
+        return -1;
+    }
+    gt_child_note((int)z->child);
+    p = (struct pollfd){z->ack, POLLIN, 0};
+    if (poll(&p, 1, (int)(ACK_WAIT_S * 1000)) <= 0 || !said(z->ack, 'R')) {
+        gt_err_set(err, GT_EXIT_FAIL, "sharing: the second process did not start on GPU %d "
+                   "(no CUDA context, or out of memory)", device);
+        return -1;
+    }
+    return 0;
+fail_errno:
+    gt_err_set(err, GT_EXIT_FAIL, "sharing: pipe: %s", strerror(errno));
+    return -1;
+}
+
+/* Sends c and waits for the child's answer. */
+static int tell(sh *z, char c, char want, gt_err *err)
+{
+    struct pollfd p = {z->ack, POLLIN, 0};
+
+    if (write(z->cmd, &c, 1) != 1 || poll(&p, 1, (int)(ACK_WAIT_S * 1000)) <= 0 ||
+        !said(z->ack, want)) {
+        gt_err_set(err, GT_EXIT_FAIL, "sharing: the second process stopped answering");
+        return -1;
+    }
+    return 0;
+}
+
+static void teardown(void *state)
+{
+    sh *z = state;
+    int status;
+
+    if (!z)
+        return;
+    if (z->child > 0) {
+        if (write(z->cmd, "q", 1) != 1) {
+            /* gone already */
+        }
+        close(z->cmd);
+        close(z->ack);
+        for (int i = 0; i < 200 && waitpid(z->child, &status, WNOHANG) == 0; i++)
+            usleep(10000);
+        if (waitpid(z->child, &status, WNOHANG) == 0) {
+            kill(z->child, SIGKILL);
+            waitpid(z->child, &status, 0);
+        }
+    }
+    gt_gpu_quiesce();
+    gt_free_device(&z->chain);
+    gt_free_device(&z->dout);
+    gt_free_pinned(&z->hout);
+    gt_free_pinned(&z->src);
+    gt_free_device(&z->dst);
+    gt_free_device(&z->dres);
+    gt_free_pinned(&z->hres);
+    gt_destroy_event(&z->e0);
+    gt_destroy_event(&z->e1);
+    gt_destroy_stream(&z->s);
+    free(z);
+}
+
+static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
+                 gt_err *err)
+{
+    sh *z = calloc(1, sizeof *z);
+    size_t words = GT_SH_CHAIN_BYTES / 4;
+    double t0 = gt_now();
+    int device = 0;
+
+    (void)p;
+    *state = NULL;
+    if (!z) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
+        return -1;
+    }
+    z->cmd = z->ack = -1;
+    z->measure = (int)v[GT_SH_MEASURE];
+    z->seed = (uint32_t)(gt_now() * 1e6) | 1;
+    cudaGetDevice(&device);
+    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)) ||
+        GT_CUDA(err, cudaEventCreate(&z->e0)) || GT_CUDA(err, cudaEventCreate(&z->e1)))
+        goto fail;
+    if (z->measure == GT_SH_LATENCY) {
+        if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->chain, GT_SH_CHAIN_BYTES)) ||
+            GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dout, sizeof *z->dout)) ||
+            GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, sizeof *z->hout)) ||
+            GT_CUDA(err, gt_k_chain_init(z->chain, words, GT_SH_STEP_BYTES / 4, gt_gpu_sms(),
+                                         z->s)))
+            goto fail;
+    } else {
+        if (GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->src, GT_SH_COPY_BYTES)) ||
+            GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dst, GT_SH_COPY_BYTES)) ||
+            GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dres, 2 * sizeof *z->dres)) ||
+            GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hres, 2 * sizeof *z->hres)))
+            goto fail;
+        for (size_t i = 0; i < GT_SH_COPY_BYTES / 4; i++)
+            z->src[i] = gt_pattern_word(i, z->seed);
+    }
+    if (GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        goto fail;
+    gt_setup_info_time(info, gt_now() - t0, "%s", z->measure == GT_SH_LATENCY ?
+                       "cudaMalloc 16 MiB, chain built" : "cudaMallocHost + cudaMalloc 64 MiB");
+    t0 = gt_now();
+    if (spawn(z, device, (int)v[GT_SH_BESIDE], err))
+        goto fail;
+    gt_setup_info_time(info, gt_now() - t0, "the second process: started, its context made");
+    snprintf(info->note, sizeof info->note, "%s", z->measure == GT_SH_LATENCY ?
+             "the chase's end index against the host's" :
+             "every copied word, on the GPU, after each copy");
+    gt_setup_info_timing(info, "events around the %s, alone and then with the second process "
+                         "loading the GPU", z->measure == GT_SH_LATENCY ? "kernel" : "copy");
+    *state = z;
+    return 0;
+fail:
+    teardown(z);
+    return -1;
+}
+
+/* One timed run of the work: seconds (a read, for latency), and whether
+ * it checked out. */
+static int timed(sh *z, double *sec, bool *ok, gt_err *err)
+{
+    size_t words = GT_SH_CHAIN_BYTES / 4;
+    uint32_t step = GT_SH_STEP_BYTES / 4;
+    float ms = 0;
+
+    if (z->measure == GT_SH_COPY &&
+        (GT_CUDA(err, gt_k_fill_word(z->dst, GT_SH_COPY_BYTES / 4, POISON, gt_gpu_sms(), z->s)) ||
+         gt_count_zero(z->dres, z->s, err)))
+        return -1;
+    if (GT_CUDA(err, cudaEventRecord(z->e0, z->s)) ||
+        (z->measure == GT_SH_LATENCY
+             ? GT_CUDA(err, gt_k_chase(z->chain, z->start, GT_SH_HOPS, z->dout, 1, 0, z->s))
+             : GT_CUDA(err, cudaMemcpyAsync(z->dst, z->src, GT_SH_COPY_BYTES,
+                                            cudaMemcpyHostToDevice, z->s))) ||
+        GT_CUDA(err, cudaEventRecord(z->e1, z->s)) ||
+        GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
+        GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)))
+        return -1;
+    if (z->measure == GT_SH_LATENCY) {
+        uint32_t want = (uint32_t)(((uint64_t)z->start + (uint64_t)GT_SH_HOPS * step) % words);
+        if (GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, sizeof *z->hout,
+                                         cudaMemcpyDeviceToHost, z->s)) ||
+            GT_CUDA(err, cudaStreamSynchronize(z->s)))
+            return -1;
+        *ok = *z->hout == want;
+        z->start = want;
+        *sec = (double)ms * 1e-3 / GT_SH_HOPS;
+    } else {
+        uint64_t bad;
+        if (GT_CUDA(err, gt_k_verify_pattern(z->dst, GT_SH_COPY_BYTES / 4, z->seed, z->dres,
+                                             gt_gpu_sms(), z->s)) ||
+            gt_count_read(z->dres, z->hres, z->s, &bad, err))
+            return -1;
+        *ok = bad == 0;
+        *sec = (double)ms * 1e-3;
+    }
+    return 0;
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    sh *z = state;
+    double sec[2];
+    bool ok[2];
+    uint64_t bytes = z->measure == GT_SH_LATENCY ? 4 : GT_SH_COPY_BYTES;
+
+    if (timed(z, &sec[0], &ok[0], err) || tell(z, 'g', 'G', err))
+        return -1;
+    if (timed(z, &sec[1], &ok[1], err)) {
+        tell(z, 's', 'S', err);
+        return -1;
+    }
+    if (tell(z, 's', 'S', err))
+        return -1;
+    for (int s = 0; s < 2; s++)
+        out[s] = (gt_sample){0, (uint8_t)s, ok[s] ? GT_V_FULL : GT_V_FAILED, sec[s], bytes};
+    return 2;
+}
+
+GT_GPU_OPS(sharing) = {.setup = setup, .run = run, .teardown = teardown};
