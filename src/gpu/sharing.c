@@ -101,6 +101,10 @@ int gt_sharing_load(int device, const char *kind)
         cudaStreamSynchronize(s);
     }
     cudaStreamSynchronize(s);
+    cudaFreeHost(host);
+    cudaFree(dev);
+    cudaFree(marks);
+    cudaStreamDestroy(s);
     return 0;
 }
 
