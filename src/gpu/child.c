@@ -2,7 +2,8 @@
  * process: a fault that would end its CUDA contexts (vmm_peer.c), or a
  * process's first CUDA call and a device reset (runtime.c). The child is
  * the binary gputui runs from, with argv; its first line of output comes
- * back, its stderr goes to /dev/null. */
+ * back, its stderr goes to /dev/null. The sharing experiment's second
+ * process (sharing.c) is started here too, and talked to through pipes. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -39,34 +40,70 @@ int gt_child_recent(int *pids, int max)
     return n;
 }
 
+int gt_child_start(char *const argv[], bool with_stdin, int *to_child, int *from_child,
+                   char *why, size_t whylen)
+{
+    char exe[1024] = "";
+    posix_spawn_file_actions_t fa;
+    int out[2], in[2] = {-1, -1};
+    pid_t pid;
+
+    if (pipe(out)) {
+        snprintf(why, whylen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    if (with_stdin && pipe(in)) {
+        snprintf(why, whylen, "pipe: %s", strerror(errno));
+        close(out[0]);
+        close(out[1]);
+        return -1;
+    }
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclose(&fa, out[0]);
+    if (with_stdin) {
+        posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+        posix_spawn_file_actions_addclose(&fa, in[1]);
+    }
+    if (!gt_port_exe_for_spawn(exe, sizeof exe) ||
+        posix_spawn(&pid, exe, &fa, NULL, argv, environ))
+        pid = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    close(out[1]);
+    if (with_stdin)
+        close(in[0]);
+    if (pid <= 0) {
+        snprintf(why, whylen, "gputui could not start itself: %s",
+                 exe[0] ? strerror(errno) : "its own path is unknown");
+        close(out[0]);
+        if (with_stdin)
+            close(in[1]);
+        return -1;
+    }
+    gt_child_note((int)pid);
+    fcntl(out[0], F_SETFD, FD_CLOEXEC);
+    *from_child = out[0];
+    if (with_stdin) {
+        fcntl(in[1], F_SETFD, FD_CLOEXEC);
+        *to_child = in[1];
+    }
+    return (int)pid;
+}
+
 int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, int *status)
 {
-    char exe[1024];
-    posix_spawn_file_actions_t fa;
-    int fds[2];
     size_t got = 0;
+    int fd;
     pid_t pid;
     double t0 = gt_now();
 
     line[0] = '\0';
     *status = -1;
-    if (pipe(fds)) {
-        snprintf(line, len, "pipe: %s", strerror(errno));
+    if ((pid = gt_child_start(argv, false, NULL, &fd, line, len)) < 0)
         return -1;
-    }
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addclose(&fa, fds[0]);
-    if (!gt_port_exe_for_spawn(exe, sizeof exe) ||
-        posix_spawn(&pid, exe, &fa, NULL, argv, environ))
-        pid = -1;
-    posix_spawn_file_actions_destroy(&fa);
-    if (pid > 0)
-        gt_child_note((int)pid);
-    close(fds[1]);
-    while (pid > 0 && got + 1 < len) {
-        struct pollfd pfd = {fds[0], POLLIN, 0};
+    while (got + 1 < len) {
+        struct pollfd pfd = {fd, POLLIN, 0};
         ssize_t r;
         if (poll(&pfd, 1, 100) <= 0) {
             if (gt_now() - t0 > timeout_s) {
@@ -75,19 +112,13 @@ int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, 
             }
             continue;
         }
-        if ((r = read(fds[0], line + got, len - 1 - got)) <= 0)
+        if ((r = read(fd, line + got, len - 1 - got)) <= 0)
             break;
         got += (size_t)r;
     }
-    close(fds[0]);
-    if (pid > 0)
-        waitpid(pid, status, 0);
+    close(fd);
+    waitpid(pid, status, 0);
     line[got] = '\0';
     line[strcspn(line, "\n")] = '\0';
-    if (pid <= 0) {
-        snprintf(line, len, "gputui could not start itself: %s",
-                 exe[0] ? strerror(errno) : "its own path is unknown");
-        return -1;
-    }
     return 0;
 }

@@ -182,6 +182,11 @@ int gt_gpu_sms(void);
  * killing it after timeout_s; *status is waitpid's (-1 when it did not
  * start). 0, or -1 with line saying why it could not run. */
 int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, int *status);
+/* Starts this binary with argv, its stdout a pipe (*from_child) and, with
+ * with_stdin, its stdin another (*to_child); stderr to /dev/null. Its pid,
+ * or -1 with why set. */
+int gt_child_start(char *const argv[], bool with_stdin, int *to_child, int *from_child,
+                   char *why, size_t whylen);
 /* The pids of the last GT_CHILDREN_KEPT children, up to max. */
 #define GT_CHILDREN_KEPT 16
 int gt_child_recent(int *pids, int max);

@@ -8,11 +8,8 @@
  * events around the kernel, its end index checked; copy: 64 MiB from
  * pinned memory, events around it, every word checked on the GPU. */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +19,8 @@
 #include "gputui/cuda_backend.h"
 #include "gputui/experiments/exp_sharing.h"
 #include "gputui/kernels.h"
-#include "gputui/base/port.h"
 #include "gputui/base/units.h"
 #include "gpu.h"
-
-extern char **environ;
 
 /* kernels/chase.cu and kernels/concurrent.cu */
 cudaError_t gt_k_chain_init(uint32_t *p, size_t n, uint32_t step, int blocks, cudaStream_t s);
@@ -112,44 +106,20 @@ int gt_sharing_load(int device, const char *kind)
 
 static int spawn(sh *z, int device, int beside, gt_err *err)
 {
-    int in[2], out[2];
-    char exe[1024], dev[16];
+    char dev[16], why[300];
     char *argv[] = {"gputui", GT_SHARING_LOAD_ARG, dev,
                     beside == GT_SH_COPIES ? "copies" : "kernels", NULL};
-    posix_spawn_file_actions_t fa;
     struct pollfd p;
+    int pid;
 
     snprintf(dev, sizeof dev, "%d", device);
-    if (pipe(in))
-        goto fail_errno;
-    if (pipe(out)) {
-        close(in[0]);
-        close(in[1]);
-        goto fail_errno;
-    }
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addclose(&fa, in[1]);
-    posix_spawn_file_actions_addclose(&fa, out[0]);
-    if (!gt_port_exe_for_spawn(exe, sizeof exe) ||
-        posix_spawn(&z->child, exe, &fa, NULL, argv, environ))
-        z->child = 0;
-    posix_spawn_file_actions_destroy(&fa);
-    close(in[0]);
-    close(out[1]);
-    z->cmd = in[1];
-    z->ack = out[0];
-    fcntl(z->cmd, F_SETFD, FD_CLOEXEC);
-    fcntl(z->ack, F_SETFD, FD_CLOEXEC);
     /* A dead child makes a write fail with EPIPE: the engine's thread has
      * every signal blocked, SIGPIPE included. */
-    if (!z->child) {
-        gt_err_set(err, GT_EXIT_FAIL, "sharing: gputui could not start its second process");
+    if ((pid = gt_child_start(argv, true, &z->cmd, &z->ack, why, sizeof why)) < 0) {
+        gt_err_set(err, GT_EXIT_FAIL, "sharing: the second process: %s", why);
         return -1;
     }
-    gt_child_note((int)z->child);
+    z->child = (pid_t)pid;
     p = (struct pollfd){z->ack, POLLIN, 0};
     if (poll(&p, 1, (int)(ACK_WAIT_S * 1000)) <= 0 || !said(z->ack, 'R')) {
         gt_err_set(err, GT_EXIT_FAIL, "sharing: the second process did not start on GPU %d "
@@ -157,9 +127,6 @@ static int spawn(sh *z, int device, int beside, gt_err *err)
         return -1;
     }
     return 0;
-fail_errno:
-    gt_err_set(err, GT_EXIT_FAIL, "sharing: pipe: %s", strerror(errno));
-    return -1;
 }
 
 /* Sends c and waits for the child's answer. */
