@@ -43,11 +43,27 @@ static void ui_draw_header(ui *u)
 /* Who else uses the GPU: other programs the driver names, and the gputui
  * processes this one takes turns with (engine.h): who holds the turn
  * while this one waits, or how many share it and what that costs. */
+/* A user's name (the password database is read once per uid). */
+static const char *user_name(unsigned uid)
+{
+    static unsigned last = ~0u;
+    static char name[64];
+    char buf[1024];
+    struct passwd pw, *found = NULL;
+
+    if (uid != last) {
+        if (getpwuid_r((uid_t)uid, &pw, buf, sizeof buf, &found) || !found)
+            snprintf(name, sizeof name, "uid %u", uid);
+        else
+            snprintf(name, sizeof name, "%s", pw.pw_name);
+        last = uid;
+    }
+    return name;
+}
+
 static void share_text(ui *u, char *out, size_t len)
 {
     const gt_share_status *sh = &u->st.share;
-    char name[64], buf[1024];
-    struct passwd pw, *found = NULL;
     size_t n;
 
     out[0] = '\0';
@@ -66,13 +82,9 @@ static void share_text(ui *u, char *out, size_t len)
     if (!sh->on)
         return;
     if (sh->waiting) {
-        if (getpwuid_r((uid_t)sh->holder_uid, &pw, buf, sizeof buf, &found) || !found)
-            snprintf(name, sizeof name, "uid %u", sh->holder_uid);
-        else
-            snprintf(name, sizeof name, "%s", pw.pw_name);
         if (sh->holder_pid > 0)
             snprintf(out, len, "  waiting for GPU %d: held by pid %d (user %s) for %.0f s",
-                     u->props.ordinal, sh->holder_pid, name,
+                     u->props.ordinal, sh->holder_pid, user_name(sh->holder_uid),
                      sh->holder_since > 0 ? fmax(0, (double)time(NULL) - sh->holder_since) : 0.0);
         else
             snprintf(out, len, "  waiting for GPU %d", u->props.ordinal);

@@ -106,12 +106,16 @@ static const gt_backend fake = {"fake", f_count, f_query, f_open, f_refresh, f_c
 
 /* The same back-end, with one other program on the GPU: busy while
  * foreign_busy says so. */
-static _Atomic int foreign_busy, looks;
+static _Atomic int foreign_busy, looks, no_nvml;
 static void f_users(gt_gpu_users *u, const int *skip, int nskip)
 {
     (void)skip, (void)nskip;
     memset(u, 0, sizeof *u);
     looks++;
+    if (no_nvml) {
+        snprintf(u->note, sizeof u->note, "NVML not found (libnvidia-ml.so.1)");
+        return;
+    }
     u->known = u->activity_known = u->fresh = true;
     u->n = 1;
     u->p[0] = (gt_gpu_proc){4242, "trainer", 3ull << 30, foreign_busy != 0};
@@ -379,6 +383,20 @@ static void foreign_program(void **state)
     assert_int_equal(r.s[0].disturbed, 0);
     gt_engine_stop(e);
     gt_run_free(&r);
+    /* No NVML: the status says it cannot tell, and nothing is marked. */
+    reset();
+    no_nvml = 1;
+    foreign_busy = 1;
+    assert_int_equal(gt_engine_start(&e, &fake_shared, 0, &err), 0);
+    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    collect(e, &r, 10, &st);
+    assert_false(st.share.users_known);
+    assert_string_equal(st.share.users_note, "NVML not found (libnvidia-ml.so.1)");
+    assert_int_equal(st.share.foreign, 0);
+    assert_int_equal(r.s[0].disturbed, 0);
+    gt_engine_stop(e);
+    gt_run_free(&r);
+    no_nvml = 0;
 }
 
 int main(void)
