@@ -131,6 +131,12 @@ static void reset(void)
     setups = teardowns = runs = fail_setup = fail_open = with_uuid = 0;
 }
 
+/* A new configuration of transfer with values v; r starts empty for it. */
+static void configure(gt_engine *e, const int64_t *v, gt_run *r)
+{
+    gt_run_init(r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+}
+
 /* Waits (bounded) until the run has n samples or the state is ERROR. */
 static void collect(gt_engine *e, gt_run *r, uint64_t n, gt_status *st)
 {
@@ -162,7 +168,7 @@ static void samples_flow_and_generations(void **state)
     assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
     gt_engine_props(e, &p);
     assert_string_equal(p.name, "Fake GPU");
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 100, &st);
     assert_true(gt_run_count(&r) >= 100);
     assert_int_equal(st.warmup_done, 3);
@@ -171,7 +177,7 @@ static void samples_flow_and_generations(void **state)
     /* A new configuration: new generation, old samples are not mixed in. */
     v[GT_TR_SIZE] = 128ll << 20;
     gt_run_free(&r);
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     assert_int_equal(r.gen, 2);
     collect(e, &r, 50, &st);
     assert_true(gt_run_count(&r) >= 50);
@@ -195,13 +201,13 @@ static void setup_error_is_reported_and_recoverable(void **state)
     gt_experiment_defaults(&gt_exp_transfer, v);
     assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
     fail_setup = 1;
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 1, &st);
     assert_int_equal(st.state, GT_ST_ERROR);
     assert_non_null(strstr(st.msg, "cudaErrorMemoryAllocation"));
     fail_setup = 0;
     gt_run_free(&r);
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 10, &st);
     assert_true(gt_run_count(&r) >= 10);
     gt_engine_stop(e);
@@ -235,7 +241,7 @@ static void pause_stops_sampling(void **state)
     reset();
     gt_experiment_defaults(&gt_exp_transfer, v);
     assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 10, &st);
     gt_engine_set_paused(e, true);
     for (int i = 0; i < 200; i++) {     /* wait for the pause to take */
@@ -302,7 +308,7 @@ static void turns_and_disturbed_samples(void **state)
     gt_experiment_defaults(&gt_exp_transfer, v);
     assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
     gt_engine_set_share(e, true, dir, 0.02);
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 5, &st);
     assert_true(gt_run_count(&r) >= 5);
     assert_true(st.share.on);
@@ -312,7 +318,7 @@ static void turns_and_disturbed_samples(void **state)
     /* The turn is free: a new configuration's samples are clean. */
     gt_share_give(&other);
     gt_run_free(&r);
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 20, &st);
     assert_true(gt_run_count(&r) >= 20);
     assert_int_equal(r.s[0].disturbed, 0);
@@ -329,7 +335,7 @@ static void turns_and_disturbed_samples(void **state)
     with_uuid = 1;
     assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
     gt_engine_set_share(e, false, NULL, 0);
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 3, &st);
     assert_false(st.share.on);
     assert_non_null(strstr(st.share.note, "--no-share-lock"));
@@ -338,7 +344,7 @@ static void turns_and_disturbed_samples(void **state)
     /* No UUID (the fake back-end's default): no file either. */
     reset();
     assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 3, &st);
     assert_false(st.share.on);
     assert_non_null(strstr(st.share.note, "no usable GPU UUID"));
@@ -361,7 +367,7 @@ static void foreign_program(void **state)
     looks = 0;
     gt_experiment_defaults(&gt_exp_transfer, v);
     assert_int_equal(gt_engine_start(&e, &fake_shared, 0, &err), 0);
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 20, &st);
     assert_true(looks >= 1);
     assert_true(st.share.users_known);
@@ -377,7 +383,7 @@ static void foreign_program(void **state)
         nanosleep(&ts, NULL);
     }
     gt_run_free(&r);
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 20, &st);
     assert_false(st.share.foreign_busy);
     assert_int_equal(r.s[0].disturbed, 0);
@@ -388,7 +394,7 @@ static void foreign_program(void **state)
     no_nvml = 1;
     foreign_busy = 1;
     assert_int_equal(gt_engine_start(&e, &fake_shared, 0, &err), 0);
-    gt_run_init(&r, &gt_exp_transfer, v, gt_engine_configure(e, &gt_exp_transfer, v));
+    configure(e, v, &r);
     collect(e, &r, 10, &st);
     assert_false(st.share.users_known);
     assert_string_equal(st.share.users_note, "NVML not found (libnvidia-ml.so.1)");

@@ -190,21 +190,43 @@ static pid_t child(int report, int go, bool die)
     _exit(0);
 }
 
+/* rep: children report on it; go: they wait for a byte on it. */
+static void pipes(int rep[2], int go[2])
+{
+    assert_int_equal(pipe(rep), 0);
+    assert_int_equal(pipe(go), 0);
+}
+
+static void close_pipes(int rep[2], int go[2])
+{
+    close(rep[0]);
+    close(rep[1]);
+    close(go[0]);
+    close(go[1]);
+}
+
+/* The child is gone, and it exited 0. */
+static void reap(pid_t pid)
+{
+    int status;
+
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void dead_holder_and_others(void **state)
 {
-    int rep[2], go[2], status;
+    int rep[2], go[2];
     gt_share s;
     char why[600], c;
     pid_t pid;
     (void)state;
-    assert_int_equal(pipe(rep), 0);
-    assert_int_equal(pipe(go), 0);
+    pipes(rep, go);
     assert_int_equal(gt_share_open(&s, dir, UUID, why, sizeof why), 0);
     /* A child that dies holding the turn. */
     pid = child(rep[1], go[0], true);
     assert_int_equal(read(rep[0], &c, 1), 1);
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_int_equal(WEXITSTATUS(status), 0);
+    reap(pid);
     assert_int_equal(gt_share_take(&s, 0.5, NULL, NULL, NULL), GT_SHARE_TAKEN);
     gt_share_give(&s);
     /* A live child: one other process; then none once it is gone. */
@@ -213,27 +235,22 @@ static void dead_holder_and_others(void **state)
     assert_int_equal(gt_share_others(&s), 1);
     assert_int_equal(gt_share_take(&s, 0.05, NULL, NULL, NULL), GT_SHARE_TIMEOUT);
     assert_int_equal(write(go[1], "g", 1), 1);
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_int_equal(WEXITSTATUS(status), 0);
+    reap(pid);
     assert_int_equal(gt_share_others(&s), 0);
     gt_share_close(&s);
-    close(rep[0]);
-    close(rep[1]);
-    close(go[0]);
-    close(go[1]);
+    close_pipes(rep, go);
 }
 
 /* The holder gives the turn while a child waits for it: the child gets it
  * before the holder can take it again. */
 static void handed_to_a_waiter(void **state)
 {
-    int rep[2], go[2], status;
+    int rep[2], go[2];
     gt_share s;
     char why[600], c;
     pid_t pid;
     (void)state;
-    assert_int_equal(pipe(rep), 0);
-    assert_int_equal(pipe(go), 0);
+    pipes(rep, go);
     assert_int_equal(gt_share_open(&s, dir, UUID, why, sizeof why), 0);
     assert_int_equal(gt_share_take(&s, 1, NULL, NULL, NULL), GT_SHARE_TAKEN);
     pid = child(rep[1], go[0], false);
@@ -252,14 +269,10 @@ static void handed_to_a_waiter(void **state)
     assert_int_equal(read(rep[0], &c, 1), 1);
     assert_int_equal(gt_share_take(&s, 0.02, NULL, NULL, NULL), GT_SHARE_TIMEOUT);
     assert_int_equal(write(go[1], "g", 1), 1);
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_int_equal(WEXITSTATUS(status), 0);
+    reap(pid);
     assert_int_equal(gt_share_take(&s, 0.5, NULL, NULL, NULL), GT_SHARE_TAKEN);
     gt_share_close(&s);
-    close(rep[0]);
-    close(rep[1]);
-    close(go[0]);
-    close(go[1]);
+    close_pipes(rep, go);
 }
 
 static void default_dir(void **state)
