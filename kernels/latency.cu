@@ -61,12 +61,35 @@ __device__ __forceinline__ u64 load(u64 p)
     return v;
 }
 
-// 'warm' untimed loads first, in the same kernel on the same SM, so a
-// chain that fits the L1 is found there (the L1 starts every kernel
-// cold), then 'loads' timed ones; both go on along the same chain.
+// The walk's own block first reads every slot of a chain that fits half
+// the L2 (slots > 0: a block of TOUCH_THREADS, with ld.global.cg so none
+// of it stays in the L1), untimed: whatever another process left in the
+// L2 since the last sample, the chain's lines are back there for the SM
+// that walks, and its pages in that SM's TLB. Then 'warm' untimed loads,
+// in the same kernel on the same SM, so a chain that fits the L1 is found
+// there (the L1 starts every kernel cold), then 'loads' timed ones; both
+// go on along the same chain. Threads past the walkers only touch.
 template <int P>
-__global__ void lat_walk(const u64 *starts, u64 warm, u64 loads, u64 *out, u64 *ends)
+__global__ void lat_walk(const u64 *starts, int lanes, u64 warm, u64 loads, const char *base,
+                         u64 slots, u64 stride, u64 *out, u64 *ends)
 {
+    if (slots) {
+        u64 acc = 0, i = threadIdx.x, step = blockDim.x;
+        for (; i + 3 * step < slots; i += 4 * step) {      // four loads in flight a thread
+            u64 a = load<1>((u64)(uintptr_t)(base + i * stride));
+            u64 b = load<1>((u64)(uintptr_t)(base + (i + step) * stride));
+            u64 c = load<1>((u64)(uintptr_t)(base + (i + 2 * step) * stride));
+            u64 d = load<1>((u64)(uintptr_t)(base + (i + 3 * step) * stride));
+            acc += a ^ b ^ c ^ d;
+        }
+        for (; i < slots; i += step)
+            acc += load<1>((u64)(uintptr_t)(base + i * stride));
+        if (acc == 0x5EED5EED5EED5EEDull)    // never, but the loads must stay
+            out[2] = acc;
+        __syncthreads();
+        if ((int)threadIdx.x >= lanes)
+            return;
+    }
     u64 p = starts[threadIdx.x];
     for (u64 i = 0; i < warm; i++)
         p = load<P>(p);
@@ -82,26 +105,7 @@ __global__ void lat_walk(const u64 *starts, u64 warm, u64 loads, u64 *out, u64 *
     }
 }
 
-// One load of every slot, by the whole grid: brings a chain that fits the
-// L2 back into it, and its pages into the GPU's TLBs, before a walk.
-__global__ void lat_touch(const char *base, size_t slots, size_t stride, u64 *sink)
-{
-    u64 acc = 0;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < slots;
-         i += (size_t)gridDim.x * blockDim.x)
-        acc += *(const volatile u64 *)(base + i * stride);
-    if (acc == 0x5EED5EED5EED5EEDull)    // never, but the loads must stay
-        *sink = acc;
-}
-
 }  // namespace
-
-extern "C" cudaError_t gt_k_lat_touch(const void *base, size_t slots, size_t stride,
-                                      unsigned long long *sink, int blocks, cudaStream_t s)
-{
-    lat_touch<<<blocks, 256, 0, s>>>((const char *)base, slots, stride, sink);
-    return cudaGetLastError();
-}
 
 extern "C" cudaError_t gt_k_lat_build(void *base, const uint32_t *next, size_t slots,
                                       size_t stride, int blocks, cudaStream_t s)
@@ -113,15 +117,30 @@ extern "C" cudaError_t gt_k_lat_build(void *base, const uint32_t *next, size_t s
     return cudaGetLastError();
 }
 
+// touch_slots > 0: the walk's block reads that many slots from base
+// first (lat_walk), with this many threads.
+#define TOUCH_THREADS 1024
+
 extern "C" cudaError_t gt_k_lat_walk(const unsigned long long *starts, int lanes,
                                      unsigned long long warm, unsigned long long loads,
-                                     int policy, unsigned long long *out,
-                                     unsigned long long *ends, cudaStream_t s)
+                                     int policy, const void *base,
+                                     unsigned long long touch_slots, unsigned long long stride,
+                                     unsigned long long *out, unsigned long long *ends,
+                                     cudaStream_t s)
 {
+    int threads = touch_slots ? TOUCH_THREADS : lanes;
+    const char *b = (const char *)base;
+
     switch (policy) {
-    case 1: lat_walk<1><<<1, lanes, 0, s>>>(starts, warm, loads, out, ends); break;
-    case 2: lat_walk<2><<<1, lanes, 0, s>>>(starts, warm, loads, out, ends); break;
-    default: lat_walk<0><<<1, lanes, 0, s>>>(starts, warm, loads, out, ends); break;
+    case 1:
+        lat_walk<1><<<1, threads, 0, s>>>(starts, lanes, warm, loads, b, touch_slots, stride, out, ends);
+        break;
+    case 2:
+        lat_walk<2><<<1, threads, 0, s>>>(starts, lanes, warm, loads, b, touch_slots, stride, out, ends);
+        break;
+    default:
+        lat_walk<0><<<1, threads, 0, s>>>(starts, lanes, warm, loads, b, touch_slots, stride, out, ends);
+        break;
     }
     return cudaGetLastError();
 }

@@ -21,12 +21,22 @@
 //   refprobe load SECONDS    a foreign load for the sharing tests: pinned
 //                            64 MiB H2D copies and a kernel that reads
 //                            256 MiB, back to back, for SECONDS.
+//   refprobe idle SECONDS    a context holding 64 MiB that does nothing:
+//                            does another process's mere context change a
+//                            measurement? (on an H200: no)
+//   refprobe l2mix [MiB]     a 16 MiB chase, its chain read by the whole
+//                            grid before each walk, after MiB (default 48)
+//                            of other data was read or written, with and
+//                            without a scratch buffer of twice the L2
+//                            written and discarded (discard.global.L2)
+//                            between; ns per load.
 //
 // Output: one JSON object per line, figures in ms or GB/s.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 #include <ctime>
 #include <vector>
 
@@ -351,6 +361,106 @@ void chase(int argc, char **argv)
     }
 }
 
+// Every 128-byte line of n bytes: read (w = 0), written (1), or written
+// then dropped from the L2 without a write-back (2, discard.global.L2).
+__global__ void lines_kernel(char *p, size_t n, int w, unsigned long long *sink)
+{
+    unsigned long long acc = 0;
+    for (size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) * 128; i < n;
+         i += (size_t)gridDim.x * blockDim.x * 128) {
+        if (w == 0) {
+            acc += *(volatile unsigned long long *)(p + i);
+        } else {
+            *(unsigned long long *)(p + i) = i;
+#if __CUDA_ARCH__ >= 800
+            if (w == 2)
+                asm volatile("discard.global.L2 [%0], 128;" ::"l"(p + i) : "memory");
+#endif
+        }
+    }
+    if (acc == 42)
+        *sink = acc;
+}
+
+// A 16 MiB chase after other data went through the L2: does data left
+// there by someone else slow it, and does writing then discarding a
+// scratch buffer of twice the L2 clear it?
+void l2mix(size_t foreign_mib)
+{
+    const size_t slot = 128, loads = 4096, bytes = 16u << 20, n = bytes / slot;
+    int dev, l2 = 0, sms = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    size_t fbytes = foreign_mib << 20, sbytes = 2 * (size_t)l2;
+    std::vector<size_t> order(n);
+    std::vector<char> host(bytes);
+    char *d, *f, *scratch;
+    unsigned long long *dns, hns, *sink;
+    void **dsink;
+    CK(cudaMalloc(&d, bytes));
+    CK(cudaMalloc(&f, fbytes));
+    CK(cudaMalloc(&scratch, sbytes));
+    CK(cudaMalloc(&dns, sizeof *dns));
+    CK(cudaMalloc(&sink, sizeof *sink));
+    CK(cudaMalloc(&dsink, sizeof *dsink));
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    srand(12345);
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)rand() % i;
+        std::swap(order[i], order[j]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        void *next = d + order[(i + 1) % n] * slot;
+        memcpy(&host[order[i] * slot], &next, sizeof next);
+    }
+    CK(cudaMemcpy(d, host.data(), bytes, cudaMemcpyHostToDevice));
+    void *at = d + order[0] * slot;
+    auto measure = [&](const char *what) {
+        std::vector<double> v;
+        for (int r = 0; r < 15; r++) {
+            lines_kernel<<<sms * 4, 256>>>(d, bytes, 0, sink);
+            chase_kernel<<<1, 1>>>((void **)at, 0, loads, dns, dsink);
+            CK(cudaGetLastError());
+            CK(cudaMemcpy(&hns, dns, sizeof hns, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(&at, dsink, sizeof at, cudaMemcpyDeviceToHost));
+            v.push_back((double)hns / loads);
+        }
+        char extra[160];
+        snprintf(extra, sizeof extra, ",\"after\":\"%s\",\"foreign_MiB\":%zu,\"unit\":\"ns per load\"",
+                 what, foreign_mib);
+        dist("l2mix", v, extra);
+    };
+    auto lines = [&](char *p, size_t b, int w) {
+        lines_kernel<<<sms * 4, 256>>>(p, b, w, sink);
+        CK(cudaDeviceSynchronize());
+    };
+    measure("nothing");
+    lines(f, fbytes, 0);
+    measure("foreign read");
+    lines(f, fbytes, 1);
+    measure("foreign written");
+    lines(f, fbytes, 1);
+    lines(scratch, sbytes, 2);
+    measure("foreign written, scratch written+discarded");
+    lines(f, fbytes, 0);
+    lines(scratch, sbytes, 2);
+    measure("foreign read, scratch written+discarded");
+    lines(f, fbytes, 1);
+    lines(scratch, sbytes, 0);
+    measure("foreign written, scratch read");
+    lines(f, fbytes, 1);
+    lines(scratch, sbytes, 1);
+    measure("foreign written, scratch written");
+    CK(cudaFree(d));
+    CK(cudaFree(f));
+    CK(cudaFree(scratch));
+    CK(cudaFree(dns));
+    CK(cudaFree(sink));
+    CK(cudaFree(dsink));
+}
+
 }  // namespace
 
 __global__ void load_kernel(const uint4 *p, size_t n, uint4 *sink)
@@ -391,10 +501,24 @@ void load(double seconds)
     cudaFree(sink);
 }
 
+/* A context that holds 64 MiB and does nothing for SECONDS: does the mere
+ * presence of another process's context change a measurement? */
+static void idle(double seconds)
+{
+    void *buf;
+
+    CK(cudaMalloc(&buf, 64u << 20));
+    CK(cudaMemset(buf, 0, 64u << 20));
+    CK(cudaDeviceSynchronize());
+    usleep((useconds_t)(seconds * 1e6));
+    printf("{\"probe\":\"idle\",\"seconds\":%.1f}\n", seconds);
+    cudaFree(buf);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc [N] | pageable [MiB] | chase KiB... | load SECONDS\n");
+        fprintf(stderr, "usage: refprobe zc [N] | pageable [MiB] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB]\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -407,9 +531,13 @@ int main(int argc, char **argv)
         chase(argc - 2, argv + 2);
     else if (!strcmp(argv[1], "load") && argc > 2)
         load(atof(argv[2]));
+    else if (!strcmp(argv[1], "l2mix"))
+        l2mix(argc > 2 ? (size_t)atoi(argv[2]) : 48);
+    else if (!strcmp(argv[1], "idle") && argc > 2)
+        idle(atof(argv[2]));
     else {
         fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, pageable, chase KiB..., "
-                "load SECONDS)\n",
+                "load SECONDS, idle SECONDS, l2mix [MiB])\n",
                 argv[1]);
         return 64;
     }
