@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <math.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -119,9 +121,20 @@ static void check_sample_file(void)
 
 static void round_trip(void **state)
 {
+    char head[2048] = "", *t0;
+    FILE *f;
+
     (void)state;
     write_sample_file();
     check_sample_file();
+    /* The header's wall clock at t = 0 lines up recordings taken at once. */
+    f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(head, sizeof head, f));
+    fclose(f);
+    t0 = strstr(head, "\"t0_unix\":");
+    assert_non_null(t0);
+    assert_true(fabs(strtod(t0 + 10, NULL) - (double)time(NULL)) < 5.0);
     unlink(path);
 }
 

@@ -141,7 +141,8 @@ int gt_recorder_open(gt_recorder **out, const char *path, bool force, const gt_d
     gt_recorder *r = calloc(1, sizeof *r);
     json_t *h, *fmt;
     char created[40];
-    time_t now = time(NULL);
+    struct timespec wall;
+    time_t now;
     struct tm tm;
 
     *out = NULL;
@@ -156,6 +157,8 @@ int gt_recorder_open(gt_recorder **out, const char *path, bool force, const gt_d
     }
     snprintf(r->path, sizeof r->path, "%s", path);
     r->t0 = r->last_flush = gt_now();
+    clock_gettime(CLOCK_REALTIME, &wall);
+    now = wall.tv_sec;
     gmtime_r(&now, &tm);
     strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &tm);
     h = json_object();
@@ -167,6 +170,7 @@ int gt_recorder_open(gt_recorder **out, const char *path, bool force, const gt_d
     json_object_set_new(h, "tool", json_string("gputui"));
     json_object_set_new(h, "version", json_string(GT_VERSION));
     json_object_set_new(h, "created", json_string(created));
+    json_object_set_new(h, "t0_unix", json_real((double)wall.tv_sec + (double)wall.tv_nsec * 1e-9));
     json_object_set_new(h, "device", gt_devprops_json(p));
     put_line(r, h);
     flush(r);
