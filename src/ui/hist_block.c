@@ -80,7 +80,8 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
 
     /* Title with the headline figure against its ceiling; in compare mode
      * the ratio of medians too, before the ceiling if both do not fit. */
-    char ceiling[96] = "", ratio[48] = "";
+    char ceiling[96] = "", ratio[48] = "", corner[40] = "";
+    int avail;
     if (bw) {
         double factor = 1.0, ceil;
         char label[64];
@@ -104,18 +105,23 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
         else
             snprintf(ratio, sizeof ratio, "  %s/%s -", u->name_a, u->name_b);
     }
-    if ((int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= w && ratio[0])
+    /* The corner (failures, or samples taken while another process may
+     * have had the GPU) keeps its place; the title gives way: the ceiling
+     * goes first when a comparison's ratio is shown, then the ratio. */
+    if (now->failed)
+        snprintf(corner, sizeof corner, " %llu FAILED ", (unsigned long long)now->failed);
+    else if (now->disturbed)
+        snprintf(corner, sizeof corner, " %llu disturbed ", (unsigned long long)now->disturbed);
+    avail = corner[0] ? w - (int)strlen(corner) - 1 : w;
+    if ((int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= avail && ratio[0])
         ceiling[0] = '\0';
+    if ((int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= avail)
+        ceiling[0] = ratio[0] = '\0';
     snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s", ceiling, ratio);
-    ui_put(y, x, w, ui_role(u, C_TITLE), title);
-    if (now->failed) {
-        snprintf(title, sizeof title, " %llu FAILED ", (unsigned long long)now->failed);
-        ui_put(y, x + w - (int)strlen(title) - 1, (int)strlen(title), ui_role(u, C_ERR) | A_REVERSE, title);
-    } else if (now->disturbed) {
-        /* Samples taken while another process may have had the GPU. */
-        snprintf(title, sizeof title, " %llu disturbed ", (unsigned long long)now->disturbed);
-        ui_put(y, x + w - (int)strlen(title) - 1, (int)strlen(title), ui_role(u, C_WARN), title);
-    }
+    ui_put(y, x, avail > 0 ? avail : 0, ui_role(u, C_TITLE), title);
+    if (corner[0])
+        ui_put(y, x + w - (int)strlen(corner) - 1, (int)strlen(corner),
+               now->failed ? ui_role(u, C_ERR) | A_REVERSE : ui_role(u, C_WARN), corner);
 
     if (dn->count) {
         lo = dn->min;

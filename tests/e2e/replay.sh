@@ -128,6 +128,26 @@ tm send-keys -t t q
 check "NO_COLOR + LANG=C: q exits 0" [ "$(wait_rc mono 10)" = 0 ]
 stop
 
+# Samples taken while the GPU was shared: the histogram's corner counts
+# them, and the title gives way (the ceiling is dropped, not cut through).
+SHARED=$TMPD/shared.gtr
+python3 - "$SMALL" "$SHARED" <<'EOF'
+import json, sys
+with open(sys.argv[1]) as f, open(sys.argv[2], "w") as out:
+    for line in f:
+        o = json.loads(line)
+        if o["type"] == "sample":
+            o["disturbed"] = True
+        out.write(json.dumps(o) + "\n")
+EOF
+start shared 100 34 "LC_ALL=C.UTF-8 '$BIN' --replay $SHARED"
+check "disturbed samples: counted in the histogram's corner" wait_for "H2D bandwidth GB/s .* [0-9]+ disturbed" 10
+check "disturbed samples: the title ends whole before the corner" \
+    wait_for "H2D bandwidth GB/s  p50 [0-9.]+( = [0-9.]+% of .* [0-9]+\\.[0-9])? +[0-9]+ disturbed" 5
+tm send-keys -t t q
+check "disturbed samples: q exits 0" [ "$(wait_rc shared 10)" = 0 ]
+stop
+
 # SIGHUP and SIGTERM: the terminal is restored and the exit status is 128+N.
 for sig in HUP TERM; do
     start "sig$sig" 100 30 "'$BIN' --replay $REC"
