@@ -323,9 +323,9 @@ PY
 
 section "sharing: several gputui at once, with and without turns, and a foreign load"
 # Solo, then 4 processes at once without the lock (the GPU time-slices
-# them: inflated), then 4 taking turns (each within 3% of solo: pinned H2D
-# and zero-copy; latency is reported). Then a foreign load beside one: its
-# samples are marked disturbed and the load is named.
+# them: pinned H2D and zero-copy inflated), then 4 taking turns (each of
+# pinned H2D, zero-copy and latency within 3% of solo). Then a foreign
+# load beside one: its samples are marked disturbed and the load is named.
 share_run() {   # share_run TAG N FLAG: N processes of each experiment
     local tag=$1 n=$2 flag=$3 pids=() k
     for k in $(seq "$n"); do
@@ -382,11 +382,11 @@ for exp in ("pinned", "zerocopy", "latency"):
     worst = max(abs(x / solo - 1) for x in turns)
     line = (f"{exp}: solo {solo * k:.4g} {u}; 4 at once without turns {txt(free)}; "
             f"taking turns {txt(turns)} (worst {100 * worst:+.1f}%)")
-    if exp == "latency":
-        print("ok " + line + " (not judged: see the README)")
-        continue
-    print(("ok " if max(free) > 1.5 * solo else "FAIL ") + line.split(";")[0] + "; without turns: "
-          + f"inflated {max(free) / solo:.2f}x (wanted above 1.5x)")
+    # A chase timed inside its kernel is rarely cut by a time slice: its
+    # p50 without turns is reported, not judged.
+    if exp != "latency":
+        print(("ok " if max(free) > 1.5 * solo else "FAIL ") + line.split(";")[0] +
+              f"; without turns: inflated {max(free) / solo:.2f}x (wanted above 1.5x)")
     print(("ok " if worst <= 0.03 else "FAIL ") + line + " (wanted within 3%)")
 s = json.load(open(f"{log}/share-foreign.json"))["runs"][0]["series"][0]
 err = open(f"{log}/share-foreign.err").read()
