@@ -80,7 +80,7 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
 
     /* Title with the headline figure against its ceiling; in compare mode
      * the ratio of medians too, before the ceiling if both do not fit. */
-    char ceiling[96] = "", ratio[48] = "", corner[40] = "";
+    char ceiling[96] = "", pct[24] = "", ratio[48] = "", corner[40] = "";
     int avail;
     if (bw) {
         double factor = 1.0, ceil;
@@ -91,6 +91,7 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
             snprintf(title, sizeof title, " %s bandwidth GB/s  p50 %.2f", now->name, p50 / 1e9);
             snprintf(ceiling, sizeof ceiling, " = %.1f%% of %s %.1f%s",
                      100.0 * p50 * factor / ceil, label, ceil / 1e9, factor != 1.0 ? " (x2)" : "");
+            snprintf(pct, sizeof pct, " = %.1f%%", 100.0 * p50 * factor / ceil);
         } else {
             snprintf(title, sizeof title, " %s bandwidth GB/s", now->name);
             snprintf(ceiling, sizeof ceiling, "  (%s)", label);
@@ -106,16 +107,19 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
             snprintf(ratio, sizeof ratio, "  %s/%s -", u->name_a, u->name_b);
     }
     /* The corner (failures, or samples taken while another process may
-     * have had the GPU) keeps its place; the title gives way: the ceiling
-     * goes first when a comparison's ratio is shown, then the ratio. */
+     * have had the GPU) keeps its place and the title gives way before it:
+     * the ceiling shrinks to its percentage, then goes. Without a corner a
+     * long title is cut at the block's edge. */
     if (now->failed)
         snprintf(corner, sizeof corner, " %llu FAILED ", (unsigned long long)now->failed);
     else if (now->disturbed)
         snprintf(corner, sizeof corner, " %llu disturbed ", (unsigned long long)now->disturbed);
     avail = corner[0] ? w - (int)strlen(corner) - 1 : w;
-    if ((int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= avail && ratio[0])
+    if ((int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= w && ratio[0])
         ceiling[0] = '\0';
-    if ((int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= avail)
+    if (corner[0] && ceiling[0] && (int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= avail)
+        snprintf(ceiling, sizeof ceiling, "%s", pct);
+    if (corner[0] && (int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= avail)
         ceiling[0] = ratio[0] = '\0';
     snprintf(title + strlen(title), sizeof title - strlen(title), "%s%s", ceiling, ratio);
     ui_put(y, x, avail > 0 ? avail : 0, ui_role(u, C_TITLE), title);

@@ -22,8 +22,8 @@ for e in $exps; do
         echo "FAIL tui rate -e $e: did not start sampling: $(screen | grep -m1 -i 'error\|fail')"
         stop; continue
     fi
-    sleep 1
-    a=$(samples); t0=$(date +%s.%N); sleep 3; b=$(samples); t1=$(date +%s.%N)
+    sleep 0.5
+    a=$(samples); t0=$(date +%s.%N); sleep 2; b=$(samples); t1=$(date +%s.%N)
     rate=$(python3 -c "print('%.1f' % ((${b:-0} - ${a:-0}) / ($t1 - $t0)))")
     # runtime starts a process and a CUDA context every sample (~0.3 s)
     floor=$FLOOR; [ "$e" = runtime ] && floor=1

@@ -51,7 +51,8 @@ refused() {     # refused NAME PATTERN ARGS...: exit 64 with a message naming th
     if [ $rc = 64 ] && grep -q "$pat" <<<"$msg"; then ok "$name: $msg"; else bad "$name: rc $rc: $msg"; fi
 }
 section transfer
-run_one "" --dir d2d --method ce,sm --size ${SIZES:-4K,64M,256M}
+SIZES=${SIZES:-4K 64M 256M}
+run_one "" --dir d2d --method ce,sm --size "${SIZES// /,}"
 # Kernels reach pageable memory only where the device says pageableMemoryAccess.
 if msg=$("$BIN" --batch --samples 2 --host pageable --method sm --size 4K 2>&1 >/dev/null); then
     run_one "" --host pageable --dir h2d,d2h,bidir --method sm --size 4K,64M
@@ -60,14 +61,20 @@ elif grep -q "pageableMemoryAccess = 0" <<<"$msg"; then
 else
     bad "method=sm on pageable memory: $msg"
 fi
-for size in ${SIZES:-4K 64M 256M}; do
-    for host in "${HOSTS[@]}"; do
-        methods=ce,sm
-        [ "$host" = pageable ] && methods=ce
-        min=""
-        [ "$host" = pinned ] && [ $size = 64M ] && min=80
+# One process a host kind, its sizes as a list; pinned one a size, its
+# 64 MiB copies held to 80% of the link.
+for host in "${HOSTS[@]}"; do
+    methods=ce,sm
+    [ "$host" = pageable ] && methods=ce
+    if [ "$host" != pinned ]; then
         # shellcheck disable=SC2086
-        run_one "$min" --host $host --dir h2d,d2h,bidir --method $methods --size $size
+        run_one "" --host $host --dir h2d,d2h,bidir --method $methods --size "${SIZES// /,}"
+        continue
+    fi
+    for size in $SIZES; do
+        min=""
+        [ $size = 64M ] && min=80
+        run_one "$min" --host pinned --dir h2d,d2h,bidir --method $methods --size $size
     done
 done
 
@@ -141,9 +148,7 @@ HA=(-e hostalloc --warmup 1)
 for kind in "pageable" "pinned" "hostalloc" "hostalloc --write-combined" \
             "hostalloc --portable --mapped" "register" "register --mapped"; do
     # shellcheck disable=SC2086
-    run_one "" "${HA[@]}" --op alloc --kind $kind --size 64M
-    # shellcheck disable=SC2086
-    run_one "" "${HA[@]}" --op cpu --kind $kind --size 64M
+    run_one "" "${HA[@]}" --op alloc,cpu --kind $kind --size 64M
 done
 run_one "" "${HA[@]}" --op alloc --kind pinned --size 1G
 run_one "" "${HA[@]}" --op alloc --kind register --size 1G
@@ -326,25 +331,28 @@ section "sharing: several gputui at once, with and without turns, and a foreign 
 # them: pinned H2D and zero-copy inflated), then 4 taking turns (each of
 # pinned H2D, zero-copy and latency within 3% of solo). Then a foreign
 # load beside one: its samples are marked disturbed and the load is named.
-share_run() {   # share_run TAG N FLAG: N processes of each experiment
+share_run() {   # share_run TAG N FLAG: N processes of each experiment, recorded
     local tag=$1 n=$2 flag=$3 pids=() k
     for k in $(seq "$n"); do
         # shellcheck disable=SC2086
         "$BIN" --batch --format json $flag -e transfer --dir h2d --host pinned --size 64M \
-            --samples 200 >"$LOG/share-$tag-pinned-$k.json" 2>"$LOG/share-$tag-pinned-$k.err" &
+            --samples 300 --record "$LOG/share-$tag-pinned-$k.gtr" --force \
+            >"$LOG/share-$tag-pinned-$k.json" 2>"$LOG/share-$tag-pinned-$k.err" &
         pids+=($!)
     done
     wait "${pids[@]}"; pids=()
     for k in $(seq "$n"); do
         # shellcheck disable=SC2086
-        "$BIN" --batch --format json $flag -e zerocopy --variant explicit --samples 400 \
+        "$BIN" --batch --format json $flag -e zerocopy --variant explicit --samples 1000 \
+            --record "$LOG/share-$tag-zerocopy-$k.gtr" --force \
             >"$LOG/share-$tag-zerocopy-$k.json" 2>"$LOG/share-$tag-zerocopy-$k.err" &
         pids+=($!)
     done
     wait "${pids[@]}"; pids=()
     for k in $(seq "$n"); do
         # shellcheck disable=SC2086
-        "$BIN" --batch --format json $flag -e latency --size 16M --samples 300 \
+        "$BIN" --batch --format json $flag -e latency --size 16M --samples 800 \
+            --record "$LOG/share-$tag-latency-$k.gtr" --force \
             >"$LOG/share-$tag-latency-$k.json" 2>"$LOG/share-$tag-latency-$k.err" &
         pids+=($!)
     done
@@ -388,6 +396,18 @@ for exp in ("pinned", "zerocopy", "latency"):
         print(("ok " if max(free) > 1.5 * solo else "FAIL ") + line.split(";")[0] +
               f"; without turns: inflated {max(free) / solo:.2f}x (wanted above 1.5x)")
     print(("ok " if worst <= 0.03 else "FAIL ") + line + " (wanted within 3%)")
+    # Fairness: each one's samples over the window in which all four ran.
+    times = []
+    for f in sorted(glob.glob(f"{log}/share-turns-{exp}-*.gtr")):
+        lines = [json.loads(x) for x in open(f)]
+        t0 = lines[0]["t0_unix"]
+        times.append([t0 + x["t"] for x in lines if x["type"] == "sample" and x["series"] == 0])
+    lo, hi = max(t[0] for t in times), min(t[-1] for t in times)
+    counts = [sum(1 for x in t if lo <= x <= hi) for t in times]
+    shares = [c * len(counts) / sum(counts) for c in counts]
+    print(("ok " if hi > lo and all(abs(x - 1) <= 0.2 for x in shares) else "FAIL ") +
+          f"{exp} taking turns: shares of a quarter over {hi - lo:.2f} s: " +
+          " ".join(f"{x:.2f}" for x in shares) + " (wanted within 20%)")
 s = json.load(open(f"{log}/share-foreign.json"))["runs"][0]["series"][0]
 err = open(f"{log}/share-foreign.err").read()
 named = "refprobe" in err
