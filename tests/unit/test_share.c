@@ -2,7 +2,8 @@
  * symbolic link, a FIFO, a second name or another program's file refused),
  * turns between two openings, a holder that dies, a holder that never lets
  * go (bounded wait, then the caller's wait callback names it), the other
- * processes' count, and handing the turn to a waiter. */
+ * processes' count, handing the turn to a waiter, and waiters served in
+ * the order they came. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -167,9 +168,9 @@ static void turns(void **state)
     gt_share_close(&b);
 }
 
-/* A child that takes the turn and reports on fd, then waits for a byte on
- * go (or dies when 'die'). */
-static pid_t child(int report, int go, bool die)
+/* A child that takes the turn and reports its name on fd, then waits for
+ * a byte on go (or dies when 'die'). */
+static pid_t child_named(int report, int go, bool die, char name)
 {
     pid_t pid = fork();
     gt_share s;
@@ -177,10 +178,11 @@ static pid_t child(int report, int go, bool die)
 
     if (pid)
         return pid;
+    alarm(20);      /* never left behind by a failed test */
     if (gt_share_open(&s, dir, UUID, why, sizeof why) ||
         gt_share_take(&s, 5, NULL, NULL, NULL) != GT_SHARE_TAKEN)
         _exit(1);
-    if (write(report, "t", 1) != 1)
+    if (write(report, &name, 1) != 1)
         _exit(1);
     if (die)
         _exit(0);       /* no give, no close: the kernel drops the lock */
@@ -188,6 +190,11 @@ static pid_t child(int report, int go, bool die)
         _exit(1);
     gt_share_close(&s);
     _exit(0);
+}
+
+static pid_t child(int report, int go, bool die)
+{
+    return child_named(report, go, die, 't');
 }
 
 /* rep: children report on it; go: they wait for a byte on it. */
@@ -275,6 +282,42 @@ static void handed_to_a_waiter(void **state)
     close_pipes(rep, go);
 }
 
+static void naptime(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+
+    nanosleep(&ts, NULL);
+}
+
+/* Waiters take the turn in the order they came: b, which waited first,
+ * then c, though c may poll first. */
+static void in_order(void **state)
+{
+    int rep[2], go[2];
+    gt_share s;
+    char why[600], c[2];
+    pid_t b, cc;
+    (void)state;
+    pipes(rep, go);
+    assert_int_equal(gt_share_open(&s, dir, UUID, why, sizeof why), 0);
+    assert_int_equal(gt_share_take(&s, 1, NULL, NULL, NULL), GT_SHARE_TAKEN);
+    b = child_named(rep[1], go[0], false, 'b');
+    naptime(60);
+    cc = child_named(rep[1], go[0], false, 'c');
+    naptime(60);
+    gt_share_give(&s);
+    assert_int_equal(read(rep[0], &c[0], 1), 1);
+    assert_int_equal(c[0], 'b');
+    assert_int_equal(write(go[1], "g", 1), 1);
+    assert_int_equal(read(rep[0], &c[1], 1), 1);
+    assert_int_equal(c[1], 'c');
+    assert_int_equal(write(go[1], "g", 1), 1);
+    reap(b);
+    reap(cc);
+    gt_share_close(&s);
+    close_pipes(rep, go);
+}
+
 static void default_dir(void **state)
 {
     (void)state;
@@ -293,6 +336,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(turns, setup, teardown),
         cmocka_unit_test_setup_teardown(dead_holder_and_others, setup, teardown),
         cmocka_unit_test_setup_teardown(handed_to_a_waiter, setup, teardown),
+        cmocka_unit_test_setup_teardown(in_order, setup, teardown),
         cmocka_unit_test(default_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,9 +48,10 @@ const char *gt_share_default_dir(void);
  * missing. uuid: letters, digits and '-' only. 0, or -1 with why (the path
  * and what is wrong with it); s is then closed. */
 int gt_share_open(gt_share *s, const char *dir, const char *uuid, char *why, size_t whylen);
-/* Takes the turn, waiting at most timeout_s. While it waits, its slot says
- * so, and wait(ctx, holder, waited) is called about four times a second
- * (it may be NULL); cancel(ctx) true ends the wait. */
+/* Takes the turn, waiting at most timeout_s, after the processes already
+ * waiting (their slots hold tickets: first come, first served). While it
+ * waits, its slot says so, and wait(ctx, holder, waited) is called about
+ * four times a second (it may be NULL); cancel(ctx) true ends the wait. */
 gt_share_rc gt_share_take(gt_share *s, double timeout_s, bool (*cancel)(void *ctx),
                           void (*wait)(void *ctx, const gt_share_holder *h, double waited),
                           void *ctx);
