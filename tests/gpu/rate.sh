@@ -23,7 +23,7 @@ for e in $exps; do
         stop; continue
     fi
     sleep 0.5
-    a=$(samples); t0=$(date +%s.%N); sleep 2; b=$(samples); t1=$(date +%s.%N)
+    a=$(samples); t0=$(date +%s.%N); sleep 1.5; b=$(samples); t1=$(date +%s.%N)
     rate=$(python3 -c "print('%.1f' % ((${b:-0} - ${a:-0}) / ($t1 - $t0)))")
     # runtime starts a process and a CUDA context every sample (~0.3 s)
     floor=$FLOOR; [ "$e" = runtime ] && floor=1
