@@ -312,7 +312,7 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/gputui
 	install -m 644 man/gputui.1 $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1
 	install -d $(DESTDIR)$(PREFIX)/share/gputui
-	install -m 644 share/gputui/*.gtr.gz $(DESTDIR)$(PREFIX)/share/gputui/
+	install -m 644 share/gputui/*.gtr.gz share/gputui/inspect.json $(DESTDIR)$(PREFIX)/share/gputui/
 	install -d $(DESTDIR)$(PREFIX)/share/gputui/lessons
 	install -m 644 share/gputui/lessons/*.json $(DESTDIR)$(PREFIX)/share/gputui/lessons/
 

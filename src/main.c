@@ -25,6 +25,9 @@
 #include "gputui/cuda_backend.h"
 #endif
 #include "gputui/engine/engine.h"
+#include "gputui/inspect/card.h"
+#include "gputui/inspect/fleet.h"
+#include "gputui/inspect/inspect_run.h"
 #include "gputui/lesson/lesson_batch.h"
 #include "gputui/record/record.h"
 #include "gputui/record/replay.h"
@@ -107,6 +110,27 @@ static void short_reason(const char *msg, char *out, size_t len)
     while (p[n] && (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z')))
         n++;
     snprintf(out, len, "%.*s", (int)n, p);
+}
+
+/* --fleet: the cards as one table; 3 when there is an outlier. */
+static int fleet(const gt_cli *cli)
+{
+    gt_fleet_card *cards;
+    gt_err err;
+    int n, outliers, rc;
+
+    gt_err_clear(&err);
+    if (gt_fleet_load(cli->fleet, cli->nfleet, &cards, &n, &err)) {
+        fprintf(stderr, "gputui: %s\n", err.msg);
+        return GT_INSPECT_EXIT_NORUN;
+    }
+    outliers = gt_fleet_judge(cards, n);
+    rc = gt_fleet_print(stdout, cli->format, cards, n) || fflush(stdout) ? GT_INSPECT_EXIT_NORUN
+         : outliers ? GT_INSPECT_EXIT_FAIL : GT_INSPECT_EXIT_PASS;
+    if (rc == GT_INSPECT_EXIT_NORUN)
+        fprintf(stderr, "gputui: --fleet: cannot write the table\n");
+    free(cards);
+    return rc;
 }
 
 /* The TUI on a recording (A), with B as the ghost in compare mode; or
@@ -230,6 +254,8 @@ int main(int argc, char **argv)
         return version();
     case GT_MODE_LIST:
         return list_devices(be);
+    case GT_MODE_FLEET:
+        return fleet(&cli);
     default:
         break;
     }
@@ -301,7 +327,7 @@ int main(int argc, char **argv)
         gt_err lerr;
         if (!fallback) {
             fprintf(stderr, "gputui: %s\n", err.msg);
-            rc = err.code ? err.code : GT_EXIT_FAIL;
+            rc = cli.inspect ? GT_INSPECT_EXIT_NORUN : err.code ? err.code : GT_EXIT_FAIL;
             goto out;
         }
         gt_err_clear(&lerr);
@@ -342,7 +368,9 @@ int main(int argc, char **argv)
     src.live = be;
     src.share_off = cli.no_share_lock;
     gt_engine_set_share(src.eng, !cli.no_share_lock, NULL, 0);
-    if (cli.mode == GT_MODE_BATCH)
+    if (cli.mode == GT_MODE_BATCH && cli.inspect)
+        rc = gt_inspect_batch(&cli, src.eng, be, &bundle);
+    else if (cli.mode == GT_MODE_BATCH)
         rc = cli.lesson ? gt_lesson_batch(&cli, src.eng, src.start, NULL)
                         : gt_batch_run(&cli, src.eng);
     else

@@ -293,5 +293,6 @@ const gt_backend gt_cuda_backend = {
     .close = close_device,
     .ops = ops,
     .users = users,
+    .health = gt_health_read,
     .release = gt_keep_release,
 };

@@ -170,6 +170,11 @@ void gt_nvml_close(void);
  * their activity since *last_ts (NVML's microseconds), which moves on. */
 void gt_nvml_users(const char *bus, const int *skip, int nskip, unsigned long long *last_ts,
                    gt_gpu_users *u);
+/* NVML's library handle (for dlsym) and, in *dev, its handle of the
+ * device at PCI bus; NULL with why set when there is none. */
+void *gt_nvml_handle(const char *bus, void **dev, char *why, size_t n);
+/* health.c: what NVML and sysfs say of device p's health now. */
+void gt_health_read(const gt_devprops *p, gt_health *h);
 
 /* What the back-end found when it opened the device (calls.c keeps it):
  * its multiprocessors (grid sizing) and cudaLimitPersistingL2CacheSize,

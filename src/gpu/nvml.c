@@ -57,6 +57,20 @@ static int by_bus(const char *bus, nvml_device *d)
     return f && bus[0] && f(bus, d) == 0 ? 0 : -1;
 }
 
+void *gt_nvml_handle(const char *bus, void **dev, char *why, size_t n)
+{
+    nvml_device d;
+
+    if (!nvml_lib(why, n))
+        return NULL;
+    if (by_bus(bus, &d)) {
+        snprintf(why, n, "NVML does not know PCI %s", bus);
+        return NULL;
+    }
+    *dev = d;
+    return nvml;
+}
+
 void gt_nvml_device(gt_devprops *p)
 {
     pfn_nvml_str drv;

@@ -82,6 +82,10 @@ else
         bash -c "[ \$(printf '%s\n' \"\$0\" | wc -l) = 1 ] && grep -q \"\$1\" <<<\"\$0\"" "$msg" "$NODEV_MSG"
     "$BIN" --list-devices >/dev/null 2>&1
     check "no device: --list-devices exits $NODEV_RC" [ $? = $NODEV_RC ]
+    # --inspect: exit 1 (the inspection could not run) and the reason.
+    msg=$("$BIN" --batch --inspect --format prometheus 2>&1 >"$TMPD/inspect.out"); rc=$?
+    check "no device: --inspect exits 1 with the reason, and writes no card" \
+        bash -c "[ $rc = 1 ] && grep -q \"\$1\" <<<\"\$0\" && [ ! -s '$TMPD/inspect.out' ]" "$msg" "$NODEV_MSG"
 
     # --no-fallback: the plain error, and the terminal is not taken over.
     start nodev 100 30 "'$BIN' --no-fallback"

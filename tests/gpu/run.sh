@@ -492,6 +492,26 @@ PY
     ); then ok "lesson $l: $out"; else bad "lesson $l (exit $rc): $out $(head -c 300 "$LOG/lesson-$l.err")"; fi
 done
 
+section "inspect: the health card"
+# A healthy lent GPU passes (exit 0) in under 30 s; the Prometheus text
+# passes the strict format check.
+t0=$SECONDS
+"$BIN" --batch --inspect --format json >"$LOG/inspect.json" 2>"$LOG/inspect.err"
+rc=$?
+if out=$(python3 - "$LOG/inspect.json" "$rc" "$((SECONDS - t0))" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); rc = int(sys.argv[2]); wall = int(sys.argv[3])
+bad = [f"{r['id']} {r['verdict']}: {r['figure']} ({r['reason']})" for r in d["rows"]
+       if r["verdict"] in ("warn", "fail")]
+print(f"exit {rc}, {len(d['rows'])} rows, {d['wall_s']:.1f} s inside, {wall} s in all; "
+      + ("; ".join(bad) if bad else "every row passes or cannot tell"))
+sys.exit(0 if rc == 0 and not bad and wall < 30 else 1)
+PY
+); then ok "inspect: $out"; else bad "inspect: $out $(head -c 300 "$LOG/inspect.err")"; fi
+"$BIN" --batch --inspect --format prometheus >"$LOG/inspect.prom" 2>"$LOG/inspect-prom.err"
+if out=$(python3 tests/tools/promcheck.py "$LOG/inspect.prom"); then ok "inspect --format prometheus: $out"
+else bad "inspect --format prometheus: $out"; fi
+
 section "CUDA call trace"
 EXPS=$("$BIN" --batch -e none 2>&1 | sed -n 's/.*(allowed: \(.*\))$/\1/p' | tr -d ,)
 [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] || EXPS=${EXPS/peer/}

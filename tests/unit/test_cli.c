@@ -152,6 +152,43 @@ static void flags_that_do_not_apply(void **state)
     assert_int_equal(parse(&c, &e, "--host", "register", "--mapped", "--portable", NULL), 0);
 }
 
+/* --inspect: batch only, alone, and the one report that writes
+ * Prometheus text. */
+static void inspect_options(void **state)
+{
+    gt_cli c;
+    gt_err e;
+    (void)state;
+    assert_int_equal(parse(&c, &e, "--batch", "--inspect", "--format", "prometheus", NULL), 0);
+    assert_true(c.inspect);
+    assert_int_equal(c.format, GT_FMT_PROMETHEUS);
+    assert_int_equal(parse(&c, &e, "--batch", "--inspect", "-d", "1", NULL), 0);
+    assert_int_equal(parse(&c, &e, "--inspect", NULL), -1);
+    assert_int_equal(e.code, GT_EXIT_USAGE);
+    assert_non_null(strstr(e.msg, "gputui --batch --inspect"));
+    assert_int_equal(parse(&c, &e, "--batch", "--inspect", "-e", "latency", NULL), -1);
+    assert_non_null(strstr(e.msg, "cannot be used with -e"));
+    assert_int_equal(parse(&c, &e, "--batch", "--inspect", "--size", "4M", NULL), -1);
+    assert_non_null(strstr(e.msg, "an experiment's parameters"));
+    assert_int_equal(parse(&c, &e, "--batch", "--inspect", "--replay", "x.gtr", NULL), -1);
+    assert_non_null(strstr(e.msg, "--replay"));
+    assert_int_equal(parse(&c, &e, "--batch", "--format", "prometheus", NULL), -1);
+    assert_non_null(strstr(e.msg, "use it with --inspect"));
+    assert_int_equal(parse(&c, &e, "--batch", "--format", "xml", NULL), -1);
+    assert_non_null(strstr(e.msg, "prometheus with --inspect"));
+    /* --fleet: the paths after it, and --format text or json alone. */
+    assert_int_equal(parse(&c, &e, "--fleet", "cards", "more/a.json", "--format", "json", NULL), 0);
+    assert_int_equal(c.mode, GT_MODE_FLEET);
+    assert_int_equal(c.nfleet, 2);
+    assert_string_equal(c.fleet[1], "more/a.json");
+    assert_int_equal(parse(&c, &e, "--fleet", NULL), -1);
+    assert_non_null(strstr(e.msg, "needs a directory or files"));
+    assert_int_equal(parse(&c, &e, "--fleet", "d", "--format", "csv", NULL), -1);
+    assert_non_null(strstr(e.msg, "only --format text or json"));
+    assert_int_equal(parse(&c, &e, "--fleet", "d", "-e", "latency", NULL), -1);
+    assert_int_equal(e.code, GT_EXIT_USAGE);
+}
+
 static void usage_lists_every_param(void **state)
 {
     static char buf[65536];
@@ -266,6 +303,7 @@ int main(void)
         cmocka_unit_test(missing_value_and_strays),
         cmocka_unit_test(flags_that_do_not_apply),
         cmocka_unit_test(usage_lists_every_param),
+        cmocka_unit_test(inspect_options),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

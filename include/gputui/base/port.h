@@ -57,6 +57,8 @@ uint64_t gt_port_mem_available(void);
 /* Up to len bytes of the PCI configuration space of the device at bus id
  * ("0000:17:00.0", any case): bytes read, or -1 where it cannot be read. */
 long gt_port_pci_config(const char *bus_id, unsigned char *buf, size_t len);
+/* The NUMA node of the device at bus id, or -1 (none, or unknown here). */
+int gt_port_pci_numa_node(const char *bus_id);
 
 /* A write past a file-size limit (ulimit -f) then fails with EFBIG, which
  * gputui reports like a full disk, instead of killing the process. */

@@ -11,6 +11,7 @@
 
 #include "gputui/base/common.h"
 #include "gputui/device/devprops.h"
+#include "gputui/device/health.h"
 #include "gputui/measure/experiment.h"
 #include "gputui/measure/timeline.h"
 
@@ -72,6 +73,9 @@ typedef struct gt_backend {
      * and the pids in skip (gputui processes that take turns with it);
      * 'busy' covers the time since the previous call. */
     void (*users)(gt_gpu_users *u, const int *skip, int nskip);
+    /* Optional: what the driver says of device p's health now (NVML,
+     * sysfs); needs no context, and may be called from any thread. */
+    void (*health)(const gt_devprops *p, gt_health *h);
     /* Optional: frees what experiments keep across configurations (see
      * gputui/engine/keep.h). The engine calls it when the experiment changes,
      * when it is released and before close. */

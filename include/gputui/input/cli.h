@@ -12,13 +12,16 @@
 
 typedef enum {
     GT_MODE_TUI, GT_MODE_BATCH, GT_MODE_LIST, GT_MODE_HELP, GT_MODE_VERSION,
-    GT_MODE_LESSONS     /* --list-lessons */
+    GT_MODE_LESSONS,    /* --list-lessons */
+    GT_MODE_FLEET       /* --fleet DIR|FILES...: inspection cards as one table */
 } gt_mode;
 
-typedef enum { GT_FMT_TEXT, GT_FMT_JSON, GT_FMT_CSV } gt_format;
+/* prometheus: the inspection card alone (--inspect). */
+typedef enum { GT_FMT_TEXT, GT_FMT_JSON, GT_FMT_CSV, GT_FMT_PROMETHEUS } gt_format;
 
 #define GT_MAX_SWEEP 16       /* values in one comma-separated list */
 #define GT_MAX_CONFIGS 512    /* configurations one batch run may sweep */
+#define GT_MAX_FLEET 256      /* paths after --fleet */
 
 typedef struct gt_cli {
     gt_mode mode;
@@ -45,6 +48,9 @@ typedef struct gt_cli {
     bool trace_calls;       /* --trace-calls: batch reports list the CUDA calls */
     const char *lesson;     /* --lesson NAME: the TUI starts in it; --batch runs it */
     bool pairs;             /* --pairs all: -e peer over every ordered pair of GPUs */
+    bool inspect;           /* --inspect: the health card (batch) */
+    const char *fleet[GT_MAX_FLEET];        /* --fleet: directories or files */
+    int nfleet;
 } gt_cli;
 
 int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err);

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,11 +242,13 @@ uint64_t gt_port_mem_available(void)
 #endif
 }
 
-long gt_port_pci_config(const char *bus_id, unsigned char *buf, size_t len)
-{
 #if PORT_LINUX
-    char id[32], path[96];
-    FILE *f;
+/* /sys/bus/pci/devices/ID/file for bus id "0000:17:00.0" (any case; an
+ * 8-digit domain, as cudaDeviceGetPCIBusId gives it, where sysfs has 4);
+ * false for an id that is no bus id. */
+static bool pci_path(const char *bus_id, const char *file, char *path, size_t len)
+{
+    char id[32];
     size_t n;
 
     for (n = 0; n + 1 < sizeof id && bus_id[n]; n++) {
@@ -253,10 +256,20 @@ long gt_port_pci_config(const char *bus_id, unsigned char *buf, size_t len)
         id[n] = (char)(c >= 'A' && c <= 'F' ? c - 'A' + 'a' : c);
     }
     id[n] = '\0';
-    /* cudaDeviceGetPCIBusId gives an 8-digit domain; sysfs uses 4. */
-    snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/config",
-             n == 16 && !strncmp(id, "0000", 4) ? id + 4 : id);
-    if (strchr(id, '/') || !(f = fopen(path, "rb")))
+    snprintf(path, len, "/sys/bus/pci/devices/%s/%s",
+             n == 16 && !strncmp(id, "0000", 4) ? id + 4 : id, file);
+    return !strchr(id, '/');
+}
+#endif
+
+long gt_port_pci_config(const char *bus_id, unsigned char *buf, size_t len)
+{
+#if PORT_LINUX
+    char path[96];
+    FILE *f;
+    size_t n;
+
+    if (!pci_path(bus_id, "config", path, sizeof path) || !(f = fopen(path, "rb")))
         return -1;
     n = fread(buf, 1, len, f);
     fclose(f);
@@ -265,6 +278,25 @@ long gt_port_pci_config(const char *bus_id, unsigned char *buf, size_t len)
     (void)bus_id;
     (void)buf;
     (void)len;
+    return -1;
+#endif
+}
+
+int gt_port_pci_numa_node(const char *bus_id)
+{
+#if PORT_LINUX
+    char path[96];
+    FILE *f;
+    int node = -1;
+
+    if (!pci_path(bus_id, "numa_node", path, sizeof path) || !(f = fopen(path, "r")))
+        return -1;
+    if (fscanf(f, "%d", &node) != 1)
+        node = -1;
+    fclose(f);
+    return node;
+#else
+    (void)bus_id;
     return -1;
 #endif
 }

@@ -41,6 +41,7 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
 {
     char name[64], msg[400];
     bool batch_only = false, batch_opt_seen = false, list_seen = false, list_lessons = false;
+    bool fleet_seen = false;
     const char *batch_opt = NULL, *record_opt = NULL;
 
     memset(c, 0, sizeof *c);
@@ -84,6 +85,15 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         const char *val;
         int pi;
 
+        if ((arg[0] != '-' || !arg[1]) && fleet_seen) {
+            if (c->nfleet == GT_MAX_FLEET) {
+                gt_err_set(err, GT_EXIT_USAGE, "--fleet: more than %d paths (give a directory "
+                           "of cards instead)", GT_MAX_FLEET);
+                return -1;
+            }
+            c->fleet[c->nfleet++] = arg;
+            continue;
+        }
         if (arg[0] != '-' || !arg[1]) {
             const char *prev = i > 1 ? argv[i - 1] : "";
             int bi = !strncmp(prev, "--", 2) && !strchr(prev, '=') ?
@@ -140,9 +150,11 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                 c->format = GT_FMT_JSON;
             else if (!strcasecmp(val, "csv"))
                 c->format = GT_FMT_CSV;
+            else if (!strcasecmp(val, "prometheus"))
+                c->format = GT_FMT_PROMETHEUS;
             else {
                 gt_err_set(err, GT_EXIT_USAGE, "--format: '%s' is not valid "
-                           "(allowed: text, json, csv)", val);
+                           "(allowed: text, json, csv; prometheus with --inspect)", val);
                 return -1;
             }
         } else if (!strcmp(name, "--samples")) {
@@ -202,6 +214,10 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             c->pairs = true;
             batch_opt_seen = true;
             batch_opt = "--pairs";
+        } else if (!strcmp(name, "--inspect")) {
+            c->inspect = true;
+        } else if (!strcmp(name, "--fleet")) {
+            fleet_seen = true;
         } else if (!strcmp(name, "--trace-calls")) {
             c->trace_calls = true;
             batch_opt_seen = true;
@@ -243,6 +259,21 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         }
 #undef NEED_VALUE
     }
+    if (fleet_seen) {
+        if (!c->nfleet) {
+            gt_err_set(err, GT_EXIT_USAGE, "--fleet needs a directory or files of inspection "
+                       "cards (gputui --batch --inspect --format json)");
+            return -1;
+        }
+        if (c->inspect || c->exp_given || c->given || c->record || c->replay || c->ncompare ||
+            c->lesson || c->pairs || c->trace_calls || c->format > GT_FMT_JSON) {
+            gt_err_set(err, GT_EXIT_USAGE, "--fleet reads inspection cards and prints them as "
+                       "one table; it takes only --format text or json");
+            return -1;
+        }
+        c->mode = GT_MODE_FLEET;
+        return 0;
+    }
     if (list_lessons) {
         if (c->mode != GT_MODE_TUI || c->lesson) {
             gt_err_set(err, GT_EXIT_USAGE, "--list-lessons is used alone");
@@ -271,6 +302,24 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
     batch_only = c->mode != GT_MODE_BATCH && (batch_opt_seen || list_seen);
     if (batch_only) {
         gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --batch", batch_opt);
+        return -1;
+    }
+    if (c->inspect && c->mode != GT_MODE_BATCH) {
+        gt_err_set(err, GT_EXIT_USAGE, "--inspect prints the card in batch mode: gputui --batch "
+                   "--inspect [--format text|json|csv|prometheus]");
+        return -1;
+    }
+    if (c->inspect && (c->exp_given || c->given || c->record || c->replay || c->ncompare ||
+                       c->lesson || c->pairs || c->trace_calls)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--inspect measures its own configurations; it cannot "
+                   "be used with %s", c->exp_given ? "-e" : c->given ? "an experiment's parameters"
+                   : c->record ? "--record" : c->replay ? "--replay" : c->ncompare ? "--compare"
+                   : c->lesson ? "--lesson" : c->pairs ? "--pairs" : "--trace-calls");
+        return -1;
+    }
+    if (c->format == GT_FMT_PROMETHEUS && !c->inspect) {
+        gt_err_set(err, GT_EXIT_USAGE, "--format prometheus writes the inspection card: use it "
+                   "with --inspect (other reports: text, json, csv)");
         return -1;
     }
     if (c->trace_calls && c->format == GT_FMT_CSV) {
@@ -389,7 +438,8 @@ void gt_cli_usage(FILE *f)
             "  -e, --experiment NAME   experiment to run (default %s)\n"
             "  -d, --device N          CUDA device ordinal (default 0)\n"
             "      --batch             run without the TUI and print statistics\n"
-            "      --format F          batch output: text, json or csv (default text)\n"
+            "      --format F          batch output: text, json or csv (default text);\n"
+            "                          prometheus with --inspect\n"
             "      --samples N         batch: samples per series, 1 to 1000000 (default 50)\n"
             "      --no-color          monochrome TUI (also NO_COLOR=1)\n"
             "      --trace FILE        log key-press to first-sample latency\n"
@@ -419,6 +469,14 @@ void gt_cli_usage(FILE *f)
             "      --no-share-lock     do not take turns on the GPU with other gputui\n"
             "                          processes (see the raw contention; the lock is a\n"
             "                          file in $GPUTUI_LOCK_DIR, /dev/shm or /tmp)\n"
+            "      --inspect           batch: a health card of the GPU in about 30 s, a verdict\n"
+            "                          a row (PCIe, NUMA, memory, clocks and power, peers,\n"
+            "                          software); exit 0 pass, 2 warn, 3 fail, 1 not run;\n"
+            "                          --format text, json, csv or prometheus\n"
+            "      --fleet DIR|FILE... many --inspect JSON cards as one table, grouped by\n"
+            "                          GPU model, each figure against the model's median;\n"
+            "                          exit 3 if a card failed a row, is 5%% off its median\n"
+            "                          or is no card; --format text or json\n"
             "      --pairs all         batch, -e peer: every ordered pair of GPUs, printed\n"
             "                          as a matrix (row: the GPU that copies or reads)\n"
             "      --list-devices      list CUDA devices and their links, and exit\n"

@@ -1,0 +1,40 @@
+/* fleet.h - gputui --fleet DIR|FILES...: many inspection cards (the JSON
+ * of --batch --inspect, one per host and GPU) as one table, grouped by GPU
+ * model, each figure against its group's median. An outlier is a card
+ * with a failed row, a bandwidth or clock more than 5% below its group's
+ * median, a latency more than 5% above it, or a file that holds no card
+ * (a host where the inspection did not run). */
+#ifndef GPUTUI_FLEET_H
+#define GPUTUI_FLEET_H
+
+#include <stdio.h>
+
+#include "gputui/base/common.h"
+#include "gputui/input/cli.h"
+#include "gputui/inspect/card.h"
+
+#define GT_FLEET_FIGS 8
+
+typedef struct gt_fleet_card {
+    char file[256];
+    char host[64], name[64], uuid[48];
+    int gpu;
+    int status;             /* the card's exit status; -1: no card */
+    char why[200];          /* no card: what is wrong with the file */
+    double fig[GT_FLEET_FIGS];  /* the columns (fleet.c), NAN if absent */
+    char fails[240];        /* the failed rows' ids */
+    char outlier[240];      /* why it is one, "" if not */
+} gt_fleet_card;
+
+/* Reads every path (a directory: its *.json files, by name) into *cards
+ * (malloc'd, *n of them). -1 with err when a path cannot be read at all,
+ * or there is no file; a file that is no card is kept as one, status -1. */
+int gt_fleet_load(const char *const *paths, int npaths, gt_fleet_card **cards, int *n,
+                  gt_err *err);
+/* Marks the outliers (see above); returns how many. */
+int gt_fleet_judge(gt_fleet_card *cards, int n);
+/* The table (text) or the cards with their verdicts (json); -1 on a
+ * write error. */
+int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n);
+
+#endif

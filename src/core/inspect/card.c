@@ -1,0 +1,560 @@
+/* The inspection card's rows (card.h): each figure of the facts against
+ * its threshold (data) or, where the question is yes or no (a link down,
+ * a remap that failed), against a rule written here with its reason. */
+#define _POSIX_C_SOURCE 200809L
+#include "gputui/inspect/card.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "gputui/base/units.h"
+
+static const char *const S_PCIE = "PCIe", *const S_NUMA = "NUMA", *const S_MEM = "Memory",
+                         *const S_CLK = "Clocks and power", *const S_PEER = "Peers",
+                         *const S_SW = "Software";
+
+void gt_inspect_facts_init(gt_inspect_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    gt_health_init(&f->before);
+    gt_health_init(&f->during);
+    gt_health_init(&f->after);
+    f->h2d = f->d2h = f->bidir = f->pcie_ceiling = NAN;
+    f->h2d_ref = f->d2h_ref = f->bidir_ref = NAN;
+    f->d2d = f->d2d_peak = f->d2d_ref = NAN;
+    f->host_lat = f->host_lat_ref = NAN;
+    f->pattern_errors = -1;
+    f->pattern_bytes = NAN;
+    f->others = -1;
+}
+
+const char *gt_iverdict_name(gt_iverdict v)
+{
+    static const char *const n[] = {"pass", "warn", "fail", "cannot tell"};
+    return v >= GT_IV_PASS && v <= GT_IV_CANNOT ? n[v] : "?";
+}
+
+static gt_inspect_row *add(gt_inspect_card *c, const char *section, const char *id,
+                           const char *name)
+{
+    gt_inspect_row *r;
+
+    if (c->nrows == GT_INSPECT_ROWS)
+        return &c->row[GT_INSPECT_ROWS - 1];       /* never: the rows are counted */
+    r = &c->row[c->nrows++];
+    memset(r, 0, sizeof *r);
+    r->section = section;
+    snprintf(r->id, sizeof r->id, "%s", id);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->value = NAN;
+    r->unit = "";
+    r->verdict = GT_IV_CANNOT;
+    return r;
+}
+
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
+
+/* "x >= 80% of B (warn), >= 60% (fail)" for ratio bounds; plain numbers
+ * for "value" bounds. */
+static void expect_text(const gt_threshold *t, const char *basis, char *buf, size_t len)
+{
+    bool ratio = strcmp(t->of, "value") != 0;
+    double k = ratio ? 100.0 : 1.0;
+    const char *pct = ratio ? "%" : "";
+    size_t n = 0;
+
+    buf[0] = '\0';
+    if (!isnan(t->warn_below))
+        n += (size_t)snprintf(buf + n, len - n, ">= %g%s", t->warn_below * k, pct);
+    else if (!isnan(t->fail_below))
+        n += (size_t)snprintf(buf + n, len - n, ">= %g%s", t->fail_below * k, pct);
+    if (!isnan(t->warn_above) && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s<= %g%s", n ? ", " : "", t->warn_above * k, pct);
+    else if (!isnan(t->fail_above) && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "%s<= %g%s", n ? ", " : "", t->fail_above * k, pct);
+    if (ratio && basis && n < len)
+        snprintf(buf + n, len - n, " of %s", basis);
+}
+
+/* The verdict of value (over basis, unless the threshold is of "value"). */
+static void judge(gt_inspect_row *r, const gt_thresholds *th, double value, double basis,
+                  const char *basis_text)
+{
+    const gt_threshold *t = gt_threshold_get(th, r->id);
+    double x;
+
+    if (!t) {
+        say(r->reason, sizeof r->reason, "no threshold \"%s\" in %s", r->id,
+            th && th->path[0] ? th->path : "the thresholds");
+        return;
+    }
+    expect_text(t, basis_text, r->expect, sizeof r->expect);
+    if (isnan(value))
+        return;             /* the caller said why */
+    if (strcmp(t->of, "value") && !(basis > 0)) {
+        say(r->reason, sizeof r->reason, "no %s to compare with", t->of);
+        return;
+    }
+    x = strcmp(t->of, "value") ? value / basis : value;
+    if ((!isnan(t->fail_below) && x < t->fail_below) || (!isnan(t->fail_above) && x > t->fail_above))
+        r->verdict = GT_IV_FAIL;
+    else if ((!isnan(t->warn_below) && x < t->warn_below) ||
+             (!isnan(t->warn_above) && x > t->warn_above))
+        r->verdict = GT_IV_WARN;
+    else
+        r->verdict = GT_IV_PASS;
+    if (strcmp(t->of, "value"))
+        say(r->reason, sizeof r->reason, "%.1f%% of %s%s%s", 100.0 * x, t->of,
+            r->verdict != GT_IV_PASS ? ": " : "", r->verdict != GT_IV_PASS ? t->reason : "");
+    else
+        say(r->reason, sizeof r->reason, "%s", r->verdict != GT_IV_PASS ? t->reason : "within bounds");
+}
+
+static void bw_text(char *buf, size_t len, double bps)
+{
+    if (isnan(bps))
+        say(buf, len, "-");
+    else
+        say(buf, len, "%.2f GB/s", bps / 1e9);
+}
+
+static const char *health_why(const gt_health *h)
+{
+    return h->nvml ? "the driver does not say on this GPU" : h->note[0] ? h->note : "no NVML";
+}
+
+static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
+{
+    const gt_health *h = f->during_known ? &f->during : &f->after;
+    gt_inspect_row *r = add(c, S_PCIE, "pcie.link", "link under load");
+    char ceil[64], b[32];
+
+    if (h->pcie_gen > 0 && h->pcie_width > 0 && h->pcie_gen_max > 0 && h->pcie_width_max > 0) {
+        say(r->figure, sizeof r->figure, "Gen%d x%d of Gen%d x%d", h->pcie_gen, h->pcie_width,
+            h->pcie_gen_max, h->pcie_width_max);
+        r->value = (double)h->pcie_gen / h->pcie_gen_max * ((double)h->pcie_width / h->pcie_width_max);
+        r->unit = "ratio";
+        judge(r, th, r->value, 1.0, "the card's maximum");
+        if (!f->during_known) {
+            r->verdict = r->verdict == GT_IV_PASS ? GT_IV_PASS : GT_IV_CANNOT;
+            say(r->reason, sizeof r->reason, "read while idle: an idle link clocks down, so "
+                "below its maximum it says nothing");
+        } else if (r->verdict != GT_IV_PASS) {
+            say(r->reason, sizeof r->reason, "downtrained: the link runs at Gen%d x%d under "
+                "load; reseat the card or check the slot and BIOS", h->pcie_gen, h->pcie_width);
+        }
+    } else {
+        say(r->figure, sizeof r->figure, "-");
+        say(r->reason, sizeof r->reason, "%s", health_why(h));
+    }
+
+    say(ceil, sizeof ceil, "%s %.1f GB/s", f->pcie_label[0] ? f->pcie_label : "PCIe",
+        f->pcie_ceiling / 1e9);
+    struct { const char *id, *name; double v, ref, basis; } bw[] = {
+        {"pcie.h2d", "pinned H2D 64 MiB", f->h2d, f->h2d_ref, f->pcie_ceiling},
+        {"pcie.d2h", "pinned D2H 64 MiB", f->d2h, f->d2h_ref, f->pcie_ceiling},
+        {"pcie.bidir", "H2D + D2H at once", f->bidir, f->bidir_ref, 2 * f->pcie_ceiling},
+    };
+    for (size_t i = 0; i < sizeof bw / sizeof *bw; i++) {
+        r = add(c, S_PCIE, bw[i].id, bw[i].name);
+        bw_text(r->figure, sizeof r->figure, bw[i].v);
+        r->value = bw[i].v;
+        r->unit = "bytes_per_second";
+        judge(r, th, bw[i].v, bw[i].basis, i == 2 ? "twice the ceiling" : ceil);
+        if (isnan(bw[i].v))
+            say(r->reason, sizeof r->reason, "not measured");
+        else if (!isnan(bw[i].ref) && r->verdict == GT_IV_PASS)
+            say(r->reason + strlen(r->reason), sizeof r->reason - strlen(r->reason),
+                "; %s recorded %s", f->ref_name, (bw_text(b, sizeof b, bw[i].ref), b));
+    }
+
+    r = add(c, S_PCIE, "pcie.replays", "replays during the test");
+    if (f->before.pcie_replays >= 0 && f->after.pcie_replays >= 0) {
+        r->value = (double)(f->after.pcie_replays - f->before.pcie_replays);
+        say(r->figure, sizeof r->figure, "%.0f (%lld in all)", r->value,
+            (long long)f->after.pcie_replays);
+        r->unit = "count";
+        judge(r, th, r->value, 1, NULL);
+    } else {
+        say(r->figure, sizeof r->figure, "-");
+        say(r->reason, sizeof r->reason, "%s", health_why(&f->after));
+    }
+
+    r = add(c, S_PCIE, "pcie.latency", "host memory, one load");
+    r->value = f->host_lat;
+    r->unit = "seconds";
+    if (isnan(f->host_lat))
+        say(r->figure, sizeof r->figure, "-");
+    else
+        say(r->figure, sizeof r->figure, "%.0f ns", f->host_lat * 1e9);
+    judge(r, th, f->host_lat, f->host_lat_ref, f->ref_name[0] ? f->ref_name : "the reference");
+    if (isnan(f->host_lat))
+        say(r->reason, sizeof r->reason, "not measured");
+    else if (isnan(f->host_lat_ref))
+        say(r->reason, sizeof r->reason, "no bundled recording of this model to compare with");
+}
+
+static void numa_rows(gt_inspect_card *c, const gt_inspect_facts *f)
+{
+    const gt_health *h = &f->before;
+    gt_inspect_row *r = add(c, S_NUMA, "numa.place", "GPU's node, this process");
+
+    r->value = h->numa_node;
+    r->unit = "";
+    say(r->figure, sizeof r->figure, "%s%d%s%s", h->numa_node >= 0 ? "node " : "node -",
+        h->numa_node >= 0 ? h->numa_node : 0, h->affinity[0] ? ", CPUs " : "", h->affinity);
+    if (h->numa_node < 0)
+        say(r->figure, sizeof r->figure, "no node%s%s", h->affinity[0] ? ", CPUs " : "",
+            h->affinity);
+    say(r->expect, sizeof r->expect, "this process on the GPU's CPUs");
+    if (h->near_cpus == 1) {
+        r->verdict = GT_IV_PASS;
+        say(r->reason, sizeof r->reason, "the process runs on CPUs next to the GPU");
+    } else if (h->near_cpus == 0) {
+        r->verdict = GT_IV_WARN;
+        say(r->reason, sizeof r->reason, "the process may run on CPUs away from the GPU: its "
+            "pinned memory may sit on the far node (numactl --cpunodebind)");
+    } else {
+        say(r->reason, sizeof r->reason, "the GPU's CPU affinity is unknown here");
+    }
+}
+
+static void count_text(char *buf, size_t len, int64_t v)
+{
+    if (v < 0)
+        say(buf, len, "-");
+    else
+        say(buf, len, "%lld", (long long)v);
+}
+
+static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
+{
+    const gt_health *h = &f->after;
+    gt_inspect_row *r;
+    char a[24], b[24], peak[48];
+
+    r = add(c, S_MEM, "mem.d2d", "device to device 256 MiB");
+    bw_text(r->figure, sizeof r->figure, f->d2d);
+    r->value = f->d2d;
+    r->unit = "bytes_per_second";
+    say(peak, sizeof peak, "%.0f GB/s, half the memory's peak", f->d2d_peak / 1e9);
+    judge(r, th, f->d2d, f->d2d_peak, peak);
+    if (isnan(f->d2d))
+        say(r->reason, sizeof r->reason, "not measured");
+
+    r = add(c, S_MEM, "mem.d2d_ref", "... against the same model");
+    bw_text(r->figure, sizeof r->figure, f->d2d);
+    r->value = isnan(f->d2d_ref) ? NAN : f->d2d / f->d2d_ref;
+    r->unit = "ratio";
+    judge(r, th, f->d2d, f->d2d_ref, f->ref_name[0] ? f->ref_name : "the reference");
+    if (isnan(f->d2d))
+        say(r->reason, sizeof r->reason, "not measured");
+    else if (isnan(f->d2d_ref))
+        say(r->reason, sizeof r->reason, "no bundled recording of this model to compare with");
+
+    r = add(c, S_MEM, "mem.ecc", "ECC");
+    r->value = h->ecc_on;
+    say(r->figure, sizeof r->figure, "%s", h->ecc_on == 1 ? "on" : h->ecc_on == 0 ? "off" : "-");
+    say(r->expect, sizeof r->expect, "on");
+    r->verdict = h->ecc_on == 1 ? GT_IV_PASS : h->ecc_on == 0 ? GT_IV_WARN : GT_IV_CANNOT;
+    say(r->reason, sizeof r->reason, "%s", h->ecc_on == 1 ? "errors are corrected and counted"
+        : h->ecc_on == 0 ? "memory errors go unnoticed; nvidia-smi -e 1 and a reset turn it on"
+        : health_why(h));
+
+    r = add(c, S_MEM, "mem.ecc_unc", "ECC uncorrected, since boot");
+    count_text(a, sizeof a, h->ecc_vol_unc);
+    count_text(b, sizeof b, h->ecc_agg_unc);
+    say(r->figure, sizeof r->figure, "%s (%s in its life)", a, b);
+    r->value = (double)h->ecc_vol_unc;
+    r->unit = "count";
+    if (h->ecc_vol_unc >= 0)
+        judge(r, th, (double)h->ecc_vol_unc, 1, NULL);
+    else
+        say(r->reason, sizeof r->reason, "%s", h->ecc_on == 0 ? "ECC is off" : health_why(h));
+    if (r->verdict == GT_IV_PASS && h->ecc_agg_unc > 0) {
+        r->verdict = GT_IV_WARN;
+        say(r->reason, sizeof r->reason, "none since boot, but %lld in the board's life",
+            (long long)h->ecc_agg_unc);
+    }
+
+    r = add(c, S_MEM, "mem.ecc_corr", "ECC corrected, since boot");
+    count_text(a, sizeof a, h->ecc_vol_corr);
+    count_text(b, sizeof b, h->ecc_agg_corr);
+    say(r->figure, sizeof r->figure, "%s (%s in its life)", a, b);
+    r->value = (double)h->ecc_vol_corr;
+    r->unit = "count";
+    if (h->ecc_vol_corr >= 0)
+        judge(r, th, (double)h->ecc_vol_corr, 1, NULL);
+    else
+        say(r->reason, sizeof r->reason, "%s", h->ecc_on == 0 ? "ECC is off" : health_why(h));
+
+    r = add(c, S_MEM, "mem.retired", "retired pages");
+    count_text(a, sizeof a, h->retired_sbe);
+    count_text(b, sizeof b, h->retired_dbe);
+    say(r->figure, sizeof r->figure, "%s single-bit, %s double-bit%s", a, b,
+        h->retired_pending == 1 ? ", one pending" : "");
+    r->unit = "count";
+    if (h->retired_sbe >= 0 && h->retired_dbe >= 0) {
+        r->value = (double)(h->retired_sbe + h->retired_dbe);
+        judge(r, th, r->value, 1, NULL);
+    } else {
+        say(r->reason, sizeof r->reason, "%s (GPUs since Ampere remap rows instead)",
+            health_why(h));
+    }
+    if (h->retired_pending == 1) {
+        r->verdict = GT_IV_FAIL;
+        say(r->reason, sizeof r->reason, "a page retirement waits for a GPU reset");
+    }
+
+    r = add(c, S_MEM, "mem.remap", "remapped rows");
+    count_text(a, sizeof a, h->remap_corr);
+    count_text(b, sizeof b, h->remap_unc);
+    say(r->figure, sizeof r->figure, "%s correctable, %s uncorrectable", a, b);
+    r->unit = "count";
+    say(r->expect, sizeof r->expect, "no failure, none pending");
+    if (h->remap_failed < 0 && h->remap_pending < 0) {
+        say(r->reason, sizeof r->reason, "%s", health_why(h));
+    } else {
+        r->value = (double)((h->remap_corr > 0 ? h->remap_corr : 0) +
+                            (h->remap_unc > 0 ? h->remap_unc : 0));
+        if (h->remap_failed == 1) {
+            r->verdict = GT_IV_FAIL;
+            say(r->reason, sizeof r->reason, "a row remap failed: the memory has run out of "
+                "spare rows (the board needs service)");
+        } else if (h->remap_pending == 1) {
+            r->verdict = GT_IV_WARN;
+            say(r->reason, sizeof r->reason, "a remap waits for a GPU reset");
+        } else {
+            judge(r, th, (double)(h->remap_unc > 0 ? h->remap_unc : 0), 1, NULL);
+            say(r->expect, sizeof r->expect, "no failure, none pending");
+        }
+    }
+
+    r = add(c, S_MEM, "mem.pattern", "pattern write and check");
+    r->unit = "count";
+    if (f->pattern_errors < 0) {
+        say(r->figure, sizeof r->figure, "-");
+        say(r->reason, sizeof r->reason, "not run");
+    } else {
+        r->value = (double)f->pattern_errors;
+        say(r->figure, sizeof r->figure, "%lld of %d copies of %s bad", (long long)f->pattern_errors,
+            f->pattern_copies, gt_format_size((uint64_t)f->pattern_bytes, a, sizeof a));
+        judge(r, th, r->value, 1, NULL);
+        if (r->verdict == GT_IV_PASS)
+            say(r->reason, sizeof r->reason, "every word of every copy read back as written");
+    }
+}
+
+static void clock_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
+{
+    const gt_health *h = f->during_known ? &f->during : &f->after;
+    gt_inspect_row *r = add(c, S_CLK, "clk.sm", "SM clock under load");
+    char max[32];
+    uint64_t bad = GT_THR_HW_SLOWDOWN | GT_THR_HW_THERMAL | GT_THR_POWER_BRAKE;
+    uint64_t soft = GT_THR_SW_THERMAL | GT_THR_SW_POWER;
+
+    r->unit = "hertz";
+    if (h->sm_clock > 0 && h->sm_clock_max > 0) {
+        r->value = h->sm_clock * 1e6;
+        say(r->figure, sizeof r->figure, "%d MHz", h->sm_clock);
+        say(max, sizeof max, "%d MHz", h->sm_clock_max);
+        judge(r, th, h->sm_clock, h->sm_clock_max, max);
+        if (!f->during_known) {
+            r->verdict = GT_IV_CANNOT;
+            say(r->reason, sizeof r->reason, "read while idle");
+        }
+    } else {
+        say(r->figure, sizeof r->figure, "-");
+        say(r->reason, sizeof r->reason, "%s", health_why(h));
+    }
+
+    r = add(c, S_CLK, "clk.reasons", "what held the clocks back");
+    say(r->expect, sizeof r->expect, "no slowdown");
+    if (!h->reasons_known) {
+        say(r->figure, sizeof r->figure, "-");
+        say(r->reason, sizeof r->reason, "%s", health_why(h));
+    } else {
+        static const struct { uint64_t bit; const char *name; } names[] = {
+            {GT_THR_HW_SLOWDOWN, "HW slowdown"}, {GT_THR_HW_THERMAL, "HW thermal"},
+            {GT_THR_POWER_BRAKE, "power brake"}, {GT_THR_SW_THERMAL, "SW thermal"},
+            {GT_THR_SW_POWER, "power cap"}, {GT_THR_APP_CLOCKS, "application clocks"},
+            {GT_THR_SYNC_BOOST, "sync boost"}, {GT_THR_IDLE, "idle"},
+        };
+        size_t n = 0;
+        r->value = (double)h->reasons;
+        r->unit = "";
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+            if (h->reasons & names[i].bit)
+                n += (size_t)snprintf(r->figure + n, sizeof r->figure - n, "%s%s", n ? ", " : "",
+                                      names[i].name);
+        if (!n)
+            say(r->figure, sizeof r->figure, "none");
+        r->verdict = h->reasons & bad ? GT_IV_FAIL : h->reasons & soft ? GT_IV_WARN : GT_IV_PASS;
+        say(r->reason, sizeof r->reason, "%s", r->verdict == GT_IV_FAIL ? "the hardware cut the "
+            "clocks (overheating, a power supply or a board fault): check cooling and power"
+            : r->verdict == GT_IV_WARN ? "the driver held the clocks to stay within power or "
+            "temperature" : f->during_known ? "nothing held them back under load" : "read while idle");
+    }
+
+    r = add(c, S_CLK, "pwr.temp", "temperature");
+    r->unit = "celsius";
+    if (h->temp >= 0) {
+        r->value = h->temp;
+        say(r->figure, sizeof r->figure, "%d C%s", h->temp, "");
+        if (h->temp_slowdown > 0) {
+            say(r->figure, sizeof r->figure, "%d C (slowdown at %d C)", h->temp, h->temp_slowdown);
+            judge(r, th, (double)(h->temp_slowdown - h->temp), 1, NULL);
+            say(r->expect + strlen(r->expect), sizeof r->expect - strlen(r->expect),
+                " C below the slowdown");
+        } else {
+            say(r->reason, sizeof r->reason, "the slowdown temperature is unknown");
+        }
+    } else {
+        say(r->figure, sizeof r->figure, "-");
+        say(r->reason, sizeof r->reason, "%s", health_why(h));
+    }
+
+    r = add(c, S_CLK, "pwr.limit", "power limit");
+    r->unit = "watts";
+    r->value = h->power_limit;
+    if (!isnan(h->power_limit)) {
+        say(r->figure, sizeof r->figure, "%.0f W (drawing %.0f W)", h->power_limit, h->power);
+        say(max, sizeof max, "the default %.0f W", h->power_default_limit);
+        judge(r, th, h->power_limit, h->power_default_limit, max);
+    } else {
+        say(r->figure, sizeof r->figure, "-");
+        say(r->reason, sizeof r->reason, "%s", health_why(h));
+    }
+}
+
+static void peer_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
+{
+    const gt_health *h = &f->after;
+    gt_inspect_row *r = add(c, S_PEER, "peer.nvlink", "NVLinks up");
+    char name[48], ceil[48];
+
+    r->unit = "count";
+    say(r->expect, sizeof r->expect, "every link up");
+    if (h->nvlinks < 0) {
+        say(r->figure, sizeof r->figure, "-");
+        say(r->reason, sizeof r->reason, "%s", health_why(h));
+    } else if (!h->nvlinks) {
+        say(r->figure, sizeof r->figure, "none on this board");
+        r->value = 0;
+        r->verdict = GT_IV_PASS;
+        say(r->reason, sizeof r->reason, "peers, if any, talk over PCIe");
+    } else {
+        r->value = h->nvlinks_up;
+        say(r->figure, sizeof r->figure, "%d of %d", h->nvlinks_up, h->nvlinks);
+        r->verdict = h->nvlinks_up == h->nvlinks ? GT_IV_PASS : GT_IV_FAIL;
+        say(r->reason, sizeof r->reason, "%s", r->verdict == GT_IV_PASS ? "all up"
+            : "a link is down: peer copies lose its share of the bandwidth");
+    }
+    for (int i = 0; i < f->npeers && c->nrows < GT_INSPECT_ROWS - 8; i++) {
+        const gt_peer_fact *p = &f->peer[i];
+        say(name, sizeof name, "GPU %d to GPU %d", p->a, p->b);
+        r = add(c, S_PEER, "peer.bw", name);
+        bw_text(r->figure, sizeof r->figure, p->bw);
+        r->value = p->bw;
+        r->unit = "bytes_per_second";
+        say(ceil, sizeof ceil, "%s %.0f GB/s", p->link[0] ? p->link : "the link", p->ceiling / 1e9);
+        judge(r, th, p->bw, p->ceiling, ceil);
+        if (isnan(p->bw))
+            say(r->reason, sizeof r->reason, "not measured");
+    }
+}
+
+static void software_rows(gt_inspect_card *c, const gt_inspect_facts *f)
+{
+    const gt_health *h = &f->before;
+    gt_inspect_row *r = add(c, S_SW, "sw.versions", "driver, CUDA");
+
+    say(r->figure, sizeof r->figure, "%s, CUDA %d.%d (runtime %d.%d)", h->driver[0] ? h->driver : "-",
+        f->cuda_driver / 1000, f->cuda_driver % 1000 / 10, f->cuda_runtime / 1000,
+        f->cuda_runtime % 1000 / 10);
+    say(r->expect, sizeof r->expect, "a driver as new as the runtime");
+    r->value = f->cuda_driver;
+    if (f->cuda_driver > 0 && f->cuda_runtime > 0) {
+        r->verdict = f->cuda_driver >= f->cuda_runtime ? GT_IV_PASS : GT_IV_FAIL;
+        say(r->reason, sizeof r->reason, "%s", r->verdict == GT_IV_PASS ? "the driver runs this "
+            "runtime" : "the driver is older than the runtime: CUDA programs built with it fail");
+    } else {
+        say(r->reason, sizeof r->reason, "the versions are unknown");
+    }
+
+    r = add(c, S_SW, "sw.persistence", "persistence mode");
+    r->value = h->persistence;
+    say(r->figure, sizeof r->figure, "%s", h->persistence == 1 ? "on" : h->persistence == 0 ? "off" : "-");
+    say(r->expect, sizeof r->expect, "on");
+    r->verdict = h->persistence == 1 ? GT_IV_PASS : h->persistence == 0 ? GT_IV_WARN : GT_IV_CANNOT;
+    say(r->reason, sizeof r->reason, "%s", h->persistence == 1 ? "the driver stays loaded"
+        : h->persistence == 0 ? "the driver may unload between programs, so each first call "
+        "pays for loading it (nvidia-smi -pm 1, or nvidia-persistenced)" : health_why(h));
+
+    r = add(c, S_SW, "sw.mig", "MIG");
+    r->value = h->mig;
+    say(r->figure, sizeof r->figure, "%s", h->mig == 1 ? "on" : h->mig == 0 ? "off" : "-");
+    say(r->expect, sizeof r->expect, "off, for a whole-GPU card");
+    r->verdict = h->mig == 1 ? GT_IV_WARN : h->mig == 0 ? GT_IV_PASS : GT_IV_CANNOT;
+    say(r->reason, sizeof r->reason, "%s", h->mig == 1 ? "the figures are one instance's, not "
+        "the whole GPU's" : h->mig == 0 ? "the whole GPU" : "not a MIG-capable GPU, or unknown");
+    if (h->mig < 0 && h->nvml)
+        r->verdict = GT_IV_PASS;
+
+    r = add(c, S_SW, "sw.compute_mode", "compute mode");
+    r->value = h->compute_mode;
+    say(r->figure, sizeof r->figure, "%s", h->compute_mode == 0 ? "default"
+        : h->compute_mode == 2 ? "prohibited" : h->compute_mode == 3 ? "exclusive process"
+        : h->compute_mode == 1 ? "exclusive thread" : "-");
+    say(r->expect, sizeof r->expect, "not prohibited");
+    r->verdict = h->compute_mode < 0 ? GT_IV_CANNOT : h->compute_mode == 2 ? GT_IV_FAIL : GT_IV_PASS;
+    say(r->reason, sizeof r->reason, "%s", h->compute_mode == 2 ? "no program may use this GPU"
+        : h->compute_mode == 3 ? "one process at a time" : h->compute_mode == 0
+        ? "any number of processes" : health_why(h));
+
+    r = add(c, S_SW, "sw.others", "other programs on the GPU");
+    r->value = f->others;
+    r->unit = "count";
+    say(r->expect, sizeof r->expect, "none while inspecting");
+    if (f->others < 0) {
+        say(r->figure, sizeof r->figure, "-");
+        say(r->reason, sizeof r->reason, "cannot tell whether the GPU is shared");
+    } else {
+        say(r->figure, sizeof r->figure, "%d%s%s", f->others, f->others ? ": " : "", f->others_text);
+        r->verdict = f->others ? GT_IV_WARN : GT_IV_PASS;
+        say(r->reason, sizeof r->reason, "%s", f->others ? "their work may have slowed the "
+            "figures above" : "the GPU was this inspection's alone");
+    }
+}
+
+void gt_inspect_build(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
+{
+    c->nrows = 0;
+    pcie_rows(c, f, th);
+    numa_rows(c, f);
+    memory_rows(c, f, th);
+    clock_rows(c, f, th);
+    peer_rows(c, f, th);
+    software_rows(c, f);
+}
+
+int gt_inspect_status(const gt_inspect_card *c)
+{
+    int worst = GT_INSPECT_EXIT_PASS;
+
+    for (int i = 0; i < c->nrows; i++) {
+        if (c->row[i].verdict == GT_IV_FAIL)
+            return GT_INSPECT_EXIT_FAIL;
+        if (c->row[i].verdict == GT_IV_WARN)
+            worst = GT_INSPECT_EXIT_WARN;
+    }
+    return worst;
+}

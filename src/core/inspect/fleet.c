@@ -1,0 +1,324 @@
+/* Many inspection cards as one table (fleet.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "gputui/inspect/fleet.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+/* The columns: a row id of the card, its heading, and which way is good. */
+static const struct {
+    const char *id, *head;
+    double scale;
+    bool lower_better;
+} cols[GT_FLEET_FIGS] = {
+    {"pcie.h2d", "H2D GB/s", 1e-9, false},
+    {"pcie.d2h", "D2H GB/s", 1e-9, false},
+    {"pcie.bidir", "both GB/s", 1e-9, false},
+    {"mem.d2d", "D2D GB/s", 1e-9, false},
+    {"pcie.latency", "host ns", 1e9, true},
+    {"clk.sm", "SM MHz", 1e-6, false},
+    {NULL, NULL, 0, false},
+    {NULL, NULL, 0, false},
+};
+
+static void no_card(gt_fleet_card *c, const char *why)
+{
+    c->status = -1;
+    snprintf(c->why, sizeof c->why, "%s", why);
+}
+
+static void read_card(gt_fleet_card *c, const char *path)
+{
+    json_error_t je;
+    json_t *root, *rows, *r;
+    size_t i;
+    size_t nf = 0;
+
+    memset(c, 0, sizeof *c);
+    snprintf(c->file, sizeof c->file, "%s", path);
+    for (int k = 0; k < GT_FLEET_FIGS; k++)
+        c->fig[k] = NAN;
+    root = json_load_file(path, 0, &je);
+    if (!root) {
+        char why[200];
+        snprintf(why, sizeof why, "not JSON (line %d: %s)", je.line, je.text);
+        no_card(c, why);
+        return;
+    }
+    rows = json_object_get(root, "rows");
+    if (!json_is_integer(json_object_get(root, "inspection")) || !json_is_array(rows) ||
+        !json_is_integer(json_object_get(root, "status"))) {
+        no_card(c, "not a gputui inspection card (no \"inspection\", \"status\" and \"rows\")");
+        json_decref(root);
+        return;
+    }
+    snprintf(c->host, sizeof c->host, "%s",
+             json_string_value(json_object_get(root, "host")) ? json_string_value(json_object_get(root, "host")) : "?");
+    snprintf(c->name, sizeof c->name, "%s",
+             json_string_value(json_object_get(root, "name")) ? json_string_value(json_object_get(root, "name")) : "?");
+    snprintf(c->uuid, sizeof c->uuid, "%s",
+             json_string_value(json_object_get(root, "uuid")) ? json_string_value(json_object_get(root, "uuid")) : "");
+    c->gpu = (int)json_integer_value(json_object_get(root, "gpu"));
+    c->status = (int)json_integer_value(json_object_get(root, "status"));
+    json_array_foreach(rows, i, r) {
+        const char *id = json_string_value(json_object_get(r, "id"));
+        const char *v = json_string_value(json_object_get(r, "verdict"));
+        json_t *val = json_object_get(r, "value");
+        if (!id)
+            continue;
+        for (int k = 0; k < GT_FLEET_FIGS; k++)
+            if (cols[k].id && !strcmp(cols[k].id, id) && json_is_number(val))
+                c->fig[k] = json_number_value(val);
+        if (v && !strcmp(v, "fail") && nf < sizeof c->fails)
+            nf += (size_t)snprintf(c->fails + nf, sizeof c->fails - nf, "%s%s", nf ? ", " : "", id);
+    }
+    json_decref(root);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.json files of dir, sorted, appended to *list. */
+static int list_dir(const char *dir, char ***list, int *n, int *cap, gt_err *err)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int first = *n;
+
+    if (!d) {
+        gt_err_set(err, GT_EXIT_FAIL, "--fleet: %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json"))
+            continue;
+        if (*n == *cap) {
+            char **l = realloc(*list, (size_t)(*cap = *cap * 2 + 16) * sizeof *l);
+            if (!l) {
+                closedir(d);
+                gt_err_set(err, GT_EXIT_FAIL, "--fleet: out of memory");
+                return -1;
+            }
+            *list = l;
+        }
+        (*list)[*n] = malloc(strlen(dir) + len + 2);
+        if (!(*list)[*n]) {
+            closedir(d);
+            gt_err_set(err, GT_EXIT_FAIL, "--fleet: out of memory");
+            return -1;
+        }
+        sprintf((*list)[*n], "%s/%s", dir, e->d_name);
+        (*n)++;
+    }
+    closedir(d);
+    if (*n > first)
+        qsort(*list + first, (size_t)(*n - first), sizeof **list, by_name);
+    return 0;
+}
+
+int gt_fleet_load(const char *const *paths, int npaths, gt_fleet_card **cards, int *n,
+                  gt_err *err)
+{
+    char **files = NULL;
+    int nfiles = 0, cap = 0, rc = 0;
+    struct stat st;
+
+    *cards = NULL;
+    *n = 0;
+    for (int i = 0; i < npaths && !rc; i++) {
+        if (stat(paths[i], &st)) {
+            gt_err_set(err, GT_EXIT_FAIL, "--fleet: %s: %s", paths[i], strerror(errno));
+            rc = -1;
+        } else if (S_ISDIR(st.st_mode)) {
+            rc = list_dir(paths[i], &files, &nfiles, &cap, err);
+        } else {
+            char **l = nfiles == cap ? realloc(files, (size_t)(cap = cap * 2 + 16) * sizeof *l) : files;
+            if (!l || !(l[nfiles] = strdup(paths[i]))) {
+                gt_err_set(err, GT_EXIT_FAIL, "--fleet: out of memory");
+                rc = -1;
+            }
+            if (l)
+                files = l;
+            if (!rc)
+                nfiles++;
+        }
+    }
+    if (!rc && !nfiles) {
+        gt_err_set(err, GT_EXIT_FAIL, "--fleet: no inspection cards (*.json) in %s%s",
+                   npaths ? paths[0] : "nothing", npaths > 1 ? " and the others" : "");
+        rc = -1;
+    }
+    if (!rc && !(*cards = calloc((size_t)nfiles, sizeof **cards))) {
+        gt_err_set(err, GT_EXIT_FAIL, "--fleet: out of memory");
+        rc = -1;
+    }
+    for (int i = 0; !rc && i < nfiles; i++)
+        read_card(&(*cards)[i], files[i]);
+    if (!rc)
+        *n = nfiles;
+    for (int i = 0; i < nfiles; i++)
+        free(files[i]);
+    free(files);
+    return rc;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median_of(const gt_fleet_card *cards, int n, const char *name, int k)
+{
+    double *v = malloc((size_t)n * sizeof *v), m = NAN;
+    int m_n = 0;
+
+    if (!v)
+        return NAN;
+    for (int i = 0; i < n; i++)
+        if (cards[i].status >= 0 && !strcmp(cards[i].name, name) && !isnan(cards[i].fig[k]))
+            v[m_n++] = cards[i].fig[k];
+    if (m_n >= 2) {
+        qsort(v, (size_t)m_n, sizeof *v, by_value);
+        m = m_n % 2 ? v[m_n / 2] : (v[m_n / 2 - 1] + v[m_n / 2]) / 2;
+    }
+    free(v);
+    return m;
+}
+
+int gt_fleet_judge(gt_fleet_card *cards, int n)
+{
+    int outliers = 0;
+
+    for (int i = 0; i < n; i++) {
+        gt_fleet_card *c = &cards[i];
+        size_t o = 0;
+        c->outlier[0] = '\0';
+        if (c->status < 0) {
+            snprintf(c->outlier, sizeof c->outlier, "no card: %s", c->why);
+            outliers++;
+            continue;
+        }
+        if (c->fails[0])
+            o += (size_t)snprintf(c->outlier, sizeof c->outlier, "failed %s", c->fails);
+        for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
+            double m = median_of(cards, n, c->name, k), x = c->fig[k];
+            if (isnan(m) || isnan(x) || !(m > 0))
+                continue;
+            if ((cols[k].lower_better && x > 1.05 * m) || (!cols[k].lower_better && x < 0.95 * m))
+                o += (size_t)snprintf(c->outlier + o, o < sizeof c->outlier ? sizeof c->outlier - o : 0,
+                                      "%s%s %+.1f%% against the median", o ? "; " : "",
+                                      cols[k].id, 100.0 * (x / m - 1));
+            if (o >= sizeof c->outlier)
+                break;
+        }
+        outliers += c->outlier[0] != '\0';
+    }
+    return outliers;
+}
+
+static int print_json(FILE *f, const gt_fleet_card *cards, int n)
+{
+    json_t *root = json_object(), *arr = json_array();
+    int outliers = 0, rc;
+
+    for (int i = 0; i < n; i++) {
+        const gt_fleet_card *c = &cards[i];
+        json_t *o = json_object(), *figs = json_object();
+        outliers += c->outlier[0] != '\0';
+        json_object_set_new(o, "file", json_string(c->file));
+        json_object_set_new(o, "host", json_string(c->host));
+        json_object_set_new(o, "gpu", json_integer(c->gpu));
+        json_object_set_new(o, "name", json_string(c->name));
+        json_object_set_new(o, "uuid", json_string(c->uuid));
+        json_object_set_new(o, "status", c->status >= 0 ? json_integer(c->status) : json_null());
+        for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++)
+            json_object_set_new(figs, cols[k].id, isnan(c->fig[k]) ? json_null() : json_real(c->fig[k]));
+        json_object_set_new(o, "figures", figs);
+        json_object_set_new(o, "outlier", c->outlier[0] ? json_string(c->outlier) : json_null());
+        json_array_append_new(arr, o);
+    }
+    json_object_set_new(root, "cards", arr);
+    json_object_set_new(root, "outliers", json_integer(outliers));
+    rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', f);
+    json_decref(root);
+    return rc || ferror(f) ? -1 : 0;
+}
+
+int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)
+{
+    static const char *const status[] = {"pass", "?", "WARN", "FAIL"};
+    bool *done = calloc((size_t)n + 1, 1);
+    int outliers = 0;
+
+    if (fmt == GT_FMT_JSON) {
+        free(done);
+        return print_json(f, cards, n);
+    }
+    if (!done)
+        return -1;
+    for (int i = 0; i < n; i++)
+        outliers += cards[i].outlier[0] != '\0';
+    fprintf(f, "fleet: %d card%s, %d outlier%s\n", n, n == 1 ? "" : "s", outliers,
+            outliers == 1 ? "" : "s");
+    for (int i = 0; i < n; i++) {
+        const char *name = cards[i].status >= 0 ? cards[i].name : NULL;
+        int members = 0;
+        if (done[i] || !name)
+            continue;
+        for (int k = i; k < n; k++)
+            members += cards[k].status >= 0 && !strcmp(cards[k].name, name);
+        fprintf(f, "\n%s: %d card%s; each figure's change against the model's median\n", name,
+                members, members == 1 ? "" : "s");
+        fprintf(f, "  %-24s %3s %-6s", "host", "gpu", "status");
+        for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++)
+            fprintf(f, " %16s", cols[k].head);
+        fprintf(f, "\n  %-24s %3s %-6s", "median", "", "");
+        for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
+            double m = median_of(cards, n, name, k);
+            if (isnan(m))
+                fprintf(f, " %16s", "-");
+            else
+                fprintf(f, " %16.5g", m * cols[k].scale);
+        }
+        fputc('\n', f);
+        for (int j = i; j < n; j++) {
+            const gt_fleet_card *c = &cards[j];
+            if (c->status < 0 || strcmp(c->name, name))
+                continue;
+            done[j] = true;
+            fprintf(f, "  %-24.24s %3d %-6s", c->host, c->gpu,
+                    c->status >= 0 && c->status <= 3 ? status[c->status] : "?");
+            for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
+                double m = median_of(cards, n, name, k);
+                char cell[32];
+                if (isnan(c->fig[k]))
+                    snprintf(cell, sizeof cell, "-");
+                else if (isnan(m) || !(m > 0))
+                    snprintf(cell, sizeof cell, "%.5g", c->fig[k] * cols[k].scale);
+                else
+                    snprintf(cell, sizeof cell, "%.5g %+.1f%%", c->fig[k] * cols[k].scale,
+                             100.0 * (c->fig[k] / m - 1));
+                fprintf(f, " %16s", cell);
+            }
+            fputc('\n', f);
+            if (c->outlier[0])
+                fprintf(f, "  %-24s OUTLIER: %s\n", "", c->outlier);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (cards[i].status < 0)
+            fprintf(f, "\n%s: OUTLIER: %s\n", cards[i].file, cards[i].outlier);
+    free(done);
+    return ferror(f) ? -1 : 0;
+}
