@@ -209,10 +209,12 @@ static void numa_rows(gt_inspect_card *c, const gt_inspect_facts *f)
 
     r->value = h->numa_node;
     r->unit = "";
-    say(r->figure, sizeof r->figure, "%s%d%s%s", h->numa_node >= 0 ? "node " : "node -",
-        h->numa_node >= 0 ? h->numa_node : 0, h->affinity[0] ? ", CPUs " : "", h->affinity);
-    if (h->numa_node < 0)
-        say(r->figure, sizeof r->figure, "no node%s%s", h->affinity[0] ? ", CPUs " : "",
+    if (h->numa_node >= 0)
+        say(r->figure, sizeof r->figure, "node %d", h->numa_node);
+    else
+        say(r->figure, sizeof r->figure, "no node");
+    if (h->affinity[0])
+        say(r->figure + strlen(r->figure), sizeof r->figure - strlen(r->figure), ", CPUs %s",
             h->affinity);
     say(r->expect, sizeof r->expect, "this process on the GPU's CPUs");
     if (h->near_cpus == 1) {
@@ -233,6 +235,25 @@ static void count_text(char *buf, size_t len, int64_t v)
         say(buf, len, "-");
     else
         say(buf, len, "%lld", (long long)v);
+}
+
+/* An ECC count since boot, judged, beside the board's lifetime count. */
+static gt_inspect_row *ecc_row(gt_inspect_card *c, const gt_thresholds *th, const gt_health *h,
+                               const char *id, const char *name, int64_t vol, int64_t agg)
+{
+    gt_inspect_row *r = add(c, S_MEM, id, name);
+    char a[24], b[24];
+
+    count_text(a, sizeof a, vol);
+    count_text(b, sizeof b, agg);
+    say(r->figure, sizeof r->figure, "%s (%s in its life)", a, b);
+    r->value = (double)vol;
+    r->unit = "count";
+    if (vol >= 0)
+        judge(r, th, (double)vol, 1, NULL);
+    else
+        say(r->reason, sizeof r->reason, "%s", h->ecc_on == 0 ? "ECC is off" : health_why(h));
+    return r;
 }
 
 static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
@@ -269,32 +290,15 @@ static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_
         : h->ecc_on == 0 ? "memory errors go unnoticed; nvidia-smi -e 1 and a reset turn it on"
         : health_why(h));
 
-    r = add(c, S_MEM, "mem.ecc_unc", "ECC uncorrected, since boot");
-    count_text(a, sizeof a, h->ecc_vol_unc);
-    count_text(b, sizeof b, h->ecc_agg_unc);
-    say(r->figure, sizeof r->figure, "%s (%s in its life)", a, b);
-    r->value = (double)h->ecc_vol_unc;
-    r->unit = "count";
-    if (h->ecc_vol_unc >= 0)
-        judge(r, th, (double)h->ecc_vol_unc, 1, NULL);
-    else
-        say(r->reason, sizeof r->reason, "%s", h->ecc_on == 0 ? "ECC is off" : health_why(h));
+    r = ecc_row(c, th, h, "mem.ecc_unc", "ECC uncorrected, since boot", h->ecc_vol_unc,
+                h->ecc_agg_unc);
     if (r->verdict == GT_IV_PASS && h->ecc_agg_unc > 0) {
         r->verdict = GT_IV_WARN;
         say(r->reason, sizeof r->reason, "none since boot, but %lld in the board's life",
             (long long)h->ecc_agg_unc);
     }
-
-    r = add(c, S_MEM, "mem.ecc_corr", "ECC corrected, since boot");
-    count_text(a, sizeof a, h->ecc_vol_corr);
-    count_text(b, sizeof b, h->ecc_agg_corr);
-    say(r->figure, sizeof r->figure, "%s (%s in its life)", a, b);
-    r->value = (double)h->ecc_vol_corr;
-    r->unit = "count";
-    if (h->ecc_vol_corr >= 0)
-        judge(r, th, (double)h->ecc_vol_corr, 1, NULL);
-    else
-        say(r->reason, sizeof r->reason, "%s", h->ecc_on == 0 ? "ECC is off" : health_why(h));
+    ecc_row(c, th, h, "mem.ecc_corr", "ECC corrected, since boot", h->ecc_vol_corr,
+            h->ecc_agg_corr);
 
     r = add(c, S_MEM, "mem.retired", "retired pages");
     count_text(a, sizeof a, h->retired_sbe);

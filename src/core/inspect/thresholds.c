@@ -103,17 +103,14 @@ static int from_json(gt_thresholds *th, json_t *root, const char *name, gt_err *
     return 0;
 }
 
-int gt_thresholds_parse(gt_thresholds *th, const char *text, const char *name, gt_err *err)
+/* root (NULL: je says why it did not parse) into th; root is freed. */
+static int from_root(gt_thresholds *th, json_t *root, const json_error_t *je, const char *name,
+                     gt_err *err)
 {
-    json_error_t je;
-    json_t *root;
     int rc;
 
-    memset(th, 0, sizeof *th);
-    snprintf(th->path, sizeof th->path, "%s", name);
-    root = json_loads(text, 0, &je);
     if (!root) {
-        gt_err_set(err, GT_EXIT_FAIL, "%s:%d: %s", name, je.line, je.text);
+        gt_err_set(err, GT_EXIT_FAIL, "%s:%d: %s", name, je->line, je->text);
         return -1;
     }
     rc = from_json(th, root, name, err);
@@ -121,22 +118,22 @@ int gt_thresholds_parse(gt_thresholds *th, const char *text, const char *name, g
     return rc;
 }
 
+int gt_thresholds_parse(gt_thresholds *th, const char *text, const char *name, gt_err *err)
+{
+    json_error_t je;
+
+    memset(th, 0, sizeof *th);
+    snprintf(th->path, sizeof th->path, "%s", name);
+    return from_root(th, json_loads(text, 0, &je), &je, name, err);
+}
+
 int gt_thresholds_load(gt_thresholds *th, const char *path, gt_err *err)
 {
     json_error_t je;
-    json_t *root;
-    int rc;
 
     memset(th, 0, sizeof *th);
     snprintf(th->path, sizeof th->path, "%s", path);
-    root = json_load_file(path, 0, &je);
-    if (!root) {
-        gt_err_set(err, GT_EXIT_FAIL, "%s:%d: %s", path, je.line, je.text);
-        return -1;
-    }
-    rc = from_json(th, root, path, err);
-    json_decref(root);
-    return rc;
+    return from_root(th, json_load_file(path, 0, &je), &je, path, err);
 }
 
 const gt_threshold *gt_threshold_get(const gt_thresholds *th, const char *id)
