@@ -28,67 +28,71 @@ typedef int (*pfn_str)(char *, unsigned);
 
 #define NVML_INSUFFICIENT_SIZE 7
 
-static void *lib;
+/* NVML's library (for dlsym) and its handle of the device: passed down,
+ * not kept, as the inspection reads health from two threads. */
+typedef struct nv {
+    void *lib, *dev;
+} nv;
 
-static void *sym(const char *name)
+static void *sym(const nv *n, const char *name)
 {
-    return dlsym(lib, name);
+    return dlsym(n->lib, name);
 }
 
-/* An unsigned figure from f(dev, &v); -1 when it does not answer. */
-static long u_of(const char *name, void *dev)
+/* An unsigned figure from f(n->dev, &v); -1 when it does not answer. */
+static long u_of(const nv *n, const char *name)
 {
-    pfn_u f = (pfn_u)sym(name);
+    pfn_u f = (pfn_u)sym(n, name);
     unsigned v;
 
-    return f && f(dev, &v) == 0 ? (long)v : -1;
+    return f && f(n->dev, &v) == 0 ? (long)v : -1;
 }
 
-static int i_of(const char *name, void *dev)
+static int i_of(const nv *n, const char *name)
 {
-    pfn_i f = (pfn_i)sym(name);
+    pfn_i f = (pfn_i)sym(n, name);
     int v;
 
-    return f && f(dev, &v) == 0 ? v : -1;
+    return f && f(n->dev, &v) == 0 ? v : -1;
 }
 
-static long k_u_of(const char *name, void *dev, int k)
+static long k_u_of(const nv *n, const char *name, int k)
 {
-    pfn_k_u f = (pfn_k_u)sym(name);
+    pfn_k_u f = (pfn_k_u)sym(n, name);
     unsigned v;
 
-    return f && f(dev, k, &v) == 0 ? (long)v : -1;
+    return f && f(n->dev, k, &v) == 0 ? (long)v : -1;
 }
 
-static void memory(void *dev, gt_health *h)
+static void memory(const nv *n, gt_health *h)
 {
-    pfn_ii mode = (pfn_ii)sym("nvmlDeviceGetEccMode");
-    pfn_ecc total = (pfn_ecc)sym("nvmlDeviceGetTotalEccErrors");
-    pfn_pages pages = (pfn_pages)sym("nvmlDeviceGetRetiredPages");
-    pfn_remap remap = (pfn_remap)sym("nvmlDeviceGetRemappedRows");
+    pfn_ii mode = (pfn_ii)sym(n, "nvmlDeviceGetEccMode");
+    pfn_ecc total = (pfn_ecc)sym(n, "nvmlDeviceGetTotalEccErrors");
+    pfn_pages pages = (pfn_pages)sym(n, "nvmlDeviceGetRetiredPages");
+    pfn_remap remap = (pfn_remap)sym(n, "nvmlDeviceGetRemappedRows");
     int cur, pend;
-    unsigned long long n;
+    unsigned long long errors;
     unsigned count, a, b, c, d;
     int64_t *ecc[2][2] = {{&h->ecc_vol_corr, &h->ecc_agg_corr}, {&h->ecc_vol_unc, &h->ecc_agg_unc}};
 
-    if (mode && mode(dev, &cur, &pend) == 0)
+    if (mode && mode(n->dev, &cur, &pend) == 0)
         h->ecc_on = cur ? 1 : 0;
     /* errorType 0 corrected, 1 uncorrected; counterType 0 volatile, 1 aggregate */
     for (int e = 0; total && h->ecc_on == 1 && e < 2; e++)
         for (int k = 0; k < 2; k++)
-            if (total(dev, e, k, &n) == 0)
-                *ecc[e][k] = (int64_t)n;
+            if (total(n->dev, e, k, &errors) == 0)
+                *ecc[e][k] = (int64_t)errors;
     /* cause 0: multiple single-bit errors, 1: a double-bit error; a count
      * of 0 asks for the size alone */
     for (int cause = 0; pages && cause < 2; cause++) {
         int rc;
         count = 0;
-        rc = pages(dev, cause, &count, NULL);
+        rc = pages(n->dev, cause, &count, NULL);
         if (rc == 0 || rc == NVML_INSUFFICIENT_SIZE)
             *(cause ? &h->retired_dbe : &h->retired_sbe) = count;
     }
-    h->retired_pending = i_of("nvmlDeviceGetRetiredPagesPendingStatus", dev);
-    if (remap && remap(dev, &a, &b, &c, &d) == 0) {
+    h->retired_pending = i_of(n, "nvmlDeviceGetRetiredPagesPendingStatus");
+    if (remap && remap(n->dev, &a, &b, &c, &d) == 0) {
         h->remap_corr = a;
         h->remap_unc = b;
         h->remap_pending = c ? 1 : 0;
@@ -96,57 +100,57 @@ static void memory(void *dev, gt_health *h)
     }
 }
 
-static void clocks_power(void *dev, gt_health *h)
+static void clocks_power(const nv *n, gt_health *h)
 {
-    pfn_ull reasons = (pfn_ull)sym("nvmlDeviceGetCurrentClocksEventReasons");
+    pfn_ull reasons = (pfn_ull)sym(n, "nvmlDeviceGetCurrentClocksEventReasons");
     unsigned long long r;
     long v;
 
     if (!reasons)
-        reasons = (pfn_ull)sym("nvmlDeviceGetCurrentClocksThrottleReasons");
-    h->sm_clock = (int)k_u_of("nvmlDeviceGetClockInfo", dev, 1);           /* NVML_CLOCK_SM */
-    h->sm_clock_max = (int)k_u_of("nvmlDeviceGetMaxClockInfo", dev, 1);
-    h->mem_clock = (int)k_u_of("nvmlDeviceGetClockInfo", dev, 2);          /* NVML_CLOCK_MEM */
-    if (reasons && reasons(dev, &r) == 0) {
+        reasons = (pfn_ull)sym(n, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    h->sm_clock = (int)k_u_of(n, "nvmlDeviceGetClockInfo", 1);           /* NVML_CLOCK_SM */
+    h->sm_clock_max = (int)k_u_of(n, "nvmlDeviceGetMaxClockInfo", 1);
+    h->mem_clock = (int)k_u_of(n, "nvmlDeviceGetClockInfo", 2);          /* NVML_CLOCK_MEM */
+    if (reasons && reasons(n->dev, &r) == 0) {
         h->reasons_known = true;
         h->reasons = r;
     }
-    h->temp = (int)k_u_of("nvmlDeviceGetTemperature", dev, 0);             /* the GPU's die */
-    h->temp_slowdown = (int)k_u_of("nvmlDeviceGetTemperatureThreshold", dev, 1);
-    if ((v = u_of("nvmlDeviceGetPowerUsage", dev)) >= 0)
+    h->temp = (int)k_u_of(n, "nvmlDeviceGetTemperature", 0);             /* the GPU's die */
+    h->temp_slowdown = (int)k_u_of(n, "nvmlDeviceGetTemperatureThreshold", 1);
+    if ((v = u_of(n, "nvmlDeviceGetPowerUsage")) >= 0)
         h->power = v / 1000.0;
-    if ((v = u_of("nvmlDeviceGetEnforcedPowerLimit", dev)) >= 0)
+    if ((v = u_of(n, "nvmlDeviceGetEnforcedPowerLimit")) >= 0)
         h->power_limit = v / 1000.0;
-    if ((v = u_of("nvmlDeviceGetPowerManagementDefaultLimit", dev)) >= 0)
+    if ((v = u_of(n, "nvmlDeviceGetPowerManagementDefaultLimit")) >= 0)
         h->power_default_limit = v / 1000.0;
 }
 
-static void links_modes(void *dev, gt_health *h)
+static void links_modes(const nv *n, gt_health *h)
 {
-    pfn_link state = (pfn_link)sym("nvmlDeviceGetNvLinkState");
-    pfn_uu mig = (pfn_uu)sym("nvmlDeviceGetMigMode");
-    pfn_str drv = (pfn_str)sym("nvmlSystemGetDriverVersion");
+    pfn_link state = (pfn_link)sym(n, "nvmlDeviceGetNvLinkState");
+    pfn_uu mig = (pfn_uu)sym(n, "nvmlDeviceGetMigMode");
+    pfn_str drv = (pfn_str)sym(n, "nvmlSystemGetDriverVersion");
     unsigned cur, pend;
     int up;
 
     if (state) {
         h->nvlinks = h->nvlinks_up = 0;
         for (unsigned l = 0; l < GT_HEALTH_NVLINKS; l++) {
-            if (state(dev, l, &up) != 0)
+            if (state(n->dev, l, &up) != 0)
                 continue;       /* no such link on this board */
             h->nvlinks++;
             h->nvlinks_up += up != 0;
         }
     }
-    h->pcie_gen = (int)u_of("nvmlDeviceGetCurrPcieLinkGeneration", dev);
-    h->pcie_gen_max = (int)u_of("nvmlDeviceGetMaxPcieLinkGeneration", dev);
-    h->pcie_width = (int)u_of("nvmlDeviceGetCurrPcieLinkWidth", dev);
-    h->pcie_width_max = (int)u_of("nvmlDeviceGetMaxPcieLinkWidth", dev);
-    h->pcie_replays = u_of("nvmlDeviceGetPcieReplayCounter", dev);
-    h->persistence = i_of("nvmlDeviceGetPersistenceMode", dev);
-    if (mig && mig(dev, &cur, &pend) == 0)
+    h->pcie_gen = (int)u_of(n, "nvmlDeviceGetCurrPcieLinkGeneration");
+    h->pcie_gen_max = (int)u_of(n, "nvmlDeviceGetMaxPcieLinkGeneration");
+    h->pcie_width = (int)u_of(n, "nvmlDeviceGetCurrPcieLinkWidth");
+    h->pcie_width_max = (int)u_of(n, "nvmlDeviceGetMaxPcieLinkWidth");
+    h->pcie_replays = u_of(n, "nvmlDeviceGetPcieReplayCounter");
+    h->persistence = i_of(n, "nvmlDeviceGetPersistenceMode");
+    if (mig && mig(n->dev, &cur, &pend) == 0)
         h->mig = cur ? 1 : 0;
-    h->compute_mode = i_of("nvmlDeviceGetComputeMode", dev);
+    h->compute_mode = i_of(n, "nvmlDeviceGetComputeMode");
     if (drv && drv(h->driver, sizeof h->driver) != 0)
         h->driver[0] = '\0';
 }
@@ -175,15 +179,15 @@ static void cpu_list(const unsigned long *set, int words, char *out, size_t len)
 
 /* The GPU's node (sysfs) and CPUs (NVML), and whether this process's
  * CPUs are all among them. */
-static void numa(void *dev, const gt_devprops *p, gt_health *h)
+static void numa(const nv *n, const gt_devprops *p, gt_health *h)
 {
     enum { WORDS = 16 };        /* 1024 CPUs */
-    pfn_aff aff = (pfn_aff)sym("nvmlDeviceGetCpuAffinity");
+    pfn_aff aff = n ? (pfn_aff)sym(n, "nvmlDeviceGetCpuAffinity") : NULL;
     unsigned long set[WORDS] = {0};
     cpu_set_t mine;
 
     h->numa_node = gt_port_pci_numa_node(p->pci_bus_id);
-    if (!dev || !aff || aff(dev, WORDS, set) != 0)
+    if (!aff || aff(n->dev, WORDS, set) != 0)
         return;
     cpu_list(set, WORDS, h->affinity, sizeof h->affinity);
     if (sched_getaffinity(0, sizeof mine, &mine))
@@ -196,17 +200,17 @@ static void numa(void *dev, const gt_devprops *p, gt_health *h)
 
 void gt_health_read(const gt_devprops *p, gt_health *h)
 {
-    void *dev = NULL;
+    nv n = {NULL, NULL};
 
     gt_health_init(h);
-    lib = gt_nvml_handle(p->pci_bus_id, &dev, h->note, sizeof h->note);
-    if (!lib) {
+    n.lib = gt_nvml_handle(p->pci_bus_id, &n.dev, h->note, sizeof h->note);
+    if (!n.lib) {
         numa(NULL, p, h);
         return;
     }
     h->nvml = true;
-    links_modes(dev, h);
-    memory(dev, h);
-    clocks_power(dev, h);
-    numa(dev, p, h);
+    links_modes(&n, h);
+    memory(&n, h);
+    clocks_power(&n, h);
+    numa(&n, p, h);
 }
