@@ -400,7 +400,7 @@ for exp in ("pinned", "zerocopy", "latency"):
     times = []
     for f in sorted(glob.glob(f"{log}/share-turns-{exp}-*.gtr")):
         lines = [json.loads(x) for x in open(f)]
-        t0 = lines[0]["t0_unix"]
+        t0 = lines[0]["t0_unix_ns"] * 1e-9
         times.append([t0 + x["t"] for x in lines if x["type"] == "sample" and x["series"] == 0])
     lo, hi = max(t[0] for t in times), min(t[-1] for t in times)
     counts = [sum(1 for x in t if lo <= x <= hi) for t in times]

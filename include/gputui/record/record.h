@@ -4,7 +4,7 @@
  * Format 1.0, one JSON object per line, each with a "type":
  *   header  (first line) format [major, minor], tool, version, created
  *           (UTC, ISO 8601), device {the gt_dp_table keys; null = N/A},
- *           t0_unix (since 1.3: the wall clock at t = 0, in seconds since
+ *           t0_unix_ns (since 1.3: the wall clock at t = 0, in ns since
  *           1970, so that recordings taken at once line up)
  *   config  gen, t, experiment, values {param: text as typed on the
  *           command line}, setup [{what, seconds}], verification
@@ -37,7 +37,7 @@
 
 #define GT_REC_MAJOR 1
 /* 1.2: "trace" lines (the CUDA calls of a configuration); 1.3: the
- * header's t0_unix. */
+ * header's t0_unix_ns. */
 #define GT_REC_MINOR 3
 
 /* How a sample was verified, as the "verify" field spells it. */

@@ -170,7 +170,9 @@ int gt_recorder_open(gt_recorder **out, const char *path, bool force, const gt_d
     json_object_set_new(h, "tool", json_string("gputui"));
     json_object_set_new(h, "version", json_string(GT_VERSION));
     json_object_set_new(h, "created", json_string(created));
-    json_object_set_new(h, "t0_unix", json_real((double)wall.tv_sec + (double)wall.tv_nsec * 1e-9));
+    /* An integer: a real would be written with 9 digits, 10 s apart. */
+    json_object_set_new(h, "t0_unix_ns",
+                        json_integer((json_int_t)wall.tv_sec * 1000000000 + wall.tv_nsec));
     json_object_set_new(h, "device", gt_devprops_json(p));
     put_line(r, h);
     flush(r);
