@@ -118,6 +118,23 @@ static void judge(gt_inspect_row *r, const gt_thresholds *th, double value, doub
         say(r->reason, sizeof r->reason, "%s", r->verdict != GT_IV_PASS ? t->reason : "within bounds");
 }
 
+/* A switch of the board's (1 on, 0 off, -1 unknown): pass when it is
+ * 'want', warn when it is not, cannot tell when unknown; the reason is
+ * the one for its state. */
+static gt_inspect_row *switch_row(gt_inspect_card *c, const char *section, const char *id,
+                                  const char *name, int v, int want, const char *why_want,
+                                  const char *why_not, const char *why_unknown)
+{
+    gt_inspect_row *r = add(c, section, id, name);
+
+    r->value = v;
+    say(r->figure, sizeof r->figure, "%s", v == 1 ? "on" : v == 0 ? "off" : "-");
+    say(r->expect, sizeof r->expect, "%s", want ? "on" : "off");
+    r->verdict = v < 0 ? GT_IV_CANNOT : v == want ? GT_IV_PASS : GT_IV_WARN;
+    say(r->reason, sizeof r->reason, "%s", v < 0 ? why_unknown : v == want ? why_want : why_not);
+    return r;
+}
+
 static void bw_text(char *buf, size_t len, double bps)
 {
     if (isnan(bps))
@@ -281,14 +298,9 @@ static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_
     else if (isnan(f->d2d_ref))
         say(r->reason, sizeof r->reason, "no bundled recording of this model to compare with");
 
-    r = add(c, S_MEM, "mem.ecc", "ECC");
-    r->value = h->ecc_on;
-    say(r->figure, sizeof r->figure, "%s", h->ecc_on == 1 ? "on" : h->ecc_on == 0 ? "off" : "-");
-    say(r->expect, sizeof r->expect, "on");
-    r->verdict = h->ecc_on == 1 ? GT_IV_PASS : h->ecc_on == 0 ? GT_IV_WARN : GT_IV_CANNOT;
-    say(r->reason, sizeof r->reason, "%s", h->ecc_on == 1 ? "errors are corrected and counted"
-        : h->ecc_on == 0 ? "memory errors go unnoticed; nvidia-smi -e 1 and a reset turn it on"
-        : health_why(h));
+    switch_row(c, S_MEM, "mem.ecc", "ECC", h->ecc_on, 1, "errors are corrected and counted",
+               "memory errors go unnoticed; nvidia-smi -e 1 and a reset turn it on",
+               health_why(h));
 
     r = ecc_row(c, th, h, "mem.ecc_unc", "ECC uncorrected, since boot", h->ecc_vol_unc,
                 h->ecc_agg_unc);
@@ -494,24 +506,14 @@ static void software_rows(gt_inspect_card *c, const gt_inspect_facts *f)
         say(r->reason, sizeof r->reason, "the versions are unknown");
     }
 
-    r = add(c, S_SW, "sw.persistence", "persistence mode");
-    r->value = h->persistence;
-    say(r->figure, sizeof r->figure, "%s", h->persistence == 1 ? "on" : h->persistence == 0 ? "off" : "-");
-    say(r->expect, sizeof r->expect, "on");
-    r->verdict = h->persistence == 1 ? GT_IV_PASS : h->persistence == 0 ? GT_IV_WARN : GT_IV_CANNOT;
-    say(r->reason, sizeof r->reason, "%s", h->persistence == 1 ? "the driver stays loaded"
-        : h->persistence == 0 ? "the driver may unload between programs, so each first call "
-        "pays for loading it (nvidia-smi -pm 1, or nvidia-persistenced)" : health_why(h));
-
-    r = add(c, S_SW, "sw.mig", "MIG");
-    r->value = h->mig;
-    say(r->figure, sizeof r->figure, "%s", h->mig == 1 ? "on" : h->mig == 0 ? "off" : "-");
-    say(r->expect, sizeof r->expect, "off, for a whole-GPU card");
-    r->verdict = h->mig == 1 ? GT_IV_WARN : h->mig == 0 ? GT_IV_PASS : GT_IV_CANNOT;
-    say(r->reason, sizeof r->reason, "%s", h->mig == 1 ? "the figures are one instance's, not "
-        "the whole GPU's" : h->mig == 0 ? "the whole GPU" : "not a MIG-capable GPU, or unknown");
+    switch_row(c, S_SW, "sw.persistence", "persistence mode", h->persistence, 1,
+               "the driver stays loaded", "the driver may unload between programs, so each "
+               "first call pays for loading it (nvidia-smi -pm 1, or nvidia-persistenced)",
+               health_why(h));
+    r = switch_row(c, S_SW, "sw.mig", "MIG", h->mig, 0, "the whole GPU", "the figures are one "
+                   "instance's, not the whole GPU's", "not a MIG-capable GPU, or unknown");
     if (h->mig < 0 && h->nvml)
-        r->verdict = GT_IV_PASS;
+        r->verdict = GT_IV_PASS;       /* NVML answers, the GPU has no MIG */
 
     r = add(c, S_SW, "sw.compute_mode", "compute mode");
     r->value = h->compute_mode;
