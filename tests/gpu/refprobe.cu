@@ -318,33 +318,42 @@ __global__ void chase_kernel(void **start, size_t warm, size_t loads, unsigned l
     *sink = p;
 }
 
+// One random cycle of 128-byte slots over the bytes at d (each slot holds
+// the next one's address), built on the host and copied there; returns
+// the first slot.
+void *random_chain(char *d, size_t bytes, size_t slot)
+{
+    size_t n = bytes / slot;
+    std::vector<size_t> order(n);
+    std::vector<char> host(bytes);
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    srand(12345);
+    for (size_t i = n - 1; i > 0; i--) {
+        size_t j = (size_t)rand() % i;
+        std::swap(order[i], order[j]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        void *next = d + order[(i + 1) % n] * slot;
+        memcpy(&host[order[i] * slot], &next, sizeof next);
+    }
+    CK(cudaMemcpy(d, host.data(), bytes, cudaMemcpyHostToDevice));
+    return d + order[0] * slot;
+}
+
 void chase(int argc, char **argv)
 {
     const size_t slot = 128, loads = 16384;
     for (int a = 0; a < argc; a++) {
         size_t bytes = (size_t)atol(argv[a]) << 10, n = bytes / slot;
-        std::vector<size_t> order(n);
-        std::vector<char> host(bytes);
         char *d;
         unsigned long long *dns, hns;
         void **dsink;
         CK(cudaMalloc(&d, bytes));
         CK(cudaMalloc(&dns, sizeof *dns));
         CK(cudaMalloc(&dsink, sizeof *dsink));
-        for (size_t i = 0; i < n; i++)
-            order[i] = i;
-        srand(12345);
-        for (size_t i = n - 1; i > 0; i--) {        // one random cycle
-            size_t j = (size_t)rand() % i;
-            std::swap(order[i], order[j]);
-        }
-        for (size_t i = 0; i < n; i++) {
-            void *next = d + order[(i + 1) % n] * slot;
-            memcpy(&host[order[i] * slot], &next, sizeof next);
-        }
-        CK(cudaMemcpy(d, host.data(), bytes, cudaMemcpyHostToDevice));
         std::vector<double> v;
-        void *at = d + order[0] * slot;
+        void *at = random_chain(d, bytes, slot);
         for (int r = 0; r < 9; r++) {       // each kernel goes on where the last one stopped
             chase_kernel<<<1, 1>>>((void **)at, std::min<size_t>(n, 1 << 18), loads, dns, dsink);
             CK(cudaGetLastError());
@@ -387,14 +396,12 @@ __global__ void lines_kernel(char *p, size_t n, int w, unsigned long long *sink)
 // scratch buffer of twice the L2 clear it?
 void l2mix(size_t foreign_mib)
 {
-    const size_t slot = 128, loads = 4096, bytes = 16u << 20, n = bytes / slot;
+    const size_t slot = 128, loads = 4096, bytes = 16u << 20;
     int dev, l2 = 0, sms = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     size_t fbytes = foreign_mib << 20, sbytes = 2 * (size_t)l2;
-    std::vector<size_t> order(n);
-    std::vector<char> host(bytes);
     char *d, *f, *scratch;
     unsigned long long *dns, hns, *sink;
     void **dsink;
@@ -404,19 +411,7 @@ void l2mix(size_t foreign_mib)
     CK(cudaMalloc(&dns, sizeof *dns));
     CK(cudaMalloc(&sink, sizeof *sink));
     CK(cudaMalloc(&dsink, sizeof *dsink));
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    srand(12345);
-    for (size_t i = n - 1; i > 0; i--) {
-        size_t j = (size_t)rand() % i;
-        std::swap(order[i], order[j]);
-    }
-    for (size_t i = 0; i < n; i++) {
-        void *next = d + order[(i + 1) % n] * slot;
-        memcpy(&host[order[i] * slot], &next, sizeof next);
-    }
-    CK(cudaMemcpy(d, host.data(), bytes, cudaMemcpyHostToDevice));
-    void *at = d + order[0] * slot;
+    void *at = random_chain(d, bytes, slot);
     auto measure = [&](const char *what) {
         std::vector<double> v;
         for (int r = 0; r < 15; r++) {
