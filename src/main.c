@@ -193,6 +193,16 @@ static gt_lesson *lessons_load(const gt_cli *cli, const gt_bundle *b, gt_ui_sour
     return l;
 }
 
+/* A recording of an inspection alone has nothing to replay but its card. */
+static bool only_inspection(const gt_recording *rec)
+{
+    if (rec->ncfg)
+        return false;
+    fprintf(stderr, "gputui: %s holds an inspection and no configuration to replay: "
+            "gputui --batch --inspect --replay %s prints its card\n", rec->path, rec->path);
+    return true;
+}
+
 /* Loads a recording named on the command line (a file or a bundled
  * model); a name that is neither is a usage error. */
 static int load_named(const gt_bundle *b, const char *name, gt_recording *rec)
@@ -207,6 +217,10 @@ static int load_named(const gt_bundle *b, const char *name, gt_recording *rec)
     }
     if (gt_recording_load(rec, path, &err)) {
         fprintf(stderr, "gputui: %s\n", err.msg);
+        return GT_EXIT_FAIL;
+    }
+    if (only_inspection(rec)) {
+        gt_recording_free(rec);
         return GT_EXIT_FAIL;
     }
     return 0;
@@ -261,6 +275,8 @@ int main(int argc, char **argv)
     }
     gt_signals_install();
     gt_bundle_find(&bundle, gt_port_exe_dir(path, sizeof path));
+    src.data = &bundle;
+    src.inspect = cli.inspect;
     lessons = lessons_load(&cli, &bundle, &src, &rc);
     if (rc || cli.mode == GT_MODE_LESSONS) {
         if (!rc)
@@ -303,7 +319,11 @@ int main(int argc, char **argv)
             rc = GT_EXIT_FAIL;
             goto done;
         }
-        if (cli.mode == GT_MODE_BATCH && !cli.lesson) {
+        if (cli.mode == GT_MODE_BATCH && cli.inspect) {
+            rc = gt_inspect_batch_replay(&cli, &rec, &bundle);
+        } else if (only_inspection(&rec)) {
+            rc = GT_EXIT_FAIL;
+        } else if (cli.mode == GT_MODE_BATCH && !cli.lesson) {
             rc = gt_batch_replay(&cli, &rec);
         } else {
             snprintf(why, sizeof why, "REPLAY of %s:", cli.replay);

@@ -26,6 +26,8 @@ typedef struct gt_ui_source {
     const char *lessons_why;    /* why there are none, for 'L' */
     const struct gt_lesson *start;      /* --lesson: the TUI starts in it */
     bool share_off;             /* --no-share-lock: measured without turns */
+    const gt_bundle *data;      /* the bundled recordings and thresholds ('I') */
+    bool inspect;               /* --inspect: the TUI opens on the card */
 } gt_ui_source;
 
 int gt_ui_run(const gt_cli *cli, gt_ui_source *src);

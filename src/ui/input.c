@@ -167,7 +167,9 @@ outcome ui_handle_key(ui *u, int ch)
         return OUT_REDRAW;
     }
     {
-        outcome o = ui_lesson_key(u, ch);
+        outcome o = ui_inspect_key(u, ch);
+        if (o == OUT_NONE)
+            o = ui_lesson_key(u, ch);
         if (o != OUT_NONE)
             return o;
     }

@@ -213,7 +213,17 @@ void ui_draw(ui *u)
     }
     dw = u->lesson ? ui_lesson_width(u) : COLS >= 120 ? 42 : 34;
     ui_draw_header(u);
-    if (u->tracing) {
+    if (ui_inspect_full(u)) {
+        ui_draw_inspect(u, y0, avail);
+        ui_draw_status(u);
+        if (u->help)
+            ui_draw_help();
+        refresh();
+        return;
+    }
+    if (u->inspect_shown) {
+        ui_draw_inspect(u, y0, top);
+    } else if (u->tracing) {
         ui_draw_trace(u, y0, 0, COLS, top);
     } else {
         if (u->lesson)

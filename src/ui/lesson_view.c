@@ -19,21 +19,11 @@ static outcome show_config(ui *u, int c)
     const gt_lesson_step *st = &u->lesson->step[u->step];
 
     if (st->exp != u->exp || c == 0) {
-        memcpy(u->saved[u->exp_idx], u->vals, sizeof u->vals);
         gt_run_free(&u->cur);
         gt_run_free(&u->prev);
     }
-    for (int i = 0; i < gt_nexperiments; i++)
-        if (gt_experiments[i] == st->exp)
-            u->exp_idx = i;
-    u->exp = st->exp;
+    ui_show_config(u, st->exp, st->vals[c]);
     u->sel = 0;
-    memcpy(u->vals, st->vals[c], sizeof u->vals);
-    if (u->rec) {
-        int idx = gt_recording_find(u->rec, st->exp, st->vals[c]);
-        if (idx >= 0)
-            u->cfg_idx = idx;
-    }
     u->step_cfg = c;
     memset(&u->verdict, 0, sizeof u->verdict);
     return OUT_APPLY;

@@ -189,6 +189,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     ui_crash_arm();
     init_colors(&u, cli);
     ui_apply(&u, false, gt_now());
+    if (src->inspect)
+        ui_inspect_open(&u);
 
     while (!quit) {
         struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {gt_engine_fd(u.eng), POLLIN, 0}};
@@ -213,6 +215,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             gt_engine_props(u.eng, &u.props);
             ui_trace_refresh(&u);       /* these two at most once a frame */
             ui_lesson_tick(&u);
+            ui_inspect_tick(&u);
             ui_draw(&u);
             last_draw = now;
             dirty = false;
@@ -313,6 +316,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         gt_engine_release(u.eng);   /* the last configuration's teardown, for its trace */
         ui_trace_refresh(&u);
     }
+    ui_inspect_free(&u);
     free(u.calls);
     free(u.calls_prev);
     {

@@ -105,6 +105,9 @@ bool ui_switch_device(ui *u, double now)
     u->tl_seq = 0;
     gt_engine_props(u->eng, &u->props);
     /* Runs of another device are no "before" here. */
+    ui_inspect_free(u);      /* the card was another GPU's */
+    u->card_rec = NULL;
+    u->card_note[0] = '\0';
     gt_run_free(&u->cur);
     gt_run_free(&u->prev);
     for (int i = 0; i < MAX_EXPS; i++)

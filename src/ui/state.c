@@ -1,5 +1,6 @@
-/* The two changes of the UI state that the main loop, keys, lessons and
- * sweeps all make: the status line's message, and a new configuration
+/* The changes of the UI state that the main loop, keys, lessons, the
+ * inspection and sweeps all make: the status line's message, another
+ * experiment's configuration put on screen, and a new configuration
  * handed to the engine (the run on screen becomes "before"). Calls
  * nothing else in src/ui/. */
 #include <stdarg.h>
@@ -16,6 +17,23 @@ void ui_set_msg(ui *u, bool err, const char *fmt, ...)
     vsnprintf(u->msg, sizeof u->msg, fmt, ap);
     va_end(ap);
     u->msg_err = err;
+}
+
+void ui_show_config(ui *u, const gt_experiment *e, const int64_t *vals)
+{
+    memcpy(u->saved[u->exp_idx], u->vals, sizeof u->vals);
+    for (int i = 0; i < gt_nexperiments && i < MAX_EXPS; i++)
+        if (gt_experiments[i] == e)
+            u->exp_idx = i;
+    if (e != u->exp)
+        u->sel = 0;
+    u->exp = e;
+    memcpy(u->vals, vals, sizeof u->vals);
+    if (u->rec) {
+        int idx = gt_recording_find(u->rec, e, vals);
+        if (idx >= 0)
+            u->cfg_idx = idx;
+    }
 }
 
 /* tkey: when the key that caused this was read (for --trace). */

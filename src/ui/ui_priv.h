@@ -14,6 +14,7 @@
  *   sweep_view.c     'w': the sweep, its steps and its plot
  *   trace_view.c     't': the CUDA calls of the configuration
  *   lesson_view.c    'L': the lesson list, a lesson's steps and verdict
+ *   inspect_view.c   'I': the inspection card, and its steps measured
  *   export.c         'x': the statistics of now and before as JSON and CSV
  *   layout.c         where the widgets go; header, status line, help
  *   input.c          keys -> outcomes; parameter and experiment changes
@@ -32,6 +33,8 @@
 #include "gputui/input/cli.h"
 #include "gputui/engine/engine.h"
 #include "gputui/experiments/registry.h"
+#include "gputui/inspect/card.h"
+#include "gputui/inspect/inspection.h"
 #include "gputui/lesson/lesson.h"
 #include "gputui/record/record.h"
 #include "gputui/measure/run.h"
@@ -100,6 +103,14 @@ typedef struct ui {
     const gt_lesson *lesson;    /* in a lesson, else NULL */
     int step, step_cfg;         /* its step, and which of the step's configurations runs */
     gt_verdict verdict;
+    bool inspect_shown;         /* 'I': the inspection card over the panes */
+    gt_inspection *insp;        /* live: the inspection being measured, NULL */
+    gt_inspect_card *card;      /* the card shown (malloc'd), NULL if none yet */
+    const gt_recording *card_rec;   /* replay: the recording it was built from */
+    char card_note[300];        /* why there is no card */
+    int card_sel, card_scroll;
+    const gt_experiment *insp_exp;  /* what was on screen before the inspection */
+    int64_t insp_vals[GT_MAX_PARAMS];
 } ui;
 
 /* screen.c: drawing primitives */
@@ -114,6 +125,9 @@ int ui_wrap(int y, int x, int w, int maxl, attr_t a, const char *text);
  * caused it was read, for --trace). */
 void ui_set_msg(ui *u, bool err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ui_apply(ui *u, bool restart, double tkey);
+/* Experiment e with vals on screen (each experiment keeps its last
+ * values; a replay moves to the recorded configuration): apply it next. */
+void ui_show_config(ui *u, const gt_experiment *e, const int64_t *vals);
 
 /* layout.c: the whole screen */
 void ui_draw(ui *u);
@@ -140,6 +154,16 @@ void ui_lesson_tick(ui *u);
 int ui_lesson_width(const ui *u);   /* columns the lesson panel takes, 0 if none */
 void ui_draw_lesson(ui *u, int y, int x, int w, int h);
 void ui_draw_lesson_list(ui *u);
+
+/* inspect_view.c: 'I' opens the card (live: measures it first); keys go
+ * to it while it is open (OUT_NONE: not its key); tick moves the
+ * measurement on; free at the end. */
+outcome ui_inspect_open(ui *u);
+outcome ui_inspect_key(ui *u, int ch);
+void ui_inspect_tick(ui *u);
+void ui_inspect_free(ui *u);
+bool ui_inspect_full(const ui *u);  /* the finished card takes the whole body */
+void ui_draw_inspect(ui *u, int y, int h);
 
 /* crash.c: save_tty before initscr, arm after it, disarm before endwin. */
 void ui_crash_save_tty(void);

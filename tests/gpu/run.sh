@@ -496,7 +496,8 @@ section "inspect: the health card"
 # A healthy lent GPU passes (exit 0) in under 30 s; the Prometheus text
 # passes the strict format check.
 t0=$SECONDS
-"$BIN" --batch --inspect --format json >"$LOG/inspect.json" 2>"$LOG/inspect.err"
+"$BIN" --batch --inspect --format json --record "$LOG/inspect.gtr" >"$LOG/inspect.json" \
+    2>"$LOG/inspect.err"
 rc=$?
 if out=$(python3 - "$LOG/inspect.json" "$rc" "$((SECONDS - t0))" <<'PY'
 import json, sys
@@ -508,6 +509,17 @@ print(f"exit {rc}, {len(d['rows'])} rows, {d['wall_s']:.1f} s inside, {wall} s i
 sys.exit(0 if rc == 0 and not bad and wall < 30 else 1)
 PY
 ); then ok "inspect: $out"; else bad "inspect: $out $(head -c 300 "$LOG/inspect.err")"; fi
+# The recorded inspection gives the same card again.
+"$BIN" --batch --inspect --replay "$LOG/inspect.gtr" --format json >"$LOG/inspect-replay.json" \
+    2>"$LOG/inspect-replay.err"
+if out=$(python3 - "$LOG/inspect.json" "$LOG/inspect-replay.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+key = lambda d: [(r["id"], r["figure"], r["verdict"], r["reason"]) for r in d["rows"]]
+assert key(a) == key(b), [x for x in zip(key(a), key(b)) if x[0] != x[1]][:3]
+print(f"{len(a['rows'])} rows alike, status {b['status']}")
+PY
+); then ok "inspect --record, then --replay: $out"; else bad "inspect --replay: $out"; fi
 "$BIN" --batch --inspect --format prometheus >"$LOG/inspect.prom" 2>"$LOG/inspect-prom.err"
 if out=$(python3 tests/tools/promcheck.py "$LOG/inspect.prom"); then ok "inspect --format prometheus: $out"
 else bad "inspect --format prometheus: $out"; fi

@@ -49,6 +49,24 @@ assert 16 << 20 in sizes and 32 << 20 in sizes, sizes
 assert all(s['failed'] == 0 for r in d['runs'] for s in r['series'])
 " "$TMPD/live.json"
 
+# 'I' on the live GPU: the steps measured on screen, the card, Enter on a
+# row shows its measurement, I brings the card back; --record keeps it.
+start insp 120 40 "LC_ALL=C.UTF-8 '$BIN' --inspect --record '$TMPD/insp.gtr'"
+check "--inspect: the steps measured on screen" wait_for "Inspecting GPU [0-9]+: .*step [0-9]+ of [0-9]+" 20
+check "--inspect: the card follows" wait_for "^ PASS: GPU [0-9]+ .* [0-9]+ pass, 0 warn, 0 fail" 40
+tm send-keys -t t j j Enter
+check "Enter on a row: its measurement" wait_for "the measurement behind it" 5
+check "... which is pinned D2H 64 MiB" wait_for "direction +< d2h >" 5
+tm send-keys -t t I
+check "I: the card again, without measuring again" wait_for "^ PASS: GPU" 5
+quit_ok insp "--inspect"
+"$BIN" --batch --inspect --replay "$TMPD/insp.gtr" --format json >"$TMPD/insp.json" 2>"$TMPD/insp.err"
+check "the TUI's recorded inspection prints in batch mode (exit $?)" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['status'] == 0 and len(d['rows']) > 20, d['status']
+" "$TMPD/insp.json"
+
 # Two TUIs on one GPU take turns, and each says so on its status line.
 SOCK2="gputui-e2e-$$-second"
 tmux -L "$SOCK2" new-session -d -s t -x 160 -y 40 \

@@ -152,8 +152,8 @@ static void flags_that_do_not_apply(void **state)
     assert_int_equal(parse(&c, &e, "--host", "register", "--mapped", "--portable", NULL), 0);
 }
 
-/* --inspect: batch only, alone, and the one report that writes
- * Prometheus text. */
+/* --inspect: in the TUI or batch, with --record or --replay but no
+ * experiment of its own, and the one report that writes Prometheus text. */
 static void inspect_options(void **state)
 {
     gt_cli c;
@@ -163,15 +163,21 @@ static void inspect_options(void **state)
     assert_true(c.inspect);
     assert_int_equal(c.format, GT_FMT_PROMETHEUS);
     assert_int_equal(parse(&c, &e, "--batch", "--inspect", "-d", "1", NULL), 0);
-    assert_int_equal(parse(&c, &e, "--inspect", NULL), -1);
+    assert_int_equal(parse(&c, &e, "--inspect", NULL), 0);         /* the TUI's card */
+    assert_int_equal(c.mode, GT_MODE_TUI);
+    assert_true(c.inspect);
+    assert_int_equal(parse(&c, &e, "--batch", "--inspect", "--replay", "x.gtr", NULL), 0);
+    assert_int_equal(parse(&c, &e, "--batch", "--inspect", "--record", "x.gtr", NULL), 0);
+    assert_int_equal(parse(&c, &e, "--inspect", "--record", "x.gtr", "--replay", "y.gtr",
+                           NULL), -1);
     assert_int_equal(e.code, GT_EXIT_USAGE);
-    assert_non_null(strstr(e.msg, "gputui --batch --inspect"));
+    assert_non_null(strstr(e.msg, "give one of them"));
     assert_int_equal(parse(&c, &e, "--batch", "--inspect", "-e", "latency", NULL), -1);
     assert_non_null(strstr(e.msg, "cannot be used with -e"));
     assert_int_equal(parse(&c, &e, "--batch", "--inspect", "--size", "4M", NULL), -1);
     assert_non_null(strstr(e.msg, "an experiment's parameters"));
-    assert_int_equal(parse(&c, &e, "--batch", "--inspect", "--replay", "x.gtr", NULL), -1);
-    assert_non_null(strstr(e.msg, "--replay"));
+    assert_int_equal(parse(&c, &e, "--inspect", "--compare", "h100", NULL), -1);
+    assert_non_null(strstr(e.msg, "--compare"));
     assert_int_equal(parse(&c, &e, "--batch", "--format", "prometheus", NULL), -1);
     assert_non_null(strstr(e.msg, "use it with --inspect"));
     assert_int_equal(parse(&c, &e, "--batch", "--format", "xml", NULL), -1);

@@ -20,6 +20,8 @@
 
 #include "gputui/inspect/card.h"
 
+#include "testutil.h"
+
 static gt_thresholds th;
 
 static int load(void **state)
@@ -91,15 +93,6 @@ static void healthy(gt_inspect_facts *f)
     snprintf(f->ref_name, sizeof f->ref_name, "h200");
 }
 
-static const gt_inspect_row *row(const gt_inspect_card *c, const char *id)
-{
-    for (int i = 0; i < c->nrows; i++)
-        if (!strcmp(c->row[i].id, id))
-            return &c->row[i];
-    fail_msg("no row %s", id);
-    return NULL;
-}
-
 static void healthy_passes(void **state)
 {
     gt_inspect_facts f;
@@ -111,9 +104,9 @@ static void healthy_passes(void **state)
         if (c.row[i].verdict != GT_IV_PASS && strcmp(c.row[i].id, "mem.retired"))
             fail_msg("%s: %s (%s)", c.row[i].id, gt_iverdict_name(c.row[i].verdict),
                      c.row[i].reason);
-    assert_int_equal(row(&c, "mem.retired")->verdict, GT_IV_CANNOT);
+    assert_int_equal(card_row(&c, "mem.retired")->verdict, GT_IV_CANNOT);
     assert_int_equal(gt_inspect_status(&c), GT_INSPECT_EXIT_PASS);
-    assert_true(strstr(row(&c, "pcie.h2d")->expect, "80% of PCIe Gen5 x16 63.0 GB/s") != NULL);
+    assert_true(strstr(card_row(&c, "pcie.h2d")->expect, "80% of PCIe Gen5 x16 63.0 GB/s") != NULL);
 }
 
 /* One fault each: the row it lands on, its verdict, the exit status. */
@@ -171,7 +164,7 @@ static void faults(void **state)
         healthy(&f);
         inject(k, &f);
         gt_inspect_build(&c, &f, &th);
-        r = row(&c, table[k].row);
+        r = card_row(&c, table[k].row);
         if (r->verdict != table[k].verdict || gt_inspect_status(&c) != table[k].status)
             fail_msg("%s: %s is %s (%s), status %d; wanted %s, %d", table[k].name, r->id,
                      gt_iverdict_name(r->verdict), r->reason, gt_inspect_status(&c),
@@ -191,8 +184,8 @@ static void idle_and_unknown(void **state)
     f.during_known = false;
     f.after.pcie_gen = 1;
     gt_inspect_build(&c, &f, &th);
-    assert_int_equal(row(&c, "pcie.link")->verdict, GT_IV_CANNOT);
-    assert_true(strstr(row(&c, "pcie.link")->reason, "idle") != NULL);
+    assert_int_equal(card_row(&c, "pcie.link")->verdict, GT_IV_CANNOT);
+    assert_true(strstr(card_row(&c, "pcie.link")->reason, "idle") != NULL);
 
     healthy(&f);
     gt_health_init(&f.before);
@@ -200,10 +193,10 @@ static void idle_and_unknown(void **state)
     f.during = f.after = f.before;
     f.others = -1;
     gt_inspect_build(&c, &f, &th);
-    assert_int_equal(row(&c, "mem.ecc")->verdict, GT_IV_CANNOT);
-    assert_string_equal(row(&c, "clk.reasons")->reason, "NVML not found (libnvidia-ml.so.1)");
-    assert_int_equal(row(&c, "sw.others")->verdict, GT_IV_CANNOT);
-    assert_int_equal(row(&c, "pcie.h2d")->verdict, GT_IV_PASS);     /* measured all the same */
+    assert_int_equal(card_row(&c, "mem.ecc")->verdict, GT_IV_CANNOT);
+    assert_string_equal(card_row(&c, "clk.reasons")->reason, "NVML not found (libnvidia-ml.so.1)");
+    assert_int_equal(card_row(&c, "sw.others")->verdict, GT_IV_CANNOT);
+    assert_int_equal(card_row(&c, "pcie.h2d")->verdict, GT_IV_PASS);     /* measured all the same */
 }
 
 static void bad_thresholds(void **state)

@@ -12,4 +12,18 @@
             fail_msg("%s = %.17g, expected %.17g +/- %g", #a, a_, b_, e_);   \
     } while (0)
 
+/* The row of an inspection card with this id (the first), failing the
+ * test when there is none; for files that include card.h first. */
+#ifdef GPUTUI_CARD_H
+#include <string.h>
+static inline const gt_inspect_row *card_row(const gt_inspect_card *c, const char *id)
+{
+    for (int i = 0; i < c->nrows; i++)
+        if (!strcmp(c->row[i].id, id))
+            return &c->row[i];
+    fail_msg("no row %s", id);
+    return NULL;
+}
+#endif
+
 #endif

@@ -56,6 +56,7 @@ typedef struct gt_peer_fact {
     double bw;              /* bytes/s p50; NAN not measured */
     double ceiling;         /* bytes/s of the link between them; NAN unknown */
     char link[40];          /* "NVLink x18", "PCIe" */
+    char note[120];         /* why it was not measured, "" */
 } gt_peer_fact;
 
 /* What the runner measured and read. Figures are NAN (and counts -1)
@@ -94,6 +95,7 @@ typedef struct gt_inspect_row {
     char expect[120];
     gt_iverdict verdict;
     char reason[240];
+    int peer;               /* peer.bw: the other GPU's ordinal; else -1 */
 } gt_inspect_row;
 
 typedef struct gt_inspect_card {

@@ -13,6 +13,9 @@
  *   timeline gen, t, streams, total [serial, streams], sum [h2d, kernel,
  *           d2h], ops [[run, stream, kind, chunk, start, end], ...]
  *           (since 1.1; one per configuration; timeline.h)
+ *   inspection t, inspection {what --inspect measured and read: the
+ *           facts its card is built from; inspect/inspect_json.c} (since
+ *           1.4; the last one stands)
  * t is seconds since the recording started. Readers reject another major
  * version, ignore unknown fields and unknown line types, load every
  * complete line of a file whose last line was cut off, and name the line
@@ -37,8 +40,8 @@
 
 #define GT_REC_MAJOR 1
 /* 1.2: "trace" lines (the CUDA calls of a configuration); 1.3: the
- * header's t0_unix_ns. */
-#define GT_REC_MINOR 3
+ * header's t0_unix_ns; 1.4: "inspection" lines. */
+#define GT_REC_MINOR 4
 
 /* How a sample was verified, as the "verify" field spells it. */
 extern const char *const gt_verify_names[3];
@@ -71,6 +74,9 @@ void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg);
 void gt_recorder_timeline(gt_recorder *r, const gt_timeline *tl);
 /* The CUDA calls of configuration gen, once it has been torn down. */
 void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t);
+/* An inspection: json is the text of a JSON object (inspect_json.h
+ * writes it); the recording keeps it as it is. */
+void gt_recorder_inspection(gt_recorder *r, const char *json);
 /* Flushes, closes and renames PATH.partial to PATH (or removes it when
  * no configuration was recorded: no file, none replaced); -1 with a message
  * (the reason, and that the lines written are in PATH.partial) if
@@ -100,6 +106,7 @@ typedef struct gt_recording {
     gt_devprops props;
     gt_rec_config *cfg;
     size_t ncfg, cfgcap;
+    char *inspection;       /* the last "inspection" object as JSON text, NULL if none */
     size_t lines;           /* lines loaded */
     size_t dropped;         /* cut-off lines at the end, not loaded */
     char cut_note[600];     /* "PATH:LINE: the compressed data ends early ...", or "" */
@@ -122,7 +129,8 @@ int gt_recording_parse(gt_recording *r, const char *name, const char *buf,
  * its newline; terminated false for a last line that had none) numbered
  * from 1: 0 to go on, 1 when a cut-off last line was dropped (stop), -1
  * with err set; then end with the number of lines read, which checks that
- * a recording was there. On -1, call gt_recording_free. */
+ * a recording was there: a configuration, or an inspection alone (ncfg
+ * 0: nothing to replay but its card). On -1, call gt_recording_free. */
 void gt_recording_begin(gt_recording *r, const char *name);
 int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminated,
                       size_t lineno, gt_err *err);

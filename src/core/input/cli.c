@@ -304,17 +304,18 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --batch", batch_opt);
         return -1;
     }
-    if (c->inspect && c->mode != GT_MODE_BATCH) {
-        gt_err_set(err, GT_EXIT_USAGE, "--inspect prints the card in batch mode: gputui --batch "
-                   "--inspect [--format text|json|csv|prometheus]");
+    if (c->inspect && (c->exp_given || c->given || c->ncompare || c->lesson || c->pairs ||
+                       c->trace_calls)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--inspect measures its own configurations; it cannot "
+                   "be used with %s (it can with --record FILE, --replay FILE and -d N)",
+                   c->exp_given ? "-e" : c->given ? "an experiment's parameters"
+                   : c->ncompare ? "--compare" : c->lesson ? "--lesson" : c->pairs ? "--pairs"
+                   : "--trace-calls");
         return -1;
     }
-    if (c->inspect && (c->exp_given || c->given || c->record || c->replay || c->ncompare ||
-                       c->lesson || c->pairs || c->trace_calls)) {
-        gt_err_set(err, GT_EXIT_USAGE, "--inspect measures its own configurations; it cannot "
-                   "be used with %s", c->exp_given ? "-e" : c->given ? "an experiment's parameters"
-                   : c->record ? "--record" : c->replay ? "--replay" : c->ncompare ? "--compare"
-                   : c->lesson ? "--lesson" : c->pairs ? "--pairs" : "--trace-calls");
+    if (c->inspect && c->record && c->replay) {
+        gt_err_set(err, GT_EXIT_USAGE, "--inspect: --record measures this GPU and --replay "
+                   "shows a recorded card; give one of them");
         return -1;
     }
     if (c->format == GT_FMT_PROMETHEUS && !c->inspect) {
@@ -469,10 +470,12 @@ void gt_cli_usage(FILE *f)
             "      --no-share-lock     do not take turns on the GPU with other gputui\n"
             "                          processes (see the raw contention; the lock is a\n"
             "                          file in $GPUTUI_LOCK_DIR, /dev/shm or /tmp)\n"
-            "      --inspect           batch: a health card of the GPU in about 30 s, a verdict\n"
+            "      --inspect           a health card of the GPU in a few seconds, a verdict\n"
             "                          a row (PCIe, NUMA, memory, clocks and power, peers,\n"
-            "                          software); exit 0 pass, 2 warn, 3 fail, 1 not run;\n"
-            "                          --format text, json, csv or prometheus\n"
+            "                          software): the TUI opens on it ('I'); --batch prints\n"
+            "                          it and exits 0 pass, 2 warn, 3 fail, 1 not run\n"
+            "                          (--format text, json, csv or prometheus); --record\n"
+            "                          FILE keeps it, --replay FILE shows a recorded one\n"
             "      --fleet DIR|FILE... many --inspect JSON cards as one table, grouped by\n"
             "                          GPU model, each figure against the model's median;\n"
             "                          exit 3 if a card failed a row, is 5%% off its median\n"

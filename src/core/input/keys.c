@@ -26,6 +26,7 @@ const gt_keybind gt_keys[] = {
     {'L', GT_A_LESSONS},
     {'y', GT_A_WHY},
     {'t', GT_A_TRACE},
+    {'I', GT_A_INSPECT},
 };
 const size_t gt_nkeys = sizeof gt_keys / sizeof gt_keys[0];
 
@@ -55,6 +56,7 @@ static const char *const help[GT_A_COUNT] = {
     [GT_A_LESSONS] = "lessons (in one: Space/Enter next step, Backspace back, Esc leave)",
     [GT_A_WHY] = "why: the next series' headline against its ceiling, step by step",
     [GT_A_TRACE] = "the CUDA calls of this configuration (set-up, an iteration, teardown)",
+    [GT_A_INSPECT] = "inspect: the GPU's health card, a verdict a row (Enter: a row's measurement)",
 };
 
 gt_action gt_key_action(int key)

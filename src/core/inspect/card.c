@@ -50,6 +50,7 @@ static gt_inspect_row *add(gt_inspect_card *c, const char *section, const char *
     r->value = NAN;
     r->unit = "";
     r->verdict = GT_IV_CANNOT;
+    r->peer = -1;
     return r;
 }
 
@@ -478,13 +479,15 @@ static void peer_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
         const gt_peer_fact *p = &f->peer[i];
         say(name, sizeof name, "GPU %d to GPU %d", p->a, p->b);
         r = add(c, S_PEER, "peer.bw", name);
+        r->peer = p->b;
         bw_text(r->figure, sizeof r->figure, p->bw);
         r->value = p->bw;
         r->unit = "bytes_per_second";
         say(ceil, sizeof ceil, "%s %.0f GB/s", p->link[0] ? p->link : "the link", p->ceiling / 1e9);
         judge(r, th, p->bw, p->ceiling, ceil);
         if (isnan(p->bw))
-            say(r->reason, sizeof r->reason, "not measured");
+            say(r->reason, sizeof r->reason, "not measured%s%s", p->note[0] ? ": " : "",
+                p->note);
     }
 }
 

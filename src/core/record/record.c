@@ -25,6 +25,7 @@ void gt_recording_free(gt_recording *r)
         free(r->cfg[i].trace);
     }
     free(r->cfg);
+    free(r->inspection);
     memset(r, 0, sizeof *r);
 }
 
@@ -227,6 +228,17 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
             BAD("%s", why);
         return 0;
     }
+    if (!strcmp(type, "inspection")) {
+        json_t *v = json_object_get(o, "inspection");
+        char *text;
+        if (!json_is_object(v))
+            BAD("inspection without an \"inspection\" object");
+        if (!(text = json_dumps(v, JSON_COMPACT)))
+            BAD("out of memory");
+        free(r->inspection);
+        r->inspection = text;
+        return 0;
+    }
     if (!strcmp(type, "sample") || !strcmp(type, "error")) {
         gt_rec_config *c;
         if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
@@ -336,7 +348,7 @@ int gt_recording_end(gt_recording *r, size_t lines_read, gt_err *err)
 
     if (lines_read == 0)
         BAD("empty file, not a gputui recording");
-    if (r->ncfg == 0)
+    if (r->ncfg == 0 && !r->inspection)
         BAD("the recording holds no configuration");
     return 0;
 fail:

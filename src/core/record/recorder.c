@@ -28,7 +28,7 @@ struct gt_recorder {
     bool force;             /* PATH may be replaced */
     int werrno;             /* the first failed write's errno, 0 if unknown */
     bool dirty;             /* lines written since the last flush */
-    int nconfig;            /* configurations written */
+    int nconfig;            /* configurations and inspections written */
     double t0, last_flush;
     char path[512], partial[520];
 };
@@ -282,6 +282,28 @@ void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t)
     o = line_new(r, "trace", gen);
     json_object_set_new(o, "calls", gt_trace_json(t, "sec"));
     put_line(r, o);
+}
+
+void gt_recorder_inspection(gt_recorder *r, const char *json)
+{
+    json_error_t je;
+    json_t *o, *v;
+
+    if (!r)
+        return;
+    v = json_loads(json, 0, &je);
+    if (!json_is_object(v)) {
+        json_decref(v);
+        failed(r);
+        return;
+    }
+    o = json_object();
+    json_object_set_new(o, "type", json_string("inspection"));
+    json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+    json_object_set_new(o, "inspection", v);
+    put_line(r, o);
+    flush(r);
+    r->nconfig++;
 }
 
 /* PATH.partial becomes PATH: replacing it only with --force. */

@@ -1,0 +1,360 @@
+/* 'I': the inspection card. Live, the inspection's steps are measured one
+ * after another on this screen's engine (the progress over the panes, the
+ * step's histograms below), then the card takes the screen; the
+ * configuration shown before comes back. Replaying, the card is built
+ * from the recording's inspection with this gputui's thresholds. Up/Down
+ * pick a row, Enter shows the measurement behind it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/inspect/inspect_json.h"
+#include "ui_priv.h"
+
+static const char *verdict_word(gt_iverdict v)
+{
+    static const char *const n[] = {"pass", "WARN", "FAIL", "?"};
+    return v >= GT_IV_PASS && v <= GT_IV_CANNOT ? n[v] : "?";
+}
+
+static int verdict_role(gt_iverdict v)
+{
+    return v == GT_IV_PASS ? C_OK : v == GT_IV_WARN ? C_WARN : v == GT_IV_FAIL ? C_ERR : C_GHOST;
+}
+
+/* Back to what was on screen before the inspection. */
+static void restore(ui *u)
+{
+    if (!u->insp_exp)
+        return;
+    ui_show_config(u, u->insp_exp, u->insp_vals);
+    u->insp_exp = NULL;
+    ui_apply(u, false, gt_now());
+}
+
+static void stop(ui *u, const char *why)
+{
+    gt_inspection_free(u->insp);
+    u->insp = NULL;
+    snprintf(u->card_note, sizeof u->card_note, "%s", why);
+    restore(u);
+}
+
+/* The step the inspection is at, on screen. */
+static void show_step(ui *u)
+{
+    const gt_experiment *e;
+    int64_t vals[GT_MAX_PARAMS];
+
+    if (gt_inspection_next(u->insp, &e, vals, NULL, NULL, NULL)) {
+        ui_show_config(u, e, vals);
+        ui_apply(u, false, gt_now());
+    }
+}
+
+/* A replay's card, built again from its inspection. */
+static void replay_card(ui *u)
+{
+    gt_thresholds *th = malloc(sizeof *th);
+    gt_err err;
+
+    gt_err_clear(&err);
+    free(u->card);
+    u->card = NULL;
+    u->card_rec = u->rec;
+    u->card_sel = u->card_scroll = 0;
+    if (!u->rec->inspection) {
+        snprintf(u->card_note, sizeof u->card_note, "this recording holds no inspection (it was "
+                 "recorded %s): gputui --inspect --record FILE on a GPU makes one",
+                 u->rec->minor < 4 ? "before format 1.4" : "without --inspect");
+    } else if (!th || !(u->card = malloc(sizeof *u->card))) {
+        snprintf(u->card_note, sizeof u->card_note, "out of memory for the card");
+    } else if (gt_inspection_thresholds(th, u->src->data, &err) ||
+               gt_inspection_replay(u->rec->inspection, th, u->card, &err)) {
+        snprintf(u->card_note, sizeof u->card_note, "%s", err.msg);
+        free(u->card);
+        u->card = NULL;
+    }
+    free(th);
+}
+
+static outcome start(ui *u)
+{
+    gt_err err;
+
+    gt_err_clear(&err);
+    if (!u->src->live) {
+        snprintf(u->card_note, sizeof u->card_note, "there is no GPU to inspect here");
+        return OUT_REDRAW;
+    }
+    if (gt_inspection_start(&u->insp, u->src->live, &u->props, u->src->data, &err)) {
+        snprintf(u->card_note, sizeof u->card_note, "the inspection cannot start: %s", err.msg);
+        return OUT_REDRAW;
+    }
+    free(u->card);
+    u->card = NULL;
+    u->card_note[0] = '\0';
+    u->card_sel = u->card_scroll = 0;
+    u->insp_exp = u->exp;
+    memcpy(u->insp_vals, u->vals, sizeof u->vals);
+    if (u->sweeping)
+        ui_sweep_stop(u, true);
+    u->tracing = false;
+    show_step(u);
+    return OUT_REDRAW;
+}
+
+outcome ui_inspect_open(ui *u)
+{
+    u->inspect_shown = true;
+    u->lesson_list = false;
+    if (u->rec) {
+        if (u->card_rec != u->rec || (!u->card && !u->card_note[0]))
+            replay_card(u);
+        return OUT_REDRAW;
+    }
+    if (u->insp || u->card)
+        return OUT_REDRAW;
+    return start(u);
+}
+
+void ui_inspect_tick(ui *u)
+{
+    const gt_experiment *e;
+    int64_t vals[GT_MAX_PARAMS];
+    bool failed;
+    const char *what;
+
+    if (u->rec && u->inspect_shown && u->card_rec != u->rec)
+        replay_card(u);         /* 'd' moved to another recording */
+    if (!u->insp || !gt_inspection_next(u->insp, &e, vals, &what, NULL, NULL))
+        return;
+    if (u->cur.exp != e || memcmp(u->cur.vals, vals, sizeof vals))
+        return;                 /* the step's configuration is on its way */
+    failed = u->st.state == GT_ST_ERROR && u->st.gen == u->cur.gen;
+    if (!failed && gt_run_count(&u->cur) < GT_INSPECT_SAMPLES)
+        return;
+    if (gt_inspection_take(u->insp, failed ? NULL : &u->cur, failed ? u->st.msg : NULL)) {
+        char why[300];
+        snprintf(why, sizeof why, "the inspection stopped at %s: %s", what, u->st.msg);
+        stop(u, why);
+        return;
+    }
+    if (gt_inspection_next(u->insp, NULL, NULL, NULL, NULL, NULL)) {
+        show_step(u);
+        return;
+    }
+    if (!(u->card = malloc(sizeof *u->card))) {
+        stop(u, "out of memory for the card");
+        return;
+    }
+    {
+        gt_inspect_facts f;
+        gt_inspection_finish(u->insp, &u->st, &f, u->card);
+        if (u->recorder) {
+            char *json = gt_inspect_json_write(&f, u->card);
+            if (json)
+                gt_recorder_inspection(u->recorder, json);
+            free(json);
+        }
+    }
+    gt_inspection_free(u->insp);
+    u->insp = NULL;
+    ui_set_msg(u, gt_inspect_status(u->card) != GT_INSPECT_EXIT_PASS, "inspection done in "
+               "%.1f s%s", u->card->wall_s, u->recorder ? " (recorded)" : "");
+    restore(u);
+}
+
+void ui_inspect_free(ui *u)
+{
+    gt_inspection_free(u->insp);
+    u->insp = NULL;
+    free(u->card);
+    u->card = NULL;
+}
+
+bool ui_inspect_full(const ui *u)
+{
+    return u->inspect_shown && !u->insp;
+}
+
+/* Enter: the row's measurement on screen (a replay: where recorded). */
+static outcome show_row(ui *u)
+{
+    const gt_inspect_row *r = &u->card->row[u->card_sel];
+    const gt_experiment *e;
+    int64_t vals[GT_MAX_PARAMS];
+
+    if (!gt_inspection_config(r->id, r->peer, &e, vals)) {
+        ui_set_msg(u, true, "%s is read from the driver, not measured", r->name);
+        return OUT_REDRAW;
+    }
+    if (u->rec && gt_recording_find(u->rec, e, vals) < 0) {
+        ui_set_msg(u, true, "%s: its configuration is not in this recording", r->name);
+        return OUT_REDRAW;
+    }
+    u->inspect_shown = false;
+    ui_show_config(u, e, vals);
+    ui_set_msg(u, false, "%s: the measurement behind it (I: back to the card)", r->name);
+    return OUT_APPLY;
+}
+
+outcome ui_inspect_key(ui *u, int ch)
+{
+    if (!u->inspect_shown)
+        return ch == 'I' ? ui_inspect_open(u) : OUT_NONE;
+    switch (ch) {
+    case 27: case 'I':
+        if (u->insp) {
+            stop(u, "the inspection was stopped (I starts it again)");
+            ui_set_msg(u, false, "inspection stopped");
+        }
+        u->inspect_shown = false;
+        return OUT_REDRAW;
+    case 'q': case 'Q':
+        return OUT_QUIT;
+    case KEY_UP: case 'k':
+        if (u->card && u->card_sel > 0)
+            u->card_sel--;
+        return OUT_REDRAW;
+    case KEY_DOWN: case 'j':
+        if (u->card && u->card_sel + 1 < u->card->nrows)
+            u->card_sel++;
+        return OUT_REDRAW;
+    case KEY_ENTER: case '\n': case '\r':
+        return u->card && !u->insp ? show_row(u) : OUT_REDRAW;
+    case 'r':
+        if (u->rec || u->insp) {
+            ui_set_msg(u, true, u->rec ? "a recorded card cannot be measured again"
+                                       : "the inspection is running");
+            return OUT_REDRAW;
+        }
+        return start(u);
+    case '?': case KEY_F(1):
+        return OUT_NONE;
+    case 'd':
+        return u->rec ? OUT_NONE : OUT_REDRAW;     /* a replay: the next GPU's card */
+    default:
+        return OUT_REDRAW;      /* the card has the keys while it is open */
+    }
+}
+
+/* While measuring: the steps, over the panes. */
+static void draw_progress(ui *u, int y, int h)
+{
+    int i, n, row = y;
+    const char *w;
+
+    gt_inspection_next(u->insp, NULL, NULL, NULL, &i, &n);
+    ui_putf(row++, 0, COLS, ui_role(u, C_TITLE) | A_REVERSE, " Inspecting GPU %d: %s, step %d "
+            "of %d (Esc stops)", u->props.ordinal, u->props.name, i + 1, n);
+    for (int k = 0; (w = gt_inspection_step(u->insp, k)) && row < y + h; k++) {
+        if (k < i)
+            ui_putf(row++, 0, COLS, ui_role(u, C_OK), "   done      %s", w);
+        else if (k == i)
+            ui_putf(row++, 0, COLS, A_BOLD, "   measuring %s: %llu of %d samples%s", w,
+                    (unsigned long long)gt_run_count(&u->cur), GT_INSPECT_SAMPLES,
+                    u->st.state == GT_ST_SETUP ? " (setting up)" : "");
+        else
+            ui_putf(row++, 0, COLS, ui_role(u, C_GHOST), "             %s", w);
+    }
+    if (row < y + h)
+        ui_wrap(row + 1, 1, COLS - 2, y + h - row - 1, ui_role(u, C_GHOST),
+                "The GPU's health (link, clocks, what holds them back, temperature, power) is "
+                "read every 100 ms meanwhile; the card follows the last step.");
+}
+
+static void draw_card(ui *u, int y, int h)
+{
+    const gt_inspect_card *c = u->card;
+    const gt_inspect_row *sel;
+    int counts[4] = {0, 0, 0, 0}, status, list, row, wn, wf, wr;
+    const char *section = NULL;
+    int lines[GT_INSPECT_ROWS];     /* the screen line of each row in the list */
+    int nl = 0;
+
+    for (int i = 0; i < c->nrows; i++)
+        counts[c->row[i].verdict]++;
+    status = gt_inspect_status(c);
+    ui_putf(y, 0, COLS, ui_role(u, status == GT_INSPECT_EXIT_FAIL ? C_ERR : status ==
+            GT_INSPECT_EXIT_WARN ? C_WARN : C_OK) | A_REVERSE | A_BOLD,
+            " %s: GPU %d %s on %s, %.1f s: %d pass, %d warn, %d fail, %d cannot tell",
+            status == GT_INSPECT_EXIT_FAIL ? "FAIL" : status == GT_INSPECT_EXIT_WARN ? "WARN"
+            : "PASS", c->ordinal, c->device, c->host, c->wall_s, counts[GT_IV_PASS],
+            counts[GT_IV_WARN], counts[GT_IV_FAIL], counts[GT_IV_CANNOT]);
+    /* The list, scrolled to keep the selection; the selected row's
+     * expectation and reason below it. */
+    for (int i = 0; i < c->nrows; i++) {
+        if (c->row[i].section != section) {
+            section = c->row[i].section;
+            nl++;
+        }
+        lines[i] = nl++;
+    }
+    list = nl < h - 6 ? nl : h - 6;     /* below it: a blank, name, expectation, */
+    if (list < 3)                       /* two of reason, the keys */
+        list = 3;
+    if (lines[u->card_sel] < u->card_scroll)
+        u->card_scroll = lines[u->card_sel] - (u->card_sel == 0 || c->row[u->card_sel - 1].section
+                                               != c->row[u->card_sel].section);
+    if (lines[u->card_sel] >= u->card_scroll + list)
+        u->card_scroll = lines[u->card_sel] - list + 1;
+    if (u->card_scroll < 0)
+        u->card_scroll = 0;
+    wn = 28;
+    wf = COLS >= 120 ? 34 : 22;
+    wr = COLS - wn - wf - 11;
+    section = NULL;
+    nl = 0;
+    for (int i = 0; i < c->nrows; i++) {
+        const gt_inspect_row *r = &c->row[i];
+        if (r->section != section) {
+            section = r->section;
+            if (nl >= u->card_scroll && nl < u->card_scroll + list)
+                ui_putf(y + 1 + nl - u->card_scroll, 0, COLS, ui_role(u, C_TITLE) | A_BOLD,
+                        " %s", section);
+            nl++;
+        }
+        if (nl >= u->card_scroll && nl < u->card_scroll + list) {
+            int yy = y + 1 + nl - u->card_scroll;
+            attr_t a = i == u->card_sel ? A_REVERSE : A_NORMAL;
+            ui_putf(yy, 0, COLS, a, "   %-*.*s %-*.*s", wn, wn, r->name, wf, wf, r->figure);
+            ui_put(yy, wn + wf + 5, 5, ui_role(u, verdict_role(r->verdict)) | A_BOLD | a,
+                   verdict_word(r->verdict));
+            if (wr > 8)
+                ui_put(yy, wn + wf + 11, wr, ui_role(u, C_GHOST) | a, r->reason);
+        }
+        nl++;
+    }
+    sel = &c->row[u->card_sel];
+    row = y + 2 + list;
+    ui_putf(row, 0, COLS, A_BOLD, " %s: %s", sel->name, sel->figure);
+    row++;
+    if (sel->expect[0])
+        ui_putf(row++, 0, COLS, A_NORMAL, " expected %s", sel->expect);
+    ui_wrap(row, 1, COLS - 2, y + h - 1 - row, ui_role(u, verdict_role(sel->verdict)),
+            sel->reason);
+    ui_put(y + h - 1, 0, COLS, ui_role(u, C_GHOST), u->rec
+           ? " Up/Down: a row  Enter: its measurement  Esc/I: close  (recorded; judged by "
+             "today's thresholds)"
+           : " Up/Down: a row  Enter: its measurement  r: inspect again  Esc/I: close");
+}
+
+void ui_draw_inspect(ui *u, int y, int h)
+{
+    for (int r = y; r < y + h; r++)
+        ui_put(r, 0, COLS, A_NORMAL, "");
+    if (u->insp) {
+        draw_progress(u, y, h);
+        return;
+    }
+    if (!u->card) {
+        ui_putf(y, 0, COLS, ui_role(u, C_TITLE) | A_REVERSE, " Inspection of GPU %d: %s",
+                u->props.ordinal, u->props.name);
+        ui_wrap(y + 2, 1, COLS - 2, h - 4, ui_role(u, C_WARN),
+                u->card_note[0] ? u->card_note : "no card");
+        ui_put(y + h - 1, 0, COLS, ui_role(u, C_GHOST), u->rec ? " Esc/I: close"
+               : " r: inspect  Esc/I: close");
+        return;
+    }
+    draw_card(u, y, h);
+}

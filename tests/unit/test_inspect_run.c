@@ -1,0 +1,330 @@
+/* The inspection run (inspect_run.h) end to end on a fake back-end: a
+ * healthy pair of H200s (the bundled two-GPU recording's properties) gives
+ * a passing card with a row for the copy to the peer; each fault the fake
+ * injects, in its copies or in what its "driver" says, reaches the right
+ * row with the right verdict and exit status; a failed copy to the peer is
+ * its row, not the end of the inspection; and the card comes back the same
+ * from the JSON a recording keeps. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gputui/engine/engine.h"
+#include "gputui/experiments/exp_peer.h"
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/input/cli.h"
+#include "gputui/inspect/inspect_json.h"
+#include "gputui/inspect/inspect_run.h"
+#include "gputui/inspect/inspection.h"
+#include "gputui/record/record.h"
+
+#include "testutil.h"
+
+enum { OK, LINK_GEN3_X8, H2D_SLOW, REPLAYS, THROTTLE, ECC, REMAP_FAILED, NVLINK_DOWN,
+       PEER_SLOW, PEER_FAILS, PATTERN, NFAULTS };
+static int fault;
+static atomic_int health_calls;
+static gt_devprops h200;        /* GPU 0 of two H200s joined by NVLink */
+
+typedef struct fstate {
+    int64_t v[GT_MAX_PARAMS];
+    int kind;                   /* 0 transfer, 1 latency, 2 peer */
+} fstate;
+
+/* Bytes/s a healthy H200 gives (README figures). */
+static double rate(const fstate *s, int series)
+{
+    if (s->kind == 2)
+        return fault == PEER_SLOW ? 0.45 * 450e9 : fault == NVLINK_DOWN ? 17 / 18.0 * 394e9
+                                                                         : 394e9;
+    switch (s->v[GT_TR_DIR]) {
+    case GT_DIR_H2D: return fault == LINK_GEN3_X8 ? 12.5e9 : fault == H2D_SLOW ? 44e9 : 55e9;
+    case GT_DIR_D2H: return fault == LINK_GEN3_X8 ? 12.5e9 : 55e9;
+    case GT_DIR_BIDIR: return fault == LINK_GEN3_X8 ? 12e9 : series ? 49e9 : 50e9;
+    default: return 1.995e12;
+    }
+}
+
+static int setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
+                 gt_err *err, int kind)
+{
+    fstate *s;
+    (void)p, (void)info;
+    if (kind == 2 && fault == PEER_FAILS) {
+        gt_err_set(err, GT_EXIT_FAIL, "cudaDeviceEnablePeerAccess: cudaErrorPeerAccessUnsupported");
+        return -1;
+    }
+    if (!(s = calloc(1, sizeof *s)))
+        return -1;
+    memcpy(s->v, v, sizeof s->v);
+    s->kind = kind;
+    *st = s;
+    return 0;
+}
+
+static int t_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_info *i, gt_err *e)
+{
+    return setup(st, v, p, i, e, 0);
+}
+static int l_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_info *i, gt_err *e)
+{
+    return setup(st, v, p, i, e, 1);
+}
+static int p_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_info *i, gt_err *e)
+{
+    return setup(st, v, p, i, e, 2);
+}
+
+static int f_run(void *state, gt_sample *out, gt_err *err)
+{
+    const fstate *s = state;
+    int n = s->kind == 0 && s->v[GT_TR_DIR] == GT_DIR_BIDIR ? 2 : 1;
+    (void)err;
+    for (int i = 0; i < n; i++) {
+        out[i] = (gt_sample){0, (uint8_t)i, GT_V_FULL, 0, 0};
+        if (s->kind == 1) {
+            out[i].sec = 1.2e-6;        /* one load of mapped host memory */
+            continue;
+        }
+        out[i].bytes = (uint64_t)s->v[s->kind == 2 ? GT_PE_SIZE : GT_TR_SIZE];
+        out[i].sec = (double)out[i].bytes / rate(s, i);
+        if (fault == PATTERN && s->kind == 0 && s->v[GT_TR_DIR] == GT_DIR_D2D)
+            out[i].verify = GT_V_FAILED;
+    }
+    return n;
+}
+
+static void f_teardown(void *st) { free(st); }
+
+static const gt_exp_ops tops = {t_setup, f_run, f_teardown};
+static const gt_exp_ops lops = {l_setup, f_run, f_teardown};
+static const gt_exp_ops pops = {p_setup, f_run, f_teardown};
+
+static const gt_exp_ops *f_ops(const char *n)
+{
+    return !strcmp(n, "transfer") ? &tops : !strcmp(n, "latency") ? &lops
+         : !strcmp(n, "peer") ? &pops : NULL;
+}
+
+static int f_count(int *n, gt_err *e) { (void)e; *n = 2; return 0; }
+static int f_query(int o, gt_devprops *p, gt_err *e)
+{
+    (void)e;
+    *p = h200;
+    p->ordinal = o;
+    return 0;
+}
+static int f_open(int o, gt_devprops *p, gt_err *e) { return f_query(o, p, e); }
+static void f_refresh(gt_devprops *p) { (void)p; }
+static void f_close(void) {}
+
+/* What the driver says: a healthy H200 with NVLinks, and the fault. The
+ * first call is "before"; later ones are during and after. */
+static void f_health(const gt_devprops *p, gt_health *h)
+{
+    bool later = atomic_fetch_add(&health_calls, 1) > 0;
+    (void)p;
+    gt_health_init(h);
+    h->nvml = true;
+    h->pcie_gen = h->pcie_gen_max = 5;
+    h->pcie_width = h->pcie_width_max = 16;
+    h->pcie_replays = fault == REPLAYS && later ? 7 : 0;
+    h->ecc_on = 1;
+    h->ecc_vol_corr = h->ecc_agg_corr = h->ecc_agg_unc = 0;
+    h->ecc_vol_unc = fault == ECC && later ? 1 : 0;
+    h->remap_corr = h->remap_unc = 0;
+    h->remap_pending = 0;
+    h->remap_failed = fault == REMAP_FAILED;
+    h->sm_clock = h->sm_clock_max = 1980;
+    h->mem_clock = 3201;
+    h->reasons_known = true;
+    h->reasons = fault == THROTTLE && later ? GT_THR_HW_SLOWDOWN : 0;
+    h->temp = 40;
+    h->temp_slowdown = 89;
+    h->power = 300;
+    h->power_limit = h->power_default_limit = 700;
+    h->nvlinks = 18;
+    h->nvlinks_up = fault == NVLINK_DOWN ? 17 : 18;
+    h->persistence = 1;
+    h->mig = 0;
+    h->compute_mode = 0;
+    snprintf(h->driver, sizeof h->driver, "580.159.04");
+    h->near_cpus = 1;
+    if (fault == LINK_GEN3_X8 && later) {
+        h->pcie_gen = 3;
+        h->pcie_width = 8;
+    }
+}
+
+static const gt_backend fake = {.name = "fake", .device_count = f_count, .query = f_query,
+                                .open = f_open, .refresh = f_refresh, .close = f_close,
+                                .ops = f_ops, .health = f_health};
+
+static int load(void **state)
+{
+    gt_recording rec;
+    gt_err err;
+    (void)state;
+    gt_err_clear(&err);
+    if (gt_recording_load(&rec, "share/gputui/2xh200.gtr.gz", &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    h200 = rec.props;
+    /* Another name: no bundled recording of this model to compare with. */
+    snprintf(h200.name, sizeof h200.name, "Fake H200");
+    gt_recording_free(&rec);
+    return 0;
+}
+
+/* One inspection on the fake with this fault: 0 and the card, or the
+ * run's status. */
+static int inspect(int f, gt_inspect_facts *facts, gt_inspect_card *c)
+{
+    gt_bundle bundle;
+    gt_engine *eng;
+    gt_cli cli;
+    gt_err err;
+    int rc;
+    char *argv[] = {"gputui", "--batch", "--inspect", "--format", "json", NULL};
+
+    fault = f;
+    health_calls = 0;
+    memset(&bundle, 0, sizeof bundle);
+    snprintf(bundle.dir, sizeof bundle.dir, "share/gputui");
+    gt_err_clear(&err);
+    assert_int_equal(gt_cli_parse(5, argv, &cli, &err), 0);
+    assert_int_equal(gt_engine_start(&eng, &fake, 0, &err), 0);
+    rc = gt_inspect_measure(&cli, eng, &fake, &bundle, NULL, facts, c);
+    gt_engine_stop(eng);
+    return rc;
+}
+
+static void healthy_pair(void **state)
+{
+    gt_inspect_facts f;
+    gt_inspect_card c;
+    const gt_inspect_row *r;
+    (void)state;
+    assert_int_equal(inspect(OK, &f, &c), 0);
+    for (int i = 0; i < c.nrows; i++)
+        if (c.row[i].verdict == GT_IV_FAIL || c.row[i].verdict == GT_IV_WARN)
+            fail_msg("%s: %s (%s)", c.row[i].id, gt_iverdict_name(c.row[i].verdict),
+                     c.row[i].reason);
+    assert_int_equal(gt_inspect_status(&c), GT_INSPECT_EXIT_PASS);
+    assert_int_equal(f.npeers, 1);
+    r = card_row(&c, "peer.bw");
+    assert_int_equal(r->peer, 1);
+    assert_int_equal(r->verdict, GT_IV_PASS);
+    assert_true(fabs(r->value - 394e9) < 1e9);
+    assert_non_null(strstr(r->expect, "NVLink"));
+    assert_true(fabs(f.h2d - 55e9) < 1e8);
+    assert_true(fabs(f.bidir - 99e9) < 1e8);
+    assert_true(f.pattern_copies >= 2 * GT_INSPECT_SAMPLES);
+    assert_int_equal(f.pattern_errors, 0);
+    assert_true(fabs(f.host_lat - 1.2e-6) < 1e-9);
+    assert_string_equal(c.device, "Fake H200");
+}
+
+static void faults(void **state)
+{
+    static const struct { int fault; const char *name, *row; gt_iverdict v; int status; } t[] = {
+        {LINK_GEN3_X8, "Gen5 x16 link at Gen3 x8", "pcie.link", GT_IV_FAIL, GT_INSPECT_EXIT_FAIL},
+        {H2D_SLOW, "H2D 20% slow", "pcie.h2d", GT_IV_WARN, GT_INSPECT_EXIT_WARN},
+        {REPLAYS, "replay counter rising", "pcie.replays", GT_IV_WARN, GT_INSPECT_EXIT_WARN},
+        {THROTTLE, "HW slowdown", "clk.reasons", GT_IV_FAIL, GT_INSPECT_EXIT_FAIL},
+        {ECC, "uncorrected ECC error", "mem.ecc_unc", GT_IV_FAIL, GT_INSPECT_EXIT_FAIL},
+        {REMAP_FAILED, "row remap failed", "mem.remap", GT_IV_FAIL, GT_INSPECT_EXIT_FAIL},
+        {NVLINK_DOWN, "an NVLink down", "peer.nvlink", GT_IV_FAIL, GT_INSPECT_EXIT_FAIL},
+        {PEER_SLOW, "peer copy at 45% of NVLink", "peer.bw", GT_IV_FAIL, GT_INSPECT_EXIT_FAIL},
+        {PEER_FAILS, "peer access refused", "peer.bw", GT_IV_CANNOT, GT_INSPECT_EXIT_PASS},
+        {PATTERN, "device copies fail their check", "mem.pattern", GT_IV_FAIL,
+         GT_INSPECT_EXIT_FAIL},
+    };
+    (void)state;
+    for (size_t k = 0; k < sizeof t / sizeof *t; k++) {
+        gt_inspect_facts f;
+        gt_inspect_card c;
+        const gt_inspect_row *r;
+        assert_int_equal(inspect(t[k].fault, &f, &c), 0);
+        r = card_row(&c, t[k].row);
+        if (r->verdict != t[k].v || gt_inspect_status(&c) != t[k].status)
+            fail_msg("%s: %s is %s (%s), status %d; wanted %s, %d", t[k].name, r->id,
+                     gt_iverdict_name(r->verdict), r->reason, gt_inspect_status(&c),
+                     gt_iverdict_name(t[k].v), t[k].status);
+        if (t[k].fault == PEER_FAILS)
+            assert_non_null(strstr(r->reason, "cudaErrorPeerAccessUnsupported"));
+    }
+}
+
+/* What a recording keeps builds the same card again. */
+static void json_round_trip(void **state)
+{
+    gt_thresholds th;
+    gt_err err;
+    (void)state;
+    gt_err_clear(&err);
+    assert_int_equal(gt_inspection_thresholds(&th, NULL, &err), 0);
+    for (int k = 0; k < NFAULTS; k++) {
+        gt_inspect_facts f;
+        gt_inspect_card a, b;
+        char *json;
+        assert_int_equal(inspect(k, &f, &a), 0);
+        assert_non_null(json = gt_inspect_json_write(&f, &a));
+        assert_int_equal(gt_inspection_replay(json, &th, &b, &err), 0);
+        free(json);
+        assert_string_equal(a.device, b.device);
+        assert_string_equal(a.host, b.host);
+        assert_true(fabs(a.wall_s - b.wall_s) < 1e-9);
+        assert_int_equal(a.nrows, b.nrows);
+        for (int i = 0; i < a.nrows; i++) {
+            assert_string_equal(a.row[i].id, b.row[i].id);
+            assert_string_equal(a.row[i].figure, b.row[i].figure);
+            assert_string_equal(a.row[i].expect, b.row[i].expect);
+            assert_string_equal(a.row[i].reason, b.row[i].reason);
+            assert_int_equal(a.row[i].verdict, b.row[i].verdict);
+            assert_int_equal(a.row[i].peer, b.row[i].peer);
+        }
+    }
+}
+
+/* A bad inspection object is refused with the member named. */
+static void bad_json(void **state)
+{
+    gt_inspect_facts f;
+    gt_inspect_card c;
+    gt_err err;
+    (void)state;
+    gt_err_clear(&err);
+    assert_int_equal(gt_inspect_json_read("[1]", &f, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "not a JSON object"));
+    assert_int_equal(gt_inspect_json_read("{\"gpu\":{},\"facts\":{\"h2d\":\"fast\"},"
+                                          "\"before\":{},\"during\":{},\"after\":{}}",
+                                          &f, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "facts.h2d is not a number"));
+    assert_int_equal(gt_inspect_json_read("{\"gpu\":{}}", &f, &c, &err), -1);
+    assert_non_null(strstr(err.msg, "no \"facts\" object"));
+    /* Missing members stay unknown. */
+    assert_int_equal(gt_inspect_json_read("{\"gpu\":{\"ordinal\":3},\"facts\":{},\"before\":{},"
+                                          "\"during\":{},\"after\":{}}", &f, &c, &err), 0);
+    assert_int_equal(c.ordinal, 3);
+    assert_true(isnan(f.h2d));
+    assert_int_equal(f.after.pcie_gen, -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(healthy_pair), cmocka_unit_test(faults),
+        cmocka_unit_test(json_round_trip), cmocka_unit_test(bad_json),
+    };
+    return cmocka_run_group_tests_name("inspect_run", tests, load, NULL);
+}
