@@ -11,7 +11,8 @@
 # a time limit goes on where it stopped; PART limits the run to "transfer"
 # or "rest" ("peers": the two-GPU configurations, on a machine with two;
 # "pageable" or an experiment's name ("latency"): those configurations
-# alone, to merge over a recording with merge-recordings.py --drop).
+# alone, to merge over a recording with merge-recordings.py --drop;
+# "inspect": the card of gputui --inspect, to merge with merge-recordings.py).
 # Without PART, or with "merge", the parts are merged into one
 # compressed recording and its coverage is printed. "lessons" records the
 # configurations of the lessons' steps that $GPUTUI_REC_BASE (a recording,
@@ -22,7 +23,7 @@ BIN=$(realpath "${1:-build/gputui}")
 PLAN=$(realpath "${2:-build/recplan}")
 OUTDIR=${3:-share/gputui}
 shift $(( $# < 3 ? $# : 3 ))
-what=${*:-transfer rest merge}
+what=${*:-transfer rest inspect merge}
 cd "$(dirname "$0")/.."
 PARTS=${GPUTUI_REC_PARTS:-build/recordings}
 mkdir -p "$PARTS" "$OUTDIR"
@@ -85,6 +86,24 @@ for w in $what; do
             record "pageable-$(printf %03d $n)" 0.4 $line
         done < <("$PLAN" plan transfer)
         echo "pageable: $n batch runs" ;;
+    inspect)
+        # An inspection (gputui --inspect), kept without the configurations
+        # it measured: the bundled recording holds those already.
+        f="$PARTS/inspect.gtr.gz"
+        if [ ! -s "$f" ]; then
+            "$BIN" --batch --inspect --force --record "$PARTS/inspect-full.gtr" --format json \
+                >"$PARTS/inspect.json" 2>"$PARTS/inspect.err"
+            echo "inspect: exit $? ($(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(r["verdict"]=="pass" for r in d["rows"]), "of", len(d["rows"]), "rows pass")' "$PARTS/inspect.json" 2>&1))"
+            python3 - "$PARTS/inspect-full.gtr" "$f" <<'PY' || exit 1
+import gzip, json, sys
+lines = open(sys.argv[1]).read().splitlines()
+keep = [lines[0]] + [l for l in lines[1:] if json.loads(l).get("type") == "inspection"]
+assert len(keep) == 2, "no inspection line"
+with gzip.open(sys.argv[2], "wt") as f:
+    f.write("\n".join(keep) + "\n")
+PY
+            rm -f "$PARTS/inspect-full.gtr"
+        fi ;;
     peers)
         # A machine with two GPUs: what needs both, into its own recording
         # (GPUTUI_REC_PARTS=build/recordings-2x GPUTUI_REC_MODEL=2xh200).
@@ -110,7 +129,7 @@ for w in $what; do
             run_plan "$w" 0.4 --props "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording it joins}" \
                 "$w"
         else
-            echo "unknown part '$w' (allowed: transfer, rest, pageable, peers, lessons, merge, or one of: $ONE_GPU)"
+            echo "unknown part '$w' (allowed: transfer, rest, inspect, pageable, peers, lessons, merge, or one of: $ONE_GPU)"
             exit 64
         fi ;;
     esac

@@ -215,6 +215,52 @@ for rec in share/gputui/*.gtr.gz; do
     done
 done
 
+# The inspection card recorded with the bundled H200 recording: on the
+# 'I' screen (Enter shows a row's measurement, I brings the card back, Esc
+# closes it), and in batch mode, where a recording without one says so.
+start insp 100 30 "LC_ALL=C.UTF-8 '$BIN' --replay $REC --inspect"
+check "--inspect on a recording: its card" \
+    wait_for "^ PASS: GPU 0 NVIDIA H200 on .*: 24 pass, 0 warn, 0 fail, 1 cannot tell" 10
+check "the card: a row's figure, verdict and reason" \
+    wait_for "pinned H2D 64 MiB +[0-9.]+ GB/s +pass +8[0-9.]+% of ceiling" 5
+check "the card: its sections" bash -c "s=\$(tmux -L '$SOCK' capture-pane -p -t t); for x in PCIe NUMA Memory; do grep -q \"^ \$x\" <<<\"\$s\" || exit 1; done"
+tm send-keys -t t j j
+check "the selected row's expectation below the list" wait_for "^ expected >= 80% of PCIe Gen5 x16" 5
+tm send-keys -t t Enter
+check "Enter: the row's recorded measurement" wait_for "direction +< d2h >" 5
+check "... and the message says so" wait_for "the measurement behind it" 5
+tm send-keys -t t I
+check "I: the card again" wait_for "^ PASS: GPU 0" 5
+tm send-keys -t t r
+check "r on a recorded card: refused with the reason" wait_for "a recorded card cannot be measured again" 5
+tm send-keys -t t Escape
+check "Esc closes the card" wait_for "Experiment: Host/device transfer" 5
+quit_ok insp "--inspect on a recording"
+"$BIN" --batch --inspect --replay $REC --format json >"$TMPD/card.json" 2>"$TMPD/card.err"; rc=$?
+check "batch --inspect --replay: the recorded card as JSON (rc $rc)" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['status'] == 0 and len(d['rows']) == 25 and d['name'] == 'NVIDIA H200', d
+" "$TMPD/card.json"
+"$BIN" --batch --inspect --replay $REC --format prometheus >"$TMPD/card.prom" 2>&1
+check "batch --inspect --replay: Prometheus text that passes the strict check" \
+    python3 tests/tools/promcheck.py "$TMPD/card.prom"
+msg=$("$BIN" --batch --inspect --replay share/gputui/2xh200.gtr.gz 2>&1); rc=$?
+check "a recording without an inspection: exit 1 and why (rc $rc)" \
+    bash -c "[ $rc = 1 ] && grep -q 'holds no inspection (it was recorded before format 1.4)' <<<\"\$0\"" "$msg"
+start noinsp 100 30 "LC_ALL=C.UTF-8 '$BIN' --replay share/gputui/2xh200.gtr.gz"
+check "the two-GPU recording replays" wait_for "RUNNING" 10
+tm send-keys -t t I
+check "I on a recording without an inspection: says so" \
+    wait_for "this recording holds no inspection \(it was recorded before format 1.4\)" 5
+quit_ok noinsp "I without an inspection"
+{ head -n 1 "$PLAIN"; grep '"type":"inspection"' "$PLAIN"; } >"$TMPD/only.gtr"
+"$BIN" --batch --inspect --replay "$TMPD/only.gtr" >/dev/null 2>&1; rc=$?
+check "a recording of an inspection alone prints its card (rc $rc)" [ $rc = 0 ]
+msg=$("$BIN" --replay "$TMPD/only.gtr" 2>&1); rc=$?
+check "... and is not replayed in the TUI, with the reason (rc $rc)" \
+    bash -c "[ $rc = 1 ] && grep -q 'holds an inspection and no configuration to replay' <<<\"\$0\"" "$msg"
+
 # Bad recordings: a clear message, exit 1, never a crash.
 head -c 3000 "$PLAIN" >"$TMPD/cut.gtr"
 msg=$("$BIN" --batch --replay "$TMPD/cut.gtr" --format csv 2>&1 >/dev/null); rc=$?
