@@ -12,6 +12,7 @@
 
 #include "gputui/experiments/exp_vmm.h"
 #include "gputui/measure/run.h"
+#include "gputui/measure/sweep.h"
 
 static void h200(gt_devprops *p)
 {
@@ -131,11 +132,32 @@ static void series_and_summary(void **state)
     gt_run_free(&r);
 }
 
+/* A sweep over op is refused: its values measure different series (11
+ * calls, 2 copies ...); a sweep over granularity, whose series are the
+ * same, is not. */
+static void sweep_over_op_refused(void **state)
+{
+    gt_devprops p;
+    gt_sweep sw;
+    int64_t v[GT_MAX_PARAMS];
+    char err[300];
+    (void)state;
+    h200(&p);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    gt_sweep_begin(&sw, &gt_exp_vmm, GT_VMM_OP, v, &p);
+    assert_int_equal(gt_sweep_values(&sw, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "op: its values measure different series (alloc 11, "
+                                "bandwidth 2"));
+    assert_non_null(strstr(err, "sweep another parameter"));
+    gt_sweep_begin(&sw, &gt_exp_vmm, GT_VMM_GRAN, v, &p);
+    assert_int_equal(gt_sweep_values(&sw, &p, err, sizeof err), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rounding), cmocka_unit_test(checks),
-        cmocka_unit_test(series_and_summary),
+        cmocka_unit_test(series_and_summary), cmocka_unit_test(sweep_over_op_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
