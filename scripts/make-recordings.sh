@@ -12,7 +12,9 @@
 # or "rest" ("peers": the two-GPU configurations, on a machine with two;
 # "pageable" or an experiment's name ("latency"): those configurations
 # alone, to merge over a recording with merge-recordings.py --drop;
-# "inspect": the card of gputui --inspect, to merge with merge-recordings.py).
+# "inspect": the card of gputui --inspect, to merge with merge-recordings.py;
+# "traces": the configurations one key from the defaults whose CUDA calls
+# the recording lacks, to merge with merge-recordings.py --drop-gens).
 # Without PART, or with "merge", the parts are merged into one
 # compressed recording and its coverage is printed. "lessons" records the
 # configurations of the lessons' steps that $GPUTUI_REC_BASE (a recording,
@@ -75,6 +77,19 @@ for w in $what; do
             record "lesson-$(printf %03d $n)" 1 $line
         done < <("$PLAN" lessons share/gputui/lessons ${GPUTUI_REC_BASE:+--missing-from "$GPUTUI_REC_BASE"})
         echo "lessons: $n batch runs" ;;
+    traces)
+        # The configurations a key reaches from each experiment's defaults
+        # that $GPUTUI_REC_BASE holds no CUDA calls for ('t' in a replay),
+        # recorded again with their calls; merge them over the base with
+        #   scripts/merge-recordings.py --drop-gens "$(recplan dups BASE PARTS/traces-*)" \
+        #       OUT BASE PARTS/traces-*.gtr.gz
+        n=0
+        while read -r line; do
+            n=$((n + 1))
+            # shellcheck disable=SC2086
+            record "traces-$(printf %03d $n)" 0.4 $line
+        done < <("$PLAN" traces "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording they join}")
+        echo "traces: $n batch runs" ;;
     pageable)
         # transfer's pageable configurations alone, to merge over a recording:
         #   scripts/merge-recordings.py --drop transfer:host=pageable OUT BASE PARTS/pageable-*.gtr.gz
@@ -129,7 +144,7 @@ PY
             run_plan "$w" 0.4 --props "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording it joins}" \
                 "$w"
         else
-            echo "unknown part '$w' (allowed: transfer, rest, inspect, pageable, peers, lessons, merge, or one of: $ONE_GPU)"
+            echo "unknown part '$w' (allowed: transfer, rest, inspect, traces, pageable, peers, lessons, merge, or one of: $ONE_GPU)"
             exit 64
         fi ;;
     esac

@@ -10,7 +10,11 @@ experiment's configurations and every line of theirs: the later inputs
 re-record it. --drop EXPERIMENT:PARAM=VALUE drops only the configurations
 with that value ("transfer:host=pageable").
 
-Usage: merge-recordings.py [--drop EXPERIMENT[:PARAM=VALUE]]... OUT IN.gtr[.gz]..."""
+With --drop-gens N,N,... the first input loses those configurations (by
+their number), every line of theirs: "recplan dups FIRST LATER..." lists
+the ones the later inputs hold again, so that theirs take their place.
+
+Usage: merge-recordings.py [--drop-gens LIST] [--drop EXPERIMENT[:PARAM=VALUE]]... OUT IN.gtr[.gz]..."""
 import gzip
 import json
 import sys
@@ -43,9 +47,12 @@ def parse_drop(arg):
 
 
 def main():
-    args, drop = sys.argv[1:], []
-    while len(args) >= 2 and args[0] == "--drop":
-        drop.append(parse_drop(args[1]))
+    args, drop, gens = sys.argv[1:], [], set()
+    while len(args) >= 2 and args[0] in ("--drop", "--drop-gens"):
+        if args[0] == "--drop-gens":
+            gens |= {int(g) for g in args[1].split(",") if g}
+        else:
+            drop.append(parse_drop(args[1]))
         args = args[2:]
     if not args:
         sys.exit(__doc__)
@@ -78,7 +85,8 @@ def main():
                     elif name != device:
                         sys.exit(f"{path}: recorded on {name}, not {device}")
                     continue
-                if i == 0 and o.get("type") == "config" and dropped_by(drop, o):
+                if i == 0 and o.get("type") == "config" and (dropped_by(drop, o) or
+                                                             o["gen"] in gens):
                     dropped.add(o["gen"])
                 if o.get("gen") in dropped:
                     continue

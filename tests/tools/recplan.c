@@ -9,6 +9,13 @@
  *   recplan check [--min PCT] REC...
  *       for each recording: how many of those configurations it holds, per
  *       experiment; exit 1 if the share is below PCT.
+ *   recplan traces REC [--check]
+ *       one batch argument list per configuration a key reaches from an
+ *       experiment's defaults that REC holds no CUDA calls for; with
+ *       --check, exit 1 and name them.
+ *   recplan dups BASE PART...
+ *       the configuration numbers of BASE that a PART holds too, for
+ *       merge-recordings.py --drop-gens.
  *   recplan lessons DIR [--missing-from REC]
  *       one batch argument list per configuration a lesson step sets (the
  *       lessons in DIR), leaving out those REC holds; with --check, exit 1
@@ -332,6 +339,114 @@ static int check(int argc, char **argv)
     return rc;
 }
 
+/* One gputui --batch argument list: the experiment and the values that
+ * differ from its defaults. */
+static void print_args(const gt_experiment *e, const int64_t *vals)
+{
+    int64_t def[GT_MAX_PARAMS];
+    char v[64];
+
+    gt_experiment_defaults(e, def);
+    printf("-e %s", e->name);
+    for (int k = 0; k < e->nparams; k++)
+        if (vals[k] != def[k] && gt_param_applies(&e->params[k], vals, NULL))
+            printf(" --%s=%s", e->params[k].name, gt_param_format(&e->params[k], vals[k], v,
+                                                                   sizeof v));
+    printf("\n");
+}
+
+/* recplan traces REC [--check]: every configuration one key takes an
+ * experiment to from its defaults (its defaults, and each parameter that
+ * applies one step either way) that REC's device can run and REC holds
+ * no CUDA calls ('t') for. */
+static int traces(int argc, char **argv)
+{
+    gt_recording rec;
+    gt_err err;
+    bool check_only = argc >= 2 && !strcmp(argv[1], "--check");
+    int missing = 0;
+    char msg[300];
+
+    gt_err_clear(&err);
+    if (gt_recording_load(&rec, argv[0], &err)) {
+        fprintf(stderr, "recplan: %s\n", err.msg);
+        return 2;
+    }
+    for (int x = 0; x < gt_nexperiments; x++) {
+        const gt_experiment *e = gt_experiments[x];
+        int64_t def[GT_MAX_PARAMS], v[GT_MAX_PARAMS];
+        gt_experiment_defaults(e, def);
+        if (gt_recording_place(&rec, e, def) < 0)
+            continue;       /* not an experiment of this recording (2xh200: peer alone) */
+        for (int k = -1; k < e->nparams; k++)
+            for (int dir = -1; dir <= 1; dir += 2) {
+                int i;
+                memcpy(v, def, sizeof v);
+                if (k >= 0) {
+                    if (!gt_param_applies(&e->params[k], def, NULL))
+                        continue;
+                    v[k] = gt_param_step(&e->params[k], def[k], dir);
+                    if (v[k] == def[k] ||
+                        (dir > 0 && v[k] == gt_param_step(&e->params[k], def[k], -1)))
+                        continue;   /* no step, or the same value both ways */
+                } else if (dir > 0) {
+                    continue;       /* the defaults once */
+                }
+                if (gt_experiment_check(e, v, &rec.props, msg, sizeof msg))
+                    continue;       /* this device cannot run it */
+                i = gt_recording_find(&rec, e, v);
+                if (i >= 0 && rec.cfg[i].trace)
+                    continue;
+                missing++;
+                if (check_only)
+                    printf("no calls for %s\n", gt_experiment_describe(e, v, (char[512]){0}, 512));
+                else
+                    print_args(e, v);
+            }
+    }
+    gt_recording_free(&rec);
+    if (check_only && missing) {
+        fprintf(stderr, "recplan: %d configuration%s a key reaches without its calls\n", missing,
+                missing == 1 ? "" : "s");
+        return 1;
+    }
+    return 0;
+}
+
+/* recplan dups BASE PART...: the configuration numbers (gen) of BASE
+ * that a PART holds too, as gputui reads them (values an older writer
+ * left out take what it did), comma-separated: what merge-recordings.py
+ * --drop-gens leaves out so that the parts' take their place. */
+static int dups(int argc, char **argv)
+{
+    gt_recording base, part;
+    gt_err err;
+    int n = 0;
+
+    gt_err_clear(&err);
+    if (gt_recording_load(&base, argv[0], &err)) {
+        fprintf(stderr, "recplan: %s\n", err.msg);
+        return 2;
+    }
+    for (size_t i = 0; i < base.ncfg; i++) {
+        bool found = false;
+        for (int a = 1; a < argc && !found; a++) {
+            if (gt_recording_load(&part, argv[a], &err)) {
+                fprintf(stderr, "recplan: %s\n", err.msg);
+                gt_recording_free(&base);
+                return 2;
+            }
+            found = gt_recording_find(&part, base.cfg[i].exp, base.cfg[i].vals) >= 0;
+            gt_recording_free(&part);
+        }
+        if (found)
+            printf("%s%u", n++ ? "," : "", base.cfg[i].gen);
+    }
+    printf("\n");
+    gt_recording_free(&base);
+    return 0;
+}
+
 /* recplan lessons DIR [--missing-from REC] [--check] */
 static int lessons(int argc, char **argv)
 {
@@ -343,7 +458,6 @@ static int lessons(int argc, char **argv)
     gt_err err;
     bool have = false, check_only = false;
     int n, missing = 0, rc = 0;
-    char v[64];
 
     gt_err_clear(&err);
     for (int a = 1; a < argc; a++) {
@@ -387,14 +501,7 @@ static int lessons(int argc, char **argv)
                            gt_experiment_describe(st->exp, st->vals[c], (char[512]){0}, 512));
                     continue;
                 }
-                gt_experiment_defaults(st->exp, def);
-                printf("-e %s", st->exp->name);
-                for (int k = 0; k < st->exp->nparams; k++)
-                    if (st->vals[c][k] != def[k] &&
-                        gt_param_applies(&st->exp->params[k], st->vals[c], NULL))
-                        printf(" --%s=%s", st->exp->params[k].name,
-                               gt_param_format(&st->exp->params[k], st->vals[c][k], v, sizeof v));
-                printf("\n");
+                print_args(st->exp, st->vals[c]);
             }
         }
     if (check_only && missing) {
@@ -421,10 +528,16 @@ int main(int argc, char **argv)
         rc = check(argc - 2, argv + 2);
     else if (argc >= 3 && !strcmp(argv[1], "lessons"))
         rc = lessons(argc - 2, argv + 2);
+    else if (argc >= 3 && !strcmp(argv[1], "traces"))
+        rc = traces(argc - 2, argv + 2);
+    else if (argc >= 4 && !strcmp(argv[1], "dups"))
+        rc = dups(argc - 2, argv + 2);
     else
         fprintf(stderr, "usage: recplan plan [--props REC] [EXPERIMENT...]\n"
                         "       recplan check [--min PCT] REC...\n"
-                        "       recplan lessons DIR [--missing-from REC] [--check]\n");
+                        "       recplan lessons DIR [--missing-from REC] [--check]\n"
+                        "       recplan traces REC [--check]\n"
+                        "       recplan dups BASE PART...\n");
     free(cfgbuf);
     return rc;
 }
