@@ -223,10 +223,10 @@ test-tsan: deps-test $(TSAN_BIN) $(BUILD)/tsan/gputui
 run: deps $(BIN)
 	$(BIN)
 
-test: deps-test $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui
+test: deps-test $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui $(BUILD)/recplan
 	@TSAN_GPUTUI=$(BUILD)/tsan/gputui TSAN_UNITS="$(TSAN_BIN)" tests/run-all.sh $(BIN) $(UNIT_BIN)
 
-test-e2e: $(BIN)
+test-e2e: $(BIN) $(BUILD)/recplan
 	@tests/e2e/run.sh $(BIN)
 
 test-layers: $(BIN)

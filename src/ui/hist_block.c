@@ -1,6 +1,9 @@
 /* The histogram blocks: per series, bandwidth and latency, the current
  * configuration's bars over the previous one's ghost on one axis, the
- * headline against its physical ceiling, and the statistics rows. */
+ * headline against its physical ceiling, the statistics rows and ('s')
+ * the time strip. With more series than fit at a readable height, a table
+ * of every series (p50, p90, p99 and a one-line bar) beside the blocks of
+ * the selected one. */
 #include <math.h>
 #include <string.h>
 
@@ -45,7 +48,7 @@ static void stats_row(int y, int x, int w, const char *label, gt_dist *d,
 {
     gt_summary s;
     char line[256], c[32];
-    int off, ncol = (w - 7) / 9;
+    int off, ncol = (w - 8) / 9;       /* a column to spare at the right */
 
     gt_dist_summary(d, &s);
     double vals[] = {s.p50, s.p90, s.p99, s.min, s.max, s.mean, s.stddev};
@@ -60,6 +63,71 @@ static void stats_row(int y, int x, int w, const char *label, gt_dist *d,
     ui_put(y, x, w, a, line);
 }
 
+/* Column i of a one-line chart of v[0..n) scaled to lo..hi: eighths (or
+ * ASCII levels); a missing value is a gap. */
+static void spark(ui *u, int y, int x, const double *v, int n, double lo, double hi, attr_t a)
+{
+    static const char *const eighths[] = {"\u2581", "\u2582", "\u2583", "\u2584",
+                                          "\u2585", "\u2586", "\u2587", "\u2588"};
+    static const char ascii[] = "_.-=+*#@";
+
+    attron(a);
+    for (int i = 0; i < n; i++) {
+        int k = 0;
+        if (!isfinite(v[i])) {
+            mvaddch(y, x + i, ' ');
+            continue;
+        }
+        if (hi > lo)
+            k = (int)((v[i] - lo) / (hi - lo) * 7.999);
+        k = k < 0 ? 0 : k > 7 ? 7 : k;
+        if (u->utf8)
+            mvaddstr(y, x + i, eighths[k]);
+        else
+            mvaddch(y, x + i, ascii[k]);
+    }
+    attroff(a);
+}
+
+/* The time strip of series si: its median second by second over the last
+ * minute, newest on the right, with the range it spans. */
+static void draw_strip(ui *u, int y, int x, int w, int si, bool bw)
+{
+    double v[GT_STRIP_POINTS], lo = INFINITY, hi = -INFINITY;
+    char a[32], b[32], text[96];
+    int n = u->strip ? u->strip->n : 0, room, first;
+
+    ui_put(y, x, w, A_NORMAL, "");
+    for (int i = 0; i < n; i++) {
+        v[i] = gt_strip_point(u->strip, si, i, bw);
+        if (isfinite(v[i])) {
+            lo = fmin(lo, v[i]);
+            hi = fmax(hi, v[i]);
+        }
+    }
+    if (!isfinite(lo)) {
+        ui_put(y, x, w, ui_role(u, C_GHOST), " p50 each second: waiting for a whole second");
+        return;
+    }
+    fmt_val(a, sizeof a, lo, bw);
+    fmt_val(b, sizeof b, hi, bw);
+    snprintf(text, sizeof text, " %s..%s, %+.1f%%", a, b,
+             100.0 * (bw ? lo / hi - 1 : hi / lo - 1));
+    room = w - 12 - (int)strlen(text);
+    if (room < 20) {        /* narrow: the spread alone */
+        snprintf(text, sizeof text, " %+.1f%%", 100.0 * (bw ? lo / hi - 1 : hi / lo - 1));
+        room = w - 12 - (int)strlen(text);
+    }
+    if (room < 8) {
+        ui_put(y, x, w, ui_role(u, C_GHOST), " strip: too narrow");
+        return;
+    }
+    first = n > room ? n - room : 0;
+    ui_putf(y, x, 11, ui_role(u, C_GHOST), " p50 %2ds", n - first);
+    spark(u, y, x + 11, v + first, n - first, lo, hi, ui_role(u, bw ? C_BW : C_LAT));
+    ui_put(y, x + 11 + (n - first), (int)strlen(text), ui_role(u, C_GHOST), text);
+}
+
 /* One histogram block: title, chart (current bars over the previous
  * configuration's ghost, both on one x axis), axis, statistics. */
 static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
@@ -70,8 +138,10 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
     /* Rows: title, chart, axis, [column header], now, [before]. A short
      * block keeps two chart rows before it keeps the optional rows; with
      * many series (3 rows or fewer) the axis goes, then the chart. */
-    bool hdr = h >= 3 + 2 + 1, before_row = h >= 3 + 2 + 2, axis_row = h >= 4;
-    int ch = h - 2 - axis_row - hdr - before_row, nb = w - 2 < MAX_BINS ? w - 2 : MAX_BINS;
+    bool strip_row = u->strip_on && h >= 6;
+    int hs = h - strip_row;
+    bool hdr = hs >= 3 + 2 + 1, before_row = hs >= 3 + 2 + 2, axis_row = hs >= 4;
+    int ch = hs - 2 - axis_row - hdr - before_row, nb = w - 2 < MAX_BINS ? w - 2 : MAX_BINS;
     uint64_t bn[MAX_BINS], bp[MAX_BINS], tn = 0, tp = 0;
     double lo = NAN, hi = NAN;
     char title[256], a[32], b[32];
@@ -114,7 +184,7 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
         snprintf(corner, sizeof corner, " %llu FAILED ", (unsigned long long)now->failed);
     else if (now->disturbed)
         snprintf(corner, sizeof corner, " %llu disturbed ", (unsigned long long)now->disturbed);
-    avail = corner[0] ? w - (int)strlen(corner) - 1 : w;
+    avail = corner[0] ? w - (int)strlen(corner) - 1 : w - 1;   /* a column to spare */
     if ((int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= w && ratio[0])
         ceiling[0] = '\0';
     if (corner[0] && ceiling[0] && (int)(strlen(title) + strlen(ceiling) + strlen(ratio)) >= avail)
@@ -201,11 +271,13 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
             ui_put(row, x, w, ui_role(u, C_GHOST), " waiting for samples");
     }
     row += axis_row;
+    if (strip_row)
+        draw_strip(u, row++, x, w, si, bw);
     if (hdr) {
         char hdrline[256];
         const char *names[] = {"p50", "p90", "p99", "min", "max", "mean", "stddev", "n"};
         int off = snprintf(hdrline, sizeof hdrline, " %-6s", "");
-        int ncol = (w - 7) / 9;
+        int ncol = (w - 8) / 9;
         for (int i = 0; i < 8 && i < ncol; i++)
             off += snprintf(hdrline + off, sizeof hdrline - (size_t)off, "%9s", names[i]);
         ui_put(row++, x, w, ui_role(u, C_GHOST), hdrline);
@@ -220,6 +292,100 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
                 u->name_b);
     else
         ui_put(row, x, w, ui_role(u, C_GHOST), " before -  (change a parameter to compare)");
+}
+
+static void hit(ui *u, int y, int x, int w, int h, int si)
+{
+    if (u->nhit < (int)(sizeof u->hit / sizeof u->hit[0]))
+        u->hit[u->nhit++] = (ui_hit){y, x, w, h, si};
+}
+
+/* Many series: the table on the left (p50, p90, p99, and a one-line bar
+ * of the distribution, or the time strip), the selected series' blocks on
+ * the right. Up/Down pick a series when Tab has the table (or a click). */
+static void draw_compact(ui *u, int hy, int hh, bool bw)
+{
+    int ns = u->cur.nseries, tw = COLS / 2, bx = tw + 1, bwid = COLS - bx, list = hh - 1;
+    /* p99 and the bar when there is room; the names give way first */
+    int nq = tw >= 20 + 3 * 9 + 10 ? 3 : 2, nw = tw - 2 - 9 * nq - (nq == 3 ? 10 : 0);
+    bool focus = u->pane == PANE_SERIES;
+    char line[256], v[3][32];
+
+    nw = nw > 20 ? 20 : nw < 8 ? 8 : nw;
+
+    if (u->series_sel >= ns)
+        u->series_sel = ns - 1;
+    if (u->series_sel < 0)
+        u->series_sel = 0;
+    if (u->series_sel < u->series_scroll)
+        u->series_scroll = u->series_sel;
+    if (u->series_sel >= u->series_scroll + list)
+        u->series_scroll = u->series_sel - list + 1;
+    snprintf(line, sizeof line, "%d series%s", ns, bw ? ", GB/s" : "");
+    ui_putf(hy, 0, tw, ui_role(u, C_TITLE) | (focus ? A_REVERSE : 0), " %-*.*s %8s %8s %s%s",
+            nw, nw, line, "p50", "p90", nq == 3 ? "     p99 " : "",
+            nq < 3 ? "" : u->strip_on ? "p50 each second" : focus ? "(Up/Down)" : "(Tab, click)");
+    for (int k = 0; k < list; k++) {
+        int si = u->series_scroll + k, y = hy + 1 + k, nb;
+        char name[64];
+        gt_dist *d;
+        attr_t a;
+        if (si >= ns) {
+            ui_put(y, 0, tw, A_NORMAL, "");
+            continue;
+        }
+        d = bw ? &u->cur.s[si].bw : &u->cur.s[si].lat;
+        a = si == u->series_sel ? A_REVERSE : A_NORMAL;
+        for (int q = 0; q < 3; q++)
+            fmt_val(v[q], sizeof v[q], d->count ? gt_dist_percentile(d, q == 0 ? 0.5 : q == 1 ?
+                                                                   0.9 : 0.99) : NAN, bw);
+        ui_fit(name, sizeof name, u->cur.s[si].name, nw);
+        snprintf(line, sizeof line, " %s %8s %8s ", name, v[0], v[1]);
+        if (nq == 3)
+            snprintf(line + strlen(line), sizeof line - strlen(line), "%8s ", v[2]);
+        ui_put(y, 0, tw, a, line);
+        hit(u, y, 0, tw, 1, si);
+        nb = tw - (int)strlen(line) - 1;
+        if (nq < 3 || nb < 4 || !d->count)
+            continue;
+        if (u->strip_on && u->strip) {
+            double pts[GT_STRIP_POINTS], lo = INFINITY, hi = -INFINITY;
+            int n = u->strip->n, first = n > nb ? n - nb : 0;
+            for (int i = first; i < n; i++) {
+                pts[i - first] = gt_strip_point(u->strip, si, i, bw);
+                if (isfinite(pts[i - first])) {
+                    lo = fmin(lo, pts[i - first]);
+                    hi = fmax(hi, pts[i - first]);
+                }
+            }
+            if (isfinite(lo))
+                spark(u, y, (int)strlen(line), pts, n - first, lo, hi,
+                      ui_role(u, bw ? C_BW : C_LAT));
+        } else {
+            /* The distribution from its minimum to its p99, on one line. */
+            uint64_t bins[MAX_BINS], tot;
+            double h[MAX_BINS], top = 0, lo = d->min, hi = gt_dist_percentile(d, 0.99);
+            if (!(hi > lo))
+                hi = lo * 1.005 + 1e-12;
+            tot = gt_dist_bins(d, lo, hi, bins, nb < MAX_BINS ? nb : MAX_BINS);
+            for (int i = 0; i < nb && i < MAX_BINS; i++)
+                top = fmax(top, (double)bins[i]);
+            for (int i = 0; i < nb && i < MAX_BINS; i++)
+                h[i] = bins[i] ? (double)bins[i] : NAN;
+            if (tot)
+                spark(u, y, (int)strlen(line), h, nb < MAX_BINS ? nb : MAX_BINS, 0, top,
+                      ui_role(u, bw ? C_BW : C_LAT));
+        }
+    }
+    for (int y = hy; y < hy + hh; y++)
+        ui_put(y, tw, 1, ui_role(u, C_GHOST), u->utf8 ? "\u2502" : "|");
+    if (bw) {
+        hit(u, hy, bx, bwid, hh / 2, u->series_sel);
+        draw_block(u, hy, bx, bwid, hh / 2, u->series_sel, true);
+        draw_block(u, hy + hh / 2, bx, bwid, hh - hh / 2, u->series_sel, false);
+    } else {
+        draw_block(u, hy, bx, bwid, hh, u->series_sel, false);
+    }
 }
 
 /* The live histograms (and the streams timeline) in rows hy .. hy+hh. */
@@ -237,14 +403,22 @@ void ui_draw_histograms(ui *u, int hy, int hh)
         hh -= th;
         ui_draw_timeline(u, hy + hh, 0, COLS, th);
     }
+    u->nhit = 0;
+    u->compact = ns > 2 && hh / rows < 7;
+    if (u->compact) {
+        draw_compact(u, hy, hh, bw);
+        return;
+    }
+    if (u->pane == PANE_SERIES)
+        u->pane = PANE_EXP;
     /* Two blocks a row: bandwidth and latency of one series, or the
      * latency of two series when bandwidth means nothing here. */
     for (int b = 0; b < nblocks; b++) {
         int r = b / 2, y = hy + r * (hh / rows), h = hh / rows;
         int x = b % 2 ? COLS / 2 : 0, w = b % 2 ? COLS - COLS / 2 : COLS / 2;
-        if (bw)
-            draw_block(u, y, x, w, h, b / 2, b % 2 == 0);
-        else
-            draw_block(u, y, x, w, h, b, false);
+        int si = bw ? b / 2 : b;
+        if (si < u->cur.nseries)
+            hit(u, y, x, w, h, si);
+        draw_block(u, y, x, w, h, si, bw && b % 2 == 0);
     }
 }

@@ -153,17 +153,88 @@ static outcome edit_key(ui *u, int ch)
     return OUT_REDRAW;
 }
 
+/* A click or the wheel: the header's "?:help" and experiment name, a
+ * parameter (a click selects it, the wheel changes its value), a series
+ * (the table's row, or a histogram block: 'y' explains it). */
+static outcome mouse_event(ui *u)
+{
+    MEVENT ev;
+    bool wheel_up, wheel_down, click;
+
+    if (getmouse(&ev) != OK)
+        return OUT_NONE;
+    wheel_up = ev.bstate & BUTTON4_PRESSED;
+    wheel_down = ev.bstate & BUTTON5_PRESSED;
+    click = ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED);
+    if (u->help) {
+        u->help_scroll += wheel_down ? 1 : wheel_up ? -1 : 0;
+        if (click)
+            u->help = false;
+        return OUT_REDRAW;
+    }
+    if (u->inspect_shown || u->lesson_list || u->editing)
+        return OUT_NONE;
+    if (ev.y == 0 && click) {
+        if (ev.x >= u->head_help_x) {
+                    u->help = true;
+            u->help_scroll = 0;
+            return OUT_REDRAW;
+        }
+        if (u->head_exp_x >= 0 && ev.x >= u->head_exp_x &&
+            ev.x < u->head_exp_x + (int)strlen(u->exp->name))
+            return step_experiment(u, 1);
+        return OUT_NONE;
+    }
+    if (!u->tracing && ev.y >= u->par_y && ev.y < u->par_y + u->par_n && ev.x >= u->par_x &&
+        ev.x < u->par_x + u->par_w) {
+        int i = ev.y - u->par_y;
+        const gt_param *p = &u->exp->params[i];
+        u->pane = PANE_EXP;
+        u->sel = i;
+        if (wheel_up || wheel_down)
+            return try_value(u, i, gt_param_step(p, u->vals[i], wheel_up ? 1 : -1));
+        return OUT_REDRAW;
+    }
+    for (int k = 0; k < u->nhit; k++) {
+        const ui_hit *h = &u->hit[k];
+        if (ev.y < h->y || ev.y >= h->y + h->h || ev.x < h->x || ev.x >= h->x + h->w)
+            continue;
+        if (u->compact && (wheel_up || wheel_down)) {
+            u->series_sel += wheel_down ? 1 : -1;    /* the table clamps it */
+            return OUT_REDRAW;
+        }
+        if (!click)
+            return OUT_NONE;
+        if (u->compact && h->h == 1) {
+            u->series_sel = h->series;
+            u->pane = PANE_SERIES;
+            return OUT_REDRAW;
+        }
+        u->why = h->series + 1;
+        ui_set_msg(u, false, "why: %s (%d of %d; y: next, then off)",
+                   u->cur.s[h->series].name, u->why, u->cur.nseries);
+        return OUT_REDRAW;
+    }
+    return OUT_NONE;
+}
+
 outcome ui_handle_key(ui *u, int ch)
 {
     const gt_param *p;
 
+    if (ch == KEY_MOUSE)
+        return mouse_event(u);
     if (u->editing)
         return edit_key(u, ch);
     if (ch == KEY_RESIZE)
         return OUT_REDRAW;
     gt_action a = gt_key_action(translate_key(ch));
+    if (u->help && (a == GT_A_UP || a == GT_A_DOWN)) {
+        u->help_scroll += a == GT_A_DOWN ? 1 : -1;     /* the box clamps it */
+        return OUT_REDRAW;
+    }
     if (u->help && a != GT_A_QUIT) {
-        u->help = false;          /* any key closes the help */
+        u->help = false;          /* any other key closes the help */
         return OUT_REDRAW;
     }
     {
@@ -192,13 +263,29 @@ outcome ui_handle_key(ui *u, int ch)
         u->trace_scroll = 0;
         return OUT_REDRAW;
     case GT_A_QUIT: return OUT_QUIT;
-    case GT_A_HELP: u->help = true; return OUT_REDRAW;
+    case GT_A_HELP: u->help = true; u->help_scroll = 0; return OUT_REDRAW;
     case GT_A_PAUSE: u->paused = !u->paused; return OUT_PAUSE;
     case GT_A_RESTART: return OUT_RESTART;
     case GT_A_CLEAR: return OUT_CLEAR;
-    case GT_A_NEXT_PANE: u->pane = (u->pane + 1) % PANE_COUNT; return OUT_REDRAW;
+    case GT_A_NEXT_PANE:
+        u->pane = (u->pane + 1) % PANE_COUNT;
+        if (u->pane == PANE_SERIES && !u->compact)
+            u->pane = PANE_EXP;     /* the table is there only with many series */
+        return OUT_REDRAW;
+    case GT_A_STRIP:
+        if (!u->strip) {
+            ui_set_msg(u, true, "s: out of memory for the time strip");
+            return OUT_REDRAW;
+        }
+        u->strip_on = !u->strip_on;
+        ui_set_msg(u, false, "time strip %s", u->strip_on ? "on: each series' median second "
+                   "by second, the last minute (s: off)" : "off");
+        return OUT_REDRAW;
     case GT_A_UP:
-        if (u->pane == PANE_DEV) {
+        if (u->pane == PANE_SERIES) {
+            if (u->series_sel > 0)
+                u->series_sel--;
+        } else if (u->pane == PANE_DEV) {
             if (u->dev_scroll > 0)
                 u->dev_scroll--;
         } else {
@@ -206,7 +293,9 @@ outcome ui_handle_key(ui *u, int ch)
         }
         return OUT_REDRAW;
     case GT_A_DOWN:
-        if (u->pane == PANE_DEV)
+        if (u->pane == PANE_SERIES)
+            u->series_sel++;        /* the table clamps it */
+        else if (u->pane == PANE_DEV)
             u->dev_scroll++;
         else
             u->sel = (u->sel + 1) % u->exp->nparams;

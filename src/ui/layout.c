@@ -13,25 +13,51 @@
 #include "gputui/base/units.h"
 #include "ui_priv.h"
 
+/* "NVIDIA H200" -> "H200", "NVIDIA H100 80GB HBM3" -> "H100 80GB HBM3". */
+static const char *short_device(const char *name)
+{
+    return strncmp(name, "NVIDIA ", 7) ? name : name + 7;
+}
+
+/* The header keeps the experiment, the state and "?:help" at any width:
+ * it drops, in this order, the vendor from the device name, the replay's
+ * "(d: next)", the version, "q:quit", and then the device name's tail. */
 static void ui_draw_header(ui *u)
 {
-    char right[64];
-    int st = u->st.state;
+    const char *state = gt_state_name((gt_state)u->st.state), *dev = u->props.name;
+    char left[512], where[160], ver[32];
+    int room;
 
-    if (u->cmp)
-        ui_putf(0, 0, COLS, ui_role(u, C_HEAD), " gputui %s | COMPARE A: %s vs B: %s | %s | %s",
-                GT_VERSION, u->props.name, u->cmp->props.name, u->exp->name,
-                gt_state_name((gt_state)st));
-    else if (u->src->bundle && u->src->bundle->n > 1)
-        ui_putf(0, 0, COLS, ui_role(u, C_HEAD), " gputui %s | REPLAY recorded GPU %d of %d "
-                "(d: next): %s | %s | %s", GT_VERSION, u->src->bundle_idx + 1, u->src->bundle->n,
-                u->props.name, u->exp->name, gt_state_name((gt_state)st));
-    else
-        ui_putf(0, 0, COLS, ui_role(u, C_HEAD), " gputui %s | %sGPU %d: %s | %s | %s", GT_VERSION,
-                u->rec ? "REPLAY " : "", u->props.ordinal, u->props.name, u->exp->name,
-                gt_state_name((gt_state)st));
-    snprintf(right, sizeof right, "?:help  q:quit ");
-    ui_put(0, COLS - (int)strlen(right), (int)strlen(right), ui_role(u, C_HEAD), right);
+    for (int level = 0; level < 6; level++) {
+        const char *d = level >= 1 ? short_device(dev) : dev;
+        bool bundle = u->src->bundle && u->src->bundle->n > 1;
+        snprintf(ver, sizeof ver, level >= 3 ? "" : " %s", GT_VERSION);
+        if (u->cmp)
+            snprintf(where, sizeof where, "COMPARE A: %s vs B: %s", d,
+                     level >= 1 ? short_device(u->cmp->props.name) : u->cmp->props.name);
+        else if (bundle)
+            snprintf(where, sizeof where, "REPLAY recorded GPU %d of %d%s: %s",
+                     u->src->bundle_idx + 1, u->src->bundle->n, level >= 2 ? "" : " (d: next)", d);
+        else
+            snprintf(where, sizeof where, "%sGPU %d: %s", u->rec ? "REPLAY " : "", u->props.ordinal, d);
+        snprintf(left, sizeof left, " gputui%s | %s | %s | %s", ver, where, u->exp->name, state);
+        room = COLS - (level >= 4 ? 8 : 16);      /* "?:help " or "?:help  q:quit " */
+        if ((int)strlen(left) <= room || level == 5)
+            break;
+    }
+    if ((int)strlen(left) > room) {
+        /* Still too long: the device name gives way, marked. */
+        int tail = (int)strlen(u->exp->name) + (int)strlen(state) + 6;
+        char head[512];
+        snprintf(head, sizeof head, "%.*s", (int)(strlen(left) - (size_t)tail), left);
+        ui_fit(where, sizeof where, head, room - tail > 4 ? room - tail : 4);
+        snprintf(left, sizeof left, "%s | %s | %s", where, u->exp->name, state);
+    }
+    ui_put(0, 0, COLS, ui_role(u, C_HEAD), left);
+    ui_put(0, COLS - room <= 8 ? COLS - 8 : COLS - 16, COLS - room <= 8 ? 8 : 16,
+           ui_role(u, C_HEAD), COLS - room <= 8 ? "?:help  " : " ?:help  q:quit ");
+    u->head_help_x = COLS - room <= 8 ? COLS - 8 : COLS - 15;
+    u->head_exp_x = (int)(strstr(left, u->exp->name) ? strstr(left, u->exp->name) - left : -1);
     if (u->rec)
         ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD,
                 " %s | x%g (< >)  n/N: configuration %d of %zu", u->banner, gt_replay_speed(),
@@ -162,24 +188,57 @@ static void ui_draw_status(ui *u)
     }
 }
 
-static void ui_draw_help(void)
+/* The help overlay: every key and what it does, the text wrapped in the
+ * box; Up/Down scroll when the box cannot hold them all. */
+static void ui_draw_help(ui *u)
 {
-    int w = COLS - 8 < 76 ? COLS - 8 : 76, h = (int)GT_A_COUNT + 8;
-    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2, row;
+    enum { KEYW = 24, MAXL = 128 };
+    static const char tail[] = "In the device pane Up/Down scroll; elsewhere they pick a "
+                               "parameter. A click picks a parameter, the wheel changes it.";
+    int w = COLS - 4 < 100 ? COLS - 4 : 100, x0 = (COLS - w) / 2, tw = w - KEYW - 4;
+    int n = 0, h, y0, shown;
+    struct { int a; const char *s; int len; } line[MAXL];
     char keys[64];
 
-    if (h > LINES - 2)
-        h = LINES - 2, y0 = 1;
+    /* Every line of the box: a key's first line names its keys. */
+    for (int a = 1; a < GT_A_COUNT; a++)
+        for (const char *t = gt_action_help((gt_action)a), *next; *t && n < MAXL - 4; t = next) {
+            next = ui_wrap_step(t, tw, &line[n].len);
+            line[n].a = t == gt_action_help((gt_action)a) ? a : 0;
+            line[n++].s = t;
+        }
+    line[n].a = -1;
+    line[n].s = "";
+    line[n++].len = 0;
+    for (const char *t = tail, *next; *t && n < MAXL; t = next) {
+        next = ui_wrap_step(t, w - 4, &line[n].len);
+        line[n].a = -1;
+        line[n++].s = t;
+    }
+    h = n + 3 < LINES - 2 ? n + 3 : LINES - 2;
+    shown = h - 3;
+    if (u->help_scroll > n - shown)
+        u->help_scroll = n - shown;
+    if (u->help_scroll < 0)
+        u->help_scroll = 0;
+    y0 = (LINES - h) / 2;
     for (int r = 0; r < h; r++)
         ui_put(y0 + r, x0, w, A_REVERSE, "");
-    ui_putf(y0, x0, w, A_REVERSE | A_BOLD, "  gputui keys  (any key closes)");
-    row = y0 + 2;
-    for (int a = 1; a < GT_A_COUNT && row < y0 + h - 1; a++, row++)
-        ui_putf(row, x0, w, A_REVERSE, "  %-22s %s", gt_action_keys((gt_action)a, keys, sizeof keys),
-             gt_action_help((gt_action)a));
-    row++;
-    if (row < y0 + h - 1)
-        ui_putf(row, x0, w, A_REVERSE, "  In the device pane Up/Down scroll; elsewhere they pick a parameter.");
+    ui_putf(y0, x0, w, A_REVERSE | A_BOLD, "  gputui keys  (%sany other key closes)",
+            shown < n ? "Up/Down: more; " : "");
+    for (int k = 0; k < shown && u->help_scroll + k < n; k++) {
+        int i = u->help_scroll + k, y = y0 + 2 + k;
+        char text[256];
+        snprintf(text, sizeof text, "%.*s", line[i].len, line[i].s);
+        if (line[i].a < 0) {
+            ui_put(y, x0 + 2, w - 4, A_REVERSE, text);
+            continue;
+        }
+        if (line[i].a > 0)
+            ui_putf(y, x0 + 2, KEYW, A_REVERSE, "%s", gt_action_keys((gt_action)line[i].a,
+                                                                    keys, sizeof keys));
+        ui_put(y, x0 + 2 + KEYW, tw, A_REVERSE, text);
+    }
 }
 
 void ui_draw(ui *u)
@@ -217,7 +276,7 @@ void ui_draw(ui *u)
         ui_draw_inspect(u, y0, avail);
         ui_draw_status(u);
         if (u->help)
-            ui_draw_help();
+            ui_draw_help(u);
         refresh();
         return;
     }
@@ -245,6 +304,6 @@ void ui_draw(ui *u)
     if (u->lesson_list)
         ui_draw_lesson_list(u);
     if (u->help)
-        ui_draw_help();
+        ui_draw_help(u);
     refresh();
 }

@@ -176,11 +176,15 @@ void ui_draw_lesson(ui *u, int y, int x, int w, int h)
 
 void ui_draw_lesson_list(ui *u)
 {
-    int n = u->src->nlessons, w = COLS - 8 < 100 ? COLS - 8 : 100;
-    int h = 2 * n + 4, y0, x0 = (COLS - w) / 2, row;
+    int n = u->src->nlessons, w = COLS - 8 < 110 ? COLS - 8 : 110;
+    int h, y0, x0 = (COLS - w) / 2, row, need = 3, about;
 
-    if (h > LINES - 2)
-        h = LINES - 2;
+    /* Each lesson: its title line, then what it is about wrapped below
+     * (as many lines as the screen allows, the last one marked if cut). */
+    for (int i = 0; i < n; i++)
+        need += 1 + ui_wrap_lines(w - 6, u->src->lessons[i].about);
+    h = need < LINES - 2 ? need : LINES - 2;
+    about = n ? (h - 3 - n) / n : 0;
     y0 = (LINES - h) / 2;
     for (int r = 0; r < h; r++)
         ui_put(y0 + r, x0, w, A_REVERSE, "");
@@ -191,7 +195,8 @@ void ui_draw_lesson_list(ui *u)
         attr_t a = A_REVERSE | (i == u->lesson_sel ? A_BOLD : 0);
         ui_putf(row++, x0, w, a, " %s%d %-15s %s (%d steps)", i == u->lesson_sel ? ">" : " ",
                 i + 1, l->name, l->title, l->nsteps);
-        if (row < y0 + h - 1 && h >= 2 * n + 4)
-            ui_putf(row++, x0, w, A_REVERSE, "     %s", l->about);
+        if (about > 0 && row < y0 + h - 1)
+            row += ui_wrap(row, x0 + 5, w - 6, about < y0 + h - 1 - row ? about
+                           : y0 + h - 1 - row, A_REVERSE, l->about);
     }
 }

@@ -173,6 +173,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     }
     cs = nl_langinfo(CODESET);
     u.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+    ui_screen_init(u.utf8);
 
     ui_crash_save_tty();
     if (!initscr()) {
@@ -188,7 +189,14 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     curs_set(0);
     ui_crash_arm();
     init_colors(&u, cli);
-    ui_apply(&u, false, gt_now());
+    u.strip = calloc(1, sizeof *u.strip);  /* 's' says so if it is missing */
+    /* Clicks and the wheel, where the terminal reports them. */
+    if (!cli->no_mouse)
+        /* every button event: a mask that leaves releases out makes
+         * ncurses wait for one after a wheel step (no terminal sends it) */
+        u.mouse = mousemask(ALL_MOUSE_EVENTS, NULL) != 0;
+    mouseinterval(0);
+    ui_apply(&u, false, gt_now());      /* resets the strip for its generation */
     if (src->inspect)
         ui_inspect_open(&u);
 
@@ -216,6 +224,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             ui_trace_refresh(&u);       /* these two at most once a frame */
             ui_lesson_tick(&u);
             ui_inspect_tick(&u);
+            if (u.strip)
+                gt_strip_tick(u.strip, now);
             ui_draw(&u);
             last_draw = now;
             dirty = false;
@@ -254,10 +264,13 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         if (pfd[1].fd >= 0 && pfd[1].revents) {
             bool first = gt_run_count(&u.cur) == 0;
             while ((n = gt_engine_drain(u.eng, buf, GT_ARRAY_LEN(buf))) > 0) {
+                double t = gt_now();
                 record_samples(&u, buf, n);
                 for (size_t i = 0; i < n; i++) {
                     u.drained += buf[i].gen == u.cur.gen;
                     gt_run_add(&u.cur, &buf[i]);
+                    if (u.strip)
+                        gt_strip_add(u.strip, &buf[i], t);
                 }
             }
             dirty = true;
@@ -317,6 +330,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         ui_trace_refresh(&u);
     }
     ui_inspect_free(&u);
+    free(u.strip);
     free(u.calls);
     free(u.calls_prev);
     {

@@ -14,7 +14,12 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
     int row = y + 1, end = y + h;
     char v[64], tbuf[32];
 
+    w--;        /* a column to spare: text that reaches the edge was cut, and says so */
     ui_putf(y, x, w, t, " Experiment: %s", e->title);
+    u->par_y = row;
+    u->par_x = x;
+    u->par_w = w;
+    u->par_n = e->nparams < end - row ? e->nparams : end - row;
     for (int i = 0; i < e->nparams && row < end; i++, row++) {
         const gt_param *p = &e->params[i];
         const char *why;
@@ -34,9 +39,19 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
         if (!ok && w > 54)
             ui_putf(row, x + 42, w - 42, ui_role(u, C_GHOST), "(%s)", why);
     }
-    if (row < end && e->params[u->sel].help)
-        ui_putf(row++, x, w, ui_role(u, C_GHOST), " %s: %s", e->params[u->sel].name,
-             e->params[u->sel].help);
+    if (row < end && e->params[u->sel].help) {
+        /* Up to three lines, as long as the figures below keep theirs. */
+        char help[600];
+        gt_summary_line sl[GT_SUMMARY_LINES];
+        int below = u->st.info.ntimes + (e->summary ? e->summary(&u->cur, &u->props, sl,
+                                                                 GT_SUMMARY_LINES) : 0) +
+                    (u->st.info.note[0] != 0) + (u->st.info.timing[0] != 0) +
+                    (u->st.warmup_total != 0);
+        int lines = end - row - below;
+        snprintf(help, sizeof help, "%s: %s", e->params[u->sel].name, e->params[u->sel].help);
+        lines = lines > 3 ? 3 : lines < 1 ? 1 : lines;
+        row += ui_wrap(row, x + 1, w - 2, lines, ui_role(u, C_GHOST), help);
+    }
     if (u->why && u->why <= u->cur.nseries) {
         /* 'y': the selected series' headline decomposed, in place of the
          * set-up figures, the summary and the text below */

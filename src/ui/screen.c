@@ -19,34 +19,68 @@ attr_t ui_role(const ui *u, int c)
     }
 }
 
-/* Writes s at (y, x) in exactly w columns: cut or padded with spaces.
- * Counts columns, not bytes, so UTF-8 glyphs (one column each) fit. */
+static bool utf8_mark = true;
+
+void ui_screen_init(bool utf8)
+{
+    utf8_mark = utf8;
+}
+
+/* Bytes of the UTF-8 sequence that starts with c. */
+static int glyph_len(unsigned char c)
+{
+    return c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+}
+
+/* s in exactly w columns into out: padded with spaces, or cut with the
+ * mark ("…", or ">" without UTF-8) in its last column when what is cut
+ * is more than spaces. */
+void ui_fit(char *out, size_t len, const char *s, int w)
+{
+    size_t o = 0;
+    int cols = 0;
+
+    if (!len)
+        return;
+    while (*s && cols < w && o + 8 < len) {
+        int n = glyph_len((unsigned char)*s);
+        for (int i = 0; i < n && s[i]; i++)
+            out[o++] = s[i];
+        s += n;
+        cols++;
+    }
+    while (*s == ' ')
+        s++;
+    if (*s && w >= 2 && o > 0) {
+        /* cut: the last glyph gives way to the mark */
+        do
+            o--;
+        while (o > 0 && ((unsigned char)out[o] & 0xC0) == 0x80);
+        if (utf8_mark && o + 4 < len) {
+            memcpy(out + o, "\u2026", 3);
+            o += 3;
+        } else {
+            out[o++] = '>';
+        }
+    }
+    while (cols < w && o + 1 < len) {
+        out[o++] = ' ';
+        cols++;
+    }
+    out[o] = '\0';
+}
+
+/* Writes s at (y, x) in exactly w columns (ui_fit): counts columns, not
+ * bytes, so UTF-8 glyphs (one column each) fit. */
 void ui_put(int y, int x, int w, attr_t a, const char *s)
 {
     char buf[1024];
-    size_t o = 0;
-    int cols = 0;
 
     if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
         return;
     if (x + w > COLS)
         w = COLS - x;
-    while (*s && cols < w && o + 8 < sizeof buf) {
-        int len = 1;
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0xF0) len = 4;
-        else if (c >= 0xE0) len = 3;
-        else if (c >= 0xC0) len = 2;
-        for (int i = 0; i < len && s[i]; i++)
-            buf[o++] = s[i];
-        s += len;
-        cols++;
-    }
-    while (cols < w && o + 1 < sizeof buf) {
-        buf[o++] = ' ';
-        cols++;
-    }
-    buf[o] = '\0';
+    ui_fit(buf, sizeof buf, s, w);
     attron(a);
     mvaddstr(y, x, buf);
     attroff(a);
@@ -54,7 +88,7 @@ void ui_put(int y, int x, int w, attr_t a, const char *s)
 
 void ui_putf(int y, int x, int w, attr_t a, const char *fmt, ...)
 {
-    char buf[512];
+    char buf[1024];
     va_list ap;
 
     va_start(ap, fmt);
@@ -63,28 +97,64 @@ void ui_putf(int y, int x, int w, attr_t a, const char *fmt, ...)
     ui_put(y, x, w, a, buf);
 }
 
-/* Word-wraps text into at most maxl lines of width w at (y, x). */
+/* Where the line of text that starts at s ends within w columns: after
+ * the last word that fits, or at w when one word is longer. */
+static int line_end(const char *s, int w)
+{
+    int len = (int)strlen(s), cut;
+
+    if (len <= w)
+        return len;
+    cut = w;
+    while (cut > 0 && s[cut] != ' ')
+        cut--;
+    return cut ? cut : w;
+}
+
+const char *ui_wrap_step(const char *s, int w, int *len)
+{
+    *len = line_end(s, w);
+    s += *len;
+    while (*s == ' ')
+        s++;
+    return s;
+}
+
+int ui_wrap_lines(int w, const char *text)
+{
+    int lines = 0;
+    const char *s = text;
+
+    while (*s && w > 8) {
+        s += line_end(s, w);
+        while (*s == ' ')
+            s++;
+        lines++;
+    }
+    return lines;
+}
+
+/* Word-wraps text into at most maxl lines of width w at (y, x); the last
+ * line ends with the mark when text is left over, and so does a word
+ * longer than the line. */
 int ui_wrap(int y, int x, int w, int maxl, attr_t a, const char *text)
 {
     int lines = 0;
     const char *s = text;
 
     while (*s && lines < maxl && w > 8) {
-        int len = (int)strlen(s), cut = len;
-        if (len > w) {
-            cut = w;
-            while (cut > 0 && s[cut] != ' ')
-                cut--;
-            if (cut == 0)
-                cut = w;
-        }
-        char buf[512];
-        snprintf(buf, sizeof buf, "%.*s", cut, s);
+        int cut = line_end(s, w);
+        char buf[1024];
+        const char *next = s + cut;
+        while (*next == ' ')
+            next++;
+        if ((lines + 1 == maxl && *next) || (cut == w && s[cut] && s[cut] != ' '))
+            snprintf(buf, sizeof buf, "%s", s);     /* ui_put cuts it with the mark */
+        else
+            snprintf(buf, sizeof buf, "%.*s", cut, s);
         ui_put(y + lines, x, w, a, buf);
         lines++;
-        s += cut;
-        while (*s == ' ')
-            s++;
+        s = next;
     }
     return lines;
 }

@@ -47,6 +47,8 @@ void ui_apply(ui *u, bool restart, double tkey)
         gt_run_free(&u->cur);
     gen = gt_engine_configure(u->eng, u->exp, u->vals);
     gt_run_init(&u->cur, u->exp, u->vals, gen);
+    if (u->strip)
+        gt_strip_reset(u->strip, gen);
     u->drained = 0;
     if (u->cmp) {
         /* B follows A to the same configuration, with all its samples. */

@@ -64,13 +64,14 @@ bool ui_sweep_tick(ui *u, double now)
     return true;
 }
 
-/* The sweep's plot in place of the histograms. */
+/* The sweep's plot in place of the histograms: a bar a value, as thick
+ * as the height allows. */
 void ui_draw_sweep(ui *u, int y, int h)
 {
     static char rows[GT_SWEEP_MAX + 2][256];
     const gt_sweep *s = &u->sweep;
     int all = gt_sweep_render(s, rows, GT_SWEEP_MAX + 2, COLS);
-    int n = all < h - 1 ? all : h - 1;
+    int n = all < h - 1 ? all : h - 1, thick = all > 1 ? (h - 2) / (all - 1) : 1, row = y + 1;
 
     /* Too short for every value: the last row says how many are hidden. */
     if (n < all && n > 1) {
@@ -84,12 +85,24 @@ void ui_draw_sweep(ui *u, int y, int h)
     else
         ui_putf(y, 0, COLS, ui_role(u, C_TITLE), " Sweep of %s: p50 at each value (w sweeps again, "
              "any change leaves the plot)", s->exp->params[s->param].name);
-    for (int r = 0; r < h - 1; r++) {
-        attr_t a = A_NORMAL;
-        if (r < n && strstr(rows[r], "----------"))
-            a = ui_role(u, C_OK);
-        else if (r == 0)
-            a = ui_role(u, C_GHOST);
-        ui_put(y + 1 + r, 0, COLS, a, r < n ? rows[r] : "");
+    if (thick > 4)
+        thick = 4;
+    if (n < all || thick < 1)
+        thick = 1;
+    for (int r = 0; r < n && row < y + h; r++) {
+        bool mark = strstr(rows[r], "----------") != NULL;
+        attr_t a = mark ? ui_role(u, C_OK) : r == 0 ? ui_role(u, C_GHOST) : A_NORMAL;
+        ui_put(row++, 0, COLS, a, rows[r]);
+        /* the bar again below its value, without the figures */
+        for (int k = 1; k < thick && r > 0 && !mark && row < y + h; k++) {
+            char bar[256];
+            for (int c = 0; c < 256; c++)
+                bar[c] = rows[r][c] == '#' ? '#' : rows[r][c] ? ' ' : '\0';
+            ui_put(row++, 0, COLS, a, bar);
+            if (!rows[r][0])
+                break;
+        }
     }
+    while (row < y + h)
+        ui_put(row++, 0, COLS, A_NORMAL, "");
 }

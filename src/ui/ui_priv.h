@@ -38,6 +38,7 @@
 #include "gputui/lesson/lesson.h"
 #include "gputui/record/record.h"
 #include "gputui/measure/run.h"
+#include "gputui/measure/strip.h"
 #include "gputui/measure/sweep.h"
 #include "gputui/ui.h"
 
@@ -47,12 +48,17 @@
 #define SWEEP_SAMPLES 15        /* samples per series at each value of a sweep */
 #define MAX_EXPS 16
 
-enum { PANE_EXP, PANE_DEV, PANE_COUNT };
+enum { PANE_EXP, PANE_DEV, PANE_SERIES, PANE_COUNT };   /* series: the compact table */
 enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE, C_H2D, C_KERNEL, C_D2H };
 
 /* What a key asks of the main loop. */
 typedef enum { OUT_NONE, OUT_REDRAW, OUT_APPLY, OUT_RESTART, OUT_PAUSE,
                OUT_CLEAR, OUT_SWEEP, OUT_DEVICE, OUT_QUIT } outcome;
+
+/* A rectangle of the screen that a click on selects a series. */
+typedef struct ui_hit {
+    int y, x, w, h, series;
+} ui_hit;
 
 typedef struct ui {
     gt_ui_source *src;          /* where samples come from; 'd' changes it */
@@ -67,6 +73,7 @@ typedef struct ui {
     gt_devprops props;
     int pane, sel, dev_scroll, dev_lines;
     bool help, paused, color, utf8;
+    int help_scroll;
     bool editing;
     char edit[64];
     char msg[400];
@@ -103,6 +110,15 @@ typedef struct ui {
     const gt_lesson *lesson;    /* in a lesson, else NULL */
     int step, step_cfg;         /* its step, and which of the step's configurations runs */
     gt_verdict verdict;
+    int head_help_x, head_exp_x;    /* where "?:help" and the experiment's name are (mouse) */
+    bool mouse;                 /* clicks and the wheel are read */
+    int par_y, par_x, par_w, par_n; /* the parameter rows (mouse): first row, columns, count */
+    ui_hit hit[2 * GT_MAX_SERIES];  /* histogram blocks and table rows (mouse) */
+    int nhit;
+    bool compact;               /* too many series for blocks: a table and one series */
+    int series_sel, series_scroll;
+    gt_strip *strip;            /* 's': each series' median second by second */
+    bool strip_on;
     bool inspect_shown;         /* 'I': the inspection card over the panes */
     gt_inspection *insp;        /* live: the inspection being measured, NULL */
     gt_inspect_card *card;      /* the card shown (malloc'd), NULL if none yet */
@@ -113,8 +129,14 @@ typedef struct ui {
     int64_t insp_vals[GT_MAX_PARAMS];
 } ui;
 
-/* screen.c: drawing primitives */
+/* screen.c: drawing primitives. Text longer than its columns is cut with
+ * a mark ("…", or ">" without UTF-8: ui_screen_init says which). */
+void ui_screen_init(bool utf8);
 attr_t ui_role(const ui *u, int c);
+void ui_fit(char *out, size_t len, const char *s, int w);
+int ui_wrap_lines(int w, const char *text);     /* lines ui_wrap would take */
+/* One wrapped line of s: its length in *len, and where the next starts. */
+const char *ui_wrap_step(const char *s, int w, int *len);
 void ui_put(int y, int x, int w, attr_t a, const char *s);
 void ui_putf(int y, int x, int w, attr_t a, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

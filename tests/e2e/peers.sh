@@ -11,7 +11,7 @@ REC=share/gputui/2xh200.gtr.gz
 
 start peer 130 42 "LC_ALL=C.UTF-8 '$BIN' --replay $REC -e peer"
 check "peer: the copy's histogram, against the NVLink ceiling" \
-    wait_for "this reads peer bandwidth GB/s +p50 [0-9.]+ = [0-9.]+% of NVLink 4.0" 10
+    wait_for "this reads peer bandwidth GB/s +p50 [0-9.]+ = [0-9.]+% of NVLink 4" 10
 check "peer: set-up names both GPUs" wait_for "cudaDeviceEnablePeerAccess: GPU 0 -> GPU 1" 5
 check "peer: the summary names the pair" wait_for "GPU 0 with GPU 1, peer access enabled" 5
 # directions: the fifth row; Space steps an enum.

@@ -90,8 +90,8 @@ stop
 
 # The VMM, L2 and pitched experiments from the recording.
 start vmm 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay $REC -e vmm --size 64M"
-wait_for "cudaFreeAsync latency" 10
-check "vmm: a block per call, eleven in all" bash -c "s=\$(tmux -L '$SOCK' capture-pane -p -t t); for c in cuMemAddressReserve cuMemCreate cuMemMap cuMemSetAccess cuMemUnmap cuMemRelease cuMemAddressFree cudaMalloc cudaFree cudaMallocAsync cudaFreeAsync; do grep -q \"\$c latency\" <<<\"\$s\" || exit 1; done"
+wait_for "cudaFreeAsync +[0-9.]+ us" 10
+check "vmm: a row per call, eleven in all, beside the first call's histogram" bash -c "s=\$(tmux -L '$SOCK' capture-pane -p -t t); for c in cuMemAddressReserve cuMemCreate cuMemMap cuMemSetAccess cuMemUnmap cuMemRelease cuMemAddressFree cudaMalloc cudaFree cudaMallocAsync cudaFreeAsync; do grep -Eq \"^ \$c +[0-9.]+ [mun]?s\" <<<\"\$s\" || exit 1; done; grep -q 'cuMemAddressReserve latency per' <<<\"\$s\""
 check "vmm: granularity and rounding" wait_for "granularity: minimum 2 MiB, recommended 2 MiB" 10
 check "vmm: VMM against the runtime" wait_for "allocate \\(sum of p50s\\): VMM .*cudaMalloc .*cudaMallocAsync" 10
 tm send-keys -t t e

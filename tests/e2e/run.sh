@@ -135,7 +135,7 @@ else
     bad "make uninstall PREFIX=..."
 fi
 
-for part in replay classroom lessons peers crash; do
+for part in replay classroom lessons peers crash screens; do
     tests/e2e/$part.sh "$BIN" "$TMPD"
     E2E_PASS=$((E2E_PASS + $(cat "$TMPD/$part.pass"))); E2E_FAIL=$((E2E_FAIL + $(cat "$TMPD/$part.fail")))
 done

@@ -35,6 +35,7 @@ typedef struct gt_cli {
     gt_format format;
     int64_t samples;        /* batch: samples per series */
     bool no_color;
+    bool no_mouse;          /* --no-mouse: no clicks or wheel in the TUI */
     const char *trace;      /* --trace FILE: key-to-sample latency log */
     const char *record;     /* --record FILE (.gz: compressed) */
     int64_t record_samples; /* --record-samples: per series and configuration */

@@ -165,6 +165,8 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                 return -1;
         } else if (!strcmp(name, "--no-color")) {
             c->no_color = true;
+        } else if (!strcmp(name, "--no-mouse")) {
+            c->no_mouse = true;
         } else if (!strcmp(name, "--trace")) {
             NEED_VALUE();
             c->trace = val;
@@ -443,6 +445,7 @@ void gt_cli_usage(FILE *f)
             "                          prometheus with --inspect\n"
             "      --samples N         batch: samples per series, 1 to 1000000 (default 50)\n"
             "      --no-color          monochrome TUI (also NO_COLOR=1)\n"
+            "      --no-mouse          the TUI leaves clicks and the wheel to the terminal\n"
             "      --trace FILE        log key-press to first-sample latency\n"
             "      --record FILE       write every configuration and sample to FILE (.gtr;\n"
             "                          a name ending in .gz is written compressed); it is\n"

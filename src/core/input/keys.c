@@ -27,6 +27,7 @@ const gt_keybind gt_keys[] = {
     {'y', GT_A_WHY},
     {'t', GT_A_TRACE},
     {'I', GT_A_INSPECT},
+    {'s', GT_A_STRIP},
 };
 const size_t gt_nkeys = sizeof gt_keys / sizeof gt_keys[0];
 
@@ -37,7 +38,7 @@ static const char *const help[GT_A_COUNT] = {
     [GT_A_PAUSE] = "pause or resume sampling",
     [GT_A_RESTART] = "restart: set up the configuration again",
     [GT_A_CLEAR] = "clear the histograms (current and previous)",
-    [GT_A_NEXT_PANE] = "switch pane: experiment / device",
+    [GT_A_NEXT_PANE] = "switch pane: experiment / device (/ the series table, when shown)",
     [GT_A_UP] = "previous parameter (device pane: scroll up)",
     [GT_A_DOWN] = "next parameter (device pane: scroll down)",
     [GT_A_DEC] = "decrease the value (sizes halve, choices cycle)",
@@ -56,6 +57,7 @@ static const char *const help[GT_A_COUNT] = {
     [GT_A_LESSONS] = "lessons (in one: Space/Enter next step, Backspace back, Esc leave)",
     [GT_A_WHY] = "why: the next series' headline against its ceiling, step by step",
     [GT_A_TRACE] = "the CUDA calls of this configuration (set-up, an iteration, teardown)",
+    [GT_A_STRIP] = "time strip: each series' median second by second over the last minute",
     [GT_A_INSPECT] = "inspect: the GPU's health card, a verdict a row (Enter: a row's measurement)",
 };
 
