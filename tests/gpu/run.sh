@@ -496,8 +496,8 @@ section "inspect: the health card"
 # A healthy lent GPU passes (exit 0) in under 30 s; the Prometheus text
 # passes the strict format check.
 t0=$SECONDS
-"$BIN" --batch --inspect --format json --record "$LOG/inspect.gtr" >"$LOG/inspect.json" \
-    2>"$LOG/inspect.err"
+"$BIN" --batch --inspect --format json --record "$LOG/inspect.gtr" --record-samples 20 \
+    >"$LOG/inspect.json" 2>"$LOG/inspect.err"
 rc=$?
 if out=$(python3 - "$LOG/inspect.json" "$rc" "$((SECONDS - t0))" <<'PY'
 import json, sys
@@ -520,7 +520,8 @@ assert key(a) == key(b), [x for x in zip(key(a), key(b)) if x[0] != x[1]][:3]
 print(f"{len(a['rows'])} rows alike, status {b['status']}")
 PY
 ); then ok "inspect --record, then --replay: $out"; else bad "inspect --replay: $out"; fi
-"$BIN" --batch --inspect --format prometheus >"$LOG/inspect.prom" 2>"$LOG/inspect-prom.err"
+"$BIN" --batch --inspect --replay "$LOG/inspect.gtr" --format prometheus >"$LOG/inspect.prom" \
+    2>"$LOG/inspect-prom.err"
 if out=$(python3 tests/tools/promcheck.py "$LOG/inspect.prom"); then ok "inspect --format prometheus: $out"
 else bad "inspect --format prometheus: $out"; fi
 

@@ -51,7 +51,7 @@ assert all(s['failed'] == 0 for r in d['runs'] for s in r['series'])
 
 # 'I' on the live GPU: the steps measured on screen, the card, Enter on a
 # row shows its measurement, I brings the card back; --record keeps it.
-start insp 120 40 "LC_ALL=C.UTF-8 '$BIN' --inspect --record '$TMPD/insp.gtr'"
+start insp 120 40 "LC_ALL=C.UTF-8 '$BIN' --inspect --record '$TMPD/insp.gtr' --record-samples 20"
 check "--inspect: the steps measured on screen" wait_for "Inspecting GPU [0-9]+: .*step [0-9]+ of [0-9]+" 20
 check "--inspect: the card follows" wait_for "^ PASS: GPU [0-9]+ .* [0-9]+ pass, 0 warn, 0 fail" 40
 tm send-keys -t t j j Enter
@@ -183,7 +183,8 @@ stop
 # VMM: eleven series on one screen, each call's histogram.
 start vmm 120 40 "'$BIN' -e vmm --size 64M"
 check "vmm: runs" wait_for "RUNNING" 30
-check "vmm: every call has a block" bash -c "s=\$(tmux -L '$SOCK' capture-pane -p -t t); for c in cuMemAddressReserve cuMemCreate cuMemMap cuMemSetAccess cuMemUnmap cuMemRelease cuMemAddressFree cudaMalloc cudaFree cudaMallocAsync cudaFreeAsync; do grep -q \"\$c latency\" <<<\"\$s\" || exit 1; done"
+wait_for "^ cudaFreeAsync +[0-9.]+ [mun]?s" 15
+check "vmm: every call has a row of the table of series" bash -c "s=\$(tmux -L '$SOCK' capture-pane -p -t t); for c in cuMemAddressReserve cuMemCreate cuMemMap cuMemSetAccess cuMemUnmap cuMemRelease cuMemAddressFree cudaMalloc cudaFree cudaMallocAsync cudaFreeAsync; do grep -Eq \"^ \$c +[0-9.]+ [mun]?s\" <<<\"\$s\" || exit 1; done"
 check "vmm: granularity and rounding" wait_for "size 64 MiB rounds up to 64 MiB: .* wasted" 10
 screen >"${GPUTUI_LOG_DIR:-/tmp}/tui-vmm.txt" 2>/dev/null || true
 tm send-keys -t t q
