@@ -11,8 +11,9 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
 {
     const gt_experiment *e = u->exp;
     attr_t t = ui_role(u, C_TITLE) | (u->pane == PANE_EXP ? A_REVERSE : 0);
-    int row = y + 1, end = y + h;
+    int row = y + 1, end = y + h, nsum;
     char v[64], tbuf[32];
+    gt_summary_line sum[GT_SUMMARY_LINES];
 
     w--;        /* a column to spare: text that reaches the edge was cut, and says so */
     ui_putf(y, x, w, t, " Experiment: %s", e->title);
@@ -39,14 +40,14 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
         if (!ok && w > 54)
             ui_putf(row, x + 42, w - 42, ui_role(u, C_GHOST), "(%s)", why);
     }
+    /* The summary's lines, once a frame: the help above leaves them room. */
+    nsum = e->summary && !(u->why && u->why <= u->cur.nseries)
+         ? e->summary(&u->cur, &u->props, sum, GT_SUMMARY_LINES) : 0;
     if (row < end && e->params[u->sel].help) {
         /* Up to three lines, as long as the figures below keep theirs. */
         char help[600];
-        gt_summary_line sl[GT_SUMMARY_LINES];
-        int below = u->st.info.ntimes + (e->summary ? e->summary(&u->cur, &u->props, sl,
-                                                                 GT_SUMMARY_LINES) : 0) +
-                    (u->st.info.note[0] != 0) + (u->st.info.timing[0] != 0) +
-                    (u->st.warmup_total != 0);
+        int below = u->st.info.ntimes + nsum + (u->st.info.note[0] != 0) +
+                    (u->st.info.timing[0] != 0) + (u->st.warmup_total != 0);
         int lines = end - row - below;
         snprintf(help, sizeof help, "%s: %s", e->params[u->sel].name, e->params[u->sel].help);
         lines = lines > 3 ? 3 : lines < 1 ? 1 : lines;
@@ -68,12 +69,8 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
     for (int i = 0; i < u->st.info.ntimes && row < end; i++)
         ui_putf(row++, x, w, A_NORMAL, " %-44s %s", u->st.info.times[i].label,
              gt_format_seconds(u->st.info.times[i].sec, tbuf, sizeof tbuf));
-    if (e->summary && row < end) {
-        gt_summary_line lines[GT_SUMMARY_LINES];
-        int n = e->summary(&u->cur, &u->props, lines, GT_SUMMARY_LINES);
-        for (int i = 0; i < n && row < end; i++)
-            ui_putf(row++, x, w, ui_role(u, C_TITLE), " %s", lines[i]);
-    }
+    for (int i = 0; i < nsum && row < end; i++)
+        ui_putf(row++, x, w, ui_role(u, C_TITLE), " %s", sum[i]);
     if (row < end && u->st.info.note[0])
         ui_putf(row++, x, w, strncmp(u->st.info.note, "SAMPLED", 7) ? A_NORMAL : ui_role(u, C_WARN),
              " verify: %s", u->st.info.note);
