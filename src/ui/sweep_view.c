@@ -85,8 +85,6 @@ void ui_draw_sweep(ui *u, int y, int h)
     else
         ui_putf(y, 0, COLS, ui_role(u, C_TITLE), " Sweep of %s: p50 at each value (w sweeps again, "
              "any change leaves the plot)", s->exp->params[s->param].name);
-    if (thick > 4)
-        thick = 4;
     if (n < all || thick < 1)
         thick = 1;
     for (int r = 0; r < n && row < y + h; r++) {

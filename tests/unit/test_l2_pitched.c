@@ -16,6 +16,7 @@
 #include "gputui/experiments/exp_pitched.h"
 #include "gputui/report/report.h"
 #include "gputui/measure/run.h"
+#include "gputui/measure/sweep.h"
 
 static void h200(gt_devprops *p)
 {
@@ -214,11 +215,27 @@ static void sweep_plot(void **state)
         gt_run_free(&runs[i]);
 }
 
+/* dims sweeps: 2d and 3d both set packed rows against pitched ones (the
+ * second series is cudaMallocPitch, then cudaMalloc3D): one plot. */
+static void dims_sweep(void **state)
+{
+    gt_devprops p;
+    gt_sweep sw;
+    int64_t v[GT_MAX_PARAMS];
+    char err[300] = "";
+    (void)state;
+    h200(&p);
+    gt_experiment_defaults(&gt_exp_pitched, v);
+    gt_sweep_begin(&sw, &gt_exp_pitched, GT_PI_DIMS, v, &p);
+    if (gt_sweep_values(&sw, &p, err, sizeof err) != 2)
+        fail_msg("dims: %s", err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(l2_values), cmocka_unit_test(l2_checks), cmocka_unit_test(l2_summary),
-        cmocka_unit_test(pitched_values), cmocka_unit_test(sweep_plot),
+        cmocka_unit_test(pitched_values), cmocka_unit_test(sweep_plot), cmocka_unit_test(dims_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

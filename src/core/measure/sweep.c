@@ -27,9 +27,11 @@ void gt_sweep_begin(gt_sweep *s, const gt_experiment *e, int param, const int64_
 }
 
 /* Leaves out the values the experiment refuses here. */
-/* A sweep sets one series against the values: values that measure other
+/* A sweep sets each series against the values: values that measure other
  * series (vmm's op: alloc times eleven calls, bandwidth two copies) have
- * no common column. False with the reason, naming each value's series. */
+ * no common column. The same number of series, the first the same, is one
+ * plot (pitched's dims: packed against cudaMallocPitch, then against
+ * cudaMalloc3D). False with the reason, naming each value's count. */
 static bool same_series(const gt_sweep *s, char *err, size_t errlen)
 {
     int64_t v[GT_MAX_PARAMS];
@@ -44,9 +46,7 @@ static bool same_series(const gt_sweep *s, char *err, size_t errlen)
     for (int i = 1; i < s->n && same; i++) {
         v[s->param] = s->vals[i];
         n = s->exp->series(v, names);
-        same = n == n0;
-        for (int k = 0; k < n && same; k++)
-            same = !strcmp(names[k], first[k]);
+        same = n == n0 && !strcmp(names[0], first[0]);
     }
     if (same)
         return true;
