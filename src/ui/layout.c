@@ -31,7 +31,9 @@ static void ui_draw_header(ui *u)
     for (int level = 0; level < 6; level++) {
         const char *d = level >= 1 ? short_device(dev) : dev;
         bool bundle = u->src->bundle && u->src->bundle->n > 1;
-        snprintf(ver, sizeof ver, level >= 3 ? "" : " %s", GT_VERSION);
+        snprintf(ver, sizeof ver, " %s", level >= 3 ? "" : GT_VERSION);
+        if (level >= 3)
+            ver[0] = '\0';
         if (u->cmp)
             snprintf(where, sizeof where, "COMPARE A: %s vs B: %s", d,
                      level >= 1 ? short_device(u->cmp->props.name) : u->cmp->props.name);
