@@ -89,22 +89,34 @@ static void spark(ui *u, int y, int x, const double *v, int n, double lo, double
     attroff(a);
 }
 
+/* The last n points of series si's time strip (at most its own count,
+ * returned) into v, and the range of those known; lo is INFINITY when none
+ * is. */
+static int strip_points(const ui *u, int si, bool bw, int n, double *v, double *lo, double *hi)
+{
+    int have = u->strip ? u->strip->n : 0, first = have > n ? have - n : 0;
+
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int i = first; i < have; i++) {
+        v[i - first] = gt_strip_point(u->strip, si, i, bw);
+        if (isfinite(v[i - first])) {
+            *lo = fmin(*lo, v[i - first]);
+            *hi = fmax(*hi, v[i - first]);
+        }
+    }
+    return have - first;
+}
+
 /* The time strip of series si: its median second by second over the last
  * minute, newest on the right, with the range it spans. */
 static void draw_strip(ui *u, int y, int x, int w, int si, bool bw)
 {
-    double v[GT_STRIP_POINTS], lo = INFINITY, hi = -INFINITY;
+    double v[GT_STRIP_POINTS], lo, hi;
     char a[32], b[32], text[96];
-    int n = u->strip ? u->strip->n : 0, room, first;
+    int n = strip_points(u, si, bw, GT_STRIP_POINTS, v, &lo, &hi), room, first;
 
     ui_put(y, x, w, A_NORMAL, "");
-    for (int i = 0; i < n; i++) {
-        v[i] = gt_strip_point(u->strip, si, i, bw);
-        if (isfinite(v[i])) {
-            lo = fmin(lo, v[i]);
-            hi = fmax(hi, v[i]);
-        }
-    }
     if (!isfinite(lo)) {
         ui_put(y, x, w, ui_role(u, C_GHOST), " p50 each second: waiting for a whole second");
         return;
@@ -349,18 +361,11 @@ static void draw_compact(ui *u, int hy, int hh, bool bw)
         if (nq < 3 || nb < 4 || !d->count)
             continue;
         if (u->strip_on && u->strip) {
-            double pts[GT_STRIP_POINTS], lo = INFINITY, hi = -INFINITY;
-            int n = u->strip->n, first = n > nb ? n - nb : 0;
-            for (int i = first; i < n; i++) {
-                pts[i - first] = gt_strip_point(u->strip, si, i, bw);
-                if (isfinite(pts[i - first])) {
-                    lo = fmin(lo, pts[i - first]);
-                    hi = fmax(hi, pts[i - first]);
-                }
-            }
+            double pts[GT_STRIP_POINTS], lo, hi;
+            int n = strip_points(u, si, bw, nb < GT_STRIP_POINTS ? nb : GT_STRIP_POINTS, pts,
+                                 &lo, &hi);
             if (isfinite(lo))
-                spark(u, y, (int)strlen(line), pts, n - first, lo, hi,
-                      ui_role(u, bw ? C_BW : C_LAT));
+                spark(u, y, (int)strlen(line), pts, n, lo, hi, ui_role(u, bw ? C_BW : C_LAT));
         } else {
             /* The distribution from its minimum to its p99, on one line. */
             uint64_t bins[MAX_BINS], tot;
