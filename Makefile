@@ -185,6 +185,10 @@ $(BUILD)/san/test_%: tests/unit/test_%.c $(SAN_CORE)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CMOCKA_CFLAGS) -Itests/unit $(CFLAGS) -O1 $(SAN) -o $@ $^ $(CMOCKA_LIBS) $(STATIC_LIBS) -lm
 
+# The soak's harness, run on a fake back-end (make soak runs it on the GPU).
+$(BUILD)/san/test_soak: $(BUILD)/san/tests/tools/soak_run.o
+$(BUILD)/tsan/test_soak: $(BUILD)/tsan/tests/tools/soak_run.o
+
 # The portability layer's POSIX fallbacks alone, run on this system too.
 $(BUILD)/san/port_posix.o: src/core/base/port.c
 	@mkdir -p $(@D)
@@ -260,14 +264,15 @@ test-gpu: $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe
 test-gpu-memcheck: $(BIN) $(BUILD)/test_unwind
 	@tests/gpu/memcheck.sh $(BIN) $(BUILD)/test_unwind
 
-# make soak (GPU): 1000 random valid changes through the engine; nothing
-# leaked (device memory, locked and pinned host memory, descriptors, the
-# persisting-L2 limit). SOAK_CHANGES, SOAK_SEED.
-$(BUILD)/soak: tests/gpu/soak.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
+# make soak (GPU): 1000 changes through the engine, every value of every
+# choice among them; nothing left behind (device memory, locked and pinned
+# host memory, descriptors, child processes, the persisting-L2 limit).
+# SOAK_CHANGES, SOAK_SEED. Second processes run $(BIN).
+$(BUILD)/soak: tests/gpu/soak.c tests/tools/soak_run.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
 	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm
 
-soak: $(BUILD)/soak
-	@$(BUILD)/soak $(or $(SOAK_CHANGES),1000) $(or $(SOAK_SEED),1)
+soak: $(BUILD)/soak $(BIN)
+	@$(BUILD)/soak $(or $(SOAK_CHANGES),1000) $(or $(SOAK_SEED),1) $(BIN)
 
 $(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
 	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm

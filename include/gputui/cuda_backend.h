@@ -27,4 +27,10 @@ int gt_runtime_probe(const char *op, int device, double t_main);
 #define GT_SHARING_LOAD_ARG "--internal-load"
 int gt_sharing_load(int device, const char *kind);
 
+/* The gputui binary that the experiments' child processes run (sharing's
+ * second process, runtime's init and jit, VMM's peer probe): by default
+ * this binary itself; a program that is not gputui but drives the
+ * back-end (make soak, the unwind test) names one. NULL or "": this one. */
+void gt_cuda_set_child_program(const char *path);
+
 #endif

@@ -1,7 +1,7 @@
 /* A child process of gputui itself, for what must not happen in this
  * process: a fault that would end its CUDA contexts (vmm_peer.c), or a
  * process's first CUDA call and a device reset (runtime.c). The child is
- * the binary gputui runs from, with argv; its first line of output comes
+ * the binary gputui runs from (or the one gt_cuda_set_child_program named), with argv; its first line of output comes
  * back, its stderr goes to /dev/null. The sharing experiment's second
  * process (sharing.c) is started here too, and talked to through pipes. */
 #define _GNU_SOURCE
@@ -20,6 +20,15 @@
 #include "gpu.h"
 
 extern char **environ;
+
+/* What a child runs: this binary, unless a program that is not gputui
+ * (make soak, the unwind test) names the gputui to start. */
+static char program[1024];
+
+void gt_cuda_set_child_program(const char *path)
+{
+    snprintf(program, sizeof program, "%s", path ? path : "");
+}
 
 /* The last children started: their GPU work is this process's own, not
  * another program's (cuda_backend.c's users() leaves them out). */
@@ -46,7 +55,8 @@ int gt_child_start(char *const argv[], bool with_stdin, int *to_child, int *from
     char exe[1024] = "";
     posix_spawn_file_actions_t fa;
     int out[2], in[2] = {-1, -1};
-    pid_t pid;
+    pid_t pid = -1;
+    int rc = 0;
 
     if (pipe(out)) {
         snprintf(why, whylen, "pipe: %s", strerror(errno));
@@ -66,16 +76,22 @@ int gt_child_start(char *const argv[], bool with_stdin, int *to_child, int *from
         posix_spawn_file_actions_adddup2(&fa, in[0], 0);
         posix_spawn_file_actions_addclose(&fa, in[1]);
     }
-    if (!gt_port_exe_for_spawn(exe, sizeof exe) ||
-        posix_spawn(&pid, exe, &fa, NULL, argv, environ))
+    if (program[0])
+        snprintf(exe, sizeof exe, "%s", program);
+    if (exe[0] || gt_port_exe_for_spawn(exe, sizeof exe))
+        rc = posix_spawn(&pid, exe, &fa, NULL, argv, environ);   /* an error number */
+    if (rc)
         pid = -1;
     posix_spawn_file_actions_destroy(&fa);
     close(out[1]);
     if (with_stdin)
         close(in[0]);
     if (pid <= 0) {
-        snprintf(why, whylen, "gputui could not start itself: %s",
-                 exe[0] ? strerror(errno) : "its own path is unknown");
+        if (!exe[0])
+            snprintf(why, whylen, "gputui could not start itself: its own path is unknown");
+        else
+            snprintf(why, whylen, "gputui could not start %s: %s", program[0] ? program
+                     : "itself", strerror(rc));
         close(out[0]);
         if (with_stdin)
             close(in[1]);

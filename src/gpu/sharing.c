@@ -121,9 +121,26 @@ static int spawn(sh *z, int device, int beside, gt_err *err)
     }
     z->child = (pid_t)pid;
     p = (struct pollfd){z->ack, POLLIN, 0};
-    if (poll(&p, 1, (int)(ACK_WAIT_S * 1000)) <= 0 || !said(z->ack, 'R')) {
-        gt_err_set(err, GT_EXIT_FAIL, "sharing: the second process did not start on GPU %d "
-                   "(no CUDA context, or out of memory)", device);
+    if (poll(&p, 1, (int)(ACK_WAIT_S * 1000)) <= 0) {
+        gt_err_set(err, GT_EXIT_FAIL, "sharing: the second process (pid %d) was not ready on "
+                   "GPU %d within %.0f s", pid, device, ACK_WAIT_S);
+        return -1;
+    }
+    if (!said(z->ack, 'R')) {
+        int status = 0;
+        pid_t got = 0;
+        /* It closed its output: it ended, or is ending (else teardown kills it). */
+        for (int i = 0; i < 100 && (got = waitpid(z->child, &status, WNOHANG)) == 0; i++)
+            usleep(10000);
+        if (got != z->child) {
+            gt_err_set(err, GT_EXIT_FAIL, "sharing: the second process did not start on GPU "
+                       "%d: it said something other than ready", device);
+            return -1;
+        }
+        z->child = 0;
+        gt_err_set(err, GT_EXIT_FAIL, "sharing: the second process did not start on GPU %d: "
+                   "it exited with status %d (no CUDA context, out of memory, or not gputui)",
+                   device, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
         return -1;
     }
     return 0;
@@ -149,12 +166,14 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    if (z->child > 0) {
-        if (write(z->cmd, "q", 1) != 1) {
-            /* gone already */
-        }
+    if (z->child > 0 && write(z->cmd, "q", 1) != 1) {
+        /* gone already */
+    }
+    if (z->cmd >= 0)
         close(z->cmd);
+    if (z->ack >= 0)
         close(z->ack);
+    if (z->child > 0) {
         for (int i = 0; i < 200 && waitpid(z->child, &status, WNOHANG) == 0; i++)
             usleep(10000);
         if (waitpid(z->child, &status, WNOHANG) == 0) {

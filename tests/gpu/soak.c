@@ -1,36 +1,25 @@
-/* make soak (GPU): N random valid parameter changes (default 1000) across
- * every experiment, through the engine the TUI uses, a few samples each.
- * Before and after (the engine idle, what it kept released): the device's
- * free memory, the process's locked and pinned host memory (VmLck, VmPin),
- * its open file descriptors and the persisting-L2 limit must be back where
- * they started; no sample may fail its verification, and the only errors
- * allowed are the refusals a configuration check gives before set-up.
- * Prints one line per figure and "soak: ok" or "soak: FAIL".
- * Usage: soak [CHANGES] [SEED] */
+/* make soak (GPU): N changes (default 1000) across every experiment and
+ * every value of its choices, through the engine the TUI uses
+ * (tests/tools/soak_run.h). Before and after, with the engine released:
+ * the device's free memory, the process's locked and pinned host memory
+ * (VmLck, VmPin), its open file descriptors, its child processes and the
+ * persisting-L2 limit. The experiments that start a second process
+ * (sharing, runtime's init and jit, VMM's peer probe) start GPUTUI, the
+ * gputui binary beside this one unless named.
+ * Usage: soak [CHANGES] [SEED] [GPUTUI] */
 #define _GNU_SOURCE
 #include <dirent.h>
-#include <poll.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
 #include "gputui/cuda_backend.h"
 #include "gputui/engine/engine.h"
-#include "gputui/measure/experiment.h"
-#include "gputui/base/units.h"
-#include "gputui/experiments/registry.h"
-
-#define SAMPLES 3           /* timed iterations per change */
-#define TIMEOUT 30.0        /* seconds a change may take before it counts as hung */
-
-typedef struct figures {
-    size_t free_dev;
-    long vmlck_kb, vmpin_kb;
-    int fds;
-    size_t persist;
-} figures;
+#include "../tools/soak_run.h"
 
 static long status_kb(const char *key)
 {
@@ -60,196 +49,91 @@ static int open_fds(void)
     return n - 1;       /* the directory's own descriptor */
 }
 
-/* The engine must be idle (released): these calls share its context. */
-static void measure(figures *f)
+/* Processes whose parent is this one, alive or not yet reaped. */
+static int children(void)
 {
-    size_t total = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0, self = (int)getpid();
 
+    while (d && (e = readdir(d))) {
+        char path[300], buf[512], *close_paren;
+        FILE *f;
+        int ppid;
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        if (!(f = fopen(path, "r")))
+            continue;
+        /* pid (comm) state ppid ...: comm may hold spaces and parentheses */
+        if (fgets(buf, sizeof buf, f) && (close_paren = strrchr(buf, ')')) &&
+            sscanf(close_paren + 1, " %*c %d", &ppid) == 1 && ppid == self)
+            n++;
+        fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* The engine is released: these calls share its context. */
+static void measure(soak_figures *f, void *ctx)
+{
+    size_t free_b = 0, total = 0, persist = 0;
+
+    (void)ctx;
     cudaDeviceSynchronize();
-    cudaMemGetInfo(&f->free_dev, &total);
-    cudaDeviceGetLimit(&f->persist, cudaLimitPersistingL2CacheSize);
+    cudaMemGetInfo(&free_b, &total);
+    cudaDeviceGetLimit(&persist, cudaLimitPersistingL2CacheSize);
+    f->dev_free = (int64_t)free_b;
+    f->persist = (int64_t)persist;
     f->vmlck_kb = status_kb("VmLck");
     f->vmpin_kb = status_kb("VmPin");
     f->fds = open_fds();
-}
-
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static int64_t pick(int64_t lo, int64_t hi)
-{
-    return hi <= lo ? lo : lo + (int64_t)(next() % (uint64_t)(hi - lo + 1));
-}
-
-/* A random value of p, kept to sizes and counts that run in well under a
- * second (64 MiB, 16 steps or 16x the least): the soak is about changes,
- * not sizes (a first version allowed 64 chunks of 256 MiB: 16 GiB pinned). */
-static int64_t random_value(const gt_param *p)
-{
-    int64_t hi = p->max;
-
-    switch (p->type) {
-    case GT_P_ENUM:
-    case GT_P_BOOL:
-        return pick(p->min, p->max);
-    case GT_P_SIZE:
-        if (hi > (64ll << 20))
-            hi = 64ll << 20;
-        break;
-    case GT_P_INT:
-        if (p->step > 0) {
-            int64_t steps = (hi - p->min) / p->step;
-            return p->min + p->step * pick(0, steps < 16 ? steps : 16);
-        }
-        if (hi > (p->min > 0 ? p->min * 16 : 16))
-            hi = p->min > 0 ? p->min * 16 : 16;
-        break;
-    }
-    if (p->step > 0) {      /* a stepped size */
-        int64_t steps = (hi - p->min) / p->step;
-        return p->min + p->step * pick(0, steps);
-    }
-    /* Powers of two from min (or 1) up to hi, aligned. */
-    {
-        int64_t v = p->min > 0 ? p->min : 1, top = v;
-        int n = 0;
-        while (top * 2 <= hi) {
-            top *= 2;
-            n++;
-        }
-        v <<= pick(0, n);
-        if (p->align > 1 && v % p->align)
-            v = (v / p->align + 1) * p->align;
-        return v < p->min ? p->min : v > p->max ? p->max : v;
-    }
-}
-
-/* Runs the configuration until SAMPLES timed iterations, an error or the
- * time-out: 0 sampled, 1 refused or failed at set-up (*msg), -1 hung. */
-static int run_change(gt_engine *e, const gt_experiment *x, const int64_t *v, long *failed,
-                      char *msg, size_t msglen)
-{
-    uint32_t gen = gt_engine_configure(e, x, v);
-    double t0 = gt_now();
-    gt_sample buf[256];
-    gt_status st;
-
-    for (;;) {
-        struct pollfd pfd = {gt_engine_fd(e), POLLIN, 0};
-        size_t n;
-
-        poll(&pfd, 1, 100);
-        while ((n = gt_engine_drain(e, buf, 256)) > 0)
-            for (size_t i = 0; i < n; i++)
-                *failed += buf[i].gen == gen && buf[i].verify == GT_V_FAILED;
-        gt_engine_status(e, &st);
-        if (st.gen == gen && st.state == GT_ST_ERROR) {
-            snprintf(msg, msglen, "%s", st.msg);
-            return 1;
-        }
-        if (st.gen == gen && st.iterations >= SAMPLES)
-            return 0;
-        if (gt_now() - t0 > TIMEOUT) {
-            snprintf(msg, msglen, "no %d samples in %.0f s (state %s)", SAMPLES, TIMEOUT,
-                     gt_state_name(st.state));
-            return -1;
-        }
-    }
+    f->children = children();
 }
 
 int main(int argc, char **argv)
 {
-    int changes = argc > 1 ? atoi(argv[1]) : 1000, sampled = 0, refused = 0, errors = 0;
-    long failed = 0, per_exp[64] = {0};
+    char gputui[PATH_MAX];
+    soak_opts o;
+    soak_result r;
     gt_engine *e;
-    gt_devprops p;
     gt_err err;
-    figures before, after;
-    double t0;
-    bool ok;
+    int rc;
 
+    soak_opts_init(&o);
+    if (argc > 1)
+        o.changes = atoi(argv[1]);
     if (argc > 2)
-        rng = strtoull(argv[2], NULL, 0) | 1;
+        o.seed = strtoull(argv[2], NULL, 0);
+    if (argc > 3) {
+        snprintf(gputui, sizeof gputui, "%s", argv[3]);
+    } else {    /* the gputui beside this binary */
+        char *slash;
+        snprintf(gputui, sizeof gputui, "%s", argv[0]);
+        slash = strrchr(gputui, '/');
+        snprintf(slash ? slash + 1 : gputui, sizeof gputui - (size_t)(slash ? slash + 1 - gputui : 0),
+                 "gputui");
+    }
+    if (access(gputui, X_OK)) {
+        printf("soak: %s: not an executable gputui; the experiments that start a second "
+               "process need one (soak CHANGES SEED PATH-TO-GPUTUI)\n", gputui);
+        return 2;
+    }
+    gt_cuda_set_child_program(gputui);
+    o.measure = measure;
+    o.log = stdout;
     gt_err_clear(&err);
     if (gt_engine_start(&e, &gt_cuda_backend, 0, &err)) {
         printf("soak: no device: %s\n", err.msg);
         return 1;
     }
-    gt_engine_props(e, &p);
-    /* Each experiment's default once first: the driver's first-use
-     * allocations (modules, pools) are not what this looks for. */
-    for (int i = 0; i < gt_nexperiments; i++) {
-        const gt_experiment *x = gt_experiments[i];
-        int64_t v[GT_MAX_PARAMS];
-        char msg[512];
-        gt_experiment_defaults(x, v);
-        if (gt_experiment_check(x, v, &p, msg, sizeof msg) == 0)
-            run_change(e, x, v, &failed, msg, sizeof msg);
-    }
-    gt_engine_release(e);
-    measure(&before);
-    t0 = gt_now();
-    for (int c = 0; c < changes; c++) {
-        const gt_experiment *x;
-        int64_t v[GT_MAX_PARAMS];
-        char msg[512], desc[512];
-        int xi, tries = 0, rc;
-
-        /* A valid configuration: draws the configuration check refuses
-         * here (two-GPU parts on one GPU, sizes over a limit) are the
-         * expected refusals, counted and drawn again. */
-        do {
-            xi = (int)pick(0, gt_nexperiments - 1);
-            x = gt_experiments[xi];
-            gt_experiment_defaults(x, v);
-            for (int k = 0; k < x->nparams; k++)
-                if (k != x->warmup_param)
-                    v[k] = random_value(&x->params[k]);
-            if (x->warmup_param >= 0)
-                v[x->warmup_param] = x->params[x->warmup_param].min;
-            rc = gt_experiment_check(x, v, &p, msg, sizeof msg);
-            refused += rc != 0;
-        } while (rc && ++tries < 50);
-        if (rc)
-            continue;
-        rc = run_change(e, x, v, &failed, msg, sizeof msg);
-        per_exp[xi]++;
-        if (rc == 0) {
-            sampled++;
-        } else {
-            errors++;
-            gt_experiment_describe(x, v, desc, sizeof desc);
-            printf("soak: change %d, -e %s %s: %s\n", c + 1, x->name, desc, msg);
-            if (rc < 0)
-                break;
-        }
-    }
-    gt_engine_release(e);
-    measure(&after);
-    printf("soak: %d changes in %.0f s: %d sampled (%d timed iterations each), %d errors, %d "
-           "draws refused by the configuration check (drawn again), %ld samples failed "
-           "verification\n", sampled + errors, gt_now() - t0, sampled, SAMPLES, errors, refused,
-           failed);
-    printf("soak: changes per experiment:");
-    for (int i = 0; i < gt_nexperiments; i++)
-        printf(" %s %ld", gt_experiments[i]->name, per_exp[i]);
-    printf("\n");
-    printf("soak: device free memory  %zu -> %zu bytes\n", before.free_dev, after.free_dev);
-    printf("soak: VmLck               %ld -> %ld kB\n", before.vmlck_kb, after.vmlck_kb);
-    printf("soak: VmPin               %ld -> %ld kB\n", before.vmpin_kb, after.vmpin_kb);
-    printf("soak: open descriptors    %d -> %d\n", before.fds, after.fds);
-    printf("soak: persisting L2 limit %zu -> %zu bytes\n", before.persist, after.persist);
-    ok = errors == 0 && failed == 0 && after.free_dev >= before.free_dev &&
-         after.vmlck_kb == before.vmlck_kb && after.vmpin_kb == before.vmpin_kb &&
-         after.fds == before.fds && after.persist == before.persist;
+    printf("soak: %d changes, seed %llu, second processes from %s\n", o.changes,
+           (unsigned long long)o.seed, gputui);
+    fflush(stdout);
+    rc = soak_run(e, &o, &r);
+    soak_print(stdout, &r);
     gt_engine_stop(e);
-    printf("soak: %s\n", ok ? "ok" : "FAIL");
-    return ok ? 0 : 1;
+    return rc ? 1 : 0;
 }
