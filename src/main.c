@@ -38,6 +38,34 @@
 #define NO_CUDA "this gputui was built without the CUDA toolkit: it can replay, compare and " \
                 "run lessons from recordings (rebuild it with the toolkit for live measurements)"
 
+/* What does work without a GPU, for the request that needed one: "gputui
+ * --batch --replay h200 reports the bundled NVIDIA H200's recording". */
+static const char *without_gpu(const gt_cli *cli, const gt_bundle *b)
+{
+    static char buf[300];
+    const char *m = b && b->n ? b->model[0] : "h200";
+
+    if (cli->inspect)
+        snprintf(buf, sizeof buf, "gputui --batch --inspect --replay %s prints the bundled %s "
+                 "card", m, m);
+    else if (cli->pairs)
+        snprintf(buf, sizeof buf, "gputui --batch --replay 2xh200 -e peer replays two GPUs' "
+                 "peer copies");
+    else if (cli->mode == GT_MODE_LIST)
+        snprintf(buf, sizeof buf, "gputui --version lists the bundled recordings, and gputui "
+                 "--replay %s replays one", m);
+    else if (cli->lesson)
+        snprintf(buf, sizeof buf, "gputui --batch --lesson %s%s runs it on the bundled %s "
+                 "recording", cli->lesson, cli->no_fallback ? ", without --no-fallback," : "",
+                 m);
+    else if (cli->mode == GT_MODE_BATCH)
+        snprintf(buf, sizeof buf, "gputui --batch --replay %s reports the bundled %s "
+                 "recording", m, m);
+    else
+        snprintf(buf, sizeof buf, "gputui --replay %s replays the bundled %s recording", m, m);
+    return buf;
+}
+
 /* --version: the build and where the data is. */
 static int version(void)
 {
@@ -71,11 +99,13 @@ static int list_devices(const gt_backend *be)
 
     gt_err_clear(&err);
     if (!be) {
-        fprintf(stderr, "gputui: --list-devices: %s\n", NO_CUDA);
+        fprintf(stderr, "gputui: --list-devices: %s; here, %s\n", NO_CUDA,
+                without_gpu(&(gt_cli){.mode = GT_MODE_LIST}, NULL));
         return GT_EXIT_USAGE;
     }
     if (be->device_count(&n, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(stderr, "gputui: %s; without a GPU, %s\n", err.msg,
+                without_gpu(&(gt_cli){.mode = GT_MODE_LIST}, NULL));
         return GT_EXIT_FAIL;
     }
     for (int i = 0; i < n; i++) {
@@ -226,6 +256,24 @@ static int load_named(const gt_bundle *b, const char *name, gt_recording *rec)
     return 0;
 }
 
+/* --replay NAME: a file, or a bundled model's name (h200) as --compare
+ * takes; a name that looks like a path stays one, so its error is the
+ * file's own. */
+static int replay_file(const gt_bundle *b, const char *name, char *out, size_t len)
+{
+    char msg[700];
+
+    if (strchr(name, '/') || strstr(name, ".gtr")) {
+        snprintf(out, len, "%s", name);
+        return 0;
+    }
+    if (gt_bundle_resolve(b, name, out, len, msg, sizeof msg)) {
+        fprintf(stderr, "gputui: --replay: %s\n", msg);
+        return GT_EXIT_USAGE;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
 #if GT_WITH_CUDA
@@ -314,7 +362,10 @@ int main(int argc, char **argv)
     }
 
     if (cli.replay) {
-        if (gt_recording_load(&rec, cli.replay, &err)) {
+        char file[1024];
+        if ((rc = replay_file(&bundle, cli.replay, file, sizeof file)))
+            goto done;
+        if (gt_recording_load(&rec, file, &err)) {
             fprintf(stderr, "gputui: %s\n", err.msg);
             rc = GT_EXIT_FAIL;
             goto done;
@@ -342,11 +393,17 @@ int main(int argc, char **argv)
     if (!be)
         gt_err_set(&err, GT_EXIT_USAGE, "%s", NO_CUDA);
     if (!be || gt_engine_start(&src.eng, be, cli.device, &err)) {
-        bool fallback = cli.mode == GT_MODE_TUI && !cli.no_fallback && !cli.record &&
-                        (!be || err.code != GT_EXIT_USAGE);
+        /* The TUI, and a lesson in batch mode, replay the bundled recording. */
+        bool lesson = cli.mode == GT_MODE_BATCH && cli.lesson;
+        bool fallback = (cli.mode == GT_MODE_TUI || lesson) && !cli.no_fallback &&
+                        !cli.record && (!be || err.code != GT_EXIT_USAGE);
         gt_err lerr;
         if (!fallback) {
-            fprintf(stderr, "gputui: %s\n", err.msg);
+            if (err.code != GT_EXIT_USAGE || !be)
+                fprintf(stderr, "gputui: %s; %s, %s\n", err.msg, be ? "without a GPU" : "here",
+                        without_gpu(&cli, &bundle));
+            else
+                fprintf(stderr, "gputui: %s\n", err.msg);
             rc = cli.inspect ? GT_INSPECT_EXIT_NORUN : err.code ? err.code : GT_EXIT_FAIL;
             goto out;
         }
@@ -371,6 +428,10 @@ int main(int argc, char **argv)
             goto out;
         }
         short_reason(err.msg, reason, sizeof reason);
+        if (lesson)
+            fprintf(stderr, "gputui: %s: lesson %s runs on the bundled %s recording (%s); "
+                    "--no-fallback refuses instead\n", be ? reason : "built without the CUDA "
+                    "toolkit", cli.lesson, bundle.model[cli.device], bundle.path[cli.device]);
         if (be)
             snprintf(why, sizeof why, "no CUDA device here (%s) %s replaying", reason,
                      strcmp(nl_langinfo(CODESET), "UTF-8") ? "--" : "\u2014");

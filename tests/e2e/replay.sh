@@ -276,6 +276,13 @@ head -c 300000 "$REC" >"$TMPD/cut.gtr.gz"
 msg=$("$BIN" --batch --replay "$TMPD/cut.gtr.gz" --format csv 2>&1 >/dev/null); rc=$?
 check "cut-off compressed recording: loads what came before the cut (rc $rc)" \
     bash -c "[ $rc = 0 ] && grep -q 'cut.gtr.gz:[0-9]*: the compressed data ends early' <<<\"\$0\"" "$msg"
+# --replay takes the bundled models' names, as --compare does.
+out=$("$BIN" --batch --replay h100 -e constant --format json 2>&1); rc=$?
+check "--replay h100: the bundled H100 recording" \
+    bash -c "[ $rc = 0 ] && grep -q '\"path\": \".*h100.gtr.gz\"' <<<\"\$0\"" "$out"
+msg=$("$BIN" --replay h201 2>&1); rc=$?
+check "--replay h201: exit 64, naming the bundled models" \
+    bash -c "[ $rc = 64 ] && grep -q \"'h201' is neither a file nor a bundled recording (bundled: h200, h100, 2xh200\" <<<\"\$0\"" "$msg"
 msg=$("$BIN" --replay /nonexistent.gtr 2>&1); rc=$?
 check "missing file: clear error" bash -c "[ $rc = 1 ] && grep -q '/nonexistent.gtr: No such file' <<<\"\$0\"" "$msg"
 

@@ -87,6 +87,25 @@ else
     check "no device: --inspect exits 1 with the reason, and writes no card" \
         bash -c "[ $rc = 1 ] && grep -q \"\$1\" <<<\"\$0\" && [ ! -s '$TMPD/inspect.out' ]" "$msg" "$NODEV_MSG"
 
+    # Every "cannot do this here" names the command that does work here.
+    for what in "--batch" "--batch --inspect" "--list-devices" "--record $TMPD/n.gtr"; do
+        # shellcheck disable=SC2086
+        msg=$("$BIN" $what 2>&1 </dev/null)
+        check "no device: '$what' names a command that works here" \
+            bash -c "grep -Eq '(without a GPU|here|replays one).* gputui --' <<<\"\$0\"" "$msg"
+    done
+    # --batch --lesson runs on the bundled recording of the first model.
+    "$BIN" --batch --lesson pinned --format json >"$TMPD/lesson.json" 2>"$TMPD/lesson.err"; rc=$?
+    check "no device: --batch --lesson pinned runs on the bundled recording (exit 0, 3 verdicts)" \
+        python3 -c "import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (
+            $rc == 0 and d['replayed_from'].endswith('h200.gtr.gz') and
+            [s['verdict'] for s in d['steps']] == ['as expected'] * 3))" "$TMPD/lesson.json"
+    check "no device: --batch --lesson says on stderr that it replays, and how to refuse" \
+        grep -q "lesson pinned runs on the bundled h200 recording (.*h200.gtr.gz); --no-fallback refuses instead" "$TMPD/lesson.err"
+    msg=$("$BIN" --batch --lesson pinned --no-fallback 2>&1 >/dev/null); rc=$?
+    check "no device: --batch --lesson --no-fallback refuses (exit $NODEV_RC) and names what works" \
+        bash -c "[ $rc = $NODEV_RC ] && grep -q 'gputui --batch --lesson pinned, without --no-fallback, runs it' <<<\"\$0\"" "$msg"
+
     # --no-fallback: the plain error, and the terminal is not taken over.
     start nodev 100 30 "'$BIN' --no-fallback"
     check "no device, --no-fallback: TUI prints the reason" wait_for "${NODEV_MSG:0:40}" 10
