@@ -2,7 +2,8 @@
  * device panel: the step's title, what to look at, and the verdict from
  * the medians shown below it. A two-configuration step runs the first
  * until it has the samples the verdict needs, then the second, so the
- * first is the "before" of the histograms. */
+ * first is the "before" of the histograms. The verdict (lesson.h) waits
+ * while its interval holds the threshold, and stays once given. */
 #include <string.h>
 
 #include "ui_priv.h"
@@ -84,10 +85,18 @@ void ui_lesson_tick(ui *u)
         }
         return;
     }
+    /* A verdict stays once given; while the interval holds the threshold
+     * it is computed again four times a second, until the samples of
+     * GT_LESSON_ROUNDS rounds (live) or of the recording (replay) are in. */
+    if (u->verdict.kind != GT_VERDICT_WAIT ||
+        (u->verdict.more && gt_now() - u->verdict_at < 0.25))
+        return;
     runs[u->step_cfg] = &u->cur;
     if (u->step_cfg == 1 && on_script(u, &u->prev, 0))
         runs[0] = &u->prev;
-    gt_lesson_verdict(st, runs, &u->props, need(u), &u->verdict);
+    gt_lesson_verdict(st, runs, &u->props, need(u),
+                      u->rec || gt_run_count(&u->cur) >= need(u) * GT_LESSON_ROUNDS, &u->verdict);
+    u->verdict_at = gt_now();
 }
 
 outcome ui_lesson_key(ui *u, int ch)
@@ -160,7 +169,7 @@ void ui_draw_lesson(ui *u, int y, int x, int w, int h)
     for (int i = 0; i < st->nsay && row < end - 2; i++)
         row += ui_wrap(row, x + 1, w - 2, end - 2 - row, A_NORMAL, st->say[i]);
     role = u->verdict.kind == GT_VERDICT_YES ? C_OK
-         : u->verdict.kind == GT_VERDICT_NO ? C_WARN
+         : u->verdict.kind == GT_VERDICT_NO || u->verdict.kind == GT_VERDICT_CLOSE ? C_WARN
          : u->verdict.kind == GT_VERDICT_CANNOT ? C_ERR : C_GHOST;
     if (row < end) {
         ui_putf(row++, x, w, ui_role(u, role) | A_BOLD, " VERDICT: %s",

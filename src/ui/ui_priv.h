@@ -109,7 +109,8 @@ typedef struct ui {
     int lesson_sel;
     const gt_lesson *lesson;    /* in a lesson, else NULL */
     int step, step_cfg;         /* its step, and which of the step's configurations runs */
-    gt_verdict verdict;
+    gt_verdict verdict;         /* kept once given: it does not flip while samples come */
+    double verdict_at;          /* when a "too close so far" was last computed */
     int head_help_x, head_exp_x;    /* where "?:help" and the experiment's name are (mouse) */
     bool mouse;                 /* clicks and the wheel are read */
     int par_y, par_x, par_w, par_n; /* the parameter rows (mouse): first row, columns, count */

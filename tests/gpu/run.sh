@@ -7,9 +7,9 @@
 #  2. every other experiment's configurations, the lessons, traces; the
 #     two-GPU parts (tests/gpu/multi.sh: with NVBANDWIDTH=path, the peer
 #     matrix within 3% of nvbandwidth's), or their refusals on one GPU;
-#  3. fidelity against refprobe (tests/gpu/refprobe.cu) in the same run:
+#  3. fidelity against refprobe (tests/gpu/refprobe.cu) in alternation:
 #     zero-copy within 5% of the article's program, pageable copies within
-#     5% of a CPU-timed cudaMemcpy;
+#     5% of a CPU-timed cudaMemcpy (tests/gpu/alternate.py);
 #  4. the unwind test (no device memory leaked at any failure point);
 #  5. the TUI under tmux on the real device, and every experiment's sample
 #     rate there.
@@ -19,9 +19,10 @@ BIN=$(realpath "$1"); UNWIND=$(realpath "$2"); PROBE=$(realpath "$3")
 cd "$(dirname "$0")/../.."
 LOG=${GPUTUI_LOG_DIR:-build/test-gpu}
 mkdir -p "$LOG"
-pass=0 fail=0
+pass=0 fail=0 skipped=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
 section() { echo "== $1 (at ${SECONDS}s)"; }
 
 if ! "$BIN" --list-devices; then
@@ -422,60 +423,19 @@ while read -r line; do
     case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
 done < <(tests/gpu/multi.sh "$BIN" "$LOG" "$SAMPLES" 2>&1)
 
-section "fidelity: refprobe in the same run"
-# Zero-copy: gputui's per-iteration p50 (checked on the GPU) within 5% of
-# the article's program (events around 10 back-to-back repeats).
-"$PROBE" zc >"$LOG/refprobe-zc.jsonl" 2>"$LOG/refprobe-zc.err" || bad "refprobe zc: $(cat "$LOG/refprobe-zc.err")"
-"$BIN" --batch --format json --samples 30 -e zerocopy --variant explicit,mapped >"$LOG/zc.json" 2>"$LOG/zc.err" ||
-    bad "zerocopy for the fidelity check: $(cat "$LOG/zc.err")"
-# Pageable H2D and D2H: gputui's p50 (host buffer flushed from the CPU's
-# caches) within 5% of the range of a CPU-timed cudaMemcpy with the host
-# buffer out of the caches, taken just before and just after it: on these
-# hosts the reference itself moved from 8.2 to 5.8 GB/s within seconds.
-for when in before after; do
-    if [ $when = after ]; then
-        "$BIN" --batch --format json --samples 20 --host pageable --dir h2d,d2h --size 32M \
-            >"$LOG/pg.json" 2>"$LOG/pg.err" || bad "pageable for the fidelity check: $(cat "$LOG/pg.err")"
-    fi
-    "$PROBE" pageable 32 >"$LOG/refprobe-pageable-$when.jsonl" 2>"$LOG/refprobe-pageable.err" ||
-        bad "refprobe pageable: $(cat "$LOG/refprobe-pageable.err")"
+section "fidelity: refprobe in alternation"
+# Zero-copy (the article's program, events around 10 back-to-back repeats)
+# and pageable H2D/D2H (a CPU-timed cudaMemcpy with the host buffer out of
+# the caches) beside gputui in turn, R G R G R G R, judged by the median of
+# the ratios within 5% (tests/gpu/alternate.py): a host that drifts moves
+# both sides of a ratio alike. A reference that swings more than the band
+# itself is "too noisy to judge": tried again, then SKIP, never ok.
+for what in zc pageable; do
+    while read -r line; do
+        case $line in ok*) ok "${line#ok }" ;; SKIP*) skip "${line#SKIP }" ;;
+                      "#"*) echo "$line" ;; *) bad "${line#FAIL }" ;; esac
+    done < <(python3 tests/gpu/alternate.py $what "$BIN" "$PROBE" "$LOG" 2>&1)
 done
-while read -r line; do
-    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
-done < <(python3 - "$LOG" <<'PY'
-import json, sys
-log = sys.argv[1]
-def probe(name):
-    for l in open(f"{log}/refprobe-{name}.jsonl"):
-        yield json.loads(l)
-ref = {p["probe"]: p for p in probe("zc")}
-for run in json.load(open(f"{log}/zc.json"))["runs"]:
-    s = run["series"][0]
-    var = run["config"]["variant"]
-    mine = s["latency_s"]["p50"] * 1e3
-    art = ref[f"zc_article_{var}"]["p50"]
-    d = 100 * (mine - art) / art
-    print(("ok " if abs(d) <= 5 else "FAIL ") +
-          f"zero-copy {var}: gputui p50 {mine:.3f} ms, the article's program {art:.3f} ms ({d:+.1f}%, within 5%)")
-refs = [{p["probe"]: p for p in probe(f"pageable-{w}")} for w in ("before", "after")]
-for run in json.load(open(f"{log}/pg.json"))["runs"]:
-    s = run["series"][0]
-    d_ = run["config"]["dir"]
-    mine = s["bandwidth_GBps"]["p50"]
-    colds = [r[f"pageable_{d_}_cold_cpu_timed_memcpy"]["p50"] for r in refs]
-    ref = refs[1]
-    cold = ref[f"pageable_{d_}_cold_cpu_timed_memcpy"]["p50"]
-    hot = ref[f"pageable_{d_}_hot_cpu_timed_memcpy"]["p50"]
-    ev = ref[f"pageable_{d_}_cold_events_async"]["p50"]
-    lo, hi = min(colds), max(colds)
-    inside = 0.95 * lo <= mine <= 1.05 * hi
-    what = "from a cold source" if d_ == "h2d" else "into a cold destination"
-    print(("ok " if inside else "FAIL ") +
-          f"pageable {d_} 32 MiB: gputui p50 {mine:.2f} GB/s, CPU-timed cudaMemcpy {what} "
-          f"{lo:.2f}-{hi:.2f} GB/s before and after (within 5% of that range); warm "
-          f"{hot:.2f}; events around cudaMemcpyAsync {ev:.2f}")
-PY
-)
 
 section "lessons (live, each step's verdict)"
 for l in $("$BIN" --list-lessons | awk '/^[a-z]/ {print $1}'); do
@@ -490,6 +450,37 @@ print("; ".join("%d %s" % (s["step"], s["text"]) for s in d["steps"]))
 sys.exit(1 if bad or rc != 0 else 0)
 PY
     ); then ok "lesson $l: $out"; else bad "lesson $l (exit $rc): $out $(head -c 300 "$LOG/lesson-$l.err")"; fi
+done
+
+section "lessons: the same verdicts run after run"
+# runtime, pinned, pin-cost and overlap four times more: every step's
+# verdict must be the one of the run above, at every run.
+for l in runtime pinned pin-cost overlap; do
+    for k in 2 3 4 5; do
+        "$BIN" --batch --lesson "$l" --format json >"$LOG/lesson-$l-$k.json" 2>"$LOG/lesson-$l-$k.err"
+    done
+    if out=$(python3 - "$LOG" "$l" <<'PY'
+import json, sys
+log, l = sys.argv[1:3]
+runs = []
+for f in [f"{log}/lesson-{l}.json"] + [f"{log}/lesson-{l}-{k}.json" for k in (2, 3, 4, 5)]:
+    try:
+        runs.append([(s["verdict"], s.get("ratio")) for s in json.load(open(f))["steps"]])
+    except (OSError, ValueError, KeyError) as e:
+        print(f"{f}: no verdicts ({e!r})")
+        sys.exit(1)
+out = []
+same = True
+for i, step in enumerate(zip(*runs)):
+    v = {x[0] for x in step}
+    same &= len(v) == 1
+    r = " ".join("-" if x[1] is None else f"{x[1]:.2f}" for x in step)
+    out.append(f"{i + 1} {'/'.join(sorted(v))} ({r})")
+print("; ".join(out))
+sys.exit(0 if same and len(runs) == 5 else 1)
+PY
+    ); then ok "lesson $l, 5 runs, every step the same verdict: $out"
+    else bad "lesson $l, 5 runs, a verdict changed: $out"; fi
 done
 
 section "inspect: the health card"
@@ -584,5 +575,5 @@ while read -r line; do
 done < <(tests/gpu/rate.sh "$BIN" 10 2>&1)
 echo "wall time: ${SECONDS}s"
 
-echo "test-gpu: $pass passed, $fail failed"
+echo "test-gpu: $pass passed, $fail failed, $skipped not judged (host too noisy)"
 [ $fail = 0 ]

@@ -12,6 +12,7 @@
 
 #include "gputui/experiments/exp_transfer.h"
 #include "gputui/lesson/lesson.h"
+#include "testutil.h"
 
 static const char *good =
     "{\n"
@@ -160,26 +161,26 @@ static void test_verdicts(void **s)
     /* pageable 10 ms, pinned 1.25 ms per 64 MiB: 8x, above 1.5x */
     run_of(&a, &l.step[0], 0, 20, 0.010);
     run_of(&b, &l.step[0], 1, 20, 0.00125);
-    gt_lesson_verdict(&l.step[0], runs, &p, 20, &v);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_YES);
     assert_non_null(strstr(v.text, "as expected: pinned 53.7 GB/s vs pageable 6.7 GB/s, 8.00x "
                                    "(expected above 1.5x)"));
     /* the same speed both ways: not on this machine, with the reason */
     gt_run_free(&b);
     run_of(&b, &l.step[0], 1, 20, 0.010);
-    gt_lesson_verdict(&l.step[0], runs, &p, 20, &v);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_NO);
     assert_non_null(strstr(v.text, "not on this machine: pinned 6.7 GB/s vs pageable 6.7 GB/s, "
                                "1.00x (expected above 1.5x); a VM"));
     /* too few samples: measuring */
     gt_run_free(&b);
     run_of(&b, &l.step[0], 1, 7, 0.010);
-    gt_lesson_verdict(&l.step[0], runs, &p, 20, &v);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_WAIT);
     assert_non_null(strstr(v.text, "pinned has 7 of 20 samples"));
     /* config 1 not run yet */
     runs[0] = NULL;
-    gt_lesson_verdict(&l.step[0], runs, &p, 5, &v);
+    gt_lesson_verdict(&l.step[0], runs, &p, 5, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_WAIT);
     gt_run_free(&a);
     gt_run_free(&b);
@@ -187,12 +188,12 @@ static void test_verdicts(void **s)
     /* the ceiling: 64 MiB in 1.25 ms = 53.7 GB/s of 63.0: 85% > 70% */
     run_of(&a, &l.step[1], 0, 5, 0.00125);
     runs[0] = &a;
-    gt_lesson_verdict(&l.step[1], runs, &p, 5, &v);
+    gt_lesson_verdict(&l.step[1], runs, &p, 5, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_YES);
     assert_non_null(strstr(v.text, "= 85% of PCIe Gen5 x16 (expected above 70%)"));
     /* no link known: cannot tell */
     gt_devprops_init(&p);
-    gt_lesson_verdict(&l.step[1], runs, &p, 5, &v);
+    gt_lesson_verdict(&l.step[1], runs, &p, 5, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_CANNOT);
     gt_run_free(&a);
 }
@@ -222,12 +223,12 @@ static void test_note(void **s)
     }
     snprintf(a.info.note, sizeof a.info.note, "cudaHostGetDevicePointer on memory pinned "
              "without the mapped flag: cudaSuccess (unifiedAddressing 1)");
-    gt_lesson_verdict(&l.step[0], runs, &p, 3, &v);
+    gt_lesson_verdict(&l.step[0], runs, &p, 3, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_YES);
     assert_non_null(strstr(v.text, "as expected: cudaHostGetDevicePointer on memory pinned"));
     snprintf(a.info.note, sizeof a.info.note, "... without the mapped flag: "
              "cudaErrorInvalidValue (unifiedAddressing 0)");
-    gt_lesson_verdict(&l.step[0], runs, &p, 3, &v);
+    gt_lesson_verdict(&l.step[0], runs, &p, 3, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_NO);
     assert_non_null(strstr(v.text, "; the flag is needed here"));
     gt_run_free(&a);
@@ -258,9 +259,90 @@ static void test_peers(void **s)
     parse_ok(&l, text);
     props(&p);
     gt_dp_set(&p, GT_DP_PEERS, 0);
-    gt_lesson_verdict(&l.step[1], runs, &p, 5, &v);
+    gt_lesson_verdict(&l.step[1], runs, &p, 5, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_CANNOT);
     assert_non_null(strstr(v.text, "needs 1 other GPU with peer access; this device has none"));
+}
+
+/* A transfer run of config c whose H2D times spread around 'sec': 'n'
+ * samples evenly from sec * (1 - spread) to sec * (1 + spread). */
+static void spread_of(gt_run *r, const gt_lesson_step *st, int c, int n, double sec,
+                      double spread)
+{
+    gt_run_init(r, st->exp, st->vals[c], 1);
+    for (int i = 0; i < n; i++) {
+        double k = n > 1 ? 2.0 * i / (n - 1) - 1 : 0;
+        gt_sample x = {1, 0, GT_V_FULL, sec * (1 + spread * k), 64ull << 20};
+        gt_run_add(r, &x);
+    }
+}
+
+/* Near the threshold: a ratio whose interval holds it is no verdict but
+ * "too close so far" (more samples wanted), then, at the end, "too close
+ * to call here" with both figures; the same ratio with a tight spread is
+ * decided; the same samples give the same interval. */
+static void test_verdict_near_threshold(void **s)
+{
+    static gt_lesson l;
+    gt_run a, b;
+    gt_run *runs[2] = {&a, &b};
+    gt_devprops p;
+    gt_verdict v, again;
+    (void)s;
+    parse_ok(&l, good);
+    props(&p);
+    /* pinned 1.6x pageable (threshold 1.5x), each spread +-30% over 20 samples */
+    spread_of(&a, &l.step[0], 0, 20, 0.016, 0.3);
+    spread_of(&b, &l.step[0], 1, 20, 0.010, 0.3);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, false, &v);
+    assert_int_equal(v.kind, GT_VERDICT_WAIT);
+    assert_true(v.more);
+    assert_true(v.lo < 1.5 && v.hi > 1.5);
+    assert_near(v.ratio, 1.6, 1e-9);
+    assert_non_null(strstr(v.text, "measuring: too close so far: pinned 6.7 GB/s vs pageable "
+                                   "4.2 GB/s, 1.60x (95%: "));
+    assert_non_null(strstr(v.text, "expected above 1.5x; taking more samples"));
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, true, &again);
+    assert_int_equal(again.kind, GT_VERDICT_CLOSE);
+    assert_false(again.more);
+    assert_string_equal(gt_verdict_name(again.kind), "too close to call here");
+    assert_non_null(strstr(again.text, "too close to call here: pinned 6.7 GB/s vs pageable "
+                                       "4.2 GB/s, 1.60x (95%: "));
+    assert_true(again.lo == v.lo && again.hi == v.hi);     /* deterministic */
+    /* the same 1.6x, spread +-2%: decided at once */
+    gt_run_free(&a);
+    gt_run_free(&b);
+    spread_of(&a, &l.step[0], 0, 20, 0.016, 0.02);
+    spread_of(&b, &l.step[0], 1, 20, 0.010, 0.02);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, false, &v);
+    assert_int_equal(v.kind, GT_VERDICT_YES);
+    assert_true(v.lo > 1.5);
+    /* far below the threshold with the wide spread: decided too (no) */
+    gt_run_free(&a);
+    gt_run_free(&b);
+    spread_of(&a, &l.step[0], 0, 20, 0.010, 0.3);
+    spread_of(&b, &l.step[0], 1, 20, 0.010, 0.3);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, false, &v);
+    assert_int_equal(v.kind, GT_VERDICT_NO);
+    /* more samples narrow the interval: 1.6x with +-30% over 400 each decides */
+    gt_run_free(&a);
+    gt_run_free(&b);
+    spread_of(&a, &l.step[0], 0, 400, 0.016, 0.3);
+    spread_of(&b, &l.step[0], 1, 400, 0.010, 0.3);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, false, &v);
+    assert_int_equal(v.kind, GT_VERDICT_YES);
+    gt_run_free(&a);
+    gt_run_free(&b);
+
+    /* the ceiling: 53.7 GB/s of 63.0 = 85% against 70%, spread +-25%:
+     * its interval holds 70% */
+    spread_of(&a, &l.step[1], 0, 5, 0.00125, 0.25);
+    runs[0] = &a;
+    gt_lesson_verdict(&l.step[1], runs, &p, 5, true, &v);
+    assert_int_equal(v.kind, GT_VERDICT_CLOSE);
+    assert_non_null(strstr(v.text, "too close to call here: H2D 53.7 GB/s = 85% of PCIe Gen5 "
+                                   "x16 (95%: "));
+    gt_run_free(&a);
 }
 
 /* A lesson file must be a regular file: a device is refused by name. */
@@ -280,7 +362,7 @@ int main(void)
         cmocka_unit_test(test_parse_good), cmocka_unit_test(test_parse_bad),
         cmocka_unit_test(test_shipped), cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_peers), cmocka_unit_test(test_not_regular),
-        cmocka_unit_test(test_note),
+        cmocka_unit_test(test_note), cmocka_unit_test(test_verdict_near_threshold),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
 }

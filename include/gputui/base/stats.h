@@ -38,6 +38,8 @@ void gt_dist_clear(gt_dist *d);
 /* Returns 0, or -1 when memory ran out (the value is still counted). */
 int gt_dist_add(gt_dist *d, double x);
 bool gt_dist_exact(const gt_dist *d);
+/* Adds src's kept values to dst (all of src's values while src is exact). */
+void gt_dist_merge(gt_dist *dst, const gt_dist *src);
 /* q in [0,1]; linear interpolation between closest ranks (numpy's
  * default). NaN when empty. Sorts the kept values if needed: values added
  * since the last call are sorted and merged in, O(n) rather than a full

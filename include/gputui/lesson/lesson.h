@@ -91,24 +91,40 @@ int gt_lessons_load_dir(const char *dir, gt_lesson *out, int max, gt_err *err);
 const gt_lesson *gt_lesson_find(const gt_lesson *l, int n, const char *name);
 
 typedef enum {
-    GT_VERDICT_WAIT,        /* not enough samples yet */
+    GT_VERDICT_WAIT,        /* not enough samples yet, or too close so far */
     GT_VERDICT_YES,         /* as expected */
     GT_VERDICT_NO,          /* not on this machine */
-    GT_VERDICT_CANNOT       /* the figures needed do not exist here */
+    GT_VERDICT_CANNOT,      /* the figures needed do not exist here */
+    GT_VERDICT_CLOSE        /* the interval still holds the threshold */
 } gt_verdict_kind;
 
 typedef struct gt_verdict {
     gt_verdict_kind kind;
+    bool more;              /* WAIT because too close: more samples may decide */
+    double ratio, lo, hi;   /* the figure judged and its 95% interval (NaN: none) */
     char text[400];
 } gt_verdict;
 
+/* A step is measured in rounds of its samples, its configurations in
+ * turn (A B A B ...), until the interval clears the threshold or this
+ * many rounds have been taken. */
+#define GT_LESSON_ROUNDS 4
+
 const char *gt_verdict_name(gt_verdict_kind k);   /* "as expected" ... */
 /* The verdict of step st from runs[i] = the run of its config i (NULL
- * while a config has not run). 'need' samples per series are enough
- * (the caller lowers it to what a recording holds); 'peers' is the
- * device's peer count (GT_DP_PEERS). */
+ * while a config has not run). 'need' samples per series are enough to
+ * judge (the caller lowers it to what a recording holds).
+ *
+ * The figure judged is the ratio of the medians (or a's median against
+ * its ceiling), with a 95% interval from a bootstrap of the samples
+ * (deterministic: the same samples give the same interval). A verdict is
+ * given only when the whole interval lies on one side of the threshold;
+ * while it holds the threshold the step is WAIT with more set, and, once
+ * 'final' says no more samples will come (the last round, or a
+ * recording's samples used up), CLOSE: "too close to call here", with
+ * both figures. */
 void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_devprops *p,
-                       uint64_t need, gt_verdict *v);
+                       uint64_t need, bool final, gt_verdict *v);
 
 struct gt_recording;
 /* Samples per series that make step st's verdict: its "samples", or fewer

@@ -34,6 +34,9 @@ void gt_run_free(gt_run *r);
 void gt_run_add(gt_run *r, const gt_sample *s);
 uint64_t gt_run_count(const gt_run *r); /* fewest samples over series */
 uint64_t gt_run_failed(const gt_run *r);
+/* Adds src's samples to dst, series by series (the same experiment and
+ * values, measured again: a lesson's rounds). */
+void gt_run_merge(gt_run *dst, const gt_run *src);
 /* Moves src into dst (dst freed first); src is left empty. */
 void gt_run_move(gt_run *dst, gt_run *src);
 /* Keeps a copy of tl as the run's latest timeline; -1 if out of memory. */

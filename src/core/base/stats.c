@@ -181,3 +181,9 @@ uint64_t gt_dist_bins(const gt_dist *d, double lo, double hi,
             top = bins[b];
     return top;
 }
+
+void gt_dist_merge(gt_dist *dst, const gt_dist *src)
+{
+    for (size_t i = 0; i < src->n; i++)
+        gt_dist_add(dst, src->v[i]);
+}

@@ -2,6 +2,7 @@
 #include "gputui/lesson/lesson_batch.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,8 +42,8 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         gt_run runs[GT_LESSON_CONFIGS];
         gt_run *have[GT_LESSON_CONFIGS] = {NULL, NULL};
         uint64_t need = gt_lesson_need(st, rec);
-        gt_verdict v = {GT_VERDICT_CANNOT, ""};
-        int r = 0, c;
+        gt_verdict v = {.kind = GT_VERDICT_CANNOT};
+        int r = 0, c = 0, round = 0, rounds = 0;
 
         memset(runs, 0, sizeof runs);
         if (!cli->format)
@@ -51,24 +52,46 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         bool runnable = !st->expect.peers || gt_dp_get(&props, GT_DP_PEERS) >= st->expect.peers;
         for (c = 0; runnable && c < st->nconfigs; c++) {
             char msg[400];
-            gt_engine_props(eng, &props);
             gt_experiment_describe(st->exp, st->vals[c], desc, sizeof desc);
             if (!cli->format)
                 printf("  config %d: %s %s\n", c + 1, st->exp->name, desc);
             if (gt_experiment_check(st->exp, st->vals[c], &props, msg, sizeof msg)) {
                 snprintf(v.text, sizeof v.text, "cannot tell here: config %d: %s", c + 1, msg);
-                break;
+                runnable = false;
             }
-            fflush(stdout);
-            r = gt_batch_measure(cli, eng, st->exp, st->vals[c], (int64_t)need, &runs[c], NULL);
-            if (r) {
-                snprintf(v.text, sizeof v.text, "cannot tell here: config %d did not run "
-                         "(see above)", c + 1);
-                break;
+        }
+        /* Rounds of 'need' samples, the configurations in turn, until the
+         * interval clears the threshold; a recording's samples give one. */
+        for (round = 0; runnable && round < GT_LESSON_ROUNDS; round++) {
+            bool final = rec || round + 1 == GT_LESSON_ROUNDS;
+            for (c = 0; c < st->nconfigs; c++) {
+                gt_run more;
+                fflush(stdout);
+                r = gt_batch_measure(cli, eng, st->exp, st->vals[c], (int64_t)need,
+                                     round ? &more : &runs[c], NULL);
+                if (round) {
+                    if (!r)
+                        gt_run_merge(&runs[c], &more);
+                    gt_run_free(&more);
+                }
+                if (r) {
+                    snprintf(v.text, sizeof v.text, "cannot tell here: config %d did not run "
+                             "(see above)", c + 1);
+                    break;
+                }
+                have[c] = &runs[c];
+                if (gt_run_failed(&runs[c]))
+                    rc = GT_EXIT_VERIFY;
             }
-            have[c] = &runs[c];
-            if (gt_run_failed(&runs[c]))
-                rc = GT_EXIT_VERIFY;
+            if (r)
+                break;
+            rounds++;
+            gt_engine_props(eng, &props);
+            gt_lesson_verdict(st, have, &props, need, final, &v);
+            if (!v.more)
+                break;
+            if (!cli->format)
+                printf("  %s\n", v.text);
         }
         if (r > 128) {
             rc = r;
@@ -76,8 +99,8 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
                 gt_run_free(&runs[k]);
             break;
         }
-        if (!runnable || c == st->nconfigs)
-            gt_lesson_verdict(st, have, &props, need, &v);   /* !runnable: says why */
+        if (!runnable && !v.text[0])
+            gt_lesson_verdict(st, have, &props, need, true, &v);   /* says why */
         if (v.kind == GT_VERDICT_WAIT || (v.kind == GT_VERDICT_CANNOT && r))
             rc = rc ? rc : GT_EXIT_FAIL;
         if (root) {
@@ -87,6 +110,10 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             json_object_set_new(o, "verdict", json_string(gt_verdict_name(v.kind)));
             json_object_set_new(o, "text", json_string(v.text));
             json_object_set_new(o, "samples", json_integer((json_int_t)need));
+            json_object_set_new(o, "rounds", json_integer(rounds));
+            json_object_set_new(o, "ratio", isfinite(v.ratio) ? json_real(v.ratio) : json_null());
+            json_object_set_new(o, "interval", isfinite(v.lo) ?
+                                json_pack("[ff]", v.lo, v.hi) : json_null());
             json_array_append_new(steps, o);
         } else {
             printf("  verdict: %s\n", v.text);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gputui/record/record.h"
@@ -12,8 +13,8 @@
 const char *gt_verdict_name(gt_verdict_kind k)
 {
     static const char *const n[] = {"measuring", "as expected", "not on this machine",
-                                    "cannot tell here"};
-    return k <= GT_VERDICT_CANNOT ? n[k] : "?";
+                                    "cannot tell here", "too close to call here"};
+    return k <= GT_VERDICT_CLOSE ? n[k] : "?";
 }
 
 static int series_of(const gt_run *r, const char *name)
@@ -33,18 +34,141 @@ static void figure(char *buf, size_t n, double v, bool time)
         snprintf(buf, n, "%.1f GB/s", v / 1e9);
 }
 
+/* ---- the interval: a bootstrap of the medians ---- */
+
+#define BOOT_N 512      /* order statistics that stand for a larger sample */
+#define BOOT_B 400      /* resamples */
+
+/* A distribution's kept values, sorted; more than BOOT_N become BOOT_N
+ * evenly spaced order statistics. */
+typedef struct side {
+    double v[BOOT_N];
+    int n;
+} side;
+
+static void side_of(gt_dist *d, side *s)
+{
+    gt_dist_percentile(d, 0.5);     /* sorts the kept values */
+    s->n = d->n < BOOT_N ? (int)d->n : BOOT_N;
+    for (int i = 0; i < s->n; i++)
+        s->v[i] = d->n <= BOOT_N ? d->v[i] : d->v[(size_t)((i + 0.5) * (double)d->n / BOOT_N)];
+}
+
+static uint64_t next(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* The median of one resample of s (with replacement): the values are
+ * sorted, so the median of the drawn indices picks it (counting sort). */
+static double resample_median(const side *s, uint64_t *rng, int *count)
+{
+    int n = s->n, half = (n - 1) / 2, seen = 0, lo = -1, hi = -1;
+
+    memset(count, 0, (size_t)n * sizeof *count);
+    for (int i = 0; i < n; i++)
+        count[next(rng) % (uint64_t)n]++;
+    for (int i = 0; i < n && hi < 0; i++) {
+        seen += count[i];
+        if (lo < 0 && seen > half)
+            lo = i;
+        if (seen > n / 2)
+            hi = i;
+    }
+    return n % 2 ? s->v[lo] : (s->v[lo] + s->v[hi]) / 2;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The 95% interval of median(a) / median(b), or of median(a) alone when
+ * b is NULL. */
+static void interval(gt_dist *da, gt_dist *db, double *lo, double *hi)
+{
+    side a, b;
+    int count[BOOT_N];
+    double r[BOOT_B];
+    uint64_t rng;
+
+    side_of(da, &a);
+    if (db)
+        side_of(db, &b);
+    rng = 0x9E3779B97F4A7C15ull ^ ((uint64_t)a.n << 20) ^ (uint64_t)(db ? b.n : 0);
+    for (int i = 0; i < BOOT_B; i++) {
+        double ma = resample_median(&a, &rng, count);
+        r[i] = db ? ma / resample_median(&b, &rng, count) : ma;
+    }
+    qsort(r, BOOT_B, sizeof r[0], cmp_double);
+    *lo = r[(int)(0.025 * BOOT_B)];
+    *hi = r[(int)(0.975 * BOOT_B) - 1];
+}
+
+/* Where the interval [lo, hi] lies against the relation's bounds: 1 as
+ * expected, 0 not, -1 it holds a bound. */
+static int side_of_bounds(const gt_lesson_expect *x, double lo, double hi)
+{
+    switch (x->rel) {
+    case GT_REL_ABOVE:
+    case GT_REL_CEIL_ABOVE:
+        return lo > x->lo ? 1 : hi < x->lo ? 0 : -1;
+    case GT_REL_BELOW:
+    case GT_REL_CEIL_BELOW:
+        return hi < x->lo ? 1 : lo > x->lo ? 0 : -1;
+    default:
+        if (lo >= x->lo && hi <= x->hi)
+            return 1;
+        return hi < x->lo || lo > x->hi ? 0 : -1;
+    }
+}
+
+/* The verdict of a figure and its interval [lo, hi] (a ratio, or with
+ * pct a share): text is what was compared ("pinned 55.2 GB/s vs pageable
+ * 8.3 GB/s, 6.64x"), want the bound ("above 1.5x"). */
+static void judge(const gt_lesson_step *st, double lo, double hi, bool pct, bool final,
+                  const char *text, const char *want, gt_verdict *v)
+{
+    int at = side_of_bounds(&st->expect, lo, hi);
+    char iv[64] = "";
+
+    v->lo = lo;
+    v->hi = hi;
+    if (hi > lo && pct)
+        snprintf(iv, sizeof iv, " (95%%: %.0f%% to %.0f%%)", 100 * lo, 100 * hi);
+    else if (hi > lo)
+        snprintf(iv, sizeof iv, " (95%%: %.2fx to %.2fx)", lo, hi);
+    if (at < 0 && !final) {
+        v->kind = GT_VERDICT_WAIT;
+        v->more = true;
+        snprintf(v->text, sizeof v->text, "measuring: too close so far: %s%s, expected %s; "
+                 "taking more samples", text, iv, want);
+        return;
+    }
+    v->kind = at < 0 ? GT_VERDICT_CLOSE : at ? GT_VERDICT_YES : GT_VERDICT_NO;
+    snprintf(v->text, sizeof v->text, "%s: %s%s (expected %s)%s%s", gt_verdict_name(v->kind),
+             text, iv, want, v->kind == GT_VERDICT_NO && st->otherwise[0] ? "; " : "",
+             v->kind == GT_VERDICT_NO ? st->otherwise : "");
+}
+
 void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_devprops *p,
-                       uint64_t need, gt_verdict *v)
+                       uint64_t need, bool final, gt_verdict *v)
 {
     const gt_lesson_expect *x = &st->expect;
     const gt_lesson_ref *ref[2] = {&x->a, &x->b};
     int nref = x->rel >= GT_REL_CEIL_ABOVE ? 1 : 2;
-    double m[2] = {NAN, NAN};
-    char fa[32], fb[32], want[64];
+    double m[2] = {NAN, NAN}, lo, hi;
+    gt_dist *d[2] = {NULL, NULL};
+    char fa[32], fb[32], want[64], text[200];
     bool yes;
 
+    memset(v, 0, sizeof *v);
     v->kind = GT_VERDICT_WAIT;
-    v->text[0] = '\0';
+    v->ratio = v->lo = v->hi = NAN;
     if (x->peers && (!gt_dp_ok(p, GT_DP_PEERS) || gt_dp_get(p, GT_DP_PEERS) < x->peers)) {
         v->kind = GT_VERDICT_CANNOT;
         snprintf(v->text, sizeof v->text, "cannot tell here: this step needs %d other GPU%s "
@@ -55,20 +179,19 @@ void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_d
     for (int i = 0; i < nref; i++) {
         gt_run *r = runs[ref[i]->config];
         int s = series_of(r, ref[i]->series);
-        const gt_dist *d;
         if (!r || s < 0) {
             snprintf(v->text, sizeof v->text, "measuring: configuration %d has not run yet",
                      ref[i]->config + 1);
             return;
         }
-        d = x->time ? &r->s[s].lat : &r->s[s].bw;
+        d[i] = x->time ? &r->s[s].lat : &r->s[s].bw;
         if (r->s[s].lat.count < need) {
             snprintf(v->text, sizeof v->text, "measuring: %s has %llu of %llu samples",
                      ref[i]->label, (unsigned long long)r->s[s].lat.count,
                      (unsigned long long)need);
             return;
         }
-        m[i] = gt_dist_percentile((gt_dist *)d, 0.5);
+        m[i] = gt_dist_percentile(d[i], 0.5);
         if (!(m[i] > 0) || !isfinite(m[i])) {
             v->kind = GT_VERDICT_CANNOT;
             snprintf(v->text, sizeof v->text, "cannot tell here: %s has no %s median",
@@ -98,32 +221,27 @@ void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_d
                      x->a.label, label);
             return;
         }
-        double share = m[0] * factor / ceil;
-        yes = x->rel == GT_REL_CEIL_ABOVE ? share > x->lo : share < x->lo;
+        v->ratio = m[0] * factor / ceil;
+        interval(d[0], NULL, &lo, &hi);
         snprintf(want, sizeof want, "%s %.0f%%", x->rel == GT_REL_CEIL_ABOVE ? "above" : "below",
                  100 * x->lo);
-        v->kind = yes ? GT_VERDICT_YES : GT_VERDICT_NO;
-        snprintf(v->text, sizeof v->text, "%s: %s %s = %.0f%% of %s (expected %s)%s%s",
-                 gt_verdict_name(v->kind), x->a.label, fa, 100 * share, label, want,
-                 !yes && st->otherwise[0] ? "; " : "", !yes ? st->otherwise : "");
+        snprintf(text, sizeof text, "%s %s = %.0f%% of %s", x->a.label, fa, 100 * v->ratio,
+                 label);
+        judge(st, lo * factor / ceil, hi * factor / ceil, true, final, text, want, v);
         return;
     }
     figure(fb, sizeof fb, m[1], x->time);
-    double ratio = m[0] / m[1];
-    if (x->rel == GT_REL_ABOVE) {
-        yes = ratio > x->lo;
+    v->ratio = m[0] / m[1];
+    interval(d[0], d[1], &lo, &hi);
+    if (x->rel == GT_REL_ABOVE)
         snprintf(want, sizeof want, "above %.2gx", x->lo);
-    } else if (x->rel == GT_REL_BELOW) {
-        yes = ratio < x->lo;
+    else if (x->rel == GT_REL_BELOW)
         snprintf(want, sizeof want, "below %.2gx", x->lo);
-    } else {
-        yes = ratio >= x->lo && ratio <= x->hi;
+    else
         snprintf(want, sizeof want, "%.2gx to %.2gx", x->lo, x->hi);
-    }
-    v->kind = yes ? GT_VERDICT_YES : GT_VERDICT_NO;
-    snprintf(v->text, sizeof v->text, "%s: %s %s vs %s %s, %.2fx (expected %s)%s%s",
-             gt_verdict_name(v->kind), x->a.label, fa, x->b.label, fb, ratio, want,
-             !yes && st->otherwise[0] ? "; " : "", !yes ? st->otherwise : "");
+    snprintf(text, sizeof text, "%s %s vs %s %s, %.2fx", x->a.label, fa, x->b.label, fb,
+             v->ratio);
+    judge(st, lo, hi, false, final, text, want, v);
 }
 
 uint64_t gt_lesson_need(const gt_lesson_step *st, const gt_recording *rec)

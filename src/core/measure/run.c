@@ -84,6 +84,20 @@ uint64_t gt_run_failed(const gt_run *r)
     return n;
 }
 
+void gt_run_merge(gt_run *dst, const gt_run *src)
+{
+    for (int i = 0; i < dst->nseries && i < src->nseries; i++) {
+        gt_series *d = &dst->s[i];
+        const gt_series *s = &src->s[i];
+        gt_dist_merge(&d->lat, &s->lat);
+        gt_dist_merge(&d->bw, &s->bw);
+        d->full += s->full;
+        d->sampled += s->sampled;
+        d->failed += s->failed;
+        d->disturbed += s->disturbed;
+    }
+}
+
 void gt_run_move(gt_run *dst, gt_run *src)
 {
     gt_run_free(dst);
