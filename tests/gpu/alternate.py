@@ -1,33 +1,37 @@
 #!/usr/bin/env python3
 """Fidelity in alternation (make test-gpu): gputui and an independent
-reference (tests/gpu/refprobe.cu) measured in turn, R G R G ... R, and
-judged by the median of the ratios of each gputui figure to the geometric
-mean of the two reference figures around it. A slow drift of the host moves
-both sides of each ratio alike; it does not move the judgement.
+reference (tests/gpu/refprobe.cu) measured in turn, R G R G ... R, each run
+a process of its own, so that a host that drifts moves both sides alike.
+The judgement is the ratio of the means of the two sides' per-process
+medians, with a bootstrap interval that resamples each side's processes:
+on the lent H200s a pageable buffer lands on memory that makes one process
+25% faster than the next, for gputui and the reference alike, and that
+widens the interval, not the ratio.
 
-When the rounds' ratios disagree by more than twice the band, the host
-swings too much for one round to say anything: the check says "host too
-noisy to judge" with the figures and runs the rounds again, up to RETRIES
-times; if it is still too noisy it prints "SKIP" (counted as not judged),
-never "ok". The reference's own swing is printed beside.
+  ok:    the ratio within the band, and its 95% interval within twice it;
+  FAIL:  its whole 99% interval outside the band;
+  else:  host too noisy to judge yet: another set of rounds, up to RETRIES
+         sets, then SKIP (counted as not judged), never "ok".
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable or zc)
-Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."."""
+Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
+starting with "#" say why a figure is measured again."""
 import json
 import math
+import random
 import statistics
 import subprocess
 import sys
 
-ROUNDS = 3      # gputui runs; the reference runs one more
-RETRIES = 2
+RETRIES = 3
 CHECKS = {
     # figure: (gputui arguments, its series/config key, refprobe arguments, reference probe, band)
     "pageable": {
         "band": 0.05,
-        "gputui": ["--samples", "10", "--warmup", "2", "--host", "pageable", "--dir", "h2d,d2h",
+        "rounds": 6,        # gputui runs a set; the reference runs one more
+        "gputui": ["--samples", "11", "--warmup", "2", "--host", "pageable", "--dir", "h2d,d2h",
                    "--size", "32M"],
-        "probe": ["pageable", "32"],
+        "probe": ["pageable", "32", "11"],
         "figures": {"h2d": "pageable_h2d_cold_cpu_timed_memcpy",
                     "d2h": "pageable_d2h_cold_cpu_timed_memcpy"},
         "metric": "bandwidth",
@@ -37,6 +41,7 @@ CHECKS = {
     },
     "zc": {
         "band": 0.05,
+        "rounds": 3,
         "gputui": ["-e", "zerocopy", "--samples", "30", "--warmup", "1", "--variant",
                    "explicit,mapped"],
         "probe": ["zc"],
@@ -75,11 +80,21 @@ def probe_figures(c, probe, log, tag):
 
 def rounds(what, c, bin_, probe, log, attempt):
     refs, mine = [], []
-    for i in range(ROUNDS):
+    for i in range(c["rounds"]):
         refs.append(probe_figures(c, probe, log, f"{what}-{attempt}-ref{i}"))
         mine.append(gputui_figures(c, bin_, log, f"{what}-{attempt}-gputui{i}"))
-    refs.append(probe_figures(c, probe, log, f"{what}-{attempt}-ref{ROUNDS}"))
+    refs.append(probe_figures(c, probe, log, f"{what}-{attempt}-ref{c['rounds']}"))
     return refs, mine
+
+
+def interval(g, r, q, seed=12345, b=2000):
+    """mean(g) / mean(r), and its central 1 - 2q bootstrap interval, each
+    side resampled as its own processes (seeded: the same figures give the
+    same interval)."""
+    rng = random.Random(seed)
+    x = sorted(statistics.fmean(rng.choices(g, k=len(g))) /
+               statistics.fmean(rng.choices(r, k=len(r))) for _ in range(b))
+    return statistics.fmean(g) / statistics.fmean(r), x[int(q * b)], x[int((1 - q) * b) - 1]
 
 
 def main():
@@ -88,35 +103,39 @@ def main():
     band = c["band"]
     unit = "GB/s" if c["metric"] == "bandwidth" else "ms"
     pending = dict(c["what"])
+    refs, mine = [], []
     for attempt in range(1 + RETRIES):
         try:
-            refs, mine = rounds(what, c, bin_, probe, log, attempt)
+            r_, m_ = rounds(what, c, bin_, probe, log, attempt)
         except (RuntimeError, OSError, ValueError, KeyError, subprocess.TimeoutExpired) as e:
             for k in pending:
                 print(f"FAIL {c['what'][k]}: no figures ({e})")
             return
+        refs.append(r_)
+        mine.append(m_)
         for k in list(pending):
-            r = [x[k] for x in refs]
-            g = [x[k] for x in mine]
-            ratios = [g[i] / math.sqrt(r[i] * r[i + 1]) for i in range(ROUNDS)]
-            ratio = statistics.median(ratios)
-            swing = max(r) / min(r) - 1
+            g = [x[k] for m_set in mine for x in m_set]
+            r = [x[k] for r_set in refs for x in r_set]
+            ratio, lo, hi = interval(g, r, 0.025)
+            _, lo99, hi99 = interval(g, r, 0.005)
             figs = (f"gputui p50 {' '.join(f'{x:.3f}' for x in g)} {unit}, reference "
-                    f"{' '.join(f'{x:.3f}' for x in r)} {unit} in turn; ratio {ratio:.3f} "
-                    f"(rounds {' '.join(f'{x:.3f}' for x in ratios)}), within {100 * band:.0f}%")
-            scatter = max(ratios) / min(ratios) - 1
-            figs += f"; the rounds' ratios {100 * scatter:.1f}% apart, the reference {100 * swing:.1f}%"
-            if scatter > 2 * band:
-                print(f"# {c['what'][k]}: host too noisy to judge (the rounds disagree by more "
-                      f"than twice the band): {figs}; {'again' if attempt < RETRIES else 'giving up'}")
+                    f"{' '.join(f'{x:.3f}' for x in r)} {unit}, in turn; ratio of the means "
+                    f"{ratio:.3f}, 95% {lo:.3f} to {hi:.3f}")
+            if lo >= 1 - 2 * band and hi <= 1 + 2 * band and abs(ratio - 1) <= band:
+                print(f"ok {c['what'][k]}: {figs}; within {100 * band:.0f}%")
+            elif hi99 < 1 - band or lo99 > 1 + band:
+                print(f"FAIL {c['what'][k]}: {figs}; 99% {lo99:.3f} to {hi99:.3f}, wanted "
+                      f"within {100 * band:.0f}%")
+            else:
+                print(f"# {c['what'][k]}: host too noisy to judge yet: {figs}; "
+                      f"{'more rounds' if attempt < RETRIES else 'giving up'}")
                 continue
-            print(("ok " if abs(ratio - 1) <= band else "FAIL ") + f"{c['what'][k]}: {figs}")
             del pending[k]
         if not pending:
             return
     for k in pending:
         print(f"SKIP {c['what'][k]}: host too noisy to judge after {1 + RETRIES} sets of "
-              f"{ROUNDS} rounds (see the lines above)")
+              f"{c['rounds']} rounds (see the lines above)")
 
 
 main()

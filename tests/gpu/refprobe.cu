@@ -8,10 +8,10 @@
 //                            repeats; then the same one iteration at a time
 //                            under several host-side conditions, to find
 //                            what widens a per-iteration distribution.
-//   refprobe pageable [MiB]  pageable H2D and D2H: cudaMemcpy timed on the
-//                            CPU (as bandwidthTest does) against events on
-//                            the stream around cudaMemcpyAsync, with a hot
-//                            and a cold source.
+//   refprobe pageable [MiB [REPS]]  pageable H2D and D2H: cudaMemcpy timed
+//                            on the CPU (as bandwidthTest does) against events
+//                            on the stream around cudaMemcpyAsync, with a hot
+//                            and a cold source; REPS copies of each (21).
 //   refprobe chase KiB...    one walker on a random chain of 128-byte
 //                            slots (64-bit pointers, built on the host),
 //                            which walks the whole chain (up to 2^18
@@ -239,7 +239,7 @@ void zc(int n)
 // cudaMemcpyAsync, and the host time of the cudaMemcpyAsync call alone.
 // 'cold': each copy's host side is a different slice of a buffer 8x the
 // size (up to 4 GiB), so it is not in the CPU's caches from the last one.
-void pageable(size_t mib)
+void pageable(size_t mib, int reps)
 {
     size_t bytes = mib << 20;
     int slices = (int)std::min<size_t>(8, (4096 / mib));
@@ -258,7 +258,6 @@ void pageable(size_t mib)
         const char *dn = dir ? "d2h" : "h2d";
         for (int cold = 0; cold < 2; cold++) {
             std::vector<double> cpu, ev, call;
-            int reps = 21;
             for (int r = 0; r < reps + 2; r++) {
                 char *hp = h + (cold ? (size_t)(r % slices) * bytes : 0);
                 double t0 = now();
@@ -513,7 +512,7 @@ static void idle(double seconds)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc [N] | pageable [MiB] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB]\n");
+        fprintf(stderr, "usage: refprobe zc [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB]\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -521,7 +520,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "zc"))
         zc(argc > 2 ? atoi(argv[2]) : 1000000);
     else if (!strcmp(argv[1], "pageable"))
-        pageable(argc > 2 ? (size_t)atoi(argv[2]) : 32);
+        pageable(argc > 2 ? (size_t)atoi(argv[2]) : 32, argc > 3 ? atoi(argv[3]) : 21);
     else if (!strcmp(argv[1], "chase") && argc > 2)
         chase(argc - 2, argv + 2);
     else if (!strcmp(argv[1], "load") && argc > 2)

@@ -426,7 +426,7 @@ done < <(tests/gpu/multi.sh "$BIN" "$LOG" "$SAMPLES" 2>&1)
 section "fidelity: refprobe in alternation"
 # Zero-copy (the article's program, events around 10 back-to-back repeats)
 # and pageable H2D/D2H (a CPU-timed cudaMemcpy with the host buffer out of
-# the caches) beside gputui in turn, R G R G R G R, judged by the median of
+# the caches) beside gputui in turn, R G R G ... R (5 of gputui), judged by the median of
 # the ratios within 5% (tests/gpu/alternate.py): a host that drifts moves
 # both sides of a ratio alike. A reference that swings more than the band
 # itself is "too noisy to judge": tried again, then SKIP, never ok.
@@ -453,17 +453,18 @@ PY
 done
 
 section "lessons: the same verdicts run after run"
-# runtime, pinned, pin-cost and overlap four times more: every step's
-# verdict must be the one of the run above, at every run.
+# runtime, pinned, pin-cost and overlap twice more: every step's verdict
+# must be the one of the run above, at every run (five runs of every
+# lesson, done by hand, are in docs/measured.md).
 for l in runtime pinned pin-cost overlap; do
-    for k in 2 3 4 5; do
+    for k in 2 3; do
         "$BIN" --batch --lesson "$l" --format json >"$LOG/lesson-$l-$k.json" 2>"$LOG/lesson-$l-$k.err"
     done
     if out=$(python3 - "$LOG" "$l" <<'PY'
 import json, sys
 log, l = sys.argv[1:3]
 runs = []
-for f in [f"{log}/lesson-{l}.json"] + [f"{log}/lesson-{l}-{k}.json" for k in (2, 3, 4, 5)]:
+for f in [f"{log}/lesson-{l}.json"] + [f"{log}/lesson-{l}-{k}.json" for k in (2, 3)]:
     try:
         runs.append([(s["verdict"], s.get("ratio")) for s in json.load(open(f))["steps"]])
     except (OSError, ValueError, KeyError) as e:
@@ -477,10 +478,10 @@ for i, step in enumerate(zip(*runs)):
     r = " ".join("-" if x[1] is None else f"{x[1]:.2f}" for x in step)
     out.append(f"{i + 1} {'/'.join(sorted(v))} ({r})")
 print("; ".join(out))
-sys.exit(0 if same and len(runs) == 5 else 1)
+sys.exit(0 if same and len(runs) == 3 else 1)
 PY
-    ); then ok "lesson $l, 5 runs, every step the same verdict: $out"
-    else bad "lesson $l, 5 runs, a verdict changed: $out"; fi
+    ); then ok "lesson $l, 3 runs, every step the same verdict: $out"
+    else bad "lesson $l, 3 runs, a verdict changed: $out"; fi
 done
 
 section "inspect: the health card"

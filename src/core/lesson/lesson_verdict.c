@@ -234,11 +234,11 @@ void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_d
     v->ratio = m[0] / m[1];
     interval(d[0], d[1], &lo, &hi);
     if (x->rel == GT_REL_ABOVE)
-        snprintf(want, sizeof want, "above %.2gx", x->lo);
+        snprintf(want, sizeof want, "above %.3gx", x->lo);
     else if (x->rel == GT_REL_BELOW)
-        snprintf(want, sizeof want, "below %.2gx", x->lo);
+        snprintf(want, sizeof want, "below %.3gx", x->lo);
     else
-        snprintf(want, sizeof want, "%.2gx to %.2gx", x->lo, x->hi);
+        snprintf(want, sizeof want, "%.3gx to %.3gx", x->lo, x->hi);
     snprintf(text, sizeof text, "%s %s vs %s %s, %.2fx", x->a.label, fa, x->b.label, fb,
              v->ratio);
     judge(st, lo, hi, false, final, text, want, v);
