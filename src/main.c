@@ -20,6 +20,7 @@
 #include "gputui/report/batch.h"
 #include "gputui/record/bundle.h"
 #include "gputui/input/cli.h"
+#include "gputui/input/options.h"
 #include "gputui/report/compare.h"
 #if GT_WITH_CUDA
 #include "gputui/cuda_backend.h"
@@ -310,7 +311,7 @@ int main(int argc, char **argv)
     }
     switch (cli.mode) {
     case GT_MODE_HELP:
-        gt_cli_usage(stdout);
+        gt_options_usage(stdout);
         return GT_EXIT_OK;
     case GT_MODE_VERSION:
         return version();

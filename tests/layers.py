@@ -330,11 +330,88 @@ def check_files(build, rules, part_rules):
     check(not bad, 'src/ui/: a file calls only files listed before it in ui_priv.h', bad)
 
 
+def c_code(text):
+    """text with its comments blanked (newlines kept) and its strings and
+    characters left whole."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith('/*', i):
+            j = text.index('*/', i) + 2
+            out.append(re.sub(r'[^\n]', ' ', text[i:j]))
+        elif text.startswith('//', i):
+            j = text.find('\n', i)
+            j = n if j < 0 else j
+            out.append(' ' * (j - i))
+        elif text[i] in '"\'':
+            j = i + 1
+            while text[j] != text[i]:
+                j += 2 if text[j] == '\\' else 1
+            j += 1
+            out.append(text[i:j])
+        else:
+            j = i + 1
+            out.append(text[i])
+        i = j
+    return ''.join(out)
+
+
+def top_level(body):
+    """The elements of a braced initializer's body, split at its own commas."""
+    parts, depth, cur, i = [], 0, [], 0
+    while i < len(body):
+        c = body[i]
+        if c in '"\'':
+            j = i + 1
+            while body[j] != c:
+                j += 2 if body[j] == '\\' else 1
+            cur.append(body[i:j + 1])
+            i = j + 1
+            continue
+        depth += c in '{(['
+        depth -= c in '})]'
+        if c == ',' and depth == 0:
+            parts.append(''.join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    parts.append(''.join(cur))
+    return [p for p in parts if p.strip()]
+
+
+def check_tables():
+    """Every row of a table (an array of structs: parameters, keys, lessons'
+    and inspections' rows, device properties...) in src/ names its fields:
+    .name = "size", .type = GT_P_SIZE, ... (DESIGN.md, convention 11)."""
+    bad = []
+    for top, _, files in os.walk(os.path.join(ROOT, 'src')):
+        for f in sorted(files):
+            if not f.endswith('.c'):
+                continue
+            path = os.path.join(top, f)
+            code = c_code(open(path, encoding='utf-8').read())
+            for m in re.finditer(r'\]\s*=\s*\{', code):
+                i, depth = m.end() - 1, 0
+                for j in range(i, len(code)):
+                    depth += code[j] == '{'
+                    depth -= code[j] == '}'
+                    if depth == 0:
+                        break
+                for e in top_level(code[i + 1:j]):
+                    if re.match(r'\s*(\[[^\]]*\]\s*=\s*)?\{\s*[^.\s}]', e):
+                        line = code.count('\n', 0, i) + 1
+                        bad.append(f'{os.path.relpath(path, ROOT)}:{line}: a row without '
+                                   f'field names: {" ".join(e.split())[:70]}')
+                        break
+    check(not bad, 'table rows in src/ name their fields (designated initializers)', bad)
+
+
 def main():
     rules = check_folders()
     part_rules = check_parts(sorted(rules))
     check_list()
     check_portable()
+    check_tables()
     if len(sys.argv) > 1:
         check_files(sys.argv[1], rules, part_rules)
     print(f'layers: {passed} passed, {failed} failed')

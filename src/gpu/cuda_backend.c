@@ -105,18 +105,18 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
     struct cudaDeviceProp prop;
     int n, v;
     static const struct { enum cudaDeviceAttr a; gt_dp_id id; } attrs[] = {
-        {cudaDevAttrMultiProcessorCount, GT_DP_SMS},
-        {cudaDevAttrGlobalMemoryBusWidth, GT_DP_BUS_WIDTH},
-        {cudaDevAttrMemoryClockRate, GT_DP_MEM_CLOCK},
-        {cudaDevAttrL2CacheSize, GT_DP_L2},
-        {cudaDevAttrMaxPersistingL2CacheSize, GT_DP_PERSIST_MAX},
-        {cudaDevAttrMaxAccessPolicyWindowSize, GT_DP_WINDOW_MAX},
-        {cudaDevAttrCanMapHostMemory, GT_DP_CAN_MAP},
-        {cudaDevAttrIntegrated, GT_DP_INTEGRATED},
-        {cudaDevAttrUnifiedAddressing, GT_DP_UVA},
-        {cudaDevAttrPageableMemoryAccess, GT_DP_PAGEABLE},
-        {cudaDevAttrAsyncEngineCount, GT_DP_ASYNC_ENGINES},
-        {cudaDevAttrConcurrentKernels, GT_DP_CONC_KERNELS},
+        {.a = cudaDevAttrMultiProcessorCount, .id = GT_DP_SMS},
+        {.a = cudaDevAttrGlobalMemoryBusWidth, .id = GT_DP_BUS_WIDTH},
+        {.a = cudaDevAttrMemoryClockRate, .id = GT_DP_MEM_CLOCK},
+        {.a = cudaDevAttrL2CacheSize, .id = GT_DP_L2},
+        {.a = cudaDevAttrMaxPersistingL2CacheSize, .id = GT_DP_PERSIST_MAX},
+        {.a = cudaDevAttrMaxAccessPolicyWindowSize, .id = GT_DP_WINDOW_MAX},
+        {.a = cudaDevAttrCanMapHostMemory, .id = GT_DP_CAN_MAP},
+        {.a = cudaDevAttrIntegrated, .id = GT_DP_INTEGRATED},
+        {.a = cudaDevAttrUnifiedAddressing, .id = GT_DP_UVA},
+        {.a = cudaDevAttrPageableMemoryAccess, .id = GT_DP_PAGEABLE},
+        {.a = cudaDevAttrAsyncEngineCount, .id = GT_DP_ASYNC_ENGINES},
+        {.a = cudaDevAttrConcurrentKernels, .id = GT_DP_CONC_KERNELS},
     };
 
     gt_devprops_init(p);

@@ -73,15 +73,19 @@ static void memory(const nv *n, gt_health *h)
     int cur, pend;
     unsigned long long errors;
     unsigned count, a, b, c, d;
-    int64_t *ecc[2][2] = {{&h->ecc_vol_corr, &h->ecc_agg_corr}, {&h->ecc_vol_unc, &h->ecc_agg_unc}};
+    /* NVML's errorType: 0 corrected, 1 uncorrected; counterType: 0 volatile, 1 aggregate */
+    const struct { int error, counter; int64_t *to; } ecc[] = {
+        {.error = 0, .counter = 0, .to = &h->ecc_vol_corr},
+        {.error = 0, .counter = 1, .to = &h->ecc_agg_corr},
+        {.error = 1, .counter = 0, .to = &h->ecc_vol_unc},
+        {.error = 1, .counter = 1, .to = &h->ecc_agg_unc},
+    };
 
     if (mode && mode(n->dev, &cur, &pend) == 0)
         h->ecc_on = cur ? 1 : 0;
-    /* errorType 0 corrected, 1 uncorrected; counterType 0 volatile, 1 aggregate */
-    for (int e = 0; total && h->ecc_on == 1 && e < 2; e++)
-        for (int k = 0; k < 2; k++)
-            if (total(n->dev, e, k, &errors) == 0)
-                *ecc[e][k] = (int64_t)errors;
+    for (size_t i = 0; total && h->ecc_on == 1 && i < sizeof ecc / sizeof ecc[0]; i++)
+        if (total(n->dev, ecc[i].error, ecc[i].counter, &errors) == 0)
+            *ecc[i].to = (int64_t)errors;
     /* cause 0: multiple single-bit errors, 1: a double-bit error; a count
      * of 0 asks for the size alone */
     for (int cause = 0; pages && cause < 2; cause++) {

@@ -77,10 +77,10 @@ void gt_nvml_device(gt_devprops *p)
     nvml_device d;
     unsigned int v;
     static const struct { const char *fn; gt_dp_id id; } links[] = {
-        {"nvmlDeviceGetCurrPcieLinkGeneration", GT_DP_PCIE_GEN},
-        {"nvmlDeviceGetMaxPcieLinkGeneration", GT_DP_PCIE_GEN_MAX},
-        {"nvmlDeviceGetCurrPcieLinkWidth", GT_DP_PCIE_WIDTH},
-        {"nvmlDeviceGetMaxPcieLinkWidth", GT_DP_PCIE_WIDTH_MAX},
+        {.fn = "nvmlDeviceGetCurrPcieLinkGeneration", .id = GT_DP_PCIE_GEN},
+        {.fn = "nvmlDeviceGetMaxPcieLinkGeneration", .id = GT_DP_PCIE_GEN_MAX},
+        {.fn = "nvmlDeviceGetCurrPcieLinkWidth", .id = GT_DP_PCIE_WIDTH},
+        {.fn = "nvmlDeviceGetMaxPcieLinkWidth", .id = GT_DP_PCIE_WIDTH_MAX},
     };
 
     if (!nvml_lib(p->nvml_note, sizeof p->nvml_note))

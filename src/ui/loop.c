@@ -201,7 +201,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         ui_inspect_open(&u);
 
     while (!quit) {
-        struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {gt_engine_fd(u.eng), POLLIN, 0}};
+        struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+                                {.fd = gt_engine_fd(u.eng), .events = POLLIN}};
         double now = gt_now(), wait;
         int timeout = -1, ch;
         size_t n;

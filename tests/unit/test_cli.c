@@ -11,6 +11,7 @@
 #include "testutil.h"
 
 #include "gputui/input/cli.h"
+#include "gputui/input/options.h"
 #include "gputui/experiments/exp_transfer.h"
 #include "gputui/experiments/registry.h"
 
@@ -200,7 +201,7 @@ static void usage_lists_every_param(void **state)
     static char buf[65536];
     FILE *f = fmemopen(buf, sizeof buf - 1, "w");
     (void)state;
-    gt_cli_usage(f);
+    gt_options_usage(f);
     fclose(f);
     assert_true(strlen(buf) < sizeof buf - 2);      /* not cut off */
     for (int e = 0; e < gt_nexperiments; e++) {

@@ -59,7 +59,7 @@ static void f_teardown(void *st)
         teardowns++;
 }
 
-static const gt_exp_ops fops = {f_setup, f_run, f_teardown};
+static const gt_exp_ops fops = {.setup = f_setup, .run = f_run, .teardown = f_teardown};
 
 /* zerocopy on a device that can map nothing and prefetch nothing: two of
  * the four series are never produced, and set-up says so. */
@@ -81,7 +81,7 @@ static int z_run(void *st, gt_sample *out, gt_err *err)
     return 2;
 }
 
-static const gt_exp_ops zops = {z_setup, z_run, f_teardown};
+static const gt_exp_ops zops = {.setup = z_setup, .run = z_run, .teardown = f_teardown};
 static int f_count(int *n, gt_err *e) { (void)e; *n = 1; return 0; }
 static int f_query(int o, gt_devprops *p, gt_err *e) { (void)e; gt_devprops_init(p); p->ordinal = o; return 0; }
 static int f_open(int o, gt_devprops *p, gt_err *e)
@@ -102,7 +102,8 @@ static const gt_exp_ops *f_ops(const char *n)
 {
     return !strcmp(n, "transfer") ? &fops : !strcmp(n, "zerocopy") ? &zops : NULL;
 }
-static const gt_backend fake = {"fake", f_count, f_query, f_open, f_refresh, f_close, f_ops};
+static const gt_backend fake = {.name = "fake", .device_count = f_count, .query = f_query,
+                                .open = f_open, .refresh = f_refresh, .close = f_close, .ops = f_ops};
 
 /* The same back-end, with one other program on the GPU: busy while
  * foreign_busy says so. */

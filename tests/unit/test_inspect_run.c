@@ -104,9 +104,9 @@ static int f_run(void *state, gt_sample *out, gt_err *err)
 
 static void f_teardown(void *st) { free(st); }
 
-static const gt_exp_ops tops = {t_setup, f_run, f_teardown};
-static const gt_exp_ops lops = {l_setup, f_run, f_teardown};
-static const gt_exp_ops pops = {p_setup, f_run, f_teardown};
+static const gt_exp_ops tops = {.setup = t_setup, .run = f_run, .teardown = f_teardown};
+static const gt_exp_ops lops = {.setup = l_setup, .run = f_run, .teardown = f_teardown};
+static const gt_exp_ops pops = {.setup = p_setup, .run = f_run, .teardown = f_teardown};
 
 static const gt_exp_ops *f_ops(const char *n)
 {

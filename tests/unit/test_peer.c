@@ -70,7 +70,7 @@ static void p_teardown(void *st)
         teardowns++;
 }
 
-static const gt_exp_ops pops = {p_setup, p_run, p_teardown};
+static const gt_exp_ops pops = {.setup = p_setup, .run = p_run, .teardown = p_teardown};
 static int f_count(int *n, gt_err *e) { (void)e; *n = ndev; return 0; }
 static int f_query(int o, gt_devprops *p, gt_err *e)
 {
@@ -85,7 +85,8 @@ static int f_query(int o, gt_devprops *p, gt_err *e)
 static void f_refresh(gt_devprops *p) { (void)p; }
 static void f_close(void) {}
 static const gt_exp_ops *f_ops(const char *n) { return !strcmp(n, "peer") ? &pops : NULL; }
-static const gt_backend fake = {"fake", f_count, f_query, f_query, f_refresh, f_close, f_ops};
+static const gt_backend fake = {.name = "fake", .device_count = f_count, .query = f_query,
+                                .open = f_query, .refresh = f_refresh, .close = f_close, .ops = f_ops};
 
 static void props(gt_devprops *p, int self)
 {

@@ -63,6 +63,5 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err);
  * there are too many. */
 int gt_cli_configs(const gt_cli *c, int64_t (*out)[GT_MAX_PARAMS], int max,
                    char *err, size_t errlen);
-void gt_cli_usage(FILE *f);
 
 #endif

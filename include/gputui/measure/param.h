@@ -19,18 +19,20 @@ typedef enum { GT_P_ENUM, GT_P_SIZE, GT_P_INT, GT_P_BOOL } gt_ptype;
 typedef bool (*gt_applies_fn)(const int64_t *vals, const char **why);
 
 typedef struct gt_param {
-    const char *name;           /* CLI option and JSON key */
-    const char *label;          /* on screen */
-    gt_ptype type;
-    int64_t min, max, def;
-    int64_t step;               /* +/- step; 0 = powers of two (SIZE, INT) */
-    int64_t align;              /* SIZE: value must be a multiple of this */
-    const char *const *choices; /* ENUM: names, nchoices of them */
+    /* A row names its fields (.name = "size", .type = GT_P_SIZE, ...); a
+     * field left out is zero, which means what each comment says. */
+    const char *name;           /* CLI option and JSON key; always given */
+    const char *label;          /* on screen; always given */
+    gt_ptype type;              /* 0: GT_P_ENUM */
+    int64_t min, max, def;      /* range and default; 0 is a value like any */
+    int64_t step;               /* +/- step; 0: powers of two (SIZE, INT) */
+    int64_t align;              /* SIZE: value must be a multiple of this; 0: any */
+    const char *const *choices; /* ENUM: names, nchoices of them; NULL otherwise */
     int nchoices;
-    const char *unit;
-    const char *help;           /* one line */
-    gt_applies_fn applies;      /* NULL = always */
-    const char *zero_name;      /* INT, SIZE: how 0 is shown and typed ("auto") */
+    const char *unit;           /* "bytes", "us"; NULL: none shown */
+    const char *help;           /* one line; always given */
+    gt_applies_fn applies;      /* NULL: always applies */
+    const char *zero_name;      /* INT, SIZE: how 0 is shown and typed ("auto"); NULL: "0" */
     const char *before;         /* the value in effect in recordings made before the
                                    parameter existed; NULL: its default */
 } gt_param;

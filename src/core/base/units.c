@@ -9,11 +9,20 @@
 #include <strings.h>
 
 static const struct { const char *sfx; int shift; } suffixes[] = {
-    {"", 0}, {"b", 0},
-    {"k", 10}, {"kb", 10}, {"kib", 10},
-    {"m", 20}, {"mb", 20}, {"mib", 20},
-    {"g", 30}, {"gb", 30}, {"gib", 30},
-    {"t", 40}, {"tb", 40}, {"tib", 40},
+    {.sfx = ""},
+    {.sfx = "b"},
+    {.sfx = "k", .shift = 10},
+    {.sfx = "kb", .shift = 10},
+    {.sfx = "kib", .shift = 10},
+    {.sfx = "m", .shift = 20},
+    {.sfx = "mb", .shift = 20},
+    {.sfx = "mib", .shift = 20},
+    {.sfx = "g", .shift = 30},
+    {.sfx = "gb", .shift = 30},
+    {.sfx = "gib", .shift = 30},
+    {.sfx = "t", .shift = 40},
+    {.sfx = "tb", .shift = 40},
+    {.sfx = "tib", .shift = 40},
 };
 
 int gt_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
@@ -102,7 +111,10 @@ char *gt_format_size(uint64_t bytes, char *buf, size_t len)
 char *gt_format_seconds(double s, char *buf, size_t len)
 {
     static const struct { double scale; const char *u; } t[] = {
-        {1e-9, "ns"}, {1e-6, "us"}, {1e-3, "ms"}, {1.0, "s"},
+        {.scale = 1e-9, .u = "ns"},
+        {.scale = 1e-6, .u = "us"},
+        {.scale = 1e-3, .u = "ms"},
+        {.scale = 1.0, .u = "s"},
     };
     int i = 3;
 

@@ -18,8 +18,14 @@ void gt_topo_init(gt_topo *t)
 /* nvmlNvlinkVersion_t: 1 = 1.0, 2 = 2.0, 3 = 2.2, 4 = 3.0, 5 = 3.1,
  * 6 = 4.0, 7 = 5.0; the signalling rate of one link, one way, in GB/s. */
 static const struct { const char *name; double gbs; } nvlink_vers[] = {
-    {NULL, 0}, {"NVLink 1.0", 20}, {"NVLink 2.0", 25}, {"NVLink 2.2", 25},
-    {"NVLink 3.0", 25}, {"NVLink 3.1", 25}, {"NVLink 4.0", 25}, {"NVLink 5.0", 50},
+    {.name = NULL},
+    {.name = "NVLink 1.0", .gbs = 20},
+    {.name = "NVLink 2.0", .gbs = 25},
+    {.name = "NVLink 2.2", .gbs = 25},
+    {.name = "NVLink 3.0", .gbs = 25},
+    {.name = "NVLink 3.1", .gbs = 25},
+    {.name = "NVLink 4.0", .gbs = 25},
+    {.name = "NVLink 5.0", .gbs = 50},
 };
 #define NVERS ((int)(sizeof nvlink_vers / sizeof nvlink_vers[0]))
 

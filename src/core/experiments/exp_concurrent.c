@@ -13,16 +13,20 @@
 #include "gputui/base/units.h"
 
 static const gt_param params[GT_CK_NPARAMS] = {
-    [GT_CK_KERNELS] = {"kernels", "kernels", GT_P_INT, 2, GT_TL_MAX_STREAMS, 8, 1, 0, NULL, 0,
-                       NULL, "kernels per run, each on its own stream in the second run", NULL},
-    [GT_CK_SPIN] = {"spin", "each kernel spins (us)", GT_P_INT, 10, 100000, 200, 0, 0, NULL, 0,
-                    "us", "how long each block of a kernel spins on the global timer", NULL},
-    [GT_CK_BLOCKS] = {"blocks", "blocks per kernel", GT_P_INT, 0, 65536, 1, 0, 0, NULL, 0, NULL,
-                      "blocks of one thread each; fill: as many as the GPU holds at once "
-                      "(SMs x maxBlocksPerMultiProcessor), so one kernel leaves no room", NULL,
-                      "fill"},
-    [GT_CK_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 3, 1, 0, NULL, 0, NULL,
-                      "untimed iterations after each change, kept out of the histograms", NULL},
+    [GT_CK_KERNELS] = {.name = "kernels", .label = "kernels", .type = GT_P_INT, .min = 2,
+                       .max = GT_TL_MAX_STREAMS, .def = 8, .step = 1,
+                       .help = "kernels per run, each on its own stream in the second run"},
+    [GT_CK_SPIN] = {.name = "spin", .label = "each kernel spins (us)", .type = GT_P_INT, .min = 10,
+                    .max = 100000, .def = 200, .unit = "us",
+                    .help = "how long each block of a kernel spins on the global timer"},
+    [GT_CK_BLOCKS] = {.name = "blocks", .label = "blocks per kernel", .type = GT_P_INT,
+                      .max = 65536, .def = 1,
+                      .help = "blocks of one thread each; fill: as many as the GPU holds at once "
+                              "(SMs x maxBlocksPerMultiProcessor), so one kernel leaves no room",
+                      .zero_name = "fill"},
+    [GT_CK_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .max = 1000, .def = 3, .step = 1,
+                      .help = "untimed iterations after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **names)

@@ -30,19 +30,25 @@ static bool copy_op(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_CO_NPARAMS] = {
-    [GT_CO_OP] = {"op", "measure", GT_P_ENUM, 0, 1, GT_CO_OP_READ, 0, 0, op_names, 2, NULL,
-                  "read: kernels that read a 256-word __constant__ array with a warp on one "
-                  "word, with a word a thread, and the same array in global memory; copy: "
-                  "cudaMemcpyToSymbol, cudaMemcpy and cudaMemcpyFromSymbol of the same bytes",
-                  NULL},
-    [GT_CO_READS] = {"reads", "reads per thread", GT_P_INT, 256, 1 << 20, 4096, 0, 0, NULL, 0,
-                     NULL, "words each thread reads per kernel (one block of 256 threads on "
-                     "every SM)", read_op},
-    [GT_CO_SIZE] = {"size", "bytes copied", GT_P_SIZE, 4, GT_CO_MAX_BYTES, 1024, 0, 4, NULL, 0,
-                    "bytes", "bytes per call, up to the 64 KiB of constant memory; the default "
-                    "is 256 floats", copy_op},
-    [GT_CO_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 3, 1, 0, NULL, 0, NULL,
-                      "untimed iterations after each change, kept out of the histograms", NULL},
+    [GT_CO_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 1,
+                  .def = GT_CO_OP_READ, .choices = op_names, .nchoices = 2,
+                  .help = "read: kernels that read a 256-word __constant__ array with a warp on "
+                          "one word, with a word a thread, and the same array in global memory; "
+                          "copy: cudaMemcpyToSymbol, cudaMemcpy and cudaMemcpyFromSymbol of the "
+                          "same bytes"},
+    [GT_CO_READS] = {.name = "reads", .label = "reads per thread", .type = GT_P_INT, .min = 256,
+                     .max = 1 << 20, .def = 4096,
+                     .help = "words each thread reads per kernel (one block of 256 threads on "
+                             "every SM)",
+                     .applies = read_op},
+    [GT_CO_SIZE] = {.name = "size", .label = "bytes copied", .type = GT_P_SIZE, .min = 4,
+                    .max = GT_CO_MAX_BYTES, .def = 1024, .align = 4, .unit = "bytes",
+                    .help = "bytes per call, up to the 64 KiB of constant memory; the default is "
+                            "256 floats",
+                    .applies = copy_op},
+    [GT_CO_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .max = 1000, .def = 3, .step = 1,
+                      .help = "untimed iterations after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **names)

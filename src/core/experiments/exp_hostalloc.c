@@ -31,23 +31,30 @@ static bool wc_applies(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_HA_NPARAMS] = {
-    [GT_HA_OP] = {"op", "measure", GT_P_ENUM, 0, 1, GT_HA_OP_ALLOC, 0, 0, op_names, 2, NULL,
-                  "alloc: time to allocate and to free; cpu: CPU write and read bandwidth", NULL},
-    [GT_HA_KIND] = {"kind", "host memory", GT_P_ENUM, 0, 3, GT_HOST_PINNED, 0, 0, kind_names, 4,
-                    NULL, "pageable (malloc + first touch), pinned (cudaMallocHost), hostalloc "
-                    "(cudaHostAlloc + flags), register (malloc + cudaHostRegister)", NULL},
-    [GT_HA_PORTABLE] = {"portable", "  portable", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
-                        "cudaHostAllocPortable / cudaHostRegisterPortable", flag_applies},
-    [GT_HA_WC] = {"write-combined", "  write-combined", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
-                  "cudaHostAllocWriteCombined: bypasses the CPU caches; reading it back is usually slow",
-                  wc_applies},
-    [GT_HA_MAPPED] = {"mapped", "  mapped", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
-                      "cudaHostAllocMapped / cudaHostRegisterMapped", flag_applies},
-    [GT_HA_SIZE] = {"size", "size", GT_P_SIZE, 4096, 4ll << 30, 64ll << 20, 0, 4096, NULL, 0,
-                    "bytes", "bytes per allocation, a multiple of 4 KiB; +/- in powers of two",
-                    NULL},
-    [GT_HA_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 1, 1, 0, NULL, 0, NULL,
-                      "untimed iterations after each change, kept out of the histograms", NULL},
+    [GT_HA_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 1,
+                  .def = GT_HA_OP_ALLOC, .choices = op_names, .nchoices = 2,
+                  .help = "alloc: time to allocate and to free; cpu: CPU write and read bandwidth"},
+    [GT_HA_KIND] = {.name = "kind", .label = "host memory", .type = GT_P_ENUM, .max = 3,
+                    .def = GT_HOST_PINNED, .choices = kind_names, .nchoices = 4,
+                    .help = "pageable (malloc + first touch), pinned (cudaMallocHost), hostalloc "
+                            "(cudaHostAlloc + flags), register (malloc + cudaHostRegister)"},
+    [GT_HA_PORTABLE] = {.name = "portable", .label = "  portable", .type = GT_P_BOOL, .max = 1,
+                        .help = "cudaHostAllocPortable / cudaHostRegisterPortable",
+                        .applies = flag_applies},
+    [GT_HA_WC] = {.name = "write-combined", .label = "  write-combined", .type = GT_P_BOOL,
+                  .max = 1,
+                  .help = "cudaHostAllocWriteCombined: bypasses the CPU caches; reading it back "
+                          "is usually slow",
+                  .applies = wc_applies},
+    [GT_HA_MAPPED] = {.name = "mapped", .label = "  mapped", .type = GT_P_BOOL, .max = 1,
+                      .help = "cudaHostAllocMapped / cudaHostRegisterMapped",
+                      .applies = flag_applies},
+    [GT_HA_SIZE] = {.name = "size", .label = "size", .type = GT_P_SIZE, .min = 4096,
+                    .max = 4ll << 30, .def = 64ll << 20, .align = 4096, .unit = "bytes",
+                    .help = "bytes per allocation, a multiple of 4 KiB; +/- in powers of two"},
+    [GT_HA_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .max = 1000, .def = 1, .step = 1,
+                      .help = "untimed iterations after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **out)

@@ -29,36 +29,52 @@ static bool apply_op(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_L2_NPARAMS] = {
-    [GT_L2_OP] = {"op", "measure", GT_P_ENUM, 0, 2, GT_L2_OP_WINDOW, 0, 0, op_names, 3, NULL,
-                  "window: the kernel with the access-policy window and without; cost: a "
-                  "device copy under the set-aside and with none; compete: two kernels at "
-                  "once on two streams, each with its own region and window", NULL},
-    [GT_L2_SETASIDE] = {"set-aside", "set-aside (% of max)", GT_P_INT, 0, 100, 100, 5, 0, NULL,
-                        0, "%", "cudaLimitPersistingL2CacheSize as a share of "
-                        "persistingL2CacheMaxSize; the driver rounds what it grants", NULL},
-    [GT_L2_WINDOW] = {"window", "window num_bytes", GT_P_SIZE, 0, 4ll << 30, 0, 0, 4, NULL, 0,
-                      "bytes", "accessPolicyWindow.num_bytes from the persisting region's "
-                      "start; region = all of it", window_op, "region"},
-    [GT_L2_HIT] = {"hit-ratio", "hitRatio (%)", GT_P_INT, 0, 100, 100, 5, 0, NULL, 0, "%",
-                   "share of the window's accesses that get hitProp; 0 to 100 in steps of 5",
-                   window_op},
-    [GT_L2_HITPROP] = {"hit-prop", "hitProp", GT_P_ENUM, 0, 2, GT_L2_PROP_PERSISTING, 0, 0,
-                       prop_names, 3, NULL, "cudaAccessPropertyPersisting, Streaming or Normal",
-                       window_op},
-    [GT_L2_MISSPROP] = {"miss-prop", "missProp", GT_P_ENUM, 0, 2, GT_L2_PROP_STREAMING, 0, 0,
-                        prop_names, 3, NULL, "the property of the other accesses: streaming "
-                        "or normal (persisting is refused, as the runtime does)", window_op},
-    [GT_L2_APPLY] = {"apply", "window set on", GT_P_ENUM, 0, 1, GT_L2_APPLY_STREAM, 0, 0,
-                     apply_names, 2, NULL, "stream: a stream attribute; graph: the kernel "
-                     "node's attribute in a CUDA graph", apply_op},
-    [GT_L2_REGION] = {"region", "persisting region", GT_P_SIZE, 1 << 20, 1ll << 30, 32ll << 20,
-                      0, 4096, NULL, 0, "bytes", "the data every thread re-reads (the window "
-                      "covers it)", window_op},
-    [GT_L2_STREAMING] = {"streaming", "streaming data", GT_P_SIZE, 16ll << 20, 16ll << 30,
-                         1ll << 30, 0, 4096, NULL, 0, "bytes", "data read and written once per "
-                         "launch (cost: the size of the copy)", NULL},
-    [GT_L2_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
-                      "untimed iterations after each change, kept out of the histograms", NULL},
+    [GT_L2_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 2,
+                  .def = GT_L2_OP_WINDOW, .choices = op_names, .nchoices = 3,
+                  .help = "window: the kernel with the access-policy window and without; cost: a "
+                          "device copy under the set-aside and with none; compete: two kernels "
+                          "at once on two streams, each with its own region and window"},
+    [GT_L2_SETASIDE] = {.name = "set-aside", .label = "set-aside (% of max)", .type = GT_P_INT,
+                        .max = 100, .def = 100, .step = 5, .unit = "%",
+                        .help = "cudaLimitPersistingL2CacheSize as a share of "
+                                "persistingL2CacheMaxSize; the driver rounds what it grants"},
+    [GT_L2_WINDOW] = {.name = "window", .label = "window num_bytes", .type = GT_P_SIZE,
+                      .max = 4ll << 30, .align = 4, .unit = "bytes",
+                      .help = "accessPolicyWindow.num_bytes from the persisting region's start; "
+                              "region = all of it",
+                      .applies = window_op, .zero_name = "region"},
+    [GT_L2_HIT] = {.name = "hit-ratio", .label = "hitRatio (%)", .type = GT_P_INT, .max = 100,
+                   .def = 100, .step = 5, .unit = "%",
+                   .help = "share of the window's accesses that get hitProp; 0 to 100 in steps "
+                           "of 5",
+                   .applies = window_op},
+    [GT_L2_HITPROP] = {.name = "hit-prop", .label = "hitProp", .type = GT_P_ENUM, .max = 2,
+                       .def = GT_L2_PROP_PERSISTING, .choices = prop_names, .nchoices = 3,
+                       .help = "cudaAccessPropertyPersisting, Streaming or Normal",
+                       .applies = window_op},
+    [GT_L2_MISSPROP] = {.name = "miss-prop", .label = "missProp", .type = GT_P_ENUM, .max = 2,
+                        .def = GT_L2_PROP_STREAMING, .choices = prop_names, .nchoices = 3,
+                        .help = "the property of the other accesses: streaming or normal "
+                                "(persisting is refused, as the runtime does)",
+                        .applies = window_op},
+    [GT_L2_APPLY] = {.name = "apply", .label = "window set on", .type = GT_P_ENUM, .max = 1,
+                     .def = GT_L2_APPLY_STREAM, .choices = apply_names, .nchoices = 2,
+                     .help = "stream: a stream attribute; graph: the kernel node's attribute in "
+                             "a CUDA graph",
+                     .applies = apply_op},
+    [GT_L2_REGION] = {.name = "region", .label = "persisting region", .type = GT_P_SIZE,
+                      .min = 1 << 20, .max = 1ll << 30, .def = 32ll << 20, .align = 4096,
+                      .unit = "bytes",
+                      .help = "the data every thread re-reads (the window covers it)",
+                      .applies = window_op},
+    [GT_L2_STREAMING] = {.name = "streaming", .label = "streaming data", .type = GT_P_SIZE,
+                         .min = 16ll << 20, .max = 16ll << 30, .def = 1ll << 30, .align = 4096,
+                         .unit = "bytes",
+                         .help = "data read and written once per launch (cost: the size of the "
+                                 "copy)"},
+    [GT_L2_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .max = 1000, .def = 2, .step = 1,
+                      .help = "untimed iterations after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **names)

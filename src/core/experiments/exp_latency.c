@@ -22,29 +22,37 @@ static const char *const cache_names[] = {"default", "cg", "volatile"};
 static const char *const lane_names[] = {"thread", "warp"};
 
 static const gt_param params[NPARAMS] = {
-    [KIND] = {"kind", "memory", GT_P_ENUM, 0, 4, K_DEVICE, 0, 0, kind_names, 5, NULL,
-              "device (cudaMalloc), mapped (pinned host memory, over PCIe), managed (first "
-              "touched on the GPU), managed-cpu (the CPU touches the walk's slots before each "
-              "sample), peer (another GPU's memory)", NULL},
-    [SIZE] = {"size", "working set", GT_P_SIZE, 4096, 1ll << 40, 256ll << 20, 0, 4, NULL, 0,
-              "bytes", "the chain's buffer, up to the free memory (past 4 GiB with a large stride: "
-              "the TLBs' reach); w sweeps it from 4 KiB to 1 GiB (the staircase)", NULL},
-    [STRIDE] = {"stride", "stride", GT_P_SIZE, 8, 1ll << 30, 128, 0, 4, NULL, 0, "bytes",
-                "bytes from one slot to the next, a multiple of 8 (each slot holds the next "
-                "one's 8-byte address; 128: one cache line each)", NULL},
-    [ORDER] = {"order", "order", GT_P_ENUM, 0, 1, 0, 0, 0, order_names, 2, NULL,
-               "random: one random cycle through every slot, which no prefetcher predicts; "
-               "linear: slot after slot", NULL},
-    [CACHE] = {"cache", "load", GT_P_ENUM, 0, 2, 0, 0, 0, cache_names, 3, NULL,
-               "default: ld.global (cached in L1); cg: ld.global.cg (L2 only); volatile: "
-               "ld.volatile", NULL},
-    [LANES] = {"threads", "walkers", GT_P_ENUM, 0, 1, 0, 0, 0, lane_names, 2, NULL,
-               "thread: one walker; warp: 32 walkers on one chain, evenly apart", NULL},
-    [LOADS] = {"loads", "loads per sample", GT_P_INT, 256, 1 << 20, 4096, 0, 0, NULL, 0, NULL,
-               "dependent loads a walker makes per sample; the sample is their mean", NULL},
-    [WARMUP] = {"warmup", "warm-up walks", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
-                "untimed walks after each change, on top of the set-up's first walk, which "
-                "passes over the whole chain (up to 2^20 loads a walker)", NULL},
+    [KIND] = {.name = "kind", .label = "memory", .type = GT_P_ENUM, .max = 4, .def = K_DEVICE,
+              .choices = kind_names, .nchoices = 5,
+              .help = "device (cudaMalloc), mapped (pinned host memory, over PCIe), managed "
+                      "(first touched on the GPU), managed-cpu (the CPU touches the walk's slots "
+                      "before each sample), peer (another GPU's memory)"},
+    [SIZE] = {.name = "size", .label = "working set", .type = GT_P_SIZE, .min = 4096,
+              .max = 1ll << 40, .def = 256ll << 20, .align = 4, .unit = "bytes",
+              .help = "the chain's buffer, up to the free memory (past 4 GiB with a large "
+                      "stride: the TLBs' reach); w sweeps it from 4 KiB to 1 GiB (the staircase)"},
+    [STRIDE] = {.name = "stride", .label = "stride", .type = GT_P_SIZE, .min = 8, .max = 1ll << 30,
+                .def = 128, .align = 4, .unit = "bytes",
+                .help = "bytes from one slot to the next, a multiple of 8 (each slot holds the "
+                        "next one's 8-byte address; 128: one cache line each)"},
+    [ORDER] = {.name = "order", .label = "order", .type = GT_P_ENUM, .max = 1,
+               .choices = order_names, .nchoices = 2,
+               .help = "random: one random cycle through every slot, which no prefetcher "
+                       "predicts; linear: slot after slot"},
+    [CACHE] = {.name = "cache", .label = "load", .type = GT_P_ENUM, .max = 2,
+               .choices = cache_names, .nchoices = 3,
+               .help = "default: ld.global (cached in L1); cg: ld.global.cg (L2 only); volatile: "
+                       "ld.volatile"},
+    [LANES] = {.name = "threads", .label = "walkers", .type = GT_P_ENUM, .max = 1,
+               .choices = lane_names, .nchoices = 2,
+               .help = "thread: one walker; warp: 32 walkers on one chain, evenly apart"},
+    [LOADS] = {.name = "loads", .label = "loads per sample", .type = GT_P_INT, .min = 256,
+               .max = 1 << 20, .def = 4096,
+               .help = "dependent loads a walker makes per sample; the sample is their mean"},
+    [WARMUP] = {.name = "warmup", .label = "warm-up walks", .type = GT_P_INT, .max = 1000, .def = 2,
+                .step = 1,
+                .help = "untimed walks after each change, on top of the set-up's first walk, "
+                        "which passes over the whole chain (up to 2^20 loads a walker)"},
 };
 
 static int series(const int64_t *v, const char **names)

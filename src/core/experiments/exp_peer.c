@@ -34,34 +34,45 @@ static bool chases(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_PE_NPARAMS] = {
-    [GT_PE_PEER] = {"peer", "peer GPU", GT_P_ENUM, 0, GT_MAX_DEVICES, GT_PE_AUTO, 0, 0,
-                    peer_names, 1 + GT_MAX_DEVICES, NULL,
-                    "the other GPU (its ordinal); auto: the first other one with peer access",
-                    NULL},
-    [GT_PE_MEASURE] = {"measure", "measure", GT_P_ENUM, 0, 1, GT_PE_BANDWIDTH, 0, 0,
-                       measure_names, 2, NULL,
-                       "bandwidth: copies between the GPUs; latency: one thread reads the "
-                       "peer's memory, each read's address coming from the one before", NULL},
-    [GT_PE_ENGINE] = {"engine", "copy engine", GT_P_ENUM, 0, 1, GT_PE_CE, 0, 0, engine_names, 2,
-                      NULL, "ce: cudaMemcpyPeerAsync on the copy engines; sm: a copy kernel "
-                      "whose loads or stores cross the link", copies},
-    [GT_PE_OP] = {"op", "operation", GT_P_ENUM, 0, 1, GT_PE_READ, 0, 0, op_names, 2, NULL,
-                  "read: this GPU pulls the peer's memory into its own; write: it pushes its "
-                  "memory into the peer's", copies},
-    [GT_PE_DIR] = {"dir", "directions", GT_P_ENUM, 0, 1, GT_PE_ONE, 0, 0, dir_names, 2, NULL,
-                   "one: this GPU copies; both: the peer does the mirror copy at the same time",
-                   copies},
-    [GT_PE_ACCESS] = {"access", "peer access", GT_P_ENUM, 0, 1, GT_PE_ACCESS_ON, 0, 0,
-                      access_names, 2, NULL,
-                      "on: cudaDeviceEnablePeerAccess, copies cross the link directly; off: "
-                      "the driver stages copy-engine copies through host memory", NULL},
-    [GT_PE_SIZE] = {"size", "size", GT_P_SIZE, 4096, 4ll << 30, 512ll << 20, 0, 4, NULL, 0,
-                    "bytes", "bytes per copy (nvbandwidth's default: 512 MiB)", copies},
-    [GT_PE_REGION] = {"region", "chased region", GT_P_SIZE, 4096, 1ll << 30, 2ll << 20, 0, 128,
-                      NULL, 0, "bytes", "the peer memory the reads walk, one 128-byte line "
-                      "after another (nvbandwidth: 2 MiB)", chases},
-    [GT_PE_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
-                      "untimed iterations after each change, kept out of the histograms", NULL},
+    [GT_PE_PEER] = {.name = "peer", .label = "peer GPU", .type = GT_P_ENUM, .max = GT_MAX_DEVICES,
+                    .def = GT_PE_AUTO, .choices = peer_names, .nchoices = 1 + GT_MAX_DEVICES,
+                    .help = "the other GPU (its ordinal); auto: the first other one with peer "
+                            "access"},
+    [GT_PE_MEASURE] = {.name = "measure", .label = "measure", .type = GT_P_ENUM, .max = 1,
+                       .def = GT_PE_BANDWIDTH, .choices = measure_names, .nchoices = 2,
+                       .help = "bandwidth: copies between the GPUs; latency: one thread reads "
+                               "the peer's memory, each read's address coming from the one before"},
+    [GT_PE_ENGINE] = {.name = "engine", .label = "copy engine", .type = GT_P_ENUM, .max = 1,
+                      .def = GT_PE_CE, .choices = engine_names, .nchoices = 2,
+                      .help = "ce: cudaMemcpyPeerAsync on the copy engines; sm: a copy kernel "
+                              "whose loads or stores cross the link",
+                      .applies = copies},
+    [GT_PE_OP] = {.name = "op", .label = "operation", .type = GT_P_ENUM, .max = 1,
+                  .def = GT_PE_READ, .choices = op_names, .nchoices = 2,
+                  .help = "read: this GPU pulls the peer's memory into its own; write: it pushes "
+                          "its memory into the peer's",
+                  .applies = copies},
+    [GT_PE_DIR] = {.name = "dir", .label = "directions", .type = GT_P_ENUM, .max = 1,
+                   .def = GT_PE_ONE, .choices = dir_names, .nchoices = 2,
+                   .help = "one: this GPU copies; both: the peer does the mirror copy at the "
+                           "same time",
+                   .applies = copies},
+    [GT_PE_ACCESS] = {.name = "access", .label = "peer access", .type = GT_P_ENUM, .max = 1,
+                      .def = GT_PE_ACCESS_ON, .choices = access_names, .nchoices = 2,
+                      .help = "on: cudaDeviceEnablePeerAccess, copies cross the link directly; "
+                              "off: the driver stages copy-engine copies through host memory"},
+    [GT_PE_SIZE] = {.name = "size", .label = "size", .type = GT_P_SIZE, .min = 4096,
+                    .max = 4ll << 30, .def = 512ll << 20, .align = 4, .unit = "bytes",
+                    .help = "bytes per copy (nvbandwidth's default: 512 MiB)",
+                    .applies = copies},
+    [GT_PE_REGION] = {.name = "region", .label = "chased region", .type = GT_P_SIZE, .min = 4096,
+                      .max = 1ll << 30, .def = 2ll << 20, .align = 128, .unit = "bytes",
+                      .help = "the peer memory the reads walk, one 128-byte line after another "
+                              "(nvbandwidth: 2 MiB)",
+                      .applies = chases},
+    [GT_PE_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .max = 1000, .def = 2, .step = 1,
+                      .help = "untimed iterations after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **names)

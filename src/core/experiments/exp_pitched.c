@@ -20,20 +20,25 @@ static bool three_d(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_PI_NPARAMS] = {
-    [GT_PI_DIMS] = {"dims", "dimensions", GT_P_ENUM, 0, 1, GT_PI_2D, 0, 0, dims_names, 2, NULL,
-                    "2d: cudaMallocPitch + cudaMemcpy2D; 3d: cudaMalloc3D + cudaMemcpy3D", NULL},
-    [GT_PI_MEASURE] = {"measure", "measure", GT_P_ENUM, 0, 2, GT_PI_H2D, 0, 0, measure_names, 3,
-                       NULL, "h2d or d2h: the 2D/3D copy from or to packed pinned host memory; "
-                       "kernel: a kernel that walks the rows", NULL},
-    [GT_PI_WIDTH] = {"width", "row width W", GT_P_SIZE, 1, 1 << 20, 1000, 0, 1, NULL, 0, "bytes",
-                     "bytes per row; try 1000, 4096 and 4100", NULL},
-    [GT_PI_HEIGHT] = {"height", "rows H", GT_P_INT, 1, 1 << 20, 262144, 0, 0, NULL, 0, NULL,
-                      "rows (per slice for 3d); the default makes 256 MB or more, several "
-                      "times a large L2", NULL},
-    [GT_PI_DEPTH] = {"depth", "slices D", GT_P_INT, 1, 4096, 1, 0, 0, NULL, 0, NULL,
-                     "slices of the volume", three_d},
-    [GT_PI_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 3, 1, 0, NULL, 0, NULL,
-                      "untimed iterations after each change, kept out of the histograms", NULL},
+    [GT_PI_DIMS] = {.name = "dims", .label = "dimensions", .type = GT_P_ENUM, .max = 1,
+                    .def = GT_PI_2D, .choices = dims_names, .nchoices = 2,
+                    .help = "2d: cudaMallocPitch + cudaMemcpy2D; 3d: cudaMalloc3D + cudaMemcpy3D"},
+    [GT_PI_MEASURE] = {.name = "measure", .label = "measure", .type = GT_P_ENUM, .max = 2,
+                       .def = GT_PI_H2D, .choices = measure_names, .nchoices = 3,
+                       .help = "h2d or d2h: the 2D/3D copy from or to packed pinned host memory; "
+                               "kernel: a kernel that walks the rows"},
+    [GT_PI_WIDTH] = {.name = "width", .label = "row width W", .type = GT_P_SIZE, .min = 1,
+                     .max = 1 << 20, .def = 1000, .align = 1, .unit = "bytes",
+                     .help = "bytes per row; try 1000, 4096 and 4100"},
+    [GT_PI_HEIGHT] = {.name = "height", .label = "rows H", .type = GT_P_INT, .min = 1,
+                      .max = 1 << 20, .def = 262144,
+                      .help = "rows (per slice for 3d); the default makes 256 MB or more, "
+                              "several times a large L2"},
+    [GT_PI_DEPTH] = {.name = "depth", .label = "slices D", .type = GT_P_INT, .min = 1, .max = 4096,
+                     .def = 1, .help = "slices of the volume", .applies = three_d},
+    [GT_PI_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .max = 1000, .def = 3, .step = 1,
+                      .help = "untimed iterations after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **names)

@@ -39,25 +39,31 @@ static bool return_op(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_RT_NPARAMS] = {
-    [GT_RT_OP] = {"op", "measure", GT_P_ENUM, 0, 2, GT_RT_OP_INIT, 0, 0, op_names, 3, NULL,
-                  "init: a new process times its first calls (the primary context), "
-                  "cudaDeviceReset and the call after it; jit: a new process loads one module "
-                  "as cubins and as PTX (JIT, cache off); return: when a copy or memset "
-                  "returns, behind a busy kernel", NULL},
-    [GT_RT_CALL] = {"call", "call", GT_P_ENUM, 0, GT_RT_NCALLS - 1, GT_RT_CALL_H2D_PAGEABLE, 0,
-                    0, call_names, GT_RT_NCALLS, NULL,
-                    "the call on the legacy default stream: cudaMemcpy H2D from malloc'd or "
-                    "cudaMallocHost memory, D2H into malloc'd memory, device to device, or "
-                    "cudaMemset", return_op},
-    [GT_RT_SIZE] = {"size", "bytes", GT_P_SIZE, 4096, 64ll << 20, 64 << 10, 0, 4096, NULL, 0,
-                    "bytes", "bytes the call copies or sets (the article's line: 64 KB)",
-                    return_op},
-    [GT_RT_AHEAD] = {"ahead", "busy kernel ahead", GT_P_INT, 0, 100000, 1000, 250, 0, NULL, 0,
-                     "us", "a kernel queued before the call keeps the stream busy this long; "
-                     "a call that returns sooner did not wait for the GPU", return_op, "none"},
-    [GT_RT_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 1, 1, 0, NULL, 0,
-                      NULL, "untimed iterations (processes for init and jit) after each "
-                      "change, kept out of the histograms", NULL},
+    [GT_RT_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 2,
+                  .def = GT_RT_OP_INIT, .choices = op_names, .nchoices = 3,
+                  .help = "init: a new process times its first calls (the primary context), "
+                          "cudaDeviceReset and the call after it; jit: a new process loads one "
+                          "module as cubins and as PTX (JIT, cache off); return: when a copy or "
+                          "memset returns, behind a busy kernel"},
+    [GT_RT_CALL] = {.name = "call", .label = "call", .type = GT_P_ENUM, .max = GT_RT_NCALLS - 1,
+                    .def = GT_RT_CALL_H2D_PAGEABLE, .choices = call_names, .nchoices = GT_RT_NCALLS,
+                    .help = "the call on the legacy default stream: cudaMemcpy H2D from malloc'd "
+                            "or cudaMallocHost memory, D2H into malloc'd memory, device to "
+                            "device, or cudaMemset",
+                    .applies = return_op},
+    [GT_RT_SIZE] = {.name = "size", .label = "bytes", .type = GT_P_SIZE, .min = 4096,
+                    .max = 64ll << 20, .def = 64 << 10, .align = 4096, .unit = "bytes",
+                    .help = "bytes the call copies or sets (the article's line: 64 KB)",
+                    .applies = return_op},
+    [GT_RT_AHEAD] = {.name = "ahead", .label = "busy kernel ahead", .type = GT_P_INT, .max = 100000,
+                     .def = 1000, .step = 250, .unit = "us",
+                     .help = "a kernel queued before the call keeps the stream busy this long; a "
+                             "call that returns sooner did not wait for the GPU",
+                     .applies = return_op, .zero_name = "none"},
+    [GT_RT_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .max = 1000, .def = 1, .step = 1,
+                      .help = "untimed iterations (processes for init and jit) after each "
+                              "change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **names)

@@ -15,17 +15,18 @@ static const char *const measure_names[] = {"latency", "copy"};
 static const char *const beside_names[] = {"kernels", "copies"};
 
 static const gt_param params[GT_SH_NPARAMS] = {
-    [GT_SH_MEASURE] = {"measure", "this process times", GT_P_ENUM, 0, 1, GT_SH_LATENCY, 0, 0,
-                       measure_names, 2, NULL,
-                       "latency: one thread follows a 16 MiB chain, 4096 dependent reads, events "
-                       "around the kernel; copy: 64 MiB pinned host to device, events around it",
-                       NULL},
-    [GT_SH_BESIDE] = {"beside", "the second process runs", GT_P_ENUM, 0, 1, GT_SH_KERNELS, 0, 0,
-                      beside_names, 2, NULL,
-                      "kernels: 1 ms kernels on every SM, back to back; copies: 64 MiB pinned "
-                      "host-to-device copies, back to back", NULL},
-    [GT_SH_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
-                      "untimed iterations after each change, kept out of the histograms", NULL},
+    [GT_SH_MEASURE] = {.name = "measure", .label = "this process times", .type = GT_P_ENUM,
+                       .max = 1, .def = GT_SH_LATENCY, .choices = measure_names, .nchoices = 2,
+                       .help = "latency: one thread follows a 16 MiB chain, 4096 dependent "
+                               "reads, events around the kernel; copy: 64 MiB pinned host to "
+                               "device, events around it"},
+    [GT_SH_BESIDE] = {.name = "beside", .label = "the second process runs", .type = GT_P_ENUM,
+                      .max = 1, .def = GT_SH_KERNELS, .choices = beside_names, .nchoices = 2,
+                      .help = "kernels: 1 ms kernels on every SM, back to back; copies: 64 MiB "
+                              "pinned host-to-device copies, back to back"},
+    [GT_SH_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .max = 1000, .def = 2, .step = 1,
+                      .help = "untimed iterations after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **names)

@@ -14,31 +14,41 @@ static const char *const flag_names[] = {"default", "non-blocking"};
 static const char *const alloc_names[] = {"none", "cudaMalloc", "cudaMallocHost"};
 
 static const gt_param params[GT_STR_NPARAMS] = {
-    [GT_STR_CHUNKS] = {"chunks", "chunks", GT_P_INT, 1, 256, 16, 0, 0, NULL, 0, NULL,
-                      "pieces the data is cut into; each goes H2D, kernel, D2H on one stream",
-                      NULL},
-    [GT_STR_CHUNK] = {"chunk-size", "chunk size", GT_P_SIZE, 64 << 10, 1ll << 30, 8ll << 20, 0,
-                     4, NULL, 0, "bytes", "bytes per chunk; +/- step in powers of two", NULL},
-    [GT_STR_STREAMS] = {"streams", "streams", GT_P_INT, 1, GT_TL_MAX_STREAMS, 4, 1, 0, NULL, 0,
-                       NULL, "streams the chunks are dealt to, round robin (1 to 16)", NULL},
-    [GT_STR_WORK] = {"work", "kernel work", GT_P_INT, 0, 1 << 20, 0, 0, 0, NULL, 0, NULL,
-                    "multiply-adds per 32-bit word; auto makes one chunk's kernel take "
-                    "as long as its H2D copy", NULL, "auto"},
-    [GT_STR_HOST] = {"host", "host memory", GT_P_ENUM, 0, 1, GT_STR_HOST_PINNED, 0, 0, host_names,
-                    2, NULL, "pinned (cudaMallocHost) or pageable (malloc): pageable copies "
-                    "are staged by the CPU and cannot overlap", NULL},
-    [GT_STR_FLAGS] = {"stream-flags", "stream flags", GT_P_ENUM, 0, 1, GT_STR_FLAGS_DEFAULT, 0, 0,
-                     flag_names, 2, NULL, "default (cudaStreamCreate: synchronises with the "
-                     "legacy default stream) or non-blocking (cudaStreamNonBlocking)", NULL},
-    [GT_STR_LEGACY] = {"legacy-sync", "default-stream kernel", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0,
-                      NULL, "after each chunk, an empty kernel on the legacy default stream, "
-                      "as a library call without a stream would launch", NULL},
-    [GT_STR_ALLOC] = {"alloc-between", "allocation between", GT_P_ENUM, 0, 2, GT_STR_ALLOC_NONE,
-                     0, 0, alloc_names, 3, NULL, "after each chunk's work is issued, a 1 MiB "
-                     "cudaMalloc or cudaMallocHost (freed after the run): the Programming "
-                     "Guide lists both among the calls that may synchronise implicitly", NULL},
-    [GT_STR_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
-                      "untimed iterations after each change, kept out of the histograms", NULL},
+    [GT_STR_CHUNKS] = {.name = "chunks", .label = "chunks", .type = GT_P_INT, .min = 1, .max = 256,
+                       .def = 16,
+                       .help = "pieces the data is cut into; each goes H2D, kernel, D2H on one "
+                               "stream"},
+    [GT_STR_CHUNK] = {.name = "chunk-size", .label = "chunk size", .type = GT_P_SIZE,
+                      .min = 64 << 10, .max = 1ll << 30, .def = 8ll << 20, .align = 4,
+                      .unit = "bytes",
+                      .help = "bytes per chunk; +/- step in powers of two"},
+    [GT_STR_STREAMS] = {.name = "streams", .label = "streams", .type = GT_P_INT, .min = 1,
+                        .max = GT_TL_MAX_STREAMS, .def = 4, .step = 1,
+                        .help = "streams the chunks are dealt to, round robin (1 to 16)"},
+    [GT_STR_WORK] = {.name = "work", .label = "kernel work", .type = GT_P_INT, .max = 1 << 20,
+                     .help = "multiply-adds per 32-bit word; auto makes one chunk's kernel take "
+                             "as long as its H2D copy",
+                     .zero_name = "auto"},
+    [GT_STR_HOST] = {.name = "host", .label = "host memory", .type = GT_P_ENUM, .max = 1,
+                     .def = GT_STR_HOST_PINNED, .choices = host_names, .nchoices = 2,
+                     .help = "pinned (cudaMallocHost) or pageable (malloc): pageable copies are "
+                             "staged by the CPU and cannot overlap"},
+    [GT_STR_FLAGS] = {.name = "stream-flags", .label = "stream flags", .type = GT_P_ENUM, .max = 1,
+                      .def = GT_STR_FLAGS_DEFAULT, .choices = flag_names, .nchoices = 2,
+                      .help = "default (cudaStreamCreate: synchronises with the legacy default "
+                              "stream) or non-blocking (cudaStreamNonBlocking)"},
+    [GT_STR_LEGACY] = {.name = "legacy-sync", .label = "default-stream kernel", .type = GT_P_BOOL,
+                       .max = 1,
+                       .help = "after each chunk, an empty kernel on the legacy default stream, "
+                               "as a library call without a stream would launch"},
+    [GT_STR_ALLOC] = {.name = "alloc-between", .label = "allocation between", .type = GT_P_ENUM,
+                      .max = 2, .def = GT_STR_ALLOC_NONE, .choices = alloc_names, .nchoices = 3,
+                      .help = "after each chunk's work is issued, a 1 MiB cudaMalloc or "
+                              "cudaMallocHost (freed after the run): the Programming Guide lists "
+                              "both among the calls that may synchronise implicitly"},
+    [GT_STR_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                       .max = 1000, .def = 2, .step = 1,
+                       .help = "untimed iterations after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **names)

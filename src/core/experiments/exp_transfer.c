@@ -65,47 +65,53 @@ static bool owner_applies(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_TR_NPARAMS] = {
-    [GT_TR_DIR] = {"dir", "direction", GT_P_ENUM, 0, 3, GT_DIR_H2D, 0, 0,
-                   dir_names, 4, NULL,
-                   "h2d, d2h, d2d, or bidir (h2d and d2h at once on two streams)", NULL},
-    [GT_TR_METHOD] = {"method", "copy method", GT_P_ENUM, 0, 1, GT_METHOD_CE, 0, 0,
-                      method_names, 2, NULL,
-                      "ce: copy engine (cudaMemcpyAsync); sm: a copy kernel on the SMs", NULL},
-    [GT_TR_HOST] = {"host", "host memory", GT_P_ENUM, 0, 3, GT_HOST_PINNED, 0, 0,
-                    host_names, 4, NULL,
-                    "pageable (malloc), pinned (cudaMallocHost), hostalloc "
-                    "(cudaHostAlloc + flags), register (malloc + cudaHostRegister)",
-                    uses_host},
-    [GT_TR_PORTABLE] = {"portable", "  portable", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
-                        "cudaHostAllocPortable / cudaHostRegisterPortable: pinned for every context",
-                        flag_applies},
-    [GT_TR_WC] = {"write-combined", "  write-combined", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
-                  "cudaHostAllocWriteCombined: bypasses the CPU caches; usually slow for the CPU to read",
-                  wc_applies},
-    [GT_TR_MAPPED] = {"mapped", "  mapped", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0, NULL,
-                      "cudaHostAllocMapped / cudaHostRegisterMapped: kernels can address it",
-                      flag_applies},
-    [GT_TR_SIZE] = {"size", "size", GT_P_SIZE, 4096, 4ll << 30, 64ll << 20, 0, 4,
-                    NULL, 0, "bytes",
-                    "bytes per copy; +/- step in powers of two, Enter takes 64M, 1.5G ...", NULL},
-    [GT_TR_ITERS] = {"iters", "copies per sample", GT_P_INT, 1, 1000, 1, 1, 0,
-                     NULL, 0, NULL,
-                     "back-to-back copies timed together as one sample", NULL},
-    [GT_TR_CACHE] = {"cpu-cache", "  host buffer in CPU cache", GT_P_ENUM, 0, 1, GT_CACHE_FLUSHED, 0, 0,
-                     cache_names, 2, NULL,
-                     "flushed: 256 MiB read before each sample pushes the pageable buffer (source "
-                     "or destination) out of the CPU's caches (bandwidthTest writes 256 MiB); "
-                     "warm: left there by the last copy or check, and the driver's staging "
-                     "memcpy reads (or writes) it faster", cache_applies,
-                     NULL, "warm"},
-    [GT_TR_OWNER] = {"alloc-on", "  allocated on GPU", GT_P_ENUM, 0, 1, GT_OWNER_THIS, 0, 0,
-                     owner_names, 2, NULL,
-                     "this: the host memory is pinned while this GPU is current; other: while "
-                     "another GPU is (portable=0 pins it for that GPU's context only, says the "
-                     "documentation); needs two GPUs", owner_applies},
-    [GT_TR_WARMUP] = {"warmup", "warm-up copies", GT_P_INT, 0, 1000, 3, 1, 0,
-                      NULL, 0, NULL,
-                      "untimed copies after each change, kept out of the histograms", NULL},
+    [GT_TR_DIR] = {.name = "dir", .label = "direction", .type = GT_P_ENUM, .max = 3,
+                   .def = GT_DIR_H2D, .choices = dir_names, .nchoices = 4,
+                   .help = "h2d, d2h, d2d, or bidir (h2d and d2h at once on two streams)"},
+    [GT_TR_METHOD] = {.name = "method", .label = "copy method", .type = GT_P_ENUM, .max = 1,
+                      .def = GT_METHOD_CE, .choices = method_names, .nchoices = 2,
+                      .help = "ce: copy engine (cudaMemcpyAsync); sm: a copy kernel on the SMs"},
+    [GT_TR_HOST] = {.name = "host", .label = "host memory", .type = GT_P_ENUM, .max = 3,
+                    .def = GT_HOST_PINNED, .choices = host_names, .nchoices = 4,
+                    .help = "pageable (malloc), pinned (cudaMallocHost), hostalloc "
+                            "(cudaHostAlloc + flags), register (malloc + cudaHostRegister)",
+                    .applies = uses_host},
+    [GT_TR_PORTABLE] = {.name = "portable", .label = "  portable", .type = GT_P_BOOL, .max = 1,
+                        .help = "cudaHostAllocPortable / cudaHostRegisterPortable: pinned for "
+                                "every context",
+                        .applies = flag_applies},
+    [GT_TR_WC] = {.name = "write-combined", .label = "  write-combined", .type = GT_P_BOOL,
+                  .max = 1,
+                  .help = "cudaHostAllocWriteCombined: bypasses the CPU caches; usually slow for "
+                          "the CPU to read",
+                  .applies = wc_applies},
+    [GT_TR_MAPPED] = {.name = "mapped", .label = "  mapped", .type = GT_P_BOOL, .max = 1,
+                      .help = "cudaHostAllocMapped / cudaHostRegisterMapped: kernels can address "
+                              "it",
+                      .applies = flag_applies},
+    [GT_TR_SIZE] = {.name = "size", .label = "size", .type = GT_P_SIZE, .min = 4096,
+                    .max = 4ll << 30, .def = 64ll << 20, .align = 4, .unit = "bytes",
+                    .help = "bytes per copy; +/- step in powers of two, Enter takes 64M, 1.5G ..."},
+    [GT_TR_ITERS] = {.name = "iters", .label = "copies per sample", .type = GT_P_INT, .min = 1,
+                     .max = 1000, .def = 1, .step = 1,
+                     .help = "back-to-back copies timed together as one sample"},
+    [GT_TR_CACHE] = {.name = "cpu-cache", .label = "  host buffer in CPU cache", .type = GT_P_ENUM,
+                     .max = 1, .def = GT_CACHE_FLUSHED, .choices = cache_names, .nchoices = 2,
+                     .help = "flushed: 256 MiB read before each sample pushes the pageable "
+                             "buffer (source or destination) out of the CPU's caches "
+                             "(bandwidthTest writes 256 MiB); warm: left there by the last copy "
+                             "or check, and the driver's staging memcpy reads (or writes) it "
+                             "faster",
+                     .applies = cache_applies, .before = "warm"},
+    [GT_TR_OWNER] = {.name = "alloc-on", .label = "  allocated on GPU", .type = GT_P_ENUM, .max = 1,
+                     .def = GT_OWNER_THIS, .choices = owner_names, .nchoices = 2,
+                     .help = "this: the host memory is pinned while this GPU is current; other: "
+                             "while another GPU is (portable=0 pins it for that GPU's context "
+                             "only, says the documentation); needs two GPUs",
+                     .applies = owner_applies},
+    [GT_TR_WARMUP] = {.name = "warmup", .label = "warm-up copies", .type = GT_P_INT, .max = 1000,
+                      .def = 3, .step = 1,
+                      .help = "untimed copies after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **names)

@@ -44,30 +44,43 @@ static bool grow_applies(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_VMM_NPARAMS] = {
-    [GT_VMM_OP] = {"op", "measure", GT_P_ENUM, 0, 3, GT_VMM_OP_ALLOC, 0, 0, op_names, 4, NULL,
-                   "alloc: each VMM call and the runtime's; bandwidth: copies into VMM memory "
-                   "vs cudaMalloc memory; grow: a vector grown in place vs reallocated; peer: "
-                   "another GPU reads (rw: and writes) the memory", NULL},
-    [GT_VMM_GRAN] = {"granularity", "granularity", GT_P_ENUM, 0, 1, GT_VMM_GRAN_REC, 0, 0,
-                     gran_names, 2, NULL,
-                     "cuMemGetAllocationGranularity: minimum or recommended; sizes round up to it",
-                     NULL},
-    [GT_VMM_SIZE] = {"size", "size", GT_P_SIZE, 4096, 16ll << 30, 64ll << 20, 0, 4, NULL, 0,
-                     "bytes", "bytes asked for; VMM rounds up to the granularity", sized},
-    [GT_VMM_DIR] = {"dir", "direction", GT_P_ENUM, 0, 2, GT_VMM_H2D, 0, 0, dir_names, 3, NULL,
-                    "h2d and d2h from pinned host memory, or d2d", dir_applies},
-    [GT_VMM_START] = {"start", "start size", GT_P_SIZE, 2ll << 20, 16ll << 30, 64ll << 20, 0, 4,
-                      NULL, 0, "bytes", "size of the vector before it grows", grow_applies},
-    [GT_VMM_END] = {"end", "end size", GT_P_SIZE, 2ll << 20, 32ll << 30, 4ll << 30, 0, 4, NULL,
-                    0, "bytes", "size it grows to", grow_applies},
-    [GT_VMM_STEP] = {"step", "growth step", GT_P_SIZE, 2ll << 20, 16ll << 30, 64ll << 20, 0, 4,
-                     NULL, 0, "bytes", "bytes added per step (a chunk mapped at the end, or a "
-                     "larger cudaMalloc and a copy)", grow_applies},
-    [GT_VMM_PEER] = {"peer-access", "peer access", GT_P_ENUM, 0, 2, GT_VMM_PEER_OFF, 0, 0,
-                     peer_names, 3, NULL, "cuMemSetAccess for the other GPUs too: off, rw "
-                     "(read-write) or ro (read-only); needs more than one GPU", NULL},
-    [GT_VMM_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 1, 1, 0, NULL, 0, NULL,
-                       "untimed iterations after each change, kept out of the histograms", NULL},
+    [GT_VMM_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 3,
+                   .def = GT_VMM_OP_ALLOC, .choices = op_names, .nchoices = 4,
+                   .help = "alloc: each VMM call and the runtime's; bandwidth: copies into VMM "
+                           "memory vs cudaMalloc memory; grow: a vector grown in place vs "
+                           "reallocated; peer: another GPU reads (rw: and writes) the memory"},
+    [GT_VMM_GRAN] = {.name = "granularity", .label = "granularity", .type = GT_P_ENUM, .max = 1,
+                     .def = GT_VMM_GRAN_REC, .choices = gran_names, .nchoices = 2,
+                     .help = "cuMemGetAllocationGranularity: minimum or recommended; sizes round "
+                             "up to it"},
+    [GT_VMM_SIZE] = {.name = "size", .label = "size", .type = GT_P_SIZE, .min = 4096,
+                     .max = 16ll << 30, .def = 64ll << 20, .align = 4, .unit = "bytes",
+                     .help = "bytes asked for; VMM rounds up to the granularity",
+                     .applies = sized},
+    [GT_VMM_DIR] = {.name = "dir", .label = "direction", .type = GT_P_ENUM, .max = 2,
+                    .def = GT_VMM_H2D, .choices = dir_names, .nchoices = 3,
+                    .help = "h2d and d2h from pinned host memory, or d2d",
+                    .applies = dir_applies},
+    [GT_VMM_START] = {.name = "start", .label = "start size", .type = GT_P_SIZE, .min = 2ll << 20,
+                      .max = 16ll << 30, .def = 64ll << 20, .align = 4, .unit = "bytes",
+                      .help = "size of the vector before it grows",
+                      .applies = grow_applies},
+    [GT_VMM_END] = {.name = "end", .label = "end size", .type = GT_P_SIZE, .min = 2ll << 20,
+                    .max = 32ll << 30, .def = 4ll << 30, .align = 4, .unit = "bytes",
+                    .help = "size it grows to",
+                    .applies = grow_applies},
+    [GT_VMM_STEP] = {.name = "step", .label = "growth step", .type = GT_P_SIZE, .min = 2ll << 20,
+                     .max = 16ll << 30, .def = 64ll << 20, .align = 4, .unit = "bytes",
+                     .help = "bytes added per step (a chunk mapped at the end, or a larger "
+                             "cudaMalloc and a copy)",
+                     .applies = grow_applies},
+    [GT_VMM_PEER] = {.name = "peer-access", .label = "peer access", .type = GT_P_ENUM, .max = 2,
+                     .def = GT_VMM_PEER_OFF, .choices = peer_names, .nchoices = 3,
+                     .help = "cuMemSetAccess for the other GPUs too: off, rw (read-write) or ro "
+                             "(read-only); needs more than one GPU"},
+    [GT_VMM_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                       .max = 1000, .def = 1, .step = 1,
+                       .help = "untimed iterations after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **names)

@@ -15,33 +15,41 @@ static const char *const only_names[GT_ZC_NVARIANTS + 1] = {"all", "explicit", "
 static const char *const check_names[2] = {"gpu", "cpu"};
 
 static const gt_param params[GT_ZC_NPARAMS] = {
-    [GT_ZC_COUNT] = {"count", "elements", GT_P_INT, 1024, 1ll << 28, 1000000, 0, 0, NULL, 0,
-                     NULL, "floats per array (a, b and out); +/- doubles or halves", NULL},
-    [GT_ZC_BLOCKS] = {"blocks", "blocks", GT_P_INT, 0, 65535, 32, 0, 0, NULL, 0, NULL,
-                      "thread blocks; auto fills the GPU (SMs x 2048 / threads)", NULL, "auto"},
-    [GT_ZC_THREADS] = {"threads", "threads per block", GT_P_INT, 32, 1024, 1024, 32, 0, NULL, 0,
-                       NULL, "threads per block, a multiple of 32", NULL},
-    [GT_ZC_PASSES] = {"passes", "passes over the data", GT_P_INT, 1, 64, 1, 1, 0, NULL, 0, NULL,
-                      "times the kernel re-reads a and b: mapped memory is not cached on the GPU",
-                      NULL},
-    [GT_ZC_WC] = {"write-combined", "write-combined inputs", GT_P_BOOL, 0, 1, 0, 0, 0, NULL, 0,
-                  NULL, "allocate a and b with cudaHostAllocWriteCombined (explicit and mapped)",
-                  NULL},
-    [GT_ZC_ONLY] = {"variant", "variants run", GT_P_ENUM, 0, GT_ZC_NVARIANTS, GT_ZC_ALL, 0, 0,
-                    only_names, GT_ZC_NVARIANTS + 1, NULL,
-                    "all (alternating, histograms fill together) or one variant alone, "
-                    "back to back", NULL},
-    [GT_ZC_CHECK] = {"check", "poison and check", GT_P_ENUM, 0, 1, GT_ZC_CHECK_GPU, 0, 0,
-                     check_names, 2, NULL,
-                     "gpu: a kernel poisons and checks the explicit and mapped outputs, so the "
-                     "CPU never touches them; cpu: the CPU does, as a program reading its result "
-                     "would, and the next copy lands on lines its cache holds", NULL, NULL,
-                     "cpu"},
-    [GT_ZC_REPEAT] = {"repeat", "repeats per sample", GT_P_INT, 1, 100, 1, 1, 0, NULL, 0, NULL,
-                      "back-to-back repeats of a variant timed as one, the sample being their "
-                      "average (10: the article's method); the last is checked", NULL},
-    [GT_ZC_WARMUP] = {"warmup", "warm-up iterations", GT_P_INT, 0, 1000, 2, 1, 0, NULL, 0, NULL,
-                      "untimed iterations after each change, kept out of the histograms", NULL},
+    [GT_ZC_COUNT] = {.name = "count", .label = "elements", .type = GT_P_INT, .min = 1024,
+                     .max = 1ll << 28, .def = 1000000,
+                     .help = "floats per array (a, b and out); +/- doubles or halves"},
+    [GT_ZC_BLOCKS] = {.name = "blocks", .label = "blocks", .type = GT_P_INT, .max = 65535,
+                      .def = 32, .help = "thread blocks; auto fills the GPU (SMs x 2048 / threads)",
+                      .zero_name = "auto"},
+    [GT_ZC_THREADS] = {.name = "threads", .label = "threads per block", .type = GT_P_INT, .min = 32,
+                       .max = 1024, .def = 1024, .step = 32,
+                       .help = "threads per block, a multiple of 32"},
+    [GT_ZC_PASSES] = {.name = "passes", .label = "passes over the data", .type = GT_P_INT, .min = 1,
+                      .max = 64, .def = 1, .step = 1,
+                      .help = "times the kernel re-reads a and b: mapped memory is not cached on "
+                              "the GPU"},
+    [GT_ZC_WC] = {.name = "write-combined", .label = "write-combined inputs", .type = GT_P_BOOL,
+                  .max = 1,
+                  .help = "allocate a and b with cudaHostAllocWriteCombined (explicit and mapped)"},
+    [GT_ZC_ONLY] = {.name = "variant", .label = "variants run", .type = GT_P_ENUM,
+                    .max = GT_ZC_NVARIANTS, .def = GT_ZC_ALL, .choices = only_names,
+                    .nchoices = GT_ZC_NVARIANTS + 1,
+                    .help = "all (alternating, histograms fill together) or one variant alone, "
+                            "back to back"},
+    [GT_ZC_CHECK] = {.name = "check", .label = "poison and check", .type = GT_P_ENUM, .max = 1,
+                     .def = GT_ZC_CHECK_GPU, .choices = check_names, .nchoices = 2,
+                     .help = "gpu: a kernel poisons and checks the explicit and mapped outputs, "
+                             "so the CPU never touches them; cpu: the CPU does, as a program "
+                             "reading its result would, and the next copy lands on lines its "
+                             "cache holds",
+                     .before = "cpu"},
+    [GT_ZC_REPEAT] = {.name = "repeat", .label = "repeats per sample", .type = GT_P_INT, .min = 1,
+                      .max = 100, .def = 1, .step = 1,
+                      .help = "back-to-back repeats of a variant timed as one, the sample being "
+                              "their average (10: the article's method); the last is checked"},
+    [GT_ZC_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .max = 1000, .def = 2, .step = 1,
+                      .help = "untimed iterations after each change, kept out of the histograms"},
 };
 
 static int series(const int64_t *v, const char **out)

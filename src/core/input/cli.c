@@ -1,4 +1,5 @@
 #include "gputui/input/cli.h"
+#include "gputui/input/options.h"
 #include "gputui/experiments/exp_peer.h"
 #include "gputui/experiments/registry.h"
 
@@ -83,6 +84,7 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *val;
+        const gt_option *o;
         int pi;
 
         if ((arg[0] != '-' || !arg[1]) && fleet_seen) {
@@ -117,113 +119,132 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                 val = argv[++i];                                            \
             }                                                               \
         } while (0)
-        if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
-            c->mode = GT_MODE_HELP;
-            return 0;
-        } else if (!strcmp(name, "-V") || !strcmp(name, "--version")) {
-            c->mode = GT_MODE_VERSION;
-            return 0;
-        } else if (!strcmp(name, "--batch")) {
-            c->mode = GT_MODE_BATCH;
-        } else if (!strcmp(name, "--list-devices")) {
-            c->mode = GT_MODE_LIST;
-        } else if (!strcmp(name, "--list-lessons")) {
-            list_lessons = true;
-        } else if (!strcmp(name, "--lesson")) {
-            NEED_VALUE();
-            c->lesson = val;
-        } else if (!strcmp(name, "-e") || !strcmp(name, "--experiment")) {
-            NEED_VALUE();   /* handled above */
-        } else if (!strcmp(name, "-d") || !strcmp(name, "--device")) {
-            int64_t d;
-            NEED_VALUE();
-            if (parse_int("--device", val, 0, 1023, &d, err))
-                return -1;
-            c->device = (int)d;
-        } else if (!strcmp(name, "--format")) {
-            NEED_VALUE();
-            batch_opt_seen = true;
-            batch_opt = "--format";
-            if (!strcasecmp(val, "text"))
-                c->format = GT_FMT_TEXT;
-            else if (!strcasecmp(val, "json"))
-                c->format = GT_FMT_JSON;
-            else if (!strcasecmp(val, "csv"))
-                c->format = GT_FMT_CSV;
-            else if (!strcasecmp(val, "prometheus"))
-                c->format = GT_FMT_PROMETHEUS;
-            else {
-                gt_err_set(err, GT_EXIT_USAGE, "--format: '%s' is not valid "
-                           "(allowed: text, json, csv; prometheus with --inspect)", val);
-                return -1;
+        if ((o = gt_option_find(name))) {
+            if (o->value)
+                NEED_VALUE();
+            switch (o->id) {
+            case GT_OPT_HELP:
+                c->mode = GT_MODE_HELP;
+                return 0;
+            case GT_OPT_VERSION:
+                c->mode = GT_MODE_VERSION;
+                return 0;
+            case GT_OPT_BATCH:
+                c->mode = GT_MODE_BATCH;
+                break;
+            case GT_OPT_LIST_DEVICES:
+                c->mode = GT_MODE_LIST;
+                break;
+            case GT_OPT_LIST_LESSONS:
+                list_lessons = true;
+                break;
+            case GT_OPT_LESSON:
+                c->lesson = val;
+                break;
+            case GT_OPT_EXPERIMENT:
+                break;      /* handled above */
+            case GT_OPT_DEVICE: {
+                int64_t d;
+                if (parse_int("--device", val, 0, 1023, &d, err))
+                    return -1;
+                c->device = (int)d;
+                break;
             }
-        } else if (!strcmp(name, "--samples")) {
-            NEED_VALUE();
-            batch_opt_seen = true;
-            batch_opt = "--samples";
-            if (parse_int("--samples", val, 1, 1000000, &c->samples, err))
-                return -1;
-        } else if (!strcmp(name, "--no-color")) {
-            c->no_color = true;
-        } else if (!strcmp(name, "--no-mouse")) {
-            c->no_mouse = true;
-        } else if (!strcmp(name, "--trace")) {
-            NEED_VALUE();
-            c->trace = val;
-        } else if (!strcmp(name, "--record")) {
-            NEED_VALUE();
-            c->record = val;
-        } else if (!strcmp(name, "--record-samples")) {
-            NEED_VALUE();
-            record_opt = "--record-samples";
-            if (parse_int("--record-samples", val, 1, 1000000, &c->record_samples, err))
-                return -1;
-        } else if (!strcmp(name, "--record-seconds")) {
-            char *end;
-            NEED_VALUE();
-            record_opt = "--record-seconds";
-            errno = 0;
-            c->record_seconds = strtod(val, &end);
-            if (errno || end == val || *end || !(c->record_seconds >= 0.01) ||
-                c->record_seconds > 3600) {
-                gt_err_set(err, GT_EXIT_USAGE, "--record-seconds: '%s' is not valid (allowed: "
-                           "a number of seconds from 0.01 to 3600)", val);
-                return -1;
+            case GT_OPT_FORMAT:
+                batch_opt_seen = true;
+                batch_opt = "--format";
+                if (!strcasecmp(val, "text"))
+                    c->format = GT_FMT_TEXT;
+                else if (!strcasecmp(val, "json"))
+                    c->format = GT_FMT_JSON;
+                else if (!strcasecmp(val, "csv"))
+                    c->format = GT_FMT_CSV;
+                else if (!strcasecmp(val, "prometheus"))
+                    c->format = GT_FMT_PROMETHEUS;
+                else {
+                    gt_err_set(err, GT_EXIT_USAGE, "--format: '%s' is not valid "
+                               "(allowed: text, json, csv; prometheus with --inspect)", val);
+                    return -1;
+                }
+                break;
+            case GT_OPT_SAMPLES:
+                batch_opt_seen = true;
+                batch_opt = "--samples";
+                if (parse_int("--samples", val, 1, 1000000, &c->samples, err))
+                    return -1;
+                break;
+            case GT_OPT_NO_COLOR:
+                c->no_color = true;
+                break;
+            case GT_OPT_NO_MOUSE:
+                c->no_mouse = true;
+                break;
+            case GT_OPT_TRACE:
+                c->trace = val;
+                break;
+            case GT_OPT_RECORD:
+                c->record = val;
+                break;
+            case GT_OPT_RECORD_SAMPLES:
+                record_opt = "--record-samples";
+                if (parse_int("--record-samples", val, 1, 1000000, &c->record_samples, err))
+                    return -1;
+                break;
+            case GT_OPT_RECORD_SECONDS: {
+                char *end;
+                record_opt = "--record-seconds";
+                errno = 0;
+                c->record_seconds = strtod(val, &end);
+                if (errno || end == val || *end || !(c->record_seconds >= 0.01) ||
+                    c->record_seconds > 3600) {
+                    gt_err_set(err, GT_EXIT_USAGE, "--record-seconds: '%s' is not valid "
+                               "(allowed: a number of seconds from 0.01 to 3600)", val);
+                    return -1;
+                }
+                break;
             }
-        } else if (!strcmp(name, "--compare")) {
-            NEED_VALUE();
-            c->compare[0] = val;
-            c->ncompare = 1;
-            if (i + 1 < argc && argv[i + 1][0] != '-') {
-                c->compare[1] = argv[++i];
-                c->ncompare = 2;
+            case GT_OPT_COMPARE:
+                c->compare[0] = val;
+                c->ncompare = 1;
+                if (i + 1 < argc && argv[i + 1][0] != '-') {
+                    c->compare[1] = argv[++i];
+                    c->ncompare = 2;
+                }
+                break;
+            case GT_OPT_REPLAY:
+                c->replay = val;
+                break;
+            case GT_OPT_NO_FALLBACK:
+                c->no_fallback = true;
+                break;
+            case GT_OPT_NO_SHARE_LOCK:
+                c->no_share_lock = true;
+                break;
+            case GT_OPT_FORCE:
+                c->force = true;
+                break;
+            case GT_OPT_PAIRS:
+                if (strcmp(val, "all")) {
+                    gt_err_set(err, GT_EXIT_USAGE, "--pairs: '%s' is not allowed; allowed: all",
+                               val);
+                    return -1;
+                }
+                c->pairs = true;
+                batch_opt_seen = true;
+                batch_opt = "--pairs";
+                break;
+            case GT_OPT_INSPECT:
+                c->inspect = true;
+                break;
+            case GT_OPT_FLEET:
+                fleet_seen = true;
+                break;
+            case GT_OPT_TRACE_CALLS:
+                c->trace_calls = true;
+                batch_opt_seen = true;
+                batch_opt = "--trace-calls";
+                break;
             }
-        } else if (!strcmp(name, "--replay")) {
-            NEED_VALUE();
-            c->replay = val;
-        } else if (!strcmp(name, "--no-fallback")) {
-            c->no_fallback = true;
-        } else if (!strcmp(name, "--no-share-lock")) {
-            c->no_share_lock = true;
-        } else if (!strcmp(name, "--force")) {
-            c->force = true;
-        } else if (!strcmp(name, "--pairs")) {
-            NEED_VALUE();
-            if (strcmp(val, "all")) {
-                gt_err_set(err, GT_EXIT_USAGE, "--pairs: '%s' is not allowed; allowed: all", val);
-                return -1;
-            }
-            c->pairs = true;
-            batch_opt_seen = true;
-            batch_opt = "--pairs";
-        } else if (!strcmp(name, "--inspect")) {
-            c->inspect = true;
-        } else if (!strcmp(name, "--fleet")) {
-            fleet_seen = true;
-        } else if (!strcmp(name, "--trace-calls")) {
-            c->trace_calls = true;
-            batch_opt_seen = true;
-            batch_opt = "--trace-calls";
         } else if (!strncmp(name, "--", 2) &&
                    (pi = gt_experiment_param(c->exp, name + 2)) >= 0) {
             const gt_param *p = &c->exp->params[pi];
@@ -426,88 +447,4 @@ int gt_cli_configs(const gt_cli *c, int64_t (*out)[GT_MAX_PARAMS], int max, char
         return -1;
     }
     return n;
-}
-
-void gt_cli_usage(FILE *f)
-{
-    char allowed[256];
-
-    fprintf(f,
-            "usage: gputui [options]            interactive explorer\n"
-            "       gputui --batch [options]    measure, print statistics, exit\n"
-            "       gputui --list-devices\n"
-            "\n"
-            "general options:\n"
-            "  -e, --experiment NAME   experiment to run (default %s)\n"
-            "  -d, --device N          CUDA device ordinal (default 0)\n"
-            "      --batch             run without the TUI and print statistics\n"
-            "      --format F          batch output: text, json or csv (default text);\n"
-            "                          prometheus with --inspect\n"
-            "      --samples N         batch: samples per series, 1 to 1000000 (default 50)\n"
-            "      --no-color          monochrome TUI (also NO_COLOR=1)\n"
-            "      --no-mouse          the TUI leaves clicks and the wheel to the terminal\n"
-            "      --trace FILE        log key-press to first-sample latency\n"
-            "      --record FILE       write every configuration and sample to FILE (.gtr;\n"
-            "                          a name ending in .gz is written compressed); it is\n"
-            "                          written as FILE.partial, renamed FILE when closed\n"
-            "                          cleanly: after a crash FILE.partial is a readable\n"
-            "                          recording of all but its last second\n"
-            "      --force             --record and --trace may replace an existing FILE\n"
-            "      --record-samples N  record at least N samples per series of each\n"
-            "                          configuration, 1 to 1000000 (default 300) ...\n"
-            "      --record-seconds S  ... or S seconds of them, the sooner; 0.01 to 3600\n"
-            "                          (default 2)\n"
-            "      --replay FILE       play a recording back (TUI), or report it (--batch);\n"
-            "                          FILE may be a bundled model (h200, h100, 2xh200)\n"
-            "      --compare [A] B     A as now and B as the ghost, same configuration, ratio\n"
-            "                          A/B: A and B are recordings or bundled models (h200,\n"
-            "                          h100); without A, A is this GPU (or the bundled\n"
-            "                          recording); --batch needs both and prints a table\n"
-            "      --trace-calls       batch: list each configuration's CUDA calls (set-up,\n"
-            "                          the first iteration, teardown) in the report\n"
-            "      --lesson NAME       start in a lesson (TUI), or run its steps and print\n"
-            "                          each verdict (--batch; with --replay FILE from a\n"
-            "                          recording, and with no GPU from the bundled one)\n"
-            "      --list-lessons      list the lessons and exit\n"
-            "      --no-fallback       with no CUDA device, fail instead of replaying the\n"
-            "                          bundled recording (the TUI, --batch --lesson)\n"
-            "      --no-share-lock     do not take turns on the GPU with other gputui\n"
-            "                          processes (see the raw contention; the lock is a\n"
-            "                          file in $GPUTUI_LOCK_DIR, /dev/shm or /tmp)\n"
-            "      --inspect           a health card of the GPU in a few seconds, a verdict\n"
-            "                          a row (PCIe, NUMA, memory, clocks and power, peers,\n"
-            "                          software): the TUI opens on it ('I'); --batch prints\n"
-            "                          it and exits 0 pass, 2 warn, 3 fail, 1 not run\n"
-            "                          (--format text, json, csv or prometheus); --record\n"
-            "                          FILE keeps it, --replay FILE shows a recorded one\n"
-            "      --fleet DIR|FILE... many --inspect JSON cards as one table, grouped by\n"
-            "                          GPU model, each figure against the model's median;\n"
-            "                          exit 3 if a card failed a row, is 5%% off its median\n"
-            "                          or is no card; --format text or json\n"
-            "      --pairs all         batch, -e peer: every ordered pair of GPUs, printed\n"
-            "                          as a matrix (row: the GPU that copies or reads)\n"
-            "      --list-devices      list CUDA devices and their links, and exit\n"
-            "  -h, --help              this text\n"
-            "  -V, --version           print the version\n",
-            gt_experiments[0]->name);
-    for (int e = 0; e < gt_nexperiments; e++) {
-        const gt_experiment *x = gt_experiments[e];
-        fprintf(f, "\nexperiment '%s' (%s):\n", x->name, x->title);
-        for (int i = 0; i < x->nparams; i++) {
-            const gt_param *p = &x->params[i];
-            char def[48];
-            fprintf(f, "  --%-16s %s\n", p->name, p->help);
-            if (p->type == GT_P_BOOL)
-                fprintf(f, "  %-18s a switch: --%s or --%s=on, --%s=off; default %s\n", "",
-                        p->name, p->name, p->name, gt_param_format(p, p->def, def, sizeof def));
-            else
-                fprintf(f, "  %-18s allowed: %s; default %s\n", "",
-                        gt_param_allowed(p, allowed, sizeof allowed),
-                        gt_param_format(p, p->def, def, sizeof def));
-        }
-    }
-    fprintf(f, "\nWith --batch, an experiment option may take a comma-separated list\n"
-               "(--size 4M,64M --dir h2d,d2h): every combination is measured.\n");
-    fprintf(f, "\nexit status: 0 ok, 1 CUDA or I/O error, 3 a result failed "
-               "verification, 64 bad option or value, 128+N stopped by signal N\n");
 }

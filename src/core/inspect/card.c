@@ -177,9 +177,12 @@ static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
     say(ceil, sizeof ceil, "%s %.1f GB/s", f->pcie_label[0] ? f->pcie_label : "PCIe",
         f->pcie_ceiling / 1e9);
     struct { const char *id, *name; double v, ref, basis; } bw[] = {
-        {"pcie.h2d", "pinned H2D 64 MiB", f->h2d, f->h2d_ref, f->pcie_ceiling},
-        {"pcie.d2h", "pinned D2H 64 MiB", f->d2h, f->d2h_ref, f->pcie_ceiling},
-        {"pcie.bidir", "H2D + D2H at once", f->bidir, f->bidir_ref, 2 * f->pcie_ceiling},
+        {.id = "pcie.h2d", .name = "pinned H2D 64 MiB", .v = f->h2d, .ref = f->h2d_ref,
+         .basis = f->pcie_ceiling},
+        {.id = "pcie.d2h", .name = "pinned D2H 64 MiB", .v = f->d2h, .ref = f->d2h_ref,
+         .basis = f->pcie_ceiling},
+        {.id = "pcie.bidir", .name = "H2D + D2H at once", .v = f->bidir, .ref = f->bidir_ref,
+         .basis = 2 * f->pcie_ceiling},
     };
     for (size_t i = 0; i < sizeof bw / sizeof *bw; i++) {
         r = add(c, S_PCIE, bw[i].id, bw[i].name);
@@ -400,10 +403,14 @@ static void clock_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_t
         say(r->reason, sizeof r->reason, "%s", health_why(h));
     } else {
         static const struct { uint64_t bit; const char *name; } names[] = {
-            {GT_THR_HW_SLOWDOWN, "HW slowdown"}, {GT_THR_HW_THERMAL, "HW thermal"},
-            {GT_THR_POWER_BRAKE, "power brake"}, {GT_THR_SW_THERMAL, "SW thermal"},
-            {GT_THR_SW_POWER, "power cap"}, {GT_THR_APP_CLOCKS, "application clocks"},
-            {GT_THR_SYNC_BOOST, "sync boost"}, {GT_THR_IDLE, "idle"},
+            {.bit = GT_THR_HW_SLOWDOWN, .name = "HW slowdown"},
+            {.bit = GT_THR_HW_THERMAL, .name = "HW thermal"},
+            {.bit = GT_THR_POWER_BRAKE, .name = "power brake"},
+            {.bit = GT_THR_SW_THERMAL, .name = "SW thermal"},
+            {.bit = GT_THR_SW_POWER, .name = "power cap"},
+            {.bit = GT_THR_APP_CLOCKS, .name = "application clocks"},
+            {.bit = GT_THR_SYNC_BOOST, .name = "sync boost"},
+            {.bit = GT_THR_IDLE, .name = "idle"},
         };
         size_t n = 0;
         r->value = (double)h->reasons;

@@ -17,14 +17,14 @@ static const struct {
     double scale;
     bool lower_better;
 } cols[GT_FLEET_FIGS] = {
-    {"pcie.h2d", "H2D GB/s", 1e-9, false},
-    {"pcie.d2h", "D2H GB/s", 1e-9, false},
-    {"pcie.bidir", "both GB/s", 1e-9, false},
-    {"mem.d2d", "D2D GB/s", 1e-9, false},
-    {"pcie.latency", "host ns", 1e9, true},
-    {"clk.sm", "SM MHz", 1e-6, false},
-    {NULL, NULL, 0, false},
-    {NULL, NULL, 0, false},
+    {.id = "pcie.h2d", .head = "H2D GB/s", .scale = 1e-9},
+    {.id = "pcie.d2h", .head = "D2H GB/s", .scale = 1e-9},
+    {.id = "pcie.bidir", .head = "both GB/s", .scale = 1e-9},
+    {.id = "mem.d2d", .head = "D2D GB/s", .scale = 1e-9},
+    {.id = "pcie.latency", .head = "host ns", .scale = 1e9, .lower_better = true},
+    {.id = "clk.sm", .head = "SM MHz", .scale = 1e-6},
+    {.id = NULL},
+    {.id = NULL},
 };
 
 static void no_card(gt_fleet_card *c, const char *why)

@@ -17,7 +17,8 @@ typedef struct field {
     size_t off, size;
 } field;
 
-#define H(n, t) {#n, t, offsetof(gt_health, n), sizeof(((gt_health *)0)->n)}
+#define H(n, t) {.name = #n, .type = t, .off = offsetof(gt_health, n), \
+                 .size = sizeof(((gt_health *)0)->n)}
 static const field health_fields[] = {
     H(nvml, F_BOOL), H(note, F_STR),
     H(pcie_gen, F_INT), H(pcie_width, F_INT), H(pcie_gen_max, F_INT), H(pcie_width_max, F_INT),
@@ -36,7 +37,8 @@ static const field health_fields[] = {
 };
 #undef H
 
-#define F(n, t) {#n, t, offsetof(gt_inspect_facts, n), sizeof(((gt_inspect_facts *)0)->n)}
+#define F(n, t) {.name = #n, .type = t, .off = offsetof(gt_inspect_facts, n), \
+                 .size = sizeof(((gt_inspect_facts *)0)->n)}
 static const field fact_fields[] = {
     F(during_known, F_BOOL),
     F(h2d, F_DBL), F(d2h, F_DBL), F(bidir, F_DBL), F(pcie_ceiling, F_DBL), F(pcie_label, F_STR),
@@ -49,13 +51,15 @@ static const field fact_fields[] = {
 };
 #undef F
 
-#define P(n, t) {#n, t, offsetof(gt_peer_fact, n), sizeof(((gt_peer_fact *)0)->n)}
+#define P(n, t) {.name = #n, .type = t, .off = offsetof(gt_peer_fact, n), \
+                 .size = sizeof(((gt_peer_fact *)0)->n)}
 static const field peer_fields[] = {
     P(a, F_INT), P(b, F_INT), P(bw, F_DBL), P(ceiling, F_DBL), P(link, F_STR), P(note, F_STR),
 };
 #undef P
 
-#define C(n, t) {#n, t, offsetof(gt_inspect_card, n), sizeof(((gt_inspect_card *)0)->n)}
+#define C(n, t) {.name = #n, .type = t, .off = offsetof(gt_inspect_card, n), \
+                 .size = sizeof(((gt_inspect_card *)0)->n)}
 static const field card_fields[] = {
     C(device, F_STR), C(uuid, F_STR), C(host, F_STR), C(ordinal, F_INT), C(wall_s, F_DBL),
 };

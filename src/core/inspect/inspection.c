@@ -28,12 +28,12 @@ typedef struct step {
 } step;
 
 static const step fixed[ST_FIXED] = {
-    {"h2d", {"transfer", "dir", "h2d", "host", "pinned", "size", "64M", NULL}},
-    {"d2h", {"transfer", "dir", "d2h", "host", "pinned", "size", "64M", NULL}},
-    {"h2d+d2h", {"transfer", "dir", "bidir", "host", "pinned", "size", "64M", NULL}},
-    {"d2d", {"transfer", "dir", "d2d", "size", "256M", NULL}},
-    {"d2d by SMs", {"transfer", "dir", "d2d", "method", "sm", "size", "256M", NULL}},
-    {"host latency", {"latency", "kind", "mapped", "size", "2M", NULL}},
+    {.what = "h2d", .set = {"transfer", "dir", "h2d", "host", "pinned", "size", "64M", NULL}},
+    {.what = "d2h", .set = {"transfer", "dir", "d2h", "host", "pinned", "size", "64M", NULL}},
+    {.what = "h2d+d2h", .set = {"transfer", "dir", "bidir", "host", "pinned", "size", "64M", NULL}},
+    {.what = "d2d", .set = {"transfer", "dir", "d2d", "size", "256M", NULL}},
+    {.what = "d2d by SMs", .set = {"transfer", "dir", "d2d", "method", "sm", "size", "256M", NULL}},
+    {.what = "host latency", .set = {"latency", "kind", "mapped", "size", "2M", NULL}},
 };
 
 /* The health poller: every 100 ms while the measurements run, merged. */
@@ -405,10 +405,16 @@ bool gt_inspection_config(const char *row_id, int peer, const gt_experiment **ex
                           int64_t *vals)
 {
     static const struct { const char *id; int step; } rows[] = {
-        {"pcie.link", ST_H2D}, {"pcie.h2d", ST_H2D}, {"pcie.d2h", ST_D2H},
-        {"pcie.bidir", ST_BIDIR}, {"pcie.replays", ST_BIDIR}, {"pcie.latency", ST_LAT},
-        {"mem.d2d", ST_D2D}, {"mem.d2d_ref", ST_D2D}, {"mem.pattern", ST_D2D},
-        {"clk.sm", ST_D2D_SM},
+        {.id = "pcie.link", .step = ST_H2D},
+        {.id = "pcie.h2d", .step = ST_H2D},
+        {.id = "pcie.d2h", .step = ST_D2H},
+        {.id = "pcie.bidir", .step = ST_BIDIR},
+        {.id = "pcie.replays", .step = ST_BIDIR},
+        {.id = "pcie.latency", .step = ST_LAT},
+        {.id = "mem.d2d", .step = ST_D2D},
+        {.id = "mem.d2d_ref", .step = ST_D2D},
+        {.id = "mem.pattern", .step = ST_D2D},
+        {.id = "clk.sm", .step = ST_D2D_SM},
     };
     gt_err err;
 

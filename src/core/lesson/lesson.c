@@ -277,7 +277,7 @@ static int parse_expect(const char *name, const char *text, json_t *o, gt_lesson
 static int parse_step(const char *name, const char *text, json_t *o, gt_lesson_step *st, int i,
                       gt_err *err)
 {
-    comp at[DEPTH] = {{"steps", 0}, {NULL, i}};
+    comp at[DEPTH] = {{.key = "steps"}, {.idx = i}};
     json_t *cfgs, *say;
     char en[32], msg[300];
 
@@ -350,7 +350,7 @@ int gt_lesson_parse(gt_lesson *l, const char *name, const char *text, gt_err *er
 {
     json_error_t je;
     json_t *root, *steps;
-    comp at[DEPTH] = {{NULL, 0}};
+    comp at[DEPTH] = {{.key = NULL}};
     int rc = -1;
 
     memset(l, 0, sizeof *l);

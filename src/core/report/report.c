@@ -297,7 +297,9 @@ static void report_csv(FILE *f, gt_run *r, int run, const gt_devprops *p)
     for (int s = 0; s < r->nseries; s++) {
         gt_series *se = &r->s[s];
         struct { const char *metric, *unit; gt_dist *d; double k; } m[2] = {
-            {"bandwidth", "GB/s", &se->bw, 1e-9}, {"latency", "s", &se->lat, 1.0}};
+            {.metric = "bandwidth", .unit = "GB/s", .d = &se->bw, .k = 1e-9},
+            {.metric = "latency", .unit = "s", .d = &se->lat, .k = 1.0},
+        };
         double factor = 1.0, ceil;
         char label[64];
 

@@ -1,0 +1,155 @@
+/* The command line's general options and --help (options.h). */
+#include "gputui/input/options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "gputui/experiments/registry.h"
+#include "gputui/measure/param.h"
+
+const gt_option gt_options[] = {
+    {.id = GT_OPT_EXPERIMENT, .name = "--experiment", .alias = "-e", .arg = "NAME",
+     .value = true, .help = "experiment to run (default: the first listed below)"},
+    {.id = GT_OPT_DEVICE, .name = "--device", .alias = "-d", .arg = "N", .value = true,
+     .help = "CUDA device ordinal (default 0)"},
+    {.id = GT_OPT_BATCH, .name = "--batch",
+     .help = "run without the TUI and print statistics"},
+    {.id = GT_OPT_FORMAT, .name = "--format", .arg = "F", .value = true,
+     .help = "batch output: text, json or csv (default text); prometheus with --inspect"},
+    {.id = GT_OPT_SAMPLES, .name = "--samples", .arg = "N", .value = true,
+     .help = "batch: samples per series, 1 to 1000000 (default 50)"},
+    {.id = GT_OPT_NO_COLOR, .name = "--no-color",
+     .help = "monochrome TUI (also NO_COLOR=1)"},
+    {.id = GT_OPT_NO_MOUSE, .name = "--no-mouse",
+     .help = "the TUI leaves clicks and the wheel to the terminal"},
+    {.id = GT_OPT_TRACE, .name = "--trace", .arg = "FILE", .value = true,
+     .help = "log key-press to first-sample latency"},
+    {.id = GT_OPT_RECORD, .name = "--record", .arg = "FILE", .value = true,
+     .help = "write every configuration and sample to FILE (.gtr; a name ending in .gz is "
+             "written compressed); it is written as FILE.partial, renamed FILE when closed "
+             "cleanly: after a crash FILE.partial is a readable recording of all but its last "
+             "second"},
+    {.id = GT_OPT_FORCE, .name = "--force",
+     .help = "--record and --trace may replace an existing FILE"},
+    {.id = GT_OPT_RECORD_SAMPLES, .name = "--record-samples", .arg = "N", .value = true,
+     .help = "record at least N samples per series of each configuration, 1 to 1000000 "
+             "(default 300) ..."},
+    {.id = GT_OPT_RECORD_SECONDS, .name = "--record-seconds", .arg = "S", .value = true,
+     .help = "... or S seconds of them, the sooner; 0.01 to 3600 (default 2)"},
+    {.id = GT_OPT_REPLAY, .name = "--replay", .arg = "FILE", .value = true,
+     .help = "play a recording back (TUI), or report it (--batch); FILE may be a bundled "
+             "model (h200, h100, 2xh200)"},
+    {.id = GT_OPT_COMPARE, .name = "--compare", .arg = "[A] B", .value = true,
+     .help = "A as now and B as the ghost, same configuration, ratio A/B: A and B are "
+             "recordings or bundled models (h200, h100); without A, A is this GPU (or the "
+             "bundled recording); --batch needs both and prints a table"},
+    {.id = GT_OPT_TRACE_CALLS, .name = "--trace-calls",
+     .help = "batch: list each configuration's CUDA calls (set-up, the first iteration, "
+             "teardown) in the report"},
+    {.id = GT_OPT_LESSON, .name = "--lesson", .arg = "NAME", .value = true,
+     .help = "start in a lesson (TUI), or run its steps and print each verdict (--batch; "
+             "with --replay FILE from a recording, and with no GPU from the bundled one)"},
+    {.id = GT_OPT_LIST_LESSONS, .name = "--list-lessons",
+     .help = "list the lessons and exit"},
+    {.id = GT_OPT_NO_FALLBACK, .name = "--no-fallback",
+     .help = "with no CUDA device, fail instead of replaying the bundled recording (the "
+             "TUI, --batch --lesson)"},
+    {.id = GT_OPT_NO_SHARE_LOCK, .name = "--no-share-lock",
+     .help = "do not take turns on the GPU with other gputui processes (see the raw "
+             "contention; the lock is a file in $GPUTUI_LOCK_DIR, /dev/shm or /tmp)"},
+    {.id = GT_OPT_INSPECT, .name = "--inspect",
+     .help = "a health card of the GPU in a few seconds, a verdict a row (PCIe, NUMA, "
+             "memory, clocks and power, peers, software): the TUI opens on it ('I'); --batch "
+             "prints it and exits 0 pass, 2 warn, 3 fail, 1 not run (--format text, json, csv "
+             "or prometheus); --record FILE keeps it, --replay FILE shows a recorded one"},
+    {.id = GT_OPT_FLEET, .name = "--fleet", .arg = "DIR|FILE...",
+     .help = "many --inspect JSON cards as one table, grouped by GPU model, each figure "
+             "against the model's median; exit 3 if a card failed a row, is 5% off its median "
+             "or is no card; --format text or json"},
+    {.id = GT_OPT_PAIRS, .name = "--pairs", .arg = "all", .value = true,
+     .help = "batch, -e peer: every ordered pair of GPUs, printed as a matrix (row: the GPU "
+             "that copies or reads)"},
+    {.id = GT_OPT_LIST_DEVICES, .name = "--list-devices",
+     .help = "list CUDA devices and their links, and exit"},
+    {.id = GT_OPT_HELP, .name = "--help", .alias = "-h", .help = "this text"},
+    {.id = GT_OPT_VERSION, .name = "--version", .alias = "-V", .help = "print the version"},
+};
+const int gt_noptions = (int)(sizeof gt_options / sizeof gt_options[0]);
+
+const gt_option *gt_option_find(const char *name)
+{
+    for (int i = 0; i < gt_noptions; i++)
+        if (!strcmp(name, gt_options[i].name) ||
+            (gt_options[i].alias && !strcmp(name, gt_options[i].alias)))
+            return &gt_options[i];
+    return NULL;
+}
+
+#define HELP_COL 26
+#define HELP_WIDTH 80
+
+/* Prints text from column HELP_COL (the cursor is at column 'at'),
+ * wrapped at spaces to HELP_WIDTH. */
+static void wrapped(FILE *f, int at, const char *text)
+{
+    while (*text) {
+        size_t room = HELP_WIDTH - HELP_COL, n = strlen(text);
+        if (at > HELP_COL - 1) {
+            fprintf(f, "\n");
+            at = 0;
+        }
+        fprintf(f, "%*s", HELP_COL - at, "");
+        if (n > room) {
+            n = room;
+            while (n > 0 && text[n] != ' ')
+                n--;
+            if (n == 0)
+                n = room;
+        }
+        fprintf(f, "%.*s\n", (int)n, text);
+        text += n;
+        while (*text == ' ')
+            text++;
+        at = 0;
+    }
+}
+
+void gt_options_usage(FILE *f)
+{
+    char allowed[256];
+
+    fprintf(f, "usage: gputui [options]            interactive explorer\n"
+               "       gputui --batch [options]    measure, print statistics, exit\n"
+               "       gputui --list-devices\n"
+               "\n"
+               "general options:\n");
+    for (int i = 0; i < gt_noptions; i++) {
+        const gt_option *o = &gt_options[i];
+        char left[64];
+        /* "  -e, --experiment NAME" or "      --batch" */
+        snprintf(left, sizeof left, "  %s%s%s%s%s", o->alias ? o->alias : "    ",
+                 o->alias ? ", " : "", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        fputs(left, f);
+        wrapped(f, (int)strlen(left), o->help);
+    }
+    for (int e = 0; e < gt_nexperiments; e++) {
+        const gt_experiment *x = gt_experiments[e];
+        fprintf(f, "\nexperiment '%s' (%s):\n", x->name, x->title);
+        for (int i = 0; i < x->nparams; i++) {
+            const gt_param *p = &x->params[i];
+            char def[48];
+            fprintf(f, "  --%-16s %s\n", p->name, p->help);
+            if (p->type == GT_P_BOOL)
+                fprintf(f, "  %-18s a switch: --%s or --%s=on, --%s=off; default %s\n", "",
+                        p->name, p->name, p->name, gt_param_format(p, p->def, def, sizeof def));
+            else
+                fprintf(f, "  %-18s allowed: %s; default %s\n", "",
+                        gt_param_allowed(p, allowed, sizeof allowed),
+                        gt_param_format(p, p->def, def, sizeof def));
+        }
+    }
+    fprintf(f, "\nWith --batch, an experiment option may take a comma-separated list\n"
+               "(--size 4M,64M --dir h2d,d2h): every combination is measured.\n");
+    fprintf(f, "\nexit status: 0 ok, 1 CUDA or I/O error, 3 a result failed "
+               "verification, 64 bad option or value, 128+N stopped by signal N\n");
+}
