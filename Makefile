@@ -2,8 +2,9 @@
 #   make            build build/gputui: with the GPU back-end when the CUDA
 #                   toolkit is found, else the replay viewer (CUDA=0|1 chooses)
 #   make run        build and start the TUI
-#   make test       unit tests (ASan+UBSan, then ThreadSanitizer), the structure
-#                   (tests/layers.py) and end-to-end tests; no GPU needed
+#   make test       unit tests (ASan+UBSan, and ThreadSanitizer), the structure
+#                   (tests/layers.py), the docs (tests/docs.py) and end-to-end
+#                   tests, at once; no GPU needed
 #   make test-e2e   end-to-end tests only
 #   make test-layers the folders' rules and no files that call each other
 #   make test-tsan  unit tests and the replay TUI under ThreadSanitizer
@@ -124,7 +125,7 @@ TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)
              $(BUILD)/tsan/src/main.o
 
 .SECONDARY:
-.PHONY: all run test test-tsan test-e2e test-layers check-portable test-gpu soak test-gpu-memcheck \
+.PHONY: all run test test-build test-tsan test-e2e test-layers check-portable test-gpu soak test-gpu-memcheck \
         bench recordings fuzz deps deps-test install uninstall dist clean
 all: $(BIN)
 
@@ -227,8 +228,13 @@ test-tsan: deps-test $(TSAN_BIN) $(BUILD)/tsan/gputui
 run: deps $(BIN)
 	$(BIN)
 
-test: deps-test $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui $(BUILD)/recplan
+# make test builds with every core by itself, then runs its suites at once.
+NPROC    := $(shell nproc 2>/dev/null || sysctl -n hw.ncpu 2>/dev/null || echo 2)
+test: deps-test
+	@$(MAKE) --no-print-directory -j$(NPROC) test-build
 	@TSAN_GPUTUI=$(BUILD)/tsan/gputui TSAN_UNITS="$(TSAN_BIN)" tests/run-all.sh $(BIN) $(UNIT_BIN)
+
+test-build: $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui $(BUILD)/recplan
 
 test-e2e: $(BIN) $(BUILD)/recplan
 	@tests/e2e/run.sh $(BIN)

@@ -4,9 +4,18 @@
 set -u
 BIN=$(realpath "${1:-build/gputui}")
 TMPD=$(mktemp -d)
-trap 'stop; rm -rf "$TMPD"' EXIT
+part_pids=()
+trap 'kill "${part_pids[@]}" 2>/dev/null; stop; rm -rf "$TMPD"' EXIT
 . "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/../.."
+
+# The parts first, in the background: replay, classroom, lessons, peers,
+# crash and screens (tests/e2e/PART.sh BIN OUTDIR).
+PARTS=(screens lessons replay classroom peers crash)
+for part in "${PARTS[@]}"; do
+    tests/e2e/$part.sh "$BIN" "$TMPD" >"$TMPD/$part.log" 2>&1 &
+    part_pids+=($!)
+done
 
 out=$("$BIN" --help); rc=$?
 check "--help exits 0 and lists the options" [ $rc = 0 ]
@@ -154,9 +163,17 @@ else
     bad "make uninstall PREFIX=..."
 fi
 
-for part in replay classroom lessons peers crash screens; do
-    tests/e2e/$part.sh "$BIN" "$TMPD"
-    E2E_PASS=$((E2E_PASS + $(cat "$TMPD/$part.pass"))); E2E_FAIL=$((E2E_FAIL + $(cat "$TMPD/$part.fail")))
+# The parts ran at once, each on its own tmux sockets, since the start
+# (most of their time is a TUI drawing at its recorded pace); their output
+# follows in order.
+wait "${part_pids[@]}"
+for part in "${PARTS[@]}"; do
+    cat "$TMPD/$part.log"
+    if [ -s "$TMPD/$part.pass" ] && [ -s "$TMPD/$part.fail" ]; then
+        E2E_PASS=$((E2E_PASS + $(cat "$TMPD/$part.pass"))); E2E_FAIL=$((E2E_FAIL + $(cat "$TMPD/$part.fail")))
+    else
+        bad "e2e part $part ended without its counts"
+    fi
 done
 
 if command -v groff >/dev/null; then
