@@ -44,7 +44,7 @@ CHECKS = {
         "rounds": 3,
         "gputui": ["-e", "zerocopy", "--samples", "30", "--warmup", "1", "--variant",
                    "explicit,mapped"],
-        "probe": ["zc"],
+        "probe": ["zc-article"],
         "figures": {"explicit": "zc_article_explicit", "mapped": "zc_article_mapped"},
         "metric": "time",
         "what": {"explicit": "zero-copy explicit against the article's program",

@@ -8,6 +8,8 @@
 //                            repeats; then the same one iteration at a time
 //                            under several host-side conditions, to find
 //                            what widens a per-iteration distribution.
+//   refprobe zc-article [N]  the article's two figures alone (the GPU
+//                            suite's fidelity check).
 //   refprobe pageable [MiB [REPS]]  pageable H2D and D2H: cudaMemcpy timed
 //                            on the CPU (as bandwidthTest does) against events
 //                            on the stream around cudaMemcpyAsync, with a hot
@@ -193,7 +195,7 @@ void zc_iter(Zc &z, bool mapped, int flags, const char *name, volatile int *hfla
     CK(cudaEventDestroy(e1));
 }
 
-void zc(int n)
+void zc(int n, bool article_only)
 {
     Zc z;
     z.n = n;
@@ -228,6 +230,8 @@ void zc(int n)
     for (int m = 0; m < 2; m++) {
         zc_article(z, m == 1);
         for (auto &mode : modes) {
+            if (article_only)
+                break;
             char name[96];
             snprintf(name, sizeof name, "zc_iter_%s_%s", m ? "mapped" : "explicit", mode.name);
             zc_iter(z, m == 1, mode.flags, name, hflag, dflag, &gen);
@@ -512,13 +516,13 @@ static void idle(double seconds)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB]\n");
+        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB]\n");
         return 64;
     }
     CK(cudaSetDevice(0));
     CK(cudaFree(0));
-    if (!strcmp(argv[1], "zc"))
-        zc(argc > 2 ? atoi(argv[2]) : 1000000);
+    if (!strcmp(argv[1], "zc") || !strcmp(argv[1], "zc-article"))
+        zc(argc > 2 ? atoi(argv[2]) : 1000000, !strcmp(argv[1], "zc-article"));
     else if (!strcmp(argv[1], "pageable"))
         pageable(argc > 2 ? (size_t)atoi(argv[2]) : 32, argc > 3 ? atoi(argv[3]) : 21);
     else if (!strcmp(argv[1], "chase") && argc > 2)
@@ -530,7 +534,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[1], "idle") && argc > 2)
         idle(atof(argv[2]));
     else {
-        fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, pageable, chase KiB..., "
+        fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, zc-article, pageable, chase KiB..., "
                 "load SECONDS, idle SECONDS, l2mix [MiB])\n",
                 argv[1]);
         return 64;

@@ -105,9 +105,12 @@ typedef struct gt_verdict {
     char text[400];
 } gt_verdict;
 
-/* A step is measured in rounds of its samples, its configurations in
- * turn (A B A B ...), until the interval clears the threshold or this
- * many rounds have been taken. */
+/* Live, a step is first judged on GT_LESSON_FIRST samples a series (or
+ * its "samples", if fewer): a clear case needs no more. Then it is measured
+ * in rounds of its samples, its configurations in turn (A B A B ...), until
+ * the interval clears the threshold or this many rounds have been taken.
+ * A recording's samples are judged once. */
+#define GT_LESSON_FIRST 5
 #define GT_LESSON_ROUNDS 4
 
 const char *gt_verdict_name(gt_verdict_kind k);   /* "as expected" ... */

@@ -44,6 +44,7 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         uint64_t need = gt_lesson_need(st, rec);
         gt_verdict v = {.kind = GT_VERDICT_CANNOT};
         int r = 0, c = 0, round = 0, rounds = 0;
+        uint64_t used = 0;
 
         memset(runs, 0, sizeof runs);
         if (!cli->format)
@@ -60,14 +61,21 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
                 runnable = false;
             }
         }
-        /* Rounds of 'need' samples, the configurations in turn, until the
-         * interval clears the threshold; a recording's samples give one. */
-        for (round = 0; runnable && round < GT_LESSON_ROUNDS; round++) {
-            bool final = rec || round + 1 == GT_LESSON_ROUNDS;
+        /* A first look, then rounds of 'need' samples, the configurations
+         * in turn, until the interval clears the threshold (lesson.h); a
+         * recording's samples once. */
+        uint64_t target[GT_LESSON_ROUNDS + 1];
+        int nstages = 0;
+        if (!rec && GT_LESSON_FIRST < need)
+            target[nstages++] = GT_LESSON_FIRST;
+        for (int k = 1; k <= (rec ? 1 : GT_LESSON_ROUNDS); k++)
+            target[nstages++] = need * (uint64_t)k;
+        for (round = 0; runnable && round < nstages; round++) {
+            uint64_t want = target[round] - (round ? target[round - 1] : 0);
             for (c = 0; c < st->nconfigs; c++) {
                 gt_run more;
                 fflush(stdout);
-                r = gt_batch_measure(cli, eng, st->exp, st->vals[c], (int64_t)need,
+                r = gt_batch_measure(cli, eng, st->exp, st->vals[c], (int64_t)want,
                                      round ? &more : &runs[c], NULL);
                 if (round) {
                     if (!r)
@@ -86,8 +94,9 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             if (r)
                 break;
             rounds++;
+            used = target[round];
             gt_engine_props(eng, &props);
-            gt_lesson_verdict(st, have, &props, need, final, &v);
+            gt_lesson_verdict(st, have, &props, target[round], round + 1 == nstages, &v);
             if (!v.more)
                 break;
             if (!cli->format)
@@ -109,7 +118,7 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             json_object_set_new(o, "title", json_string(st->title));
             json_object_set_new(o, "verdict", json_string(gt_verdict_name(v.kind)));
             json_object_set_new(o, "text", json_string(v.text));
-            json_object_set_new(o, "samples", json_integer((json_int_t)need));
+            json_object_set_new(o, "samples", json_integer((json_int_t)used));
             json_object_set_new(o, "rounds", json_integer(rounds));
             json_object_set_new(o, "ratio", isfinite(v.ratio) ? json_real(v.ratio) : json_null());
             json_object_set_new(o, "interval", isfinite(v.lo) ?
