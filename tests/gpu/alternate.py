@@ -23,7 +23,7 @@ import statistics
 import subprocess
 import sys
 
-RETRIES = 3
+RETRIES = 1
 CHECKS = {
     # figure: (gputui arguments, its series/config key, refprobe arguments, reference probe, band)
     "pageable": {
