@@ -16,19 +16,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAX_README = 200
-passed = failed = 0
-
-
-def check(ok, what, detail=()):
-    global passed, failed
-    if ok:
-        passed += 1
-        print('ok   ' + what)
-    else:
-        failed += 1
-        print('FAIL ' + what)
-        for d in detail:
-            print('       ' + d)
+from checks import check, summary
 
 
 def slug(heading):
@@ -117,8 +105,7 @@ def main():
             bad.append(f'{os.path.relpath(d, ROOT)}: README.md does not link it')
     check(not bad, f'each of the {len(docs)} pages of docs/ says who it is for, and README.md '
           f'links it', bad)
-    print(f'docs: {passed} passed, {failed} failed')
-    return 1 if failed else 0
+    return summary('docs')
 
 
 if __name__ == '__main__':

@@ -32,19 +32,7 @@ FACES = ('ui.h', 'cuda_backend.h', 'kernels.h')   # include/gputui/: the other p
 FORBIDDEN_SYS = re.compile(r'#\s*include\s*<(n?curses\.h|cuda[a-z_]*\.h|nvml\.h)>')
 INCLUDE = re.compile(r'#\s*include\s*"gputui/(?:([a-z0-9_]+)/)?([a-z0-9_]+\.h)"')
 
-passed = failed = 0
-
-
-def check(ok, what, detail=()):
-    global passed, failed
-    if ok:
-        passed += 1
-        print('ok   ' + what)
-    else:
-        failed += 1
-        print('FAIL ' + what)
-        for d in detail:
-            print('       ' + d)
+from checks import check, summary
 
 
 def folders():
@@ -414,8 +402,7 @@ def main():
     check_tables()
     if len(sys.argv) > 1:
         check_files(sys.argv[1], rules, part_rules)
-    print(f'layers: {passed} passed, {failed} failed')
-    return 1 if failed else 0
+    return summary('layers')
 
 
 if __name__ == '__main__':
