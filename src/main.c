@@ -388,6 +388,13 @@ int main(int argc, char **argv)
     }
 
     if (cli.pairs && be) {
+        int n;
+        if (be->device_count(&n, &err)) {      /* no GPU: say what works without one */
+            fprintf(stderr, "gputui: %s; without a GPU, %s\n", err.msg,
+                    without_gpu(&cli, &bundle));
+            rc = GT_EXIT_FAIL;
+            goto out;
+        }
         rc = gt_batch_pairs(&cli, be);
         goto out;
     }

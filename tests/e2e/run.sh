@@ -97,7 +97,8 @@ else
         bash -c "[ $rc = 1 ] && grep -q \"\$1\" <<<\"\$0\" && [ ! -s '$TMPD/inspect.out' ]" "$msg" "$NODEV_MSG"
 
     # Every "cannot do this here" names the command that does work here.
-    for what in "--batch" "--batch --inspect" "--list-devices" "--record $TMPD/n.gtr"; do
+    for what in "--batch" "--batch --inspect" "--list-devices" "--record $TMPD/n.gtr" \
+                "--batch -e peer --pairs all"; do
         # shellcheck disable=SC2086
         msg=$("$BIN" $what 2>&1 </dev/null)
         check "no device: '$what' names a command that works here" \
