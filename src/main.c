@@ -234,43 +234,27 @@ static bool only_inspection(const gt_recording *rec)
     return true;
 }
 
-/* Loads a recording named on the command line (a file or a bundled
- * model); a name that is neither is a usage error. */
-static int load_named(const gt_bundle *b, const char *name, gt_recording *rec)
+/* Loads a recording that option 'opt' names (a file or a bundled model);
+ * a name that is neither is a usage error. With 'configs', a recording of
+ * an inspection alone is refused. */
+static int load_named(const gt_bundle *b, const char *opt, const char *name, bool configs,
+                      gt_recording *rec)
 {
     char path[1024], msg[700];
     gt_err err;
 
     gt_err_clear(&err);
     if (gt_bundle_resolve(b, name, path, sizeof path, msg, sizeof msg)) {
-        fprintf(stderr, "gputui: --compare: %s\n", msg);
+        fprintf(stderr, "gputui: %s: %s\n", opt, msg);
         return GT_EXIT_USAGE;
     }
     if (gt_recording_load(rec, path, &err)) {
         fprintf(stderr, "gputui: %s\n", err.msg);
         return GT_EXIT_FAIL;
     }
-    if (only_inspection(rec)) {
+    if (configs && only_inspection(rec)) {
         gt_recording_free(rec);
         return GT_EXIT_FAIL;
-    }
-    return 0;
-}
-
-/* --replay NAME: a file, or a bundled model's name (h200) as --compare
- * takes; a name that looks like a path stays one, so its error is the
- * file's own. */
-static int replay_file(const gt_bundle *b, const char *name, char *out, size_t len)
-{
-    char msg[700];
-
-    if (strchr(name, '/') || strstr(name, ".gtr")) {
-        snprintf(out, len, "%s", name);
-        return 0;
-    }
-    if (gt_bundle_resolve(b, name, out, len, msg, sizeof msg)) {
-        fprintf(stderr, "gputui: --replay: %s\n", msg);
-        return GT_EXIT_USAGE;
     }
     return 0;
 }
@@ -336,13 +320,13 @@ int main(int argc, char **argv)
 
     /* Compare mode: B is a recording; A is one too, or this machine. */
     if (cli.ncompare) {
-        if ((rc = load_named(&bundle, cli.compare[cli.ncompare - 1], &cmp)))
+        if ((rc = load_named(&bundle, "--compare", cli.compare[cli.ncompare - 1], true, &cmp)))
             goto done;
         if (gt_recording_warning(&cmp, warn, sizeof warn)[0])
             fprintf(stderr, "gputui: %s\n", warn);
         src.compare = &cmp;
         if (cli.ncompare == 2) {
-            if ((rc = load_named(&bundle, cli.compare[0], &rec))) {
+            if ((rc = load_named(&bundle, "--compare", cli.compare[0], true, &rec))) {
                 gt_recording_free(&cmp);
                 goto done;
             }
@@ -363,14 +347,8 @@ int main(int argc, char **argv)
     }
 
     if (cli.replay) {
-        char file[1024];
-        if ((rc = replay_file(&bundle, cli.replay, file, sizeof file)))
+        if ((rc = load_named(&bundle, "--replay", cli.replay, false, &rec)))
             goto done;
-        if (gt_recording_load(&rec, file, &err)) {
-            fprintf(stderr, "gputui: %s\n", err.msg);
-            rc = GT_EXIT_FAIL;
-            goto done;
-        }
         if (cli.mode == GT_MODE_BATCH && cli.inspect) {
             rc = gt_inspect_batch_replay(&cli, &rec, &bundle);
         } else if (only_inspection(&rec)) {

@@ -160,6 +160,11 @@ static void bundle_find_and_resolve(void **state)
     assert_string_equal(out, b.path[0]);                /* a file is taken as it is */
     assert_int_equal(gt_bundle_resolve(&b, "a100", out, sizeof out, err, sizeof err), -1);
     assert_non_null(strstr(err, "'a100' is neither a file nor a bundled recording (bundled: h200, h100"));
+    /* A name that looks like a file stays one: its loader says what is wrong */
+    assert_int_equal(gt_bundle_resolve(&b, "lab/h100", out, sizeof out, err, sizeof err), 0);
+    assert_string_equal(out, "lab/h100");
+    assert_int_equal(gt_bundle_resolve(&b, "h100.gtr", out, sizeof out, err, sizeof err), 0);
+    assert_string_equal(out, "h100.gtr");
     /* An empty directory: none, and where it looked. */
     snprintf(cmd, sizeof cmd, "rm -f %s/*.gz", dir);
     assert_int_equal(system(cmd), 0);

@@ -33,9 +33,10 @@ const char *gt_bundle_env(const char **name);
  * how many (0: none, b->dir then says where it looked). */
 int gt_bundle_find(gt_bundle *b, const char *exe_dir);
 
-/* A recording named on the command line: an existing file as it is, else
- * the bundled recording of that model (case-insensitive, "H100" or
- * "h100"). Returns 0, or -1 with a message naming the models there are. */
+/* A recording named on the command line (--replay, --compare): an existing
+ * file, or a name with a '/' or ".gtr" in it, as it is; else the bundled
+ * recording of that model (case-insensitive, "H100" or "h100"). Returns 0,
+ * or -1 with a message naming the models there are. */
 int gt_bundle_resolve(const gt_bundle *b, const char *name, char *out, size_t len,
                       char *err, size_t errlen);
 

@@ -131,7 +131,9 @@ int gt_bundle_resolve(const gt_bundle *b, const char *name, char *out, size_t le
 {
     char models[200];
 
-    if (access(name, F_OK) == 0) {
+    /* A file, or a name that looks like one (its loader then says what is
+     * wrong with it): a path, or a recording's suffix. */
+    if (access(name, F_OK) == 0 || strchr(name, '/') || strstr(name, ".gtr")) {
         snprintf(out, len, "%s", name);
         return 0;
     }
