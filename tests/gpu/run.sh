@@ -438,10 +438,11 @@ done < <(tests/gpu/multi.sh "$BIN" "$LOG" "$SAMPLES" 2>&1)
 section "fidelity: refprobe in alternation"
 # Zero-copy (the article's program, events around 10 back-to-back repeats)
 # and pageable H2D/D2H (a CPU-timed cudaMemcpy with the host buffer out of
-# the caches) beside gputui in turn, R G R G ... R (5 of gputui), judged by the median of
-# the ratios within 5% (tests/gpu/alternate.py): a host that drifts moves
-# both sides of a ratio alike. A reference that swings more than the band
-# itself is "too noisy to judge": tried again, then SKIP, never ok.
+# the caches) beside gputui in turn, R G R G ... R, each a process of its
+# own, judged by the ratio of the two sides' means and its bootstrap
+# interval, within 5% (tests/gpu/alternate.py). Where the processes differ
+# too much to say, "host too noisy to judge": more rounds, then SKIP,
+# never ok.
 for what in zc pageable; do
     while read -r line; do
         case $line in ok*) ok "${line#ok }" ;; SKIP*) skip "${line#SKIP }" ;;
@@ -542,7 +543,8 @@ for e in $EXPS; do
     fi
     if out=$(python3 - "${traced[$e]}" "$e" <<'PY'
 import json, sys
-for run in json.load(open(sys.argv[1]))["runs"]:
+runs = json.load(open(sys.argv[1]))["runs"]
+for run in runs:
     c = run["cuda_calls"]
     ph = {x["phase"] for x in c}
     assert all(x.get("ok", True) for x in c), "a traced call failed"
@@ -555,8 +557,8 @@ for run in json.load(open(sys.argv[1]))["runs"]:
     cpu_only = sys.argv[2] == "hostalloc" and run["config"]["op"] == "cpu"
     assert ph and ("one iteration" in ph or cpu_only), ph
     assert ("set-up" in ph) == ("teardown" in ph), ph
-first = [x for x in json.load(open(sys.argv[1]))["runs"][0]["cuda_calls"] if "call" in x]
-print(len(json.load(open(sys.argv[1]))["runs"]), "configurations; e.g.",
+first = [x for x in runs[0]["cuda_calls"] if "call" in x]
+print(len(runs), "configurations; e.g.",
       first[0]["call"] + " -> " + first[0]["result"] if first else "calls in child processes")
 PY
     ); then ok "trace $e: $out"; else bad "trace $e: $out"; fi

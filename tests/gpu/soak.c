@@ -110,11 +110,9 @@ int main(int argc, char **argv)
     if (argc > 3) {
         snprintf(gputui, sizeof gputui, "%s", argv[3]);
     } else {    /* the gputui beside this binary */
-        char *slash;
-        snprintf(gputui, sizeof gputui, "%s", argv[0]);
-        slash = strrchr(gputui, '/');
-        snprintf(slash ? slash + 1 : gputui, sizeof gputui - (size_t)(slash ? slash + 1 - gputui : 0),
-                 "gputui");
+        const char *slash = strrchr(argv[0], '/');
+        snprintf(gputui, sizeof gputui, "%.*sgputui", slash ? (int)(slash - argv[0] + 1) : 0,
+                 argv[0]);
     }
     if (access(gputui, X_OK)) {
         printf("soak: %s: not an executable gputui; the experiments that start a second "

@@ -222,33 +222,60 @@ static void with_choice(const gt_experiment *x, int k, int64_t val, int64_t *v)
     }
 }
 
+/* One value of one choice: experiment xi, its parameter k, value val. */
+typedef struct choice {
+    int xi, k;
+    int64_t val;
+} choice;
+
+/* Steps c to the next value of a choice, from {.xi = 0, .k = -1}; false
+ * after the last. */
+static bool next_choice(choice *c)
+{
+    for (; c->xi < gt_nexperiments && c->xi < SOAK_MAX_EXP; c->xi++, c->k = -1) {
+        const gt_experiment *x = gt_experiments[c->xi];
+        if (c->k >= 0 && c->val < x->params[c->k].max) {
+            c->val++;
+            return true;
+        }
+        while (++c->k < x->nparams)
+            if (is_choice(x, c->k)) {
+                c->val = x->params[c->k].min;
+                return true;
+            }
+    }
+    return false;
+}
+
+static bool ran(const soak *s, const choice *c)
+{
+    return s->covered[c->xi][c->k] >> (c->val - gt_experiments[c->xi]->params[c->k].min) & 1;
+}
+
+static char *why_not(soak *s, const choice *c)
+{
+    return s->why[c->xi][c->k][c->val - gt_experiments[c->xi]->params[c->k].min];
+}
+
 /* Every value of every choice that has not run yet, once. */
 static bool choices_pass(soak *s)
 {
-    for (int xi = 0; xi < gt_nexperiments && xi < SOAK_MAX_EXP; xi++) {
-        const gt_experiment *x = gt_experiments[xi];
-        for (int k = 0; k < x->nparams; k++) {
-            const gt_param *p = &x->params[k];
-            if (!is_choice(x, k))
-                continue;
-            for (int64_t val = p->min; val <= p->max; val++) {
-                int64_t v[GT_MAX_PARAMS];
-                char *why = s->why[xi][k][val - p->min];
-                if (s->covered[xi][k] >> (val - p->min) & 1)
-                    continue;
-                if (s->r->changes >= s->o->changes)
-                    return true;
-                with_choice(x, k, val, v);
-                if (gt_experiment_check(x, v, &s->props, why, 120)) {
-                    s->r->refused++;
-                    continue;
-                }
-                if (!change(s, xi, v, "choice"))
-                    return false;
-                if (!(s->covered[xi][k] >> (val - p->min) & 1))
-                    snprintf(why, 120, "failed at change %d", s->r->changes);
-            }
+    for (choice c = {.k = -1}; next_choice(&c);) {
+        const gt_experiment *x = gt_experiments[c.xi];
+        int64_t v[GT_MAX_PARAMS];
+        if (ran(s, &c))
+            continue;
+        if (s->r->changes >= s->o->changes)
+            return true;
+        with_choice(x, c.k, c.val, v);
+        if (gt_experiment_check(x, v, &s->props, why_not(s, &c), 120)) {
+            s->r->refused++;
+            continue;
         }
+        if (!change(s, c.xi, v, "choice"))
+            return false;
+        if (!ran(s, &c))
+            snprintf(why_not(s, &c), 120, "failed at change %d", s->r->changes);
     }
     return true;
 }
@@ -291,27 +318,20 @@ static void coverage(soak *s)
 {
     size_t off = 0;
 
-    for (int xi = 0; xi < gt_nexperiments && xi < SOAK_MAX_EXP; xi++) {
-        const gt_experiment *x = gt_experiments[xi];
-        for (int k = 0; k < x->nparams; k++) {
-            const gt_param *p = &x->params[k];
-            if (!is_choice(x, k))
-                continue;
-            for (int64_t val = p->min; val <= p->max; val++) {
-                char name[48];
-                s->r->choices++;
-                if (s->covered[xi][k] >> (val - p->min) & 1) {
-                    s->r->choices_run++;
-                    continue;
-                }
-                gt_param_format(p, val, name, sizeof name);
-                if (off < sizeof s->r->not_run)
-                    off += (size_t)snprintf(s->r->not_run + off, sizeof s->r->not_run - off,
-                                            "%s%s %s=%s (%s)", off ? "; " : "", x->name,
-                                            p->name, name, s->why[xi][k][val - p->min][0]
-                                            ? s->why[xi][k][val - p->min] : "not drawn");
-            }
+    for (choice c = {.k = -1}; next_choice(&c);) {
+        const gt_param *p = &gt_experiments[c.xi]->params[c.k];
+        char name[48];
+        s->r->choices++;
+        if (ran(s, &c)) {
+            s->r->choices_run++;
+            continue;
         }
+        gt_param_format(p, c.val, name, sizeof name);
+        if (off < sizeof s->r->not_run)
+            off += (size_t)snprintf(s->r->not_run + off, sizeof s->r->not_run - off,
+                                    "%s%s %s=%s (%s)", off ? "; " : "",
+                                    gt_experiments[c.xi]->name, p->name, name,
+                                    why_not(s, &c)[0] ? why_not(s, &c) : "not drawn");
     }
 }
 

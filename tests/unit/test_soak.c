@@ -18,6 +18,7 @@
 #include "gputui/experiments/registry.h"
 #include "gputui/record/record.h"
 #include "../tools/soak_run.h"
+#include "testutil.h"
 
 #define TOTAL (8ll << 30)
 #define MIB (1ll << 20)
@@ -108,18 +109,8 @@ static void measure(soak_figures *f, void *ctx)
 
 static int load(void **state)
 {
-    gt_recording rec;
-    gt_err err;
-
     (void)state;
-    gt_err_clear(&err);
-    if (gt_recording_load(&rec, "share/gputui/2xh200.gtr.gz", &err)) {
-        fprintf(stderr, "%s\n", err.msg);
-        return -1;
-    }
-    h200 = rec.props;
-    gt_recording_free(&rec);
-    return 0;
+    return recording_props("share/gputui/2xh200.gtr.gz", &h200);
 }
 
 /* A soak of n changes on the fake; its printed report in out. */

@@ -26,4 +26,24 @@ static inline const gt_inspect_row *card_row(const gt_inspect_card *c, const cha
 }
 #endif
 
+/* The properties of the device a bundled recording was made on (the
+ * fake back-ends' devices); -1 with the reason on stderr when it does not
+ * load. For files that include record.h first. */
+#ifdef GPUTUI_RECORD_H
+#include <stdio.h>
+static inline int recording_props(const char *path, gt_devprops *p)
+{
+    gt_recording rec;
+    gt_err err;
+    gt_err_clear(&err);
+    if (gt_recording_load(&rec, path, &err)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    *p = rec.props;
+    gt_recording_free(&rec);
+    return 0;
+}
+#endif
+
 #endif
