@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # make test-gpu: on a machine with a CUDA GPU.
-#  1. batch mode over every host-memory kind (with its flags) x direction x
-#     method at three sizes: verified, plausible against the device's
-#     ceilings; pinned copy-engine H2D/D2H at 64 MiB at >= 80% of PCIe;
-#     one process per host kind and size, its directions and methods as lists;
-#  2. every other experiment's configurations, the lessons, traces; the
-#     two-GPU parts (tests/gpu/multi.sh: with NVBANDWIDTH=path, the peer
-#     matrix within 3% of nvbandwidth's), or their refusals on one GPU;
+#  1. the configurations judged on what they compute (tests/gpu/lanes.sh),
+#     in four lanes at once: every host-memory kind (with its flags) x
+#     direction x method at three sizes, zero-copy, VMM, constant, the
+#     concurrent kernels, runtime, pitched memory, host allocation: verified,
+#     plausible against the device's ceilings, refusals naming the problem;
+#  2. then one process at a time, what is timed against a bound or a
+#     reference: pinned copy-engine H2D/D2H at 64 MiB at >= 80% of PCIe,
+#     streams' overlap, the L2 window, the latency staircase, when calls
+#     return, sharing, the lessons, the traces; the two-GPU parts
+#     (tests/gpu/multi.sh: with NVBANDWIDTH=path, the peer matrix within 3%
+#     of nvbandwidth's), or their refusals on one GPU;
 #  3. fidelity against refprobe (tests/gpu/refprobe.cu) in alternation:
 #     zero-copy within 5% of the article's program, pageable copies within
 #     5% of a CPU-timed cudaMemcpy (tests/gpu/alternate.py);
@@ -19,79 +23,22 @@ BIN=$(realpath "$1"); UNWIND=$(realpath "$2"); PROBE=$(realpath "$3")
 cd "$(dirname "$0")/../.."
 LOG=${GPUTUI_LOG_DIR:-build/test-gpu}
 mkdir -p "$LOG"
-pass=0 fail=0 skipped=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
-section() { echo "== $1 (at ${SECONDS}s)"; }
+. tests/gpu/lib.sh
+. tests/gpu/lanes.sh
 
 if ! "$BIN" --list-devices; then
     echo "test-gpu: no usable CUDA device; nothing was run"
     exit 1
 fi
 SAMPLES=${SAMPLES:-8}
-HOSTS=("pageable" "pinned" "hostalloc" "hostalloc --portable" "hostalloc --write-combined"
-       "hostalloc --mapped" "hostalloc --portable --write-combined --mapped"
-       "register" "register --portable" "register --mapped")
-i=0
-declare -A traced    # experiment -> the batch report that holds its CUDA calls
-run_one() {     # [TRACE=1] run_one EXPECTED-MIN-PCT ARGS...: every run of one batch process
-    local min=$1; shift
-    local f="$LOG/batch-$i.json" err="$LOG/batch-$i.err" extra=() e=transfer a prev=""
-    i=$((i + 1))
-    if [ "${TRACE:-0}" = 1 ]; then    # this run also lists its CUDA calls
-        extra=(--trace-calls)
-        for a in "$@"; do [ "$prev" = -e ] && e=$a; prev=$a; done
-        traced[$e]=$f
-    fi
-    "$BIN" --batch --format json --samples "$SAMPLES" --warmup 2 "$@" "${extra[@]}" >"$f" 2>"$err"
-    local rc=$?
-    if [ $rc != 0 ]; then bad "$* -> exit $rc: $(cat "$err")"; return; fi
-    local out
-    out=$(python3 tests/gpu/check_batch.py "$f" "$SAMPLES" ${min:+--min-pcie-pct $min})
-    echo "$out"
-    pass=$((pass + $(grep -c '^ok' <<<"$out"))); fail=$((fail + $(grep -c '^FAIL' <<<"$out")))
-}
-refused() {     # refused NAME PATTERN ARGS...: exit 64 with a message naming the problem
-    local name=$1 pat=$2; shift 2
-    local msg; msg=$("$BIN" --batch --samples 2 "$@" 2>&1 >/dev/null); local rc=$?
-    if [ $rc = 64 ] && grep -q "$pat" <<<"$msg"; then ok "$name: $msg"; else bad "$name: rc $rc: $msg"; fi
-}
-section transfer
-SIZES=${SIZES:-4K 64M 256M}
-TRACE=1 run_one "" --dir d2d --method ce,sm --size "${SIZES// /,}"
-# Kernels reach pageable memory only where the device says pageableMemoryAccess.
-if msg=$("$BIN" --batch --samples 2 --host pageable --method sm --size 4K 2>&1 >/dev/null); then
-    run_one "" --host pageable --dir h2d,d2h,bidir --method sm --size 4K,64M
-elif grep -q "pageableMemoryAccess = 0" <<<"$msg"; then
-    ok "method=sm on pageable memory -> refused as documented: $msg"
-else
-    bad "method=sm on pageable memory: $msg"
-fi
-# One process a host kind, its sizes as a list; pinned one a size, its
-# 64 MiB copies held to 80% of the link.
-for host in "${HOSTS[@]}"; do
-    methods=ce,sm
-    [ "$host" = pageable ] && methods=ce
-    if [ "$host" != pinned ]; then
-        # shellcheck disable=SC2086
-        run_one "" --host $host --dir h2d,d2h,bidir --method $methods --size "${SIZES// /,}"
-        continue
-    fi
-    for size in $SIZES; do
-        min=""
-        [ $size = 64M ] && min=80
-        run_one "$min" --host pinned --dir h2d,d2h,bidir --method $methods --size $size
-    done
-done
+: >"$LOG/traced.list"
+rm -f "$LOG"/lesson-*.rc
+run_lanes
 
-section "zerocopy"
-ZC=(-e zerocopy --warmup 1)
-TRACE=1 run_one "" "${ZC[@]}"
-run_one "" "${ZC[@]}" --blocks auto --passes 8
-run_one "" "${ZC[@]}" --write-combined --count 16777216 --threads 256
-run_one "" "${ZC[@]}" --count 1024 --blocks 1 --threads 32
-run_one "" "${ZC[@]}" --variant explicit,mapped --check gpu,cpu --repeat 1,10
+section "transfer: pinned copies at 64 MiB against the link"
+case " $SIZES " in
+*" 64M "*) run_one 80 --host pinned --dir h2d,d2h,bidir --method ce,sm --size 64M ;;
+esac
 
 section "streams"
 ST=(-e streams --warmup 1)
@@ -104,17 +51,6 @@ run_one "" "${ST[@]}" --chunks 256 --chunk-size 64K --streams 16
 run_one "" "${ST[@]}" --chunks 1 --streams 16 --work 1
 run_one "" "${ST[@]}" --chunks 3 --chunk-size 1M --streams 2 --work 20000
 for a in cudaMalloc cudaMallocHost; do run_one "" "${ST[@]}" --alloc-between $a; done
-
-section "vmm"
-VM=(-e vmm --warmup 1)
-TRACE=1 run_one "" "${VM[@]}" --op alloc --size 2M
-for size in 3M 64M 1G; do run_one "" "${VM[@]}" --op alloc --size $size; done
-run_one "" "${VM[@]}" --op alloc --size 64M --granularity minimum
-for dir in h2d d2h d2d; do run_one "" "${VM[@]}" --op bandwidth --dir $dir --size 512M; done
-run_one "" "${VM[@]}" --op grow --start 64M --end 1G --step 64M
-run_one "" "${VM[@]}" --op grow --start 2M --end 64M --step 2M --granularity minimum
-refused "vmm grow end not above start" "end: 64 MiB is not above start" "${VM[@]}" --op grow --end 64M
-refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
 
 section "l2"
 p50_gbps() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['runs'][0]['series'][0]['bandwidth_GBps']['p50'])" "$1"; }
@@ -138,52 +74,11 @@ else
     bad "D2D after the L2 experiment: $a GB/s, before $b GB/s: a set-aside was left behind"
 fi
 
-section "pitched"
-# Every width x measure once at 32768 rows (32-128 MiB, beyond the L2 at
-# W = 4096): at the default height each sample is verified byte by byte on
-# the CPU over up to 1 GiB, and nine of them took three minutes. The
-# default height runs once, on the kernel.
-PI=(-e pitched --warmup 1)
-for w in 1000 4096 4100; do
-    for m in h2d d2h kernel; do run_one "" "${PI[@]}" --width $w --measure $m --height 32768; done
-done
-TRACE=1 run_one "" "${PI[@]}" --width 4100 --measure kernel
-run_one "" "${PI[@]}" --dims 3d --width 1000 --height 512 --depth 32 --measure h2d
-run_one "" "${PI[@]}" --dims 3d --width 4100 --height 512 --depth 32 --measure kernel
-run_one "" "${PI[@]}" --width 1 --height 1 --measure d2h
-
-section "hostalloc"
-HA=(-e hostalloc --warmup 1)
-for kind in "pageable" "pinned" "hostalloc" "hostalloc --write-combined" \
-            "hostalloc --portable --mapped" "register" "register --mapped"; do
-    # shellcheck disable=SC2086
-    if [ "$kind" = pinned ]; then   # its calls: cudaMallocHost and cudaFreeHost each sample
-        TRACE=1 run_one "" "${HA[@]}" --op alloc,cpu --kind $kind --size 64M
-    else
-        run_one "" "${HA[@]}" --op alloc,cpu --kind $kind --size 64M
-    fi
-done
-# 1 GiB: the large path once, on 3 samples (0.3 to 0.5 s each).
-SAMPLES=3 run_one "" "${HA[@]}" --op alloc --kind pinned,register --size 1G
-run_one "" "${HA[@]}" --op alloc --kind pageable --size 4K
-
-section "latency"
-# Every memory kind, load policy and walker count once; then the plateaus
-# in order (L1 < L2 < device memory < mapped host memory), and mapped host
-# memory beside nvbandwidth's host_device_latency_sm (NVBANDWIDTH=path).
+section "latency: the staircase, the TLB's reach, the L2's end, mapped host memory"
+# The plateaus in order (L1 < L2 < device memory < mapped host memory), the
+# staircase beside an independent chase, and mapped host memory beside
+# nvbandwidth's host_device_latency_sm (NVBANDWIDTH=path).
 LA=(-e latency --warmup 1)
-TRACE=1 run_one "" "${LA[@]}" --kind device,mapped,managed,managed-cpu --size 2M
-run_one "" "${LA[@]}" --cache default,cg,volatile --size 16K,16M
-run_one "" "${LA[@]}" --threads warp --order linear --size 64M
-run_one "" "${LA[@]}" --size 4G --stride 2M
-run_one "" "${LA[@]}" --size 20G --stride 64K         # past 16 GiB: addresses past 2^32 words
-refused "latency: a stride not a multiple of 8" "allowed: a multiple of 8 bytes" "${LA[@]}" \
-    --size 12M --stride 12
-[ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] &&
-    run_one "" "${LA[@]}" --kind peer --size 2M
-refused "latency: one slot" "leaves 1 slots in 8 KiB" "${LA[@]}" --size 8K --stride 8K
-refused "latency: a size not a multiple of the stride" "is not a multiple of the stride" \
-    "${LA[@]}" --size 100K --stride 384
 "$BIN" --batch --format json --samples 20 "${LA[@]}" --size 16K,16M,1G >"$LOG/lat-stairs.json" 2>&1
 # The staircase beside an independent pointer chase (refprobe chase: its
 # own chain, walked whole in the same kernel before 16384 timed loads),
@@ -213,9 +108,7 @@ fi
 : >"$LOG/nvb-host-latency.json"
 [ -n "${NVBANDWIDTH:-}" ] && [ -x "$NVBANDWIDTH" ] &&
     "$NVBANDWIDTH" -t host_device_latency_sm -j >"$LOG/nvb-host-latency.json" 2>/dev/null
-while read -r line; do
-    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
-done < <(python3 - "$LOG" <<'PY'
+tally < <(python3 - "$LOG" <<'PY'
 import json, sys
 log = sys.argv[1]
 try:
@@ -278,45 +171,14 @@ print(("ok " if abs(d) <= 10 else "FAIL ") + f"mapped host latency: gputui p50 {
 PY
 )
 
-section "constant"
-# __constant__ memory: the three reads and the three copies, each verified.
-CO=(-e constant --warmup 1)
-TRACE=1 run_one "" "${CO[@]}" --op read --reads 256,4096
-run_one "" "${CO[@]}" --op copy --size 4,1K,64K
-refused "constant: a size not a multiple of 4" "is not a multiple of 4 bytes" "${CO[@]}" --op copy --size 6
-refused "constant: reads with op=copy" "only with op=read" "${CO[@]}" --op copy --reads 512
-
-section "concurrent"
-# Kernels on one stream and on a stream each, small and filling the GPU,
-# each kernel's mark checked; and the timeline a batch report prints.
-CK=(-e concurrent --warmup 1)
-TRACE=1 run_one "" "${CK[@]}" --kernels 2,16 --blocks 1,fill --spin 50
-refused "concurrent: more kernels than the timeline's streams" "allowed: 2 to 16" "${CK[@]}" --kernels 17
-if "$BIN" --batch --samples 5 "${CK[@]}" >"$LOG/concurrent.txt" 2>&1 &&
-    grep -q "timeline of the last iteration" "$LOG/concurrent.txt" &&
-    grep -q "a stream each: 5 samples (5 fully verified" "$LOG/concurrent.txt"; then
-    ok "concurrent: the text report's timeline and summary: $(grep -m1 'kernels of' "$LOG/concurrent.txt")"
-else
-    bad "concurrent: text report: $(tail -5 "$LOG/concurrent.txt")"
-fi
-
-section "runtime"
-# A new process a sample: its first calls, cudaDeviceReset, the call after;
-# one module loaded as cubins and as PTX. Then when each call returns behind
-# a 1 ms kernel, every destination checked.
-TRACE=1 run_one "" -e runtime --op init,jit --warmup 0
-run_one "" -e runtime --op return --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset --size 4K,64K,128K,1M
-refused "runtime: a size with op=init" "only with op=return" -e runtime --size 1M
-refused "runtime: a size not a multiple of 4 KiB" "is not a multiple of 4096 bytes" -e runtime --op return --size 6K
+section "runtime: when each call returns"
 # The documented cases: memset and device-to-device copies return while the
 # kernel ahead still runs; pinned H2D and D2H return once the copy is done.
 # Pageable H2D of 64 KiB and of 1 MiB is the lesson's claim: reported.
 "$BIN" --batch --format json --samples 20 -e runtime --op return --size 64K,1M \
     --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset >"$LOG/returns.json" 2>"$LOG/returns.err" ||
     bad "runtime op=return: $(cat "$LOG/returns.err")"
-while read -r line; do
-    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
-done < <(python3 - "$LOG/returns.json" <<'PY'
+tally < <(python3 - "$LOG/returns.json" <<'PY'
 import json, sys
 runs = {}
 for r in json.load(open(sys.argv[1]))["runs"]:
@@ -381,10 +243,9 @@ load_pid=$!
 sleep 1         # its context and its first copies (300 samples take under 1.5 s beside it)
 "$BIN" --batch --format json -e transfer --dir h2d --host pinned --size 64M --samples 300 \
     >"$LOG/share-foreign.json" 2>"$LOG/share-foreign.err"
+kill "$load_pid" 2>/dev/null    # the rest of its 4 s is not needed
 wait "$load_pid"
-while read -r line; do
-    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
-done < <(python3 - "$LOG" <<'PY'
+tally < <(python3 - "$LOG" <<'PY'
 import json, sys, glob
 log = sys.argv[1]
 def p50s(tag, exp):
@@ -431,9 +292,7 @@ PY
 )
 
 section "two GPUs: peer copies, portable memory, VMM from a peer (or the refusals on one)"
-while read -r line; do
-    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
-done < <(tests/gpu/multi.sh "$BIN" "$LOG" "$SAMPLES" 2>&1)
+tally < <(tests/gpu/multi.sh "$BIN" "$LOG" "$SAMPLES" 2>&1)
 
 section "fidelity: refprobe in alternation"
 # Zero-copy (the article's program, events around 10 back-to-back repeats)
@@ -444,16 +303,13 @@ section "fidelity: refprobe in alternation"
 # too much to say, "host too noisy to judge": more rounds, then SKIP,
 # never ok.
 for what in zc pageable; do
-    while read -r line; do
-        case $line in ok*) ok "${line#ok }" ;; SKIP*) skip "${line#SKIP }" ;;
-                      "#"*) echo "$line" ;; *) bad "${line#FAIL }" ;; esac
-    done < <(python3 tests/gpu/alternate.py $what "$BIN" "$PROBE" "$LOG" 2>&1)
+    tally < <(python3 tests/gpu/alternate.py $what "$BIN" "$PROBE" "$LOG" 2>&1)
 done
 
 section "lessons (live, each step's verdict)"
 for l in $("$BIN" --list-lessons | awk '/^[a-z]/ {print $1}'); do
-    "$BIN" --batch --lesson "$l" --format json >"$LOG/lesson-$l.json" 2>"$LOG/lesson-$l.err"
-    rc=$?
+    lesson_run "$l"
+    rc=$(cat "$LOG/lesson-$l.rc")
     if out=$(python3 - "$LOG/lesson-$l.json" "$rc" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); rc = int(sys.argv[2])
@@ -470,9 +326,7 @@ section "lessons: the same verdicts run after run"
 # must be the one of the run above, at every run (five runs of every
 # lesson, done by hand, are in docs/measured.md).
 for l in runtime pinned pin-cost overlap; do
-    for k in 2 3; do
-        "$BIN" --batch --lesson "$l" --format json >"$LOG/lesson-$l-$k.json" 2>"$LOG/lesson-$l-$k.err"
-    done
+    for k in 2 3; do lesson_run "$l" "-$k"; done
     if out=$(python3 - "$LOG" "$l" <<'PY'
 import json, sys
 log, l = sys.argv[1:3]
@@ -535,13 +389,13 @@ section "CUDA call trace"
 # set-up, the first iteration and the teardown, each call's result.
 EXPS=$("$BIN" --batch -e none 2>&1 | sed -n 's/.*(allowed: \(.*\))$/\1/p' | tr -d ,)
 for e in $EXPS; do
-    if [ -z "${traced[$e]:-}" ]; then
-        [ "$e" = peer ] && [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -lt 2 ] &&
-            continue
+    f=$(awk -v e="$e" '$1 == e {print $2; exit}' "$LOG/traced.list")
+    if [ -z "$f" ]; then
+        [ "$e" = peer ] && [ "$(gpu_count)" -lt 2 ] && continue
         bad "trace $e: no run of it listed its calls"
         continue
     fi
-    if out=$(python3 - "${traced[$e]}" "$e" <<'PY'
+    if out=$(python3 - "$f" "$e" <<'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
 for run in runs:
@@ -595,9 +449,7 @@ section "TUI on the device"
 if tests/gpu/tui.sh "$BIN" >"$LOG/tui.log" 2>&1; then ok "tui: $(tail -1 "$LOG/tui.log")"
 else cat "$LOG/tui.log"; bad "tui"; fi
 section "TUI sample rate, every experiment's default"
-while read -r line; do
-    case $line in ok*) ok "${line#ok }" ;; *) bad "${line#FAIL }" ;; esac
-done < <(tests/gpu/rate.sh "$BIN" 10 2>&1)
+tally < <(tests/gpu/rate.sh "$BIN" 10 2>&1)
 echo "wall time: ${SECONDS}s"
 
 echo "test-gpu: $pass passed, $fail failed, $skipped not judged (host too noisy)"
