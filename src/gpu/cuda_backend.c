@@ -252,6 +252,11 @@ static void users(gt_gpu_users *u, const int *skip, int nskip)
     gt_nvml_users(opened_bus, all, nskip, &users_ts, u);
 }
 
+static void traffic(gt_link_traffic *t)
+{
+    gt_nvml_traffic(opened_bus, t);
+}
+
 /* The context goes with the device: 'd' (another device) and the end of
  * a run leave nothing of this one behind. */
 static void close_device(void)
@@ -293,6 +298,7 @@ const gt_backend gt_cuda_backend = {
     .close = close_device,
     .ops = ops,
     .users = users,
+    .traffic = traffic,
     .health = gt_health_read,
     .release = gt_keep_release,
 };

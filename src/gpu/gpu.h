@@ -170,6 +170,8 @@ void gt_nvml_close(void);
  * their activity since *last_ts (NVML's microseconds), which moves on. */
 void gt_nvml_users(const char *bus, const int *skip, int nskip, unsigned long long *last_ts,
                    gt_gpu_users *u);
+/* The device's PCIe traffic now, over NVML's 20 ms windows (backend.h). */
+void gt_nvml_traffic(const char *bus, gt_link_traffic *t);
 /* NVML's library handle (for dlsym) and, in *dev, its handle of the
  * device at PCI bus; NULL with why set when there is none. */
 void *gt_nvml_handle(const char *bus, void **dev, char *why, size_t n);

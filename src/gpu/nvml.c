@@ -1,7 +1,8 @@
 /* What NVML and the runtime say about the machine's GPUs: a device's PCIe
  * link and the driver version (devprops.h), for every pair the peer
  * access, native atomics, NVLinks and PCIe path (topology.h), and the
- * other processes on a device, with whether they had work (backend.h).
+ * other processes on a device, with whether they had work, and the
+ * traffic on its PCIe link (backend.h).
  *
  * NVML comes from dlopen, so a machine without it still measures; then
  * the NVML fields stay unknown and the note says why. */
@@ -347,6 +348,32 @@ void gt_nvml_users(const char *bus, const int *skip, int nskip, unsigned long lo
         *last_ts = newest;
     }
     free(s);
+}
+
+/* The link's traffic, one direction after the other: NVML counts each
+ * over 20 ms, and the call returns when the window ends. */
+#define NVML_PCIE_UTIL_TX_BYTES 0
+#define NVML_PCIE_UTIL_RX_BYTES 1
+typedef int (*pfn_nvml_pcie_tp)(nvml_device, int, unsigned *);
+
+void gt_nvml_traffic(const char *bus, gt_link_traffic *t)
+{
+    pfn_nvml_pcie_tp f;
+    nvml_device d;
+    unsigned tx, rx;
+    char why[160];
+
+    memset(t, 0, sizeof *t);
+    if (!nvml_lib(why, sizeof why) || by_bus(bus, &d))
+        return;
+    f = (pfn_nvml_pcie_tp)dlsym(nvml, "nvmlDeviceGetPcieThroughput");
+    if (!f || f(d, NVML_PCIE_UTIL_TX_BYTES, &tx) != 0 || f(d, NVML_PCIE_UTIL_RX_BYTES, &rx) != 0)
+        return;
+    t->known = true;
+    t->tx_Bps = tx * 1e3;       /* KB/s */
+    t->rx_Bps = rx * 1e3;
+    t->window_s = 0.02;
+    snprintf(t->source, sizeof t->source, "NVML PCIe throughput, 20 ms a direction");
 }
 
 void gt_nvml_close(void)

@@ -99,9 +99,13 @@ static void share_text(ui *u, char *out, size_t len)
         return;
     if (!sh->users_known && sh->users_note[0])
         snprintf(out, len, "  cannot tell whether the GPU is shared (%s)", sh->users_note);
-    else if (sh->users_known && sh->foreign)
-        snprintf(out, len, "  GPU also used by %s%s", sh->foreign_text,
-                 sh->foreign_busy ? ", busy: samples marked disturbed" : "");
+    else if (sh->users_known && sh->foreign) {
+        char doing[96];
+        snprintf(out, len, "  GPU also used by %s, %s%s", sh->foreign_text,
+                 gt_share_foreign_doing(sh, doing, sizeof doing),
+                 sh->foreign_busy || sh->foreign_moving || sh->cannot_tell
+                     ? ": samples marked disturbed" : "");
+    }
     else if (sh->users_known && sh->users_note[0])
         snprintf(out, len, "  %s", sh->users_note);
     n = strlen(out);

@@ -107,7 +107,7 @@ static const gt_backend fake = {.name = "fake", .device_count = f_count, .query 
 
 /* The same back-end, with one other program on the GPU: busy while
  * foreign_busy says so. */
-static _Atomic int foreign_busy, looks, no_nvml;
+static _Atomic int foreign_busy, looks, no_nvml, no_activity;
 static void f_users(gt_gpu_users *u, const int *skip, int nskip)
 {
     (void)skip, (void)nskip;
@@ -117,11 +117,31 @@ static void f_users(gt_gpu_users *u, const int *skip, int nskip)
         snprintf(u->note, sizeof u->note, "NVML not found (libnvidia-ml.so.1)");
         return;
     }
-    u->known = u->activity_known = u->fresh = true;
+    u->known = true;
+    u->activity_known = u->fresh = !no_activity;
     u->n = 1;
     u->p[0] = (gt_gpu_proc){4242, "trainer", 3ull << 30, foreign_busy != 0};
     u->busy = foreign_busy != 0;
 }
+/* ... and the link's counters: the other program copies (50 GB/s), or
+ * its context sits idle (the counters' own noise), or there are none. */
+static _Atomic int copying, no_counters, quiet_windows;
+static void f_traffic(gt_link_traffic *t)
+{
+    memset(t, 0, sizeof *t);
+    quiet_windows++;
+    if (no_counters)
+        return;
+    t->known = true;
+    t->rx_Bps = copying ? 50e9 : 0.5e6;
+    t->tx_Bps = copying ? 4e9 : 1.5e6;
+    t->window_s = 0.02;
+    snprintf(t->source, sizeof t->source, "fake counters");
+}
+static const gt_backend fake_counted = {.name = "fake", .device_count = f_count,
+                                        .query = f_query, .open = f_open,
+                                        .refresh = f_refresh, .close = f_close, .ops = f_ops,
+                                        .users = f_users, .traffic = f_traffic};
 static const gt_backend fake_shared = {.name = "fake", .device_count = f_count,
                                        .query = f_query, .open = f_open,
                                        .refresh = f_refresh, .close = f_close, .ops = f_ops,
@@ -406,6 +426,59 @@ static void foreign_program(void **state)
     no_nvml = 0;
 }
 
+/* A program that only copies: NVML's per-process samples show no work,
+ * the quiet windows see its traffic, and every sample is marked from the
+ * first. Its context alone marks nothing; with neither activity samples
+ * nor counters, every sample is marked: the GPU is shared, and nothing
+ * can say how. */
+static void copying_neighbour(void **state)
+{
+    gt_engine *e;
+    gt_err err;
+    gt_status st;
+    gt_run r;
+    int64_t v[GT_MAX_PARAMS];
+    (void)state;
+    reset();
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    foreign_busy = 0;
+    copying = 1;
+    quiet_windows = 0;
+    assert_int_equal(gt_engine_start(&e, &fake_counted, 0, &err), 0);
+    configure(e, v, &r);
+    collect(e, &r, 30, &st);
+    assert_true(quiet_windows >= 1);
+    assert_int_equal(r.s[0].disturbed, gt_run_count(&r));
+    assert_true(st.share.foreign_moving);
+    assert_false(st.share.foreign_busy);
+    assert_string_equal(st.share.traffic_source, "fake counters");
+    assert_true(st.share.foreign_Bps > 50e9);
+    /* The neighbour stops copying: the next configuration's first quiet
+     * window sees the counters' noise only. */
+    copying = 0;
+    gt_run_free(&r);
+    configure(e, v, &r);
+    collect(e, &r, 30, &st);
+    assert_int_equal(r.s[0].disturbed, 0);
+    assert_false(st.share.foreign_moving);
+    assert_true(st.share.foreign_Bps >= 0 && st.share.foreign_Bps < GT_FOREIGN_FLOOR_BPS);
+    assert_false(st.share.cannot_tell);
+    gt_engine_stop(e);
+    gt_run_free(&r);
+    /* No activity samples and no counters: cannot tell, all marked. */
+    reset();
+    no_activity = no_counters = 1;
+    assert_int_equal(gt_engine_start(&e, &fake_counted, 0, &err), 0);
+    configure(e, v, &r);
+    collect(e, &r, 10, &st);
+    assert_true(st.share.cannot_tell);
+    assert_int_equal(r.s[0].disturbed, gt_run_count(&r));
+    assert_string_equal(st.share.traffic_source, "");
+    gt_engine_stop(e);
+    gt_run_free(&r);
+    no_activity = no_counters = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +488,7 @@ int main(void)
         cmocka_unit_test(batch_skips_unproducible_series),
         cmocka_unit_test(turns_and_disturbed_samples),
         cmocka_unit_test(foreign_program),
+        cmocka_unit_test(copying_neighbour),
     };
     return cmocka_run_group_tests_name("engine", tests, NULL, NULL);
 }

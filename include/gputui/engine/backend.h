@@ -55,6 +55,16 @@ typedef struct gt_gpu_users {
     bool fresh;             /* the driver had new activity samples since then */
 } gt_gpu_users;
 
+/* What crossed the device's PCIe link during one short window in which
+ * this process had no work on the GPU (and, taking turns, no other gputui
+ * process either): whatever moved was another program's. */
+typedef struct gt_link_traffic {
+    bool known;             /* the driver has the counters */
+    double rx_Bps, tx_Bps;  /* into and out of the GPU, bytes a second */
+    double window_s;        /* how long each direction was counted */
+    char source[64];        /* "NVML PCIe throughput, 20 ms a direction" */
+} gt_link_traffic;
+
 typedef struct gt_backend {
     const char *name;
     /* Number of devices; -1 with a message naming the CUDA error when
@@ -73,6 +83,10 @@ typedef struct gt_backend {
      * and the pids in skip (gputui processes that take turns with it);
      * 'busy' covers the time since the previous call. */
     void (*users)(gt_gpu_users *u, const int *skip, int nskip);
+    /* Optional: the open device's PCIe traffic over a window it blocks
+     * for; called between iterations, with nothing of this process's
+     * queued. */
+    void (*traffic)(gt_link_traffic *t);
     /* Optional: what the driver says of device p's health now (NVML,
      * sysfs); needs no context, and may be called from any thread. */
     void (*health)(const gt_devprops *p, gt_health *h);

@@ -20,6 +20,16 @@
 #include "gputui/engine/backend.h"
 #include "gputui/measure/trace.h"
 
+/* While another program holds a context on the GPU, the worker counts
+ * the PCIe link's traffic in a quiet window (backend.h) at a
+ * configuration's start and then at most every GT_QUIET_EVERY_S; a window
+ * that saw more than GT_FOREIGN_FLOOR_BPS, both directions together, saw
+ * the other program move data, and the samples after it, up to the next
+ * window, are marked disturbed. On an idle H200 with another context open
+ * the counters read 0.4 to 2.1 MB/s. */
+#define GT_QUIET_EVERY_S 0.25
+#define GT_FOREIGN_FLOOR_BPS 64e6
+
 typedef enum {
     GT_ST_IDLE,        /* no configuration yet */
     GT_ST_SETUP,       /* allocating / preparing */
@@ -49,6 +59,11 @@ typedef struct gt_share_status {
     bool foreign_busy;         /* one had work in the last look's window */
     char foreign_text[200];    /* "pid 1234 python (3.2 GiB), ..." */
     uint64_t foreign_disturbed;/* this generation's iterations marked for them */
+    /* Their traffic on the link, from the quiet windows (backend.h). */
+    char traffic_source[64];   /* the counters, "" when there are none */
+    double foreign_Bps;        /* the last quiet window's bytes a second, -1 none yet */
+    bool foreign_moving;       /* ... above GT_FOREIGN_FLOOR_BPS */
+    bool cannot_tell;          /* others hold a context and nothing says what they do */
 } gt_share_status;
 
 typedef struct gt_status {
@@ -65,6 +80,10 @@ typedef struct gt_status {
 typedef struct gt_engine gt_engine;
 
 const char *gt_state_name(gt_state s);
+/* What the other programs on the GPU (sh->foreign of them) were seen
+ * doing, for a status line: "moving 54.2 GB/s on the link", "busy",
+ * "no counter can say what they do", or "idle"; into buf. */
+const char *gt_share_foreign_doing(const gt_share_status *sh, char *buf, size_t n);
 
 int gt_engine_start(gt_engine **out, const gt_backend *be, int device,
                     gt_err *err);

@@ -12,6 +12,19 @@
 #include <string.h>
 #include <unistd.h>
 
+const char *gt_share_foreign_doing(const gt_share_status *sh, char *buf, size_t n)
+{
+    if (sh->foreign_moving)
+        snprintf(buf, n, "moving %.1f GB/s on the link", sh->foreign_Bps / 1e9);
+    else if (sh->foreign_busy)
+        snprintf(buf, n, "busy");
+    else if (sh->cannot_tell)
+        snprintf(buf, n, "no counter can say what they do");
+    else
+        snprintf(buf, n, "idle");
+    return buf;
+}
+
 const char *gt_state_name(gt_state s)
 {
     static const char *const n[] = {"IDLE", "SETUP", "WARM-UP", "RUNNING",
@@ -47,6 +60,7 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
     e->device = device;
     e->share.fd = -1;
     e->share_wait = SHARE_WAIT_MAX;
+    e->st.share.foreign_Bps = -1;       /* no quiet window yet */
     if (gt_wake_open(&e->wake)) {
         gt_err_set(err, GT_EXIT_FAIL, "cannot make the engine's wake-up: %s", strerror(errno));
         free(e);

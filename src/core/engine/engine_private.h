@@ -63,6 +63,12 @@ struct gt_engine {
     double share_counted, share_wait_w;     /* the worker's copy of share_wait */
     double users_at;            /* the worker's last look at the GPU's other programs */
     bool foreign_busy;          /* ... found one of them with work */
+    int foreign_n;              /* ... counted this many (0 unknown or none) */
+    bool activity_known;        /* ... and the driver said who had work */
+    double quiet_at;            /* the last quiet window (engine.h), for */
+    uint32_t quiet_gen;         /* ... this generation */
+    bool traffic_known;         /* its counters answered */
+    bool foreign_moving;        /* ... and saw another program's traffic */
     double turn_start;          /* when the worker's turn began */
     bool turn_timed_out;        /* it runs without the turn (waited too long) */
 };

@@ -88,6 +88,35 @@ void gt_engine_share_open(gt_engine *e, const gt_devprops *p)
     e->share_counted = gt_now();
 }
 
+/* Another program holds a context, and neither NVML's activity samples
+ * nor the link's counters can say what it does: its samples cannot be
+ * called clean. */
+static bool shared_unknown(const gt_engine *e)
+{
+    return e->foreign_n > 0 && !e->activity_known && !e->traffic_known;
+}
+
+/* A quiet window (engine.h): with nothing of this process's on the GPU,
+ * and the turn held, what crosses the link is another program's. */
+static void quiet_window(gt_engine *e, uint32_t gen)
+{
+    gt_link_traffic t;
+
+    memset(&t, 0, sizeof t);
+    e->be->traffic(&t);
+    e->quiet_at = gt_now();
+    e->quiet_gen = gen;
+    e->traffic_known = t.known;
+    e->foreign_moving = t.known && t.rx_Bps + t.tx_Bps > GT_FOREIGN_FLOOR_BPS;
+    pthread_mutex_lock(&e->mu);
+    snprintf(e->st.share.traffic_source, sizeof e->st.share.traffic_source, "%s",
+             t.known ? t.source : "");
+    e->st.share.foreign_Bps = t.known ? t.rx_Bps + t.tx_Bps : -1;
+    e->st.share.foreign_moving = e->foreign_moving;
+    e->st.share.cannot_tell = shared_unknown(e);
+    pthread_mutex_unlock(&e->mu);
+}
+
 /* Looks at the GPU's other programs (the back-end's users()) at most four
  * times a second, leaving out the gputui processes that take turns with
  * this one; the status names them. */
@@ -110,6 +139,10 @@ static void look_at_users(gt_engine *e)
         e->foreign_busy = false;
     else if (u.fresh)
         e->foreign_busy = u.busy;
+    e->foreign_n = u.known ? u.n : 0;
+    e->activity_known = u.activity_known;
+    if (!e->foreign_n)
+        e->foreign_moving = false;
     for (int i = 0; i < u.n && i < GT_USERS_MAX; i++) {
         n = strlen(text);
         snprintf(text + n, sizeof text - n, "%spid %d %s%s%s%s", i ? ", " : "", u.p[i].pid,
@@ -130,6 +163,8 @@ static void look_at_users(gt_engine *e)
         snprintf(e->st.share.users_note, sizeof e->st.share.users_note, "%s", u.note);
     e->st.share.foreign = u.n;
     e->st.share.foreign_busy = e->foreign_busy;
+    e->st.share.foreign_moving = e->foreign_moving;
+    e->st.share.cannot_tell = shared_unknown(e);
     snprintf(e->st.share.foreign_text, sizeof e->st.share.foreign_text, "%s", text);
     pthread_mutex_unlock(&e->mu);
 }
@@ -162,6 +197,11 @@ int gt_engine_iteration(gt_engine *e, uint32_t gen, const gt_exp_ops *ops, void 
         e->turn_timed_out = got == GT_SHARE_TIMEOUT;
         rewarm = got == GT_SHARE_TAKEN && e->share.switched;
     }
+    if (!ops->replayed && e->foreign_n > 0 && e->be->traffic &&
+        (e->quiet_gen != gen || gt_now() - e->quiet_at >= GT_QUIET_EVERY_S)) {
+        quiet_window(e, gen);
+        rewarm = true;      /* the GPU sat idle meanwhile */
+    }
     if (rewarm) {
         rc = run_traced(ops, state, buf, err, tr, traced_run);
         memset(buf, 0, GT_MAX_SERIES * sizeof *buf);
@@ -171,10 +211,12 @@ int gt_engine_iteration(gt_engine *e, uint32_t gen, const gt_exp_ops *ops, void 
         }
     }
     rc = run_traced(ops, state, buf, err, tr, traced_run);
-    /* A foreign program had work in the last look's window. */
-    for (int i = 0; e->foreign_busy && !ops->replayed && i < rc; i++)
+    /* A foreign program had work in the last look's window, or moved data
+     * in the last quiet window, or holds a context and nothing can say. */
+    bool foreign = !ops->replayed && (e->foreign_busy || e->foreign_moving || shared_unknown(e));
+    for (int i = 0; foreign && i < rc; i++)
         buf[i].disturbed = 1;
-    if (e->foreign_busy && !ops->replayed && rc > 0) {
+    if (foreign && rc > 0) {
         pthread_mutex_lock(&e->mu);
         e->st.share.foreign_disturbed++;
         pthread_mutex_unlock(&e->mu);

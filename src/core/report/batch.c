@@ -99,11 +99,14 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
                         st.share.others == 1 ? "" : "es",
                         st.share.turns ? st.share.waited / (double)st.share.turns * 1e3 : 0.0,
                         (unsigned long long)st.share.timeouts);
-            if (st.share.foreign)
-                fprintf(stderr, "gputui: GPU also used by %s%s; %llu iterations marked "
+            if (st.share.foreign) {
+                char doing[96];
+                fprintf(stderr, "gputui: GPU also used by %s (%s%s%s); %llu iterations marked "
                         "disturbed for it\n", st.share.foreign_text,
-                        st.share.foreign_busy ? " (busy)" : "",
+                        gt_share_foreign_doing(&st.share, doing, sizeof doing),
+                        st.share.traffic_source[0] ? ": " : "", st.share.traffic_source,
                         (unsigned long long)st.share.foreign_disturbed);
+            }
             else if (!st.share.users_known && st.share.users_note[0])
                 fprintf(stderr, "gputui: cannot tell whether the GPU is shared (%s)\n",
                         st.share.users_note);
