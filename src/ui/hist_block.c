@@ -162,7 +162,7 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
 
     /* Title with the headline figure against its ceiling; in compare mode
      * the ratio of medians too, before the ceiling if both do not fit. */
-    char ceiling[96] = "", pct[24] = "", ratio[48] = "", corner[40] = "";
+    char ceiling[96] = "", pct[24] = "", ratio[48] = "", corner[96] = "";
     int avail;
     if (bw) {
         double factor = 1.0, ceil;
@@ -194,6 +194,16 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
      * long title is cut at the block's edge. */
     if (now->failed)
         snprintf(corner, sizeof corner, " %llu FAILED ", (unsigned long long)now->failed);
+    else if (gt_series_disturbed(now) && u->st.share.foreign_text[0] && !u->rec) {
+        /* the first neighbour, "pid 472 nvbandwidth", without its memory */
+        const char *who = u->st.share.foreign_text;
+        int n = (int)strcspn(who, "(,");
+        while (n > 0 && who[n - 1] == ' ')
+            n--;
+        snprintf(corner, sizeof corner, " %llu of %llu disturbed: %.*s ",
+                 (unsigned long long)now->disturbed,
+                 (unsigned long long)(now->lat.count + now->failed), n, who);
+    }
     else if (now->disturbed)
         snprintf(corner, sizeof corner, " %llu disturbed ", (unsigned long long)now->disturbed);
     avail = corner[0] ? w - (int)strlen(corner) - 1 : w - 1;   /* a column to spare */
@@ -294,10 +304,16 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
             off += snprintf(hdrline + off, sizeof hdrline - (size_t)off, "%9s", names[i]);
         ui_put(row++, x, w, ui_role(u, C_GHOST), hdrline);
     }
-    stats_row(row++, x, w, u->cmp ? u->name_a : "now", dn, bw, ui_role(u, bw ? C_BW : C_LAT));
+    stats_row(row++, x, w, u->cmp ? u->name_a : now->disturbed ? "all" : "now", dn, bw,
+              ui_role(u, bw ? C_BW : C_LAT));
     if (!before_row)
         return;
-    if (dp)
+    /* Samples marked disturbed: the clean ones' figures take the before
+     * row (a shared GPU's "before" would mislead as much). */
+    if (now->disturbed)
+        stats_row(row, x, w, "clean", bw ? &now->clean_bw : &now->clean_lat, bw,
+                  ui_role(u, bw ? C_BW : C_LAT));
+    else if (dp)
         stats_row(row, x, w, u->cmp ? u->name_b : "before", dp, bw, ui_role(u, C_GHOST));
     else if (u->cmp)
         ui_putf(row, x, w, ui_role(u, C_GHOST), " %-6s -  (B has no recording of this configuration)",

@@ -128,23 +128,28 @@ tm send-keys -t t q
 check "NO_COLOR + LANG=C: q exits 0" [ "$(wait_rc mono 10)" = 0 ]
 stop
 
-# Samples taken while the GPU was shared: the histogram's corner counts
-# them, and the title gives way (the ceiling shrinks to its percentage,
-# and is not cut through).
+# Samples taken while the GPU was shared (every other one): the
+# histogram's corner counts them, the title gives way (the ceiling shrinks
+# to its percentage, and is not cut through), and the clean samples'
+# figures stand under all of them.
 SHARED=$TMPD/shared.gtr
 python3 - "$SMALL" "$SHARED" <<'EOF'
 import json, sys
 with open(sys.argv[1]) as f, open(sys.argv[2], "w") as out:
+    k = 0
     for line in f:
         o = json.loads(line)
         if o["type"] == "sample":
-            o["disturbed"] = True
+            o["disturbed"] = k % 2 == 0
+            k += 1
         out.write(json.dumps(o) + "\n")
 EOF
 start shared 100 34 "LC_ALL=C.UTF-8 '$BIN' --replay $SHARED"
 check "disturbed samples: counted in the histogram's corner" wait_for "H2D bandwidth GB/s .* [0-9]+ disturbed" 10
 check "disturbed samples: the title ends whole before the corner" \
     wait_for "H2D bandwidth GB/s  p50 [0-9.]+( = [0-9.]+%( of .* [0-9]+\\.[0-9])?)? +[0-9]+ disturbed" 5
+check "disturbed samples: the statistics of all of them" wait_for "^ all +[0-9]" 5
+check "disturbed samples: ... and of the clean ones" wait_for "^ clean +[0-9]" 5
 tm send-keys -t t q
 check "disturbed samples: q exits 0" [ "$(wait_rc shared 10)" = 0 ]
 stop

@@ -71,6 +71,11 @@ static void json_round_trip(void **state)
     assert_int_equal(json_integer_value(json_object_get(s0, "failed")), 1);
     assert_int_equal(json_integer_value(json_object_get(s0, "disturbed")), 1);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(s0, "latency_s"), "count")), 5);
+    /* series 0 of bidir: 1 3 2 1 3 ms, the first disturbed: 3 2 1 3 clean */
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(s0, "clean_latency_s"),
+                                                        "count")), 4);
+    assert_near(json_real_value(json_object_get(json_object_get(s0, "clean_latency_s"), "p50")),
+                2.5e-3, 1e-9);
     assert_near(json_real_value(json_object_get(s0, "ceiling_GBps")), 31.5, 0.1);
     json_decref(root);
     gt_run_free(&r);
@@ -91,14 +96,18 @@ static void csv_and_text(void **state)
         lines += *c == '\n';
     assert_int_equal(lines, 3);     /* header + bandwidth + latency */
     assert_non_null(strstr(buf, "1,transfer,\"dir=h2d method=ce host=pinned size=64M iters=1 alloc-on=this warmup=3\",H2D,bandwidth,GB/s,10,"));
-    assert_non_null(strstr(buf, ",ceiling_bytes_once_GBps,disturbed\n"));
-    assert_non_null(strstr(buf, "PCIe Gen4 x16\",31.5076923,2\n"));
+    assert_non_null(strstr(buf, ",ceiling_bytes_once_GBps,disturbed,clean_p50_s\n"));
+    assert_non_null(strstr(buf, "PCIe Gen4 x16\",31.5076923,2,\n"));
+    /* the clean samples' p50: 1 2 3 1 2 3 1 2 3 1 ms, the first two disturbed */
+    assert_non_null(strstr(buf, ",latency,s,10,"));
+    assert_non_null(strstr(buf, ",2,0.002\n"));
     memset(buf, 0, sizeof buf);
     f = fmemopen(buf, sizeof buf - 1, "w");
     gt_report(f, GT_FMT_TEXT, &p, &r, 1, NULL);
     fclose(f);
     assert_non_null(strstr(buf, "1 FAILED"));
     assert_non_null(strstr(buf, ", 2 disturbed (the GPU may have been shared)"));
+    assert_non_null(strstr(buf, "p50 of the 8 clean samples 2"));
     assert_non_null(strstr(buf, "of PCIe Gen4 x16"));
     gt_run_free(&r);
 }

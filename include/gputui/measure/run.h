@@ -14,6 +14,8 @@ typedef struct gt_series {
     gt_dist bw;           /* bytes/s, bytes counted once */
     uint64_t full, sampled, failed;
     uint64_t disturbed;   /* samples taken while the GPU may have been shared */
+    gt_dist clean_lat;    /* the samples not marked disturbed: seconds, */
+    gt_dist clean_bw;     /* ... and bytes/s */
 } gt_series;
 
 typedef struct gt_run {
@@ -34,6 +36,11 @@ void gt_run_free(gt_run *r);
 void gt_run_add(gt_run *r, const gt_sample *s);
 uint64_t gt_run_count(const gt_run *r); /* fewest samples over series */
 uint64_t gt_run_failed(const gt_run *r);
+/* More than this share of a series' samples disturbed, and its figures
+ * say so (the headline, the reports, compare and lessons use the clean
+ * ones). */
+#define GT_DISTURBED_SHARE 0.05
+bool gt_series_disturbed(const gt_series *s);
 /* Adds src's samples to dst, series by series (the same experiment and
  * values, measured again: a lesson's rounds). */
 void gt_run_merge(gt_run *dst, const gt_run *src);

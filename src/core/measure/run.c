@@ -20,6 +20,8 @@ void gt_run_init(gt_run *r, const gt_experiment *exp, const int64_t *vals,
         r->s[i].name = names[i];
         gt_dist_init(&r->s[i].lat);
         gt_dist_init(&r->s[i].bw);
+        gt_dist_init(&r->s[i].clean_lat);
+        gt_dist_init(&r->s[i].clean_bw);
     }
 }
 
@@ -28,6 +30,8 @@ void gt_run_clear(gt_run *r)
     for (int i = 0; i < r->nseries; i++) {
         gt_dist_clear(&r->s[i].lat);
         gt_dist_clear(&r->s[i].bw);
+        gt_dist_clear(&r->s[i].clean_lat);
+        gt_dist_clear(&r->s[i].clean_bw);
         r->s[i].full = r->s[i].sampled = r->s[i].failed = r->s[i].disturbed = 0;
     }
 }
@@ -37,6 +41,8 @@ void gt_run_free(gt_run *r)
     for (int i = 0; i < r->nseries; i++) {
         gt_dist_free(&r->s[i].lat);
         gt_dist_free(&r->s[i].bw);
+        gt_dist_free(&r->s[i].clean_lat);
+        gt_dist_free(&r->s[i].clean_bw);
     }
     free(r->tl);
     free(r->trace);
@@ -61,8 +67,12 @@ void gt_run_add(gt_run *r, const gt_sample *s)
     else
         se->full++;
     gt_dist_add(&se->lat, s->sec);
+    if (!s->disturbed)
+        gt_dist_add(&se->clean_lat, s->sec);
     if (s->sec > 0)
         gt_dist_add(&se->bw, (double)s->bytes / s->sec);
+    if (s->sec > 0 && !s->disturbed)
+        gt_dist_add(&se->clean_bw, (double)s->bytes / s->sec);
 }
 
 uint64_t gt_run_count(const gt_run *r)
@@ -84,6 +94,12 @@ uint64_t gt_run_failed(const gt_run *r)
     return n;
 }
 
+bool gt_series_disturbed(const gt_series *s)
+{
+    uint64_t n = s->lat.count + s->failed;
+    return n && (double)s->disturbed > GT_DISTURBED_SHARE * (double)n;
+}
+
 void gt_run_merge(gt_run *dst, const gt_run *src)
 {
     for (int i = 0; i < dst->nseries && i < src->nseries; i++) {
@@ -91,6 +107,8 @@ void gt_run_merge(gt_run *dst, const gt_run *src)
         const gt_series *s = &src->s[i];
         gt_dist_merge(&d->lat, &s->lat);
         gt_dist_merge(&d->bw, &s->bw);
+        gt_dist_merge(&d->clean_lat, &s->clean_lat);
+        gt_dist_merge(&d->clean_bw, &s->clean_bw);
         d->full += s->full;
         d->sampled += s->sampled;
         d->failed += s->failed;

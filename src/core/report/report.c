@@ -88,6 +88,11 @@ static json_t *run_json(const gt_devprops *p, gt_run *r)
         json_object_set_new(o, "verified_sampled", json_integer((json_int_t)se->sampled));
         json_object_set_new(o, "failed", json_integer((json_int_t)se->failed));
         json_object_set_new(o, "disturbed", json_integer((json_int_t)se->disturbed));
+        {   /* the samples not marked: their latency, beside all of them */
+            gt_summary clean;
+            gt_dist_summary(&se->clean_lat, &clean);
+            json_object_set_new(o, "clean_latency_s", summary_json(&clean, 1.0));
+        }
         json_object_set_new(o, "percentiles_exact", json_boolean(gt_dist_exact(&se->lat)));
         json_object_set_new(o, "ceiling_GBps", ceil > 0 ? json_real(ceil / 1e9) : json_null());
         json_object_set_new(o, "ceiling", json_string(label));
@@ -191,6 +196,14 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
             fprintf(f, ", %llu disturbed (the GPU may have been shared)",
                     (unsigned long long)se->disturbed);
         fputc('\n', f);
+        if (se->disturbed) {
+            char a[32], b[32];
+            fprintf(f, "  p50 of the %llu clean samples %s, of all %s\n",
+                    (unsigned long long)se->clean_lat.count,
+                    se->clean_lat.count ? gt_format_seconds(gt_dist_percentile(&se->clean_lat, 0.5), a,
+                                                        sizeof a) : "-",
+                    gt_format_seconds(lat.p50, b, sizeof b));
+        }
         fprintf(f, "  %-16s %10s %10s %10s %10s %10s %10s %10s\n", "", "min", "p50",
                 "p90", "p99", "max", "mean", "stddev");
         if (gt_experiment_bandwidth(r->exp, r->vals))
@@ -318,7 +331,10 @@ static void report_csv(FILE *f, gt_run *r, int run, const gt_devprops *p)
                 fprintf(f, "\"%s\",%.9g", label, ceil / factor * 1e-9);
             else
                 fputc(',', f);
-            fprintf(f, ",%llu\n", (unsigned long long)se->disturbed);
+            fprintf(f, ",%llu,", (unsigned long long)se->disturbed);
+            if (k == 1 && se->clean_lat.count)
+                fprintf(f, "%.9g", gt_dist_percentile(&se->clean_lat, 0.5));
+            fputc('\n', f);
         }
     }
 }
@@ -332,7 +348,7 @@ int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *runs, int nr
     case GT_FMT_CSV:
         fprintf(f, "run,experiment,config,series,metric,unit,count,min,p50,p90,p99,max,mean,"
                    "stddev,verified_full,verified_sampled,failed,ceiling,ceiling_bytes_once_GBps,"
-                   "disturbed\n");
+                   "disturbed,clean_p50_s\n");
         for (int i = 0; i < nruns; i++)
             report_csv(f, &runs[i], i + 1, p);
         return ferror(f) ? -1 : 0;
