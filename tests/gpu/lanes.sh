@@ -41,7 +41,7 @@ lane_transfer_a() {
     transfer_hosts 0 3
 }
 
-lane_transfer_b() {
+lane_transfer_b_latency() {
     section "transfer: write-combined, mapped, registered"
     transfer_hosts 4 9
 
@@ -145,7 +145,7 @@ lane_layouts() {
     run_one "" "${HA[@]}" --op alloc --kind pageable --size 4K
 }
 
-LANES=(lane_transfer_a lane_transfer_b lane_kernels lane_layouts)
+LANES=(lane_transfer_a lane_transfer_b_latency lane_kernels lane_layouts)
 run_lanes() {   # every lane at once, each its own log; their lines in order, counted
     local pids=() k
     for k in "${!LANES[@]}"; do

@@ -32,7 +32,6 @@ if ! "$BIN" --list-devices; then
 fi
 SAMPLES=${SAMPLES:-8}
 : >"$LOG/traced.list"
-rm -f "$LOG"/lesson-*.rc
 run_lanes
 
 section "transfer: pinned copies at 64 MiB against the link"
@@ -309,7 +308,7 @@ done
 section "lessons (live, each step's verdict)"
 for l in $("$BIN" --list-lessons | awk '/^[a-z]/ {print $1}'); do
     lesson_run "$l"
-    rc=$(cat "$LOG/lesson-$l.rc")
+    rc=$?
     if out=$(python3 - "$LOG/lesson-$l.json" "$rc" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); rc = int(sys.argv[2])
