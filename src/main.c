@@ -78,9 +78,14 @@ static int version(void)
 #if GT_WITH_CUDA
     printf("build: GPU back-end, CUDA runtime %d.%d (static), kernels for sm %s and PTX\n",
            gt_cuda_runtime_version / 1000, gt_cuda_runtime_version % 1000 / 10, GT_GPU_ARCH);
+    printf("other programs on the GPU: NVML's process list and per-process utilisation; "
+           "their copies from NVML PCIe throughput (nvmlDeviceGetPcieThroughput, 20 ms a "
+           "direction) in quiet windows; GPM is not read (on an H200 its PCIe and DRAM "
+           "metrics read 0 over 1-20 ms)\n");
 #else
     printf("build: replay viewer, built without the CUDA toolkit (recordings, compare, "
            "lessons)\n");
+    printf("other programs on the GPU: not looked for (no GPU here)\n");
 #endif
     gt_bundle_find(&b, gt_port_exe_dir(path, sizeof path));
     if (b.n)
@@ -143,7 +148,8 @@ static void short_reason(const char *msg, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)n, p);
 }
 
-/* --fleet: the cards as one table; 3 when there is an outlier. */
+/* --fleet: the cards as one table; 3 when there is an outlier, else 4
+ * when a card is busy. */
 static int fleet(const gt_cli *cli)
 {
     gt_fleet_card *cards;
@@ -157,7 +163,8 @@ static int fleet(const gt_cli *cli)
     }
     outliers = gt_fleet_judge(cards, n);
     rc = gt_fleet_print(stdout, cli->format, cards, n) || fflush(stdout) ? GT_INSPECT_EXIT_NORUN
-         : outliers ? GT_INSPECT_EXIT_FAIL : GT_INSPECT_EXIT_PASS;
+         : outliers ? GT_INSPECT_EXIT_FAIL : gt_fleet_busy(cards, n) ? GT_INSPECT_EXIT_BUSY
+         : GT_INSPECT_EXIT_PASS;
     if (rc == GT_INSPECT_EXIT_NORUN)
         fprintf(stderr, "gputui: --fleet: cannot write the table\n");
     free(cards);

@@ -41,6 +41,13 @@ void gt_child_note(int pid)
     recent[nrecent++ % GT_CHILDREN_KEPT] = pid;
 }
 
+void gt_child_forget(int pid)
+{
+    for (unsigned i = 0; i < GT_CHILDREN_KEPT; i++)
+        if (recent[i] == pid)
+            recent[i] = 0;
+}
+
 int gt_child_recent(int *pids, int max)
 {
     int n = 0;

@@ -199,6 +199,9 @@ int gt_child_start(char *const argv[], bool with_stdin, int *to_child, int *from
 int gt_child_recent(int *pids, int max);
 /* A child started some other way (sharing.c's second process). */
 void gt_child_note(int pid);
+/* A child to be seen as any other program on the GPU (sharing.c's
+ * stranger): left out of the recent ones. */
+void gt_child_forget(int pid);
 size_t gt_l2_initial_limit(void);
 
 /* The runtime experiment's op=return (runtime_return.c), which runtime.c

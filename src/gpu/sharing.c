@@ -4,6 +4,9 @@
  * pipes. Each sample times the work alone, then writes 'g' and waits for
  * the child's 'G' (its first kernel or copy is queued), times the same
  * work again, writes 's' and waits for 'S' (its GPU is idle again).
+ * beside=stranger: the child copies from set-up to teardown, left out of
+ * the children whose work counts as this process's, and each sample times
+ * the work once, beside it.
  * latency: one thread follows a chain of 4-byte indices, 128 bytes apart,
  * events around the kernel, its end index checked; copy: 64 MiB from
  * pinned memory, events around it, every word checked on the GPU. */
@@ -34,6 +37,7 @@ cudaError_t gt_k_spin(unsigned long long ns, uint32_t id, uint32_t *marks, int b
 
 typedef struct sh {
     int measure;
+    bool stranger;
     pid_t child;
     int cmd, ack;                   /* the child's stdin and stdout */
     uint32_t *chain, *dout, *hout;  /* latency */
@@ -108,7 +112,7 @@ static int spawn(sh *z, int device, int beside, gt_err *err)
 {
     char dev[16], why[300];
     char *argv[] = {"gputui", GT_SHARING_LOAD_ARG, dev,
-                    beside == GT_SH_COPIES ? "copies" : "kernels", NULL};
+                    beside == GT_SH_KERNELS ? "kernels" : "copies", NULL};
     struct pollfd p;
     int pid;
 
@@ -143,6 +147,8 @@ static int spawn(sh *z, int device, int beside, gt_err *err)
                    device, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
         return -1;
     }
+    if (beside == GT_SH_STRANGER)
+        gt_child_forget(pid);
     return 0;
 }
 
@@ -237,14 +243,22 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     gt_setup_info_time(info, gt_now() - t0, "%s", z->measure == GT_SH_LATENCY ?
                        "cudaMalloc 16 MiB, chain built" : "cudaMallocHost + cudaMalloc 64 MiB");
     t0 = gt_now();
-    if (spawn(z, device, (int)v[GT_SH_BESIDE], err))
+    z->stranger = v[GT_SH_BESIDE] == GT_SH_STRANGER;
+    if (spawn(z, device, (int)v[GT_SH_BESIDE], err) || (z->stranger && tell(z, 'g', 'G', err)))
         goto fail;
-    gt_setup_info_time(info, gt_now() - t0, "the second process: started, its context made");
+    gt_setup_info_time(info, gt_now() - t0, "the second process: started, its context made%s",
+                       z->stranger ? ", copying from now on" : "");
     snprintf(info->note, sizeof info->note, "%s", z->measure == GT_SH_LATENCY ?
              "the chase's end index against the host's" :
              "every copied word, on the GPU, after each copy");
-    gt_setup_info_timing(info, "events around the %s, alone and then with the second process "
-                         "loading the GPU", z->measure == GT_SH_LATENCY ? "kernel" : "copy");
+    if (z->stranger)
+        gt_setup_info_timing(info, "events around the %s, while the second process copies; "
+                             "marked disturbed when gputui sees it", z->measure == GT_SH_LATENCY
+                             ? "kernel" : "copy");
+    else
+        gt_setup_info_timing(info, "events around the %s, alone and then with the second "
+                             "process loading the GPU", z->measure == GT_SH_LATENCY ? "kernel"
+                             : "copy");
     *state = z;
     return 0;
 fail:
@@ -301,6 +315,12 @@ static int run(void *state, gt_sample *out, gt_err *err)
     bool ok[2];
     uint64_t bytes = z->measure == GT_SH_LATENCY ? 4 : GT_SH_COPY_BYTES;
 
+    if (z->stranger) {
+        if (timed(z, &sec[0], &ok[0], err))
+            return -1;
+        out[0] = (gt_sample){0, GT_SH_S_STRANGER, ok[0] ? GT_V_FULL : GT_V_FAILED, sec[0], bytes};
+        return 1;
+    }
     if (timed(z, &sec[0], &ok[0], err) || tell(z, 'g', 'G', err))
         return -1;
     if (timed(z, &sec[1], &ok[1], err)) {

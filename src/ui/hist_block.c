@@ -182,7 +182,8 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
         snprintf(title, sizeof title, " %s latency per sample", now->name);
     }
     if (u->cmp && dp) {
-        double r = gt_compare_ratio(dn, dp);
+        /* the clean samples of each side, as --batch --compare takes them */
+        double r = gt_compare_ratio(gt_series_judged(now, bw), gt_series_judged(pv, bw));
         if (isfinite(r))
             snprintf(ratio, sizeof ratio, "  %s/%s %.2fx", u->name_a, u->name_b, r);
         else

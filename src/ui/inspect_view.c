@@ -10,15 +10,16 @@
 #include "gputui/inspect/inspect_json.h"
 #include "ui_priv.h"
 
+/* Five columns: "cannot tell" is "?". */
 static const char *verdict_word(gt_iverdict v)
 {
-    static const char *const n[] = {"pass", "WARN", "FAIL", "?"};
-    return v >= GT_IV_PASS && v <= GT_IV_CANNOT ? n[v] : "?";
+    return v == GT_IV_CANNOT ? "?" : gt_iverdict_word(v);
 }
 
 static int verdict_role(gt_iverdict v)
 {
-    return v == GT_IV_PASS ? C_OK : v == GT_IV_WARN ? C_WARN : v == GT_IV_FAIL ? C_ERR : C_GHOST;
+    return v == GT_IV_PASS ? C_OK : v == GT_IV_WARN ? C_WARN : v == GT_IV_FAIL ? C_ERR
+         : v == GT_IV_BUSY ? C_LAT : C_GHOST;
 }
 
 /* Back to what was on screen before the inspection. */
@@ -133,7 +134,7 @@ void ui_inspect_tick(ui *u)
     failed = u->st.state == GT_ST_ERROR && u->st.gen == u->cur.gen;
     if (!failed && gt_run_count(&u->cur) < GT_INSPECT_SAMPLES)
         return;
-    if (gt_inspection_take(u->insp, failed ? NULL : &u->cur, failed ? u->st.msg : NULL)) {
+    if (gt_inspection_take(u->insp, failed ? NULL : &u->cur, failed ? u->st.msg : NULL, &u->st)) {
         char why[300];
         snprintf(why, sizeof why, "the inspection stopped at %s: %s", what, u->st.msg);
         stop(u, why);
@@ -267,7 +268,7 @@ static void draw_card(ui *u, int y, int h)
 {
     const gt_inspect_card *c = u->card;
     const gt_inspect_row *sel;
-    int counts[4] = {0, 0, 0, 0}, status, list, row, wn, wf, wr;
+    int counts[GT_IV_BUSY + 1] = {0}, status, list, row, wn, wf, wr;
     const char *section = NULL;
     int lines[GT_INSPECT_ROWS];     /* the screen line of each row in the list */
     int nl = 0;
@@ -276,11 +277,13 @@ static void draw_card(ui *u, int y, int h)
         counts[c->row[i].verdict]++;
     status = gt_inspect_status(c);
     ui_putf(y, 0, COLS, ui_role(u, status == GT_INSPECT_EXIT_FAIL ? C_ERR : status ==
-            GT_INSPECT_EXIT_WARN ? C_WARN : C_OK) | A_REVERSE | A_BOLD,
-            " %s: GPU %d %s on %s, %.1f s: %d pass, %d warn, %d fail, %d cannot tell",
-            status == GT_INSPECT_EXIT_FAIL ? "FAIL" : status == GT_INSPECT_EXIT_WARN ? "WARN"
-            : "PASS", c->ordinal, c->device, c->host, c->wall_s, counts[GT_IV_PASS],
-            counts[GT_IV_WARN], counts[GT_IV_FAIL], counts[GT_IV_CANNOT]);
+            GT_INSPECT_EXIT_BUSY ? C_LAT : status == GT_INSPECT_EXIT_WARN ? C_WARN : C_OK) |
+            A_REVERSE | A_BOLD,
+            " %s: GPU %d %s on %s, %.1f s: %d pass, %d warn, %d fail, %d cannot tell, %d busy",
+            status == GT_INSPECT_EXIT_FAIL ? "FAIL" : status == GT_INSPECT_EXIT_BUSY ? "BUSY"
+            : status == GT_INSPECT_EXIT_WARN ? "WARN" : "PASS", c->ordinal, c->device, c->host,
+            c->wall_s, counts[GT_IV_PASS], counts[GT_IV_WARN], counts[GT_IV_FAIL],
+            counts[GT_IV_CANNOT], counts[GT_IV_BUSY]);
     /* The list, scrolled to keep the selection; the selected row's
      * expectation and reason below it. */
     for (int i = 0; i < c->nrows; i++) {

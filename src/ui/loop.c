@@ -50,8 +50,11 @@ static void record_samples(ui *u, const gt_sample *buf, size_t n)
             continue;
         if (u->recorded_gen != u->cur.gen) {
             gt_status st;
+            char others[300];
             gt_engine_status(u->eng, &st);
-            gt_recorder_config(u->recorder, u->exp, u->vals, u->cur.gen, &st.info);
+            gt_recorder_config(u->recorder, u->exp, u->vals, u->cur.gen, &st.info,
+                               st.share.traffic_source,
+                               gt_share_others_text(&st.share, others, sizeof others));
             u->recorded_gen = u->cur.gen;
         }
         gt_recorder_sample(u->recorder, &buf[i]);
@@ -79,8 +82,12 @@ static void record_error(ui *u)
     if (!u->recorder || u->st.state != GT_ST_ERROR || u->st.gen != u->cur.gen ||
         u->error_gen == u->cur.gen)
         return;
-    if (u->recorded_gen != u->cur.gen)
-        gt_recorder_config(u->recorder, u->exp, u->vals, u->cur.gen, &u->st.info);
+    if (u->recorded_gen != u->cur.gen) {
+        char others[300];
+        gt_recorder_config(u->recorder, u->exp, u->vals, u->cur.gen, &u->st.info,
+                           u->st.share.traffic_source,
+                           gt_share_others_text(&u->st.share, others, sizeof others));
+    }
     u->recorded_gen = u->cur.gen;
     gt_recorder_error(u->recorder, u->cur.gen, u->st.msg);
     u->error_gen = u->cur.gen;

@@ -47,16 +47,23 @@ bool ui_sweep_tick(ui *u, double now)
 
     if (u->st.gen != u->cur.gen || (!over && gt_run_count(&u->cur) < SWEEP_SAMPLES))
         return false;
-    for (int k = 0; k < s->nseries && k < u->cur.nseries; k++)
-        s->p50[u->sweep_i][k] = gt_dist_percentile(&u->cur.s[k].lat, 0.5);
+    for (int k = 0; k < s->nseries && k < u->cur.nseries; k++) {
+        gt_dist *d = gt_series_judged(&u->cur.s[k], false);
+        s->p50[u->sweep_i][k] = d->count ? gt_dist_percentile(d, 0.5) : NAN;
+        s->disturbed += u->cur.s[k].disturbed;
+    }
     if (++u->sweep_i >= s->n) {
+        char busy[96] = "";
         ui_sweep_stop(u, false);
+        if (s->disturbed)
+            snprintf(busy, sizeof busy, "; the clean samples' p50s, %llu disturbed by another "
+                     "program left out", (unsigned long long)s->disturbed);
         if (s->refused)
-            ui_set_msg(u, false, "sweep of %s done: %d values; %d left out: %s",
-                       s->exp->params[s->param].name, s->n, s->refused, s->why_refused);
+            ui_set_msg(u, false, "sweep of %s done: %d values; %d left out: %s%s",
+                       s->exp->params[s->param].name, s->n, s->refused, s->why_refused, busy);
         else
-            ui_set_msg(u, false, "sweep of %s done: %d values", s->exp->params[s->param].name,
-                       s->n);
+            ui_set_msg(u, false, "sweep of %s done: %d values%s", s->exp->params[s->param].name,
+                       s->n, busy);
         return true;
     }
     u->vals[s->param] = s->vals[u->sweep_i];

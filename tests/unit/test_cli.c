@@ -280,6 +280,12 @@ static void compare_and_record_options(void **state)
         {{"--record", "x", "--record-seconds", "0"}, "--record-seconds: '0' is not valid (allowed: a number of seconds from 0.01 to 3600)"},
         {{"--record", "x", "--record-seconds", "nan"}, "--record-seconds: 'nan' is not valid"},
         {{"--record", "x", "--record-seconds", "2s"}, "--record-seconds: '2s' is not valid"},
+        {{"--batch", "--inspect", "--wait-quiet", "-1"}, "--wait-quiet: '-1' is not valid (allowed: a number of seconds from 0 to 3600)"},
+        {{"--batch", "--inspect", "--wait-quiet", "4000"}, "--wait-quiet: '4000' is not valid"},
+        {{"--batch", "--wait-quiet", "10"}, "--wait-quiet applies only with --batch --inspect"},
+        {{"--inspect", "--wait-quiet", "10"}, "--wait-quiet applies only with --batch --inspect"},
+        {{"--batch", "--inspect", "--replay", "h200", "--wait-quiet", "5"}, "(not with --replay)"},
+        {{"--fleet", "d", "--wait-quiet", "5"}, "--fleet reads inspection cards"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *argv[8] = {"gputui"};
@@ -291,6 +297,8 @@ static void compare_and_record_options(void **state)
             !strstr(e.msg, bad[i].must))
             fail_msg("case %zu: '%s', wanted '%s'", i, e.msg, bad[i].must);
     }
+    assert_int_equal(parse(&c, &e, "--batch", "--inspect", "--wait-quiet", "30", NULL), 0);
+    assert_near(c.wait_quiet, 30, 1e-12);
     assert_int_equal(parse(&c, &e, "--record", "x.gtr.gz", "--record-samples", "40",
                            "--record-seconds", "0.5", NULL), 0);
     assert_int_equal(c.record_samples, 40);

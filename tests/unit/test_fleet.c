@@ -49,7 +49,7 @@ static int teardown(void **state)
 }
 
 /* Card i: an H200 (i even) or an H100, figures within +-2% of the model's. */
-static void write_card(int i, bool slow_h2d, bool ecc_error)
+static void write_card_busy(int i, bool slow_h2d, bool ecc_error, bool busy)
 {
     gt_inspect_facts f;
     gt_inspect_card c = {0};
@@ -73,7 +73,14 @@ static void write_card(int i, bool slow_h2d, bool ecc_error)
     f.d2d = (h200 ? 1995e9 : 1431e9) * jitter;
     f.d2d_peak = h200 ? 2407e9 : 1676e9;
     f.host_lat = 1.2e-6 / jitter;
-    f.others = 0;
+    f.others = busy;
+    if (busy) {
+        f.h2d *= 0.4;                           /* a neighbour's copies halve it */
+        f.h2d_busy = 1.0;
+        snprintf(f.others_text, sizeof f.others_text, "pid 4242 nvbandwidth (512 MiB)");
+        snprintf(f.neighbour, sizeof f.neighbour, "%s: moving 54.1 GB/s on the link",
+                 f.others_text);
+    }
     snprintf(c.device, sizeof c.device, "%s", h200 ? "NVIDIA H200" : "NVIDIA H100 80GB HBM3");
     snprintf(c.uuid, sizeof c.uuid, "GPU-%04d", i);
     snprintf(c.host, sizeof c.host, "node%02d", i);
@@ -83,6 +90,11 @@ static void write_card(int i, bool slow_h2d, bool ecc_error)
     assert_non_null(out);
     assert_int_equal(gt_inspect_print_json(out, &c), 0);
     fclose(out);
+}
+
+static void write_card(int i, bool slow_h2d, bool ecc_error)
+{
+    write_card_busy(i, slow_h2d, ecc_error, false);
 }
 
 static void fifty_two_outliers(void **state)
@@ -117,6 +129,40 @@ static void fifty_two_outliers(void **state)
         assert_int_equal(gt_fleet_print(f, GT_FMT_JSON, cards, n), 0);
         fclose(f);
     }
+    free(cards);
+}
+
+/* A card measured beside a neighbour's copies is listed as busy, on its
+ * own: not an outlier, and its figures stay out of the medians. */
+static void busy_card(void **state)
+{
+    const char *paths[] = {dir};
+    gt_fleet_card *cards;
+    char text[8192] = "";
+    gt_err err;
+    FILE *f;
+    int n;
+    (void)state;
+    fresh_dir("busy");
+    for (int i = 0; i < 6; i++)
+        write_card_busy(2 * i, false, false, i == 3);
+    gt_err_clear(&err);
+    assert_int_equal(gt_fleet_load(paths, 1, &cards, &n, &err), 0);
+    assert_int_equal(gt_fleet_judge(cards, n), 0);
+    assert_int_equal(gt_fleet_busy(cards, n), 1);
+    assert_int_equal(cards[3].status, GT_INSPECT_EXIT_BUSY);
+    assert_string_equal(cards[3].outlier, "");
+    assert_non_null(strstr(cards[3].busy, "pcie.h2d"));
+    assert_non_null(strstr(cards[3].busy, "nvbandwidth"));
+    f = tmpfile();
+    assert_int_equal(gt_fleet_print(f, GT_FMT_TEXT, cards, n), 0);
+    rewind(f);
+    fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    assert_non_null(strstr(text, "0 outliers, 1 busy"));
+    assert_non_null(strstr(text, "5 cards;"));
+    assert_non_null(strstr(text, "busy, not judged"));
+    assert_null(strstr(text, "OUTLIER"));
     free(cards);
 }
 
@@ -158,6 +204,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fifty_two_outliers),
         cmocka_unit_test(no_card_and_bad_paths),
+        cmocka_unit_test(busy_card),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

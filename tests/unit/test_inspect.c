@@ -237,6 +237,88 @@ static void bad_thresholds(void **state)
     }
 }
 
+/* Another program's work: a row it disturbed is busy, never WARN or FAIL;
+ * one a few samples of which it disturbed is judged by the clean ones; a
+ * fault of the hardware's own still fails; an idle neighbour passes. */
+static void busy_rows(void **state)
+{
+    const char *who = "pid 4242 nvbandwidth (512 MiB): moving 54.1 GB/s on the link";
+    gt_inspect_facts f;
+    gt_inspect_card c = {0};
+    const gt_inspect_row *r;
+    (void)state;
+
+    healthy(&f);
+    inject(1, &f);                              /* H2D 20% below: what a neighbour does */
+    f.h2d_busy = f.d2h_busy = 1.0;
+    f.others = 1;
+    snprintf(f.others_text, sizeof f.others_text, "pid 4242 nvbandwidth (512 MiB)");
+    snprintf(f.neighbour, sizeof f.neighbour, "%s", who);
+    snprintf(f.counters, sizeof f.counters, "NVML PCIe throughput");
+    gt_inspect_build(&c, &f, &th);
+    r = card_row(&c, "pcie.h2d");
+    assert_int_equal(r->verdict, GT_IV_BUSY);
+    assert_non_null(strstr(r->reason, "busy: cannot judge"));
+    assert_non_null(strstr(r->reason, "nvbandwidth"));
+    assert_int_equal(card_row(&c, "pcie.d2h")->verdict, GT_IV_BUSY);
+    assert_int_equal(card_row(&c, "pcie.bidir")->verdict, GT_IV_PASS);
+    r = card_row(&c, "sw.others");
+    assert_int_equal(r->verdict, GT_IV_BUSY);
+    assert_non_null(strstr(r->reason, "2 rows not judged"));
+    assert_non_null(strstr(r->reason, "--wait-quiet"));
+    for (int i = 0; i < c.nrows; i++)
+        if (c.row[i].verdict == GT_IV_FAIL || c.row[i].verdict == GT_IV_WARN)
+            fail_msg("%s: %s beside a neighbour", c.row[i].id, gt_iverdict_name(c.row[i].verdict));
+    assert_int_equal(gt_inspect_status(&c), GT_INSPECT_EXIT_BUSY);
+    assert_true(gt_inspect_busy(&c));
+
+    /* A few disturbed samples: the clean ones judge, and the row says so. */
+    f.h2d_busy = 0.2;
+    f.d2h_busy = 0;
+    gt_inspect_build(&c, &f, &th);
+    r = card_row(&c, "pcie.h2d");
+    assert_int_equal(r->verdict, GT_IV_WARN);
+    assert_non_null(strstr(r->reason, "from its clean samples (20%"));
+    assert_int_equal(gt_inspect_status(&c), GT_INSPECT_EXIT_WARN);
+
+    /* Busy, and an uncorrected ECC error: the failure stands. */
+    f.h2d_busy = 1.0;
+    inject(4, &f);
+    gt_inspect_build(&c, &f, &th);
+    assert_int_equal(card_row(&c, "pcie.h2d")->verdict, GT_IV_BUSY);
+    assert_int_equal(gt_inspect_status(&c), GT_INSPECT_EXIT_FAIL);
+
+    /* A power cap under a neighbour's load is busy; a hardware slowdown
+     * still fails. */
+    healthy(&f);
+    inject(7, &f);
+    f.d2d_sm_busy = 1.0;
+    gt_inspect_build(&c, &f, &th);
+    assert_int_equal(card_row(&c, "clk.reasons")->verdict, GT_IV_BUSY);
+    assert_int_equal(gt_inspect_status(&c), GT_INSPECT_EXIT_BUSY);
+    inject(3, &f);
+    gt_inspect_build(&c, &f, &th);
+    assert_int_equal(card_row(&c, "clk.reasons")->verdict, GT_IV_FAIL);
+
+    /* A copy to a peer beside a neighbour. */
+    healthy(&f);
+    f.npeers = 1;
+    f.peer[0] = (gt_peer_fact){.a = 0, .b = 1, .bw = 200e9, .ceiling = 900e9,
+                               .link = "NVLink x18", .busy = 0.9};
+    gt_inspect_build(&c, &f, &th);
+    assert_int_equal(card_row(&c, "peer.bw")->verdict, GT_IV_BUSY);
+
+    /* A neighbour that held a context and did nothing. */
+    healthy(&f);
+    f.others = 1;
+    snprintf(f.others_text, sizeof f.others_text, "pid 77 python (1.0 GiB)");
+    gt_inspect_build(&c, &f, &th);
+    r = card_row(&c, "sw.others");
+    assert_int_equal(r->verdict, GT_IV_PASS);
+    assert_non_null(strstr(r->reason, "idle"));
+    assert_int_equal(gt_inspect_status(&c), GT_INSPECT_EXIT_PASS);
+}
+
 static void card(gt_inspect_card *c)
 {
     gt_inspect_facts f;
@@ -282,6 +364,8 @@ static void writers(void **state)
     fclose(f);
     snprintf(cmd, sizeof cmd, "python3 tests/tools/promcheck.py %s", path);
     assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "grep -q '^gputui_inspect_busy{.*} 0$' %s", path);
+    assert_int_equal(system(cmd), 0);
     /* ... and the checker refuses a broken file. */
     f = fopen(path, "a");
     fputs("gputui_inspect_status{gpu=\"0\" 3\n", f);
@@ -313,7 +397,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(healthy_passes), cmocka_unit_test(faults),
         cmocka_unit_test(idle_and_unknown), cmocka_unit_test(bad_thresholds),
-        cmocka_unit_test(writers),
+        cmocka_unit_test(writers), cmocka_unit_test(busy_rows),
     };
     return cmocka_run_group_tests(tests, load, NULL);
 }

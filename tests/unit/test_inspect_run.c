@@ -29,7 +29,8 @@
 #include "testutil.h"
 
 enum { OK, LINK_GEN3_X8, H2D_SLOW, REPLAYS, THROTTLE, ECC, REMAP_FAILED, NVLINK_DOWN,
-       PEER_SLOW, PEER_FAILS, PATTERN, NFAULTS };
+       PEER_SLOW, PEER_FAILS, PATTERN, NB_COPIES, NB_IDLE, NB_UNKNOWN, NFAULTS };
+static _Atomic double copies_until;     /* NB_IDLE: the neighbour copies until then */
 static int fault;
 static atomic_int health_calls;
 static gt_devprops h200;        /* GPU 0 of two H200s joined by NVLink */
@@ -46,8 +47,9 @@ static double rate(const fstate *s, int series)
         return fault == PEER_SLOW ? 0.45 * 450e9 : fault == NVLINK_DOWN ? 17 / 18.0 * 394e9
                                                                          : 394e9;
     switch (s->v[GT_TR_DIR]) {
-    case GT_DIR_H2D: return fault == LINK_GEN3_X8 ? 12.5e9 : fault == H2D_SLOW ? 44e9 : 55e9;
-    case GT_DIR_D2H: return fault == LINK_GEN3_X8 ? 12.5e9 : 55e9;
+    case GT_DIR_H2D: return fault == LINK_GEN3_X8 ? 12.5e9 : fault == H2D_SLOW ? 44e9
+                          : fault == NB_COPIES ? 22e9 : 55e9;
+    case GT_DIR_D2H: return fault == LINK_GEN3_X8 ? 12.5e9 : fault == NB_COPIES ? 30e9 : 55e9;
     case GT_DIR_BIDIR: return fault == LINK_GEN3_X8 ? 12e9 : series ? 49e9 : 50e9;
     default: return 1.995e12;
     }
@@ -164,9 +166,38 @@ static void f_health(const gt_devprops *p, gt_health *h)
     }
 }
 
+/* The other programs: with a neighbour (NB_*) one holds a context; the
+ * driver does not say whether it had work, and the link's counters see
+ * it copy (NB_COPIES, and its copies slow this GPU's above), see nothing
+ * but their own noise (NB_IDLE), or are missing (NB_UNKNOWN). */
+static void f_users(gt_gpu_users *u, const int *skip, int nskip)
+{
+    (void)skip, (void)nskip;
+    memset(u, 0, sizeof *u);
+    u->known = true;
+    if (fault < NB_COPIES)
+        return;
+    u->n = 1;
+    u->p[0] = (gt_gpu_proc){.pid = 4242, .name = "nvbandwidth", .mem = 512ull << 20};
+}
+
+static void f_traffic(gt_link_traffic *t)
+{
+    memset(t, 0, sizeof *t);
+    if (fault == NB_UNKNOWN)
+        return;
+    t->known = true;
+    bool copying = fault == NB_COPIES || (fault == NB_IDLE && gt_now() < copies_until);
+    t->rx_Bps = copying ? 33e9 : 0.4e6;
+    t->tx_Bps = copying ? 21e9 : 1.1e6;
+    t->window_s = 0.02;
+    snprintf(t->source, sizeof t->source, "fake PCIe counters");
+}
+
 static const gt_backend fake = {.name = "fake", .device_count = f_count, .query = f_query,
                                 .open = f_open, .refresh = f_refresh, .close = f_close,
-                                .ops = f_ops, .health = f_health};
+                                .ops = f_ops, .health = f_health, .users = f_users,
+                                .traffic = f_traffic};
 
 static int load(void **state)
 {
@@ -179,26 +210,55 @@ static int load(void **state)
 }
 
 /* One inspection on the fake with this fault: 0 and the card, or the
- * run's status. */
-static int inspect(int f, gt_inspect_facts *facts, gt_inspect_card *c)
+ * run's status; wait: --wait-quiet's value ("": none). */
+static int inspect_waiting(int f, const char *wait, gt_inspect_facts *facts, gt_inspect_card *c)
 {
     gt_bundle bundle;
     gt_engine *eng;
     gt_cli cli;
     gt_err err;
     int rc;
-    char *argv[] = {"gputui", "--batch", "--inspect", "--format", "json", NULL};
+    char *argv[] = {"gputui", "--batch", "--inspect", "--format", "json", "--wait-quiet",
+                    (char *)wait, NULL};
 
     fault = f;
     health_calls = 0;
     memset(&bundle, 0, sizeof bundle);
     snprintf(bundle.dir, sizeof bundle.dir, "share/gputui");
     gt_err_clear(&err);
-    assert_int_equal(gt_cli_parse(5, argv, &cli, &err), 0);
+    assert_int_equal(gt_cli_parse(wait[0] ? 7 : 5, argv, &cli, &err), 0);
     assert_int_equal(gt_engine_start(&eng, &fake, 0, &err), 0);
     rc = gt_inspect_measure(&cli, eng, &fake, &bundle, NULL, facts, c);
     gt_engine_stop(eng);
     return rc;
+}
+
+static int inspect(int f, gt_inspect_facts *facts, gt_inspect_card *c)
+{
+    return inspect_waiting(f, "", facts, c);
+}
+
+/* --wait-quiet: a neighbour copies for the first 0.6 s; the first step
+ * waits it out, and every row is judged. */
+static void wait_quiet(void **state)
+{
+    gt_inspect_facts f;
+    gt_inspect_card c;
+    double t0 = gt_now();
+    (void)state;
+    copies_until = t0 + 0.6;
+    assert_int_equal(inspect_waiting(NB_IDLE, "20", &f, &c), 0);
+    copies_until = 0;
+    assert_true(gt_now() - t0 >= 0.6);
+    assert_true(gt_now() - t0 < 15);
+    assert_true(f.h2d_busy == 0);
+    assert_int_equal(gt_inspect_status(&c), GT_INSPECT_EXIT_PASS);
+    /* Without it, the same neighbour makes the card busy. */
+    copies_until = gt_now() + 30;
+    assert_int_equal(inspect(NB_IDLE, &f, &c), 0);
+    copies_until = 0;
+    assert_true(f.h2d_busy > 0.95);
+    assert_int_equal(gt_inspect_status(&c), GT_INSPECT_EXIT_BUSY);
 }
 
 static void healthy_pair(void **state)
@@ -241,6 +301,10 @@ static void faults(void **state)
         {PEER_FAILS, "peer access refused", "peer.bw", GT_IV_CANNOT, GT_INSPECT_EXIT_PASS},
         {PATTERN, "device copies fail their check", "mem.pattern", GT_IV_FAIL,
          GT_INSPECT_EXIT_FAIL},
+        {NB_COPIES, "a neighbour copies", "pcie.h2d", GT_IV_BUSY, GT_INSPECT_EXIT_BUSY},
+        {NB_IDLE, "a neighbour holds a context, idle", "sw.others", GT_IV_PASS,
+         GT_INSPECT_EXIT_PASS},
+        {NB_UNKNOWN, "a neighbour, no counters", "sw.others", GT_IV_BUSY, GT_INSPECT_EXIT_BUSY},
     };
     (void)state;
     for (size_t k = 0; k < sizeof t / sizeof *t; k++) {
@@ -255,6 +319,19 @@ static void faults(void **state)
                      gt_iverdict_name(t[k].v), t[k].status);
         if (t[k].fault == PEER_FAILS)
             assert_non_null(strstr(r->reason, "cudaErrorPeerAccessUnsupported"));
+        /* Beside a neighbour no row is WARN or FAIL, and its row names it. */
+        for (int i = 0; t[k].fault >= NB_COPIES && i < c.nrows; i++)
+            if (c.row[i].verdict == GT_IV_WARN || c.row[i].verdict == GT_IV_FAIL)
+                fail_msg("%s: %s is %s (%s)", t[k].name, c.row[i].id,
+                         gt_iverdict_name(c.row[i].verdict), c.row[i].reason);
+        if (t[k].fault == NB_COPIES) {
+            assert_true(f.h2d_busy > 0.95);
+            assert_non_null(strstr(card_row(&c, "sw.others")->reason, "pid 4242 nvbandwidth"));
+            assert_non_null(strstr(card_row(&c, "sw.others")->reason, "moving 54.0 GB/s"));
+            assert_string_equal(f.counters, "fake PCIe counters");
+        }
+        if (t[k].fault == NB_IDLE)
+            assert_true(f.h2d_busy == 0);
     }
 }
 
@@ -318,6 +395,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(healthy_pair), cmocka_unit_test(faults),
         cmocka_unit_test(json_round_trip), cmocka_unit_test(bad_json),
+        cmocka_unit_test(wait_quiet),
     };
     return cmocka_run_group_tests_name("inspect_run", tests, load, NULL);
 }

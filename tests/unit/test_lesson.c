@@ -101,6 +101,9 @@ static void test_parse_bad(void **s)
         "t.json:12: bad relation: both \"above\" and \"below\"");
     bad("\"metric\": \"bandwidth\", \"above\": 1.5", "\"metric\": \"bandwidth\"",
         "t.json:10: bad relation: \"expect\" needs one of above, below");
+    bad("\"metric\": \"bandwidth\", \"above\": 1.5", "\"marked_above\": 1.5",
+        "t.json:12: bad relation: \"marked_above\" needs a share of the samples, above 0 and "
+        "at most 1");
     bad("\"metric\": \"bandwidth\", \"above\": 1.5", "\"metric\": \"speed\", \"above\": 1.5",
         "t.json:12: \"metric\" is \"speed\" (allowed: bandwidth, time)");
     bad("\"series\": \"H2D\", \"label\": \"pinned\"", "\"series\": \"D2H\"",
@@ -136,6 +139,18 @@ static void run_of(gt_run *r, const gt_lesson_step *st, int c, int n, double sec
     gt_run_init(r, st->exp, st->vals[c], 1);
     for (int i = 0; i < n; i++) {
         gt_sample x = {1, 0, GT_V_FULL, sec, 64ull << 20};
+        gt_run_add(r, &x);
+    }
+}
+
+/* ... the first 'bad' of them (of a slow copy) marked disturbed. */
+static void run_disturbed(gt_run *r, const gt_lesson_step *st, int c, int n, int bad,
+                          double sec)
+{
+    gt_run_init(r, st->exp, st->vals[c], 1);
+    for (int i = 0; i < n; i++) {
+        gt_sample x = {1, 0, GT_V_FULL, i < bad ? 4 * sec : sec, 64ull << 20};
+        x.disturbed = i < bad;
         gt_run_add(r, &x);
     }
 }
@@ -199,6 +214,62 @@ static void test_verdicts(void **s)
 }
 
 /* note_has: a yes-or-no claim read from a's set-up note. */
+/* Samples another program disturbed: a ratio is taken from the clean ones
+ * and says how many were left out; too few clean ones: the GPU was busy;
+ * marked_above judges the marking itself. */
+static void test_disturbed(void **s)
+{
+    static gt_lesson l;
+    static const char *marked =
+        "{\"lesson\": \"m\", \"title\": \"M\", \"steps\": [{\"title\": \"seen\", "
+        "\"experiment\": \"transfer\", \"configs\": [{\"host\": \"pinned\"}], \"say\": [\"x\"], "
+        "\"expect\": {\"a\": {\"series\": \"H2D\", \"label\": \"beside\"}, "
+        "\"marked_above\": 0.95}, \"otherwise\": \"no counters\"}]}";
+    gt_run a, b;
+    gt_run *runs[2] = {&a, &b};
+    gt_devprops p;
+    gt_verdict v;
+    (void)s;
+    parse_ok(&l, good);
+    props(&p);
+    run_of(&a, &l.step[0], 0, 20, 0.010);
+    run_disturbed(&b, &l.step[0], 1, 30, 8, 0.00125);  /* 8 slow ones beside a neighbour */
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, true, &v);
+    assert_int_equal(v.kind, GT_VERDICT_YES);
+    assert_non_null(strstr(v.text, "8.00x"));           /* the clean samples alone */
+    assert_non_null(strstr(v.text, "8 disturbed by another program left out"));
+    gt_run_free(&b);
+    run_disturbed(&b, &l.step[0], 1, 30, 25, 0.00125);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, true, &v);
+    assert_int_equal(v.kind, GT_VERDICT_CANNOT);
+    assert_non_null(strstr(v.text, "the GPU was busy: cannot tell: 25 of 30 samples of pinned"));
+    gt_run_free(&b);
+    run_disturbed(&b, &l.step[0], 1, 24, 10, 0.00125); /* most clean: more are coming */
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, false, &v);
+    assert_int_equal(v.kind, GT_VERDICT_WAIT);
+    assert_non_null(strstr(v.text, "14 of 20 clean samples"));
+    gt_run_free(&a);
+    gt_run_free(&b);
+
+    parse_ok(&l, marked);
+    run_disturbed(&a, &l.step[0], 0, 40, 39, 0.00125);
+    runs[0] = &a;
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, true, &v);
+    assert_int_equal(v.kind, GT_VERDICT_YES);
+    assert_non_null(strstr(v.text, "39 of 40 samples of beside marked disturbed, 98%"));
+    gt_run_free(&a);
+    run_disturbed(&a, &l.step[0], 0, 5, 5, 0.00125);    /* a first look: more to come */
+    gt_lesson_verdict(&l.step[0], runs, &p, 5, false, &v);
+    assert_int_equal(v.kind, GT_VERDICT_WAIT);
+    assert_true(v.more);
+    gt_run_free(&a);
+    run_disturbed(&a, &l.step[0], 0, 40, 30, 0.00125);
+    gt_lesson_verdict(&l.step[0], runs, &p, 20, true, &v);
+    assert_int_equal(v.kind, GT_VERDICT_NO);
+    assert_non_null(strstr(v.text, "(expected at least 95%); no counters"));
+    gt_run_free(&a);
+}
+
 static void test_note(void **s)
 {
     static gt_lesson l;
@@ -363,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_shipped), cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_peers), cmocka_unit_test(test_not_regular),
         cmocka_unit_test(test_note), cmocka_unit_test(test_verdict_near_threshold),
+        cmocka_unit_test(test_disturbed),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
 }

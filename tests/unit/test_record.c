@@ -64,14 +64,15 @@ static void write_sample_file_as(const char *suffix)
     gt_experiment_defaults(&gt_exp_transfer, v);
     gt_setup_info_time(&info, 0.025, "source: cudaMallocHost 64 MiB");
     snprintf(info.note, sizeof info.note, "every word");
-    gt_recorder_config(r, &gt_exp_transfer, v, 1, &info);
+    gt_recorder_config(r, &gt_exp_transfer, v, 1, &info, "NVML PCIe throughput",
+                       "pid 4242 nvbandwidth: moving 54.1 GB/s on the link");
     for (int i = 0; i < 3; i++) {
         gt_sample s = {1, 0, GT_V_FULL, 1e-3 * (i + 1), 64ull << 20, i == 1};
         gt_recorder_sample(r, &s);
     }
     v[GT_TR_DIR] = GT_DIR_BIDIR;
     v[GT_TR_SIZE] = 4 << 20;
-    gt_recorder_config(r, &gt_exp_transfer, v, 2, NULL);
+    gt_recorder_config(r, &gt_exp_transfer, v, 2, NULL, NULL, NULL);
     for (int i = 0; i < 4; i++) {
         gt_sample s = {2, (uint8_t)(i % 2), i == 3 ? GT_V_FAILED : GT_V_SAMPLED, 2e-3, 4 << 20};
         gt_recorder_sample(r, &s);
@@ -135,6 +136,18 @@ static void round_trip(void **state)
     t0 = strstr(head, "\"t0_unix_ns\":");
     assert_non_null(t0);
     assert_true(fabs(strtod(t0 + 13, NULL) * 1e-9 - (double)time(NULL)) < 5.0);
+    /* The first configuration keeps the counters and who else was there;
+     * the second, given none, keeps no such members. */
+    {
+        char text[8192] = "";
+        f = fopen(path, "r");
+        assert_non_null(f);
+        text[fread(text, 1, sizeof text - 1, f)] = '\0';
+        fclose(f);
+        assert_non_null(strstr(text, "\"counters\":\"NVML PCIe throughput\""));
+        assert_non_null(strstr(text, "\"others\":\"pid 4242 nvbandwidth: moving 54.1 GB/s"));
+        assert_null(strstr(strstr(text, "\"gen\":2"), "\"counters\""));
+    }
     unlink(path);
 }
 
@@ -202,7 +215,7 @@ static void gzip_cut_off(void **state)
     temp_path(".gz");
     assert_int_equal(gt_recorder_open(&r, path, true, &p, &err), 0);
     gt_experiment_defaults(&gt_exp_transfer, v);
-    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL);
+    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL, NULL, NULL);
     for (int i = 0; i < 5000; i++) {
         gt_sample s = {1, 0, GT_V_FULL, 1e-3 + 1e-9 * i * i, 64ull << 20};
         gt_recorder_sample(r, &s);
@@ -283,7 +296,7 @@ static void never_overwrite(void **state)
         char m[900];
         assert_false(gt_recorder_failed(r, m, sizeof m));
     }
-    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL);
+    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL, NULL, NULL);
     for (int i = 0; i < 10; i++) {
         gt_sample s = {1, 0, GT_V_FULL, 1e-3, 64ull << 20};
         gt_recorder_sample(r, &s);
@@ -315,7 +328,7 @@ static void never_overwrite(void **state)
     assert_int_equal(rec.cfg[0].n, 10);
     gt_recording_free(&rec);
     assert_int_equal(gt_recorder_open(&r, path, true, &p, &err), 0);
-    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL);
+    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL, NULL, NULL);
     assert_int_equal(gt_recorder_close(r, &err), 0);
     assert_int_equal(gt_recording_load(&rec, path, &err), 0);
     assert_int_equal(rec.cfg[0].n, 0);
@@ -351,7 +364,7 @@ static void disk_full(void **state)
     lim.rlim_max = old.rlim_max;
     assert_int_equal(gt_recorder_open(&r, path, false, &p, &err), 0);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
-    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL);
+    gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL, NULL, NULL);
     for (int i = 0; i < 5000; i++) {
         gt_sample s = {1, 0, GT_V_FULL, 1e-3, 64ull << 20};
         gt_recorder_sample(r, &s);

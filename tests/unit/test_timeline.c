@@ -223,7 +223,7 @@ static void recorded_timeline(void **state)
     gt_err_clear(&err);
     assert_int_equal(gt_recorder_open(&w, path, true, &p, &err), 0);
     gt_experiment_defaults(&gt_exp_streams, v);
-    gt_recorder_config(w, &gt_exp_streams, v, 7, NULL);
+    gt_recorder_config(w, &gt_exp_streams, v, 7, NULL, NULL, NULL);
     for (int i = 0; i < 3; i++) {
         gt_sample s = {7, (uint8_t)(i % 2), GT_V_FULL, 5e-3, 1};
         gt_recorder_sample(w, &s);

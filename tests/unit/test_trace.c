@@ -75,7 +75,7 @@ static void test_recorded(void **s)
     gt_trace_add(&t, GT_TR_TEARDOWN, "cudaFree(0x7f00)", "cudaSuccess", true, 2, 2e-4);
     t.more[GT_TR_RUN] = 7;
     assert_int_equal(gt_recorder_open(&w, path, true, &p, &err), 0);
-    gt_recorder_config(w, &gt_exp_transfer, vals, 3, &info);
+    gt_recorder_config(w, &gt_exp_transfer, vals, 3, &info, NULL, NULL);
     gt_sample x = {3, 0, GT_V_FULL, 1e-3, 1 << 20};
     gt_recorder_sample(w, &x);
     gt_recorder_trace(w, 3, &t);

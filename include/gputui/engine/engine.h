@@ -84,6 +84,9 @@ const char *gt_state_name(gt_state s);
  * doing, for a status line: "moving 54.2 GB/s on the link", "busy",
  * "no counter can say what they do", or "idle"; into buf. */
 const char *gt_share_foreign_doing(const gt_share_status *sh, char *buf, size_t n);
+/* Who they are and that: "pid 4242 nvbandwidth (512 MiB): moving 54.1
+ * GB/s on the link", or "" when there are none; into buf. */
+const char *gt_share_others_text(const gt_share_status *sh, char *buf, size_t n);
 
 int gt_engine_start(gt_engine **out, const gt_backend *be, int device,
                     gt_err *err);

@@ -50,6 +50,8 @@ typedef struct gt_cli {
     const char *lesson;     /* --lesson NAME: the TUI starts in it; --batch runs it */
     bool pairs;             /* --pairs all: -e peer over every ordered pair of GPUs */
     bool inspect;           /* --inspect: the health card (batch) */
+    double wait_quiet;      /* --wait-quiet S: before each inspection step, wait up to
+                             * S seconds for the other programs' work to stop; 0 no */
     const char *fleet[GT_MAX_FLEET];        /* --fleet: directories or files */
     int nfleet;
 } gt_cli;

@@ -15,15 +15,25 @@
 #include "gputui/base/common.h"
 #include "gputui/device/health.h"
 
-typedef enum { GT_IV_PASS, GT_IV_WARN, GT_IV_FAIL, GT_IV_CANNOT } gt_iverdict;
+/* busy: the figure was measured beside another program's work, so it says
+ * nothing of the hardware and is not judged. */
+typedef enum { GT_IV_PASS, GT_IV_WARN, GT_IV_FAIL, GT_IV_CANNOT, GT_IV_BUSY } gt_iverdict;
 
-/* The batch exit status of an inspection (documented in the man page). */
+/* The batch exit status of an inspection (documented in the man page): a
+ * failure outranks a busy row, which outranks a warning. */
 enum {
     GT_INSPECT_EXIT_PASS = 0,     /* every row passes (or cannot tell) */
     GT_INSPECT_EXIT_NORUN = 1,    /* the inspection could not run */
     GT_INSPECT_EXIT_WARN = 2,     /* a warning, no failure */
-    GT_INSPECT_EXIT_FAIL = 3      /* a failure */
+    GT_INSPECT_EXIT_FAIL = 3,     /* a failure */
+    GT_INSPECT_EXIT_BUSY = 4      /* no failure, but a figure was taken beside another
+                                   * program's work: run again when the GPU is quiet */
 };
+
+/* A measured step with more than this share of its samples disturbed has
+ * too few clean ones to judge: its row says busy. Between
+ * GT_DISTURBED_SHARE (run.h) and this, its figure is the clean samples'. */
+#define GT_INSPECT_BUSY_SHARE 0.5
 
 /* One threshold: the figure's ratio to its basis ("ceiling", "reference",
  * "max") or the figure itself ("value") against warn/fail bounds (NAN:
@@ -57,6 +67,7 @@ typedef struct gt_peer_fact {
     double ceiling;         /* bytes/s of the link between them; NAN unknown */
     char link[40];          /* "NVLink x18", "PCIe" */
     char note[120];         /* why it was not measured, "" */
+    double busy;            /* share of its samples disturbed, 0 to 1 */
 } gt_peer_fact;
 
 /* What the runner measured and read. Figures are NAN (and counts -1)
@@ -82,6 +93,13 @@ typedef struct gt_inspect_facts {
     char others_text[200];
     int cuda_driver, cuda_runtime;      /* 13000 ...; 0 unknown */
     char ref_name[64];                  /* the reference recording, "" none */
+    /* Each measured step's share of samples marked disturbed, 0 to 1
+     * (GT_INSPECT_BUSY_SHARE says what follows). */
+    double h2d_busy, d2h_busy, bidir_busy, d2d_busy, d2d_sm_busy, host_lat_busy;
+    char neighbour[200];                /* the other programs a disturbed step saw, and
+                                         * what they did: "pid 4242 nvbandwidth: moving
+                                         * 54.1 GB/s on the link"; "" none */
+    char counters[64];                  /* the counters that saw it, "" none */
 } gt_inspect_facts;
 
 #define GT_INSPECT_ROWS 40
@@ -110,9 +128,19 @@ void gt_inspect_facts_init(gt_inspect_facts *f);
 /* Fills the rows of c from f and th (c's device, uuid, host, ordinal and
  * wall_s are the caller's). */
 void gt_inspect_build(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th);
+/* The last part of gt_inspect_build (card_busy.c): the row of other
+ * programs on the GPU, and every row whose measurement they disturbed
+ * made busy. */
+void gt_inspect_neighbours(gt_inspect_card *c, const gt_inspect_facts *f);
 /* The exit status the rows call for. */
 int gt_inspect_status(const gt_inspect_card *c);
 const char *gt_iverdict_name(gt_iverdict v);
+/* As the card prints it: pass, WARN, FAIL, cannot tell, BUSY. */
+const char *gt_iverdict_word(gt_iverdict v);
+
+/* Whether a row says busy (the card then exits GT_INSPECT_EXIT_BUSY
+ * unless a row failed). */
+bool gt_inspect_busy(const gt_inspect_card *c);
 
 /* Writers: text (a table), json, csv, prometheus (the text exposition
  * format, for node_exporter's textfile collector). 0, or -1 on a write

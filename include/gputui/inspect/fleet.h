@@ -3,7 +3,10 @@
  * model, each figure against its group's median. An outlier is a card
  * with a failed row, a bandwidth or clock more than 5% below its group's
  * median, a latency more than 5% above it, or a file that holds no card
- * (a host where the inspection did not run). */
+ * (a host where the inspection did not run). A busy card (exit status 4:
+ * another program's work kept a figure from being judged, and no row
+ * failed) is listed on its own: it is never an outlier, and its figures
+ * stay out of the medians. */
 #ifndef GPUTUI_FLEET_H
 #define GPUTUI_FLEET_H
 
@@ -24,6 +27,8 @@ typedef struct gt_fleet_card {
     double fig[GT_FLEET_FIGS];  /* the columns (fleet.c), NAN if absent */
     char fails[240];        /* the failed rows' ids */
     char outlier[240];      /* why it is one, "" if not */
+    char busy[240];         /* a busy card: the rows not judged, and who was on the
+                             * GPU; "" if not busy */
 } gt_fleet_card;
 
 /* Reads every path (a directory: its *.json files, by name) into *cards
@@ -33,6 +38,8 @@ int gt_fleet_load(const char *const *paths, int npaths, gt_fleet_card **cards, i
                   gt_err *err);
 /* Marks the outliers (see above); returns how many. */
 int gt_fleet_judge(gt_fleet_card *cards, int n);
+/* How many cards are busy. */
+int gt_fleet_busy(const gt_fleet_card *cards, int n);
 /* The table (text) or the cards with their verdicts (json); -1 on a
  * write error. */
 int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n);

@@ -38,10 +38,13 @@ bool gt_inspection_next(const gt_inspection *in, const gt_experiment **exp, int6
                         const char **what, int *i, int *n);
 /* Step i's word (for a list of the steps), NULL past the last. */
 const char *gt_inspection_step(const gt_inspection *in, int i);
-/* The step's run, or the message it failed with (run NULL). A failed
- * copy to a peer is that peer's row; any other failure ends the
- * inspection: -1 (the caller says why). */
-int gt_inspection_take(gt_inspection *in, gt_run *run, const char *error);
+/* The step's run, or the message it failed with (run NULL), and the
+ * engine's status after it (who else was on the GPU; NULL: unknown). A
+ * step with samples marked disturbed is judged by its clean ones, or not
+ * at all when too few are clean (card.h). A failed copy to a peer is that
+ * peer's row; any other failure ends the inspection: -1 (the caller says
+ * why). */
+int gt_inspection_take(gt_inspection *in, gt_run *run, const char *error, const gt_status *st);
 /* Stops the poller, reads the health after, fills f and c (host and wall
  * time included). st: the engine's status, for other programs on the GPU
  * (NULL: unknown). */

@@ -25,6 +25,11 @@
  *   as a share of its physical ceiling (experiment.h);
  *   a alone, "note_has" TEXT: a yes-or-no claim, read from a's set-up
  *   note (what the device answered), once a has its samples;
+ *   a alone, "marked_above" X: at least the share X (0 to 1) of a's
+ *   samples marked disturbed by another program (gputui saw it);
+ * A ratio or a ceiling is taken from the clean samples: those another
+ * program disturbed are left out, and a step with too few clean ones
+ * says "the GPU was busy: cannot tell";
  * plus optional "samples" (per series, default 20) and "peers" (the step
  * needs that many other GPUs with peer access). Every error names
  * FILE:LINE. */
@@ -42,10 +47,11 @@
 #define GT_LESSON_SAMPLES 20
 
 /* The ratio a / b above, below or between bounds; a's share of its
- * ceiling; or (note_has) a's set-up note holding a text: what the device
- * answered, for a claim that is yes or no. */
+ * ceiling; (note_has) a's set-up note holding a text: what the device
+ * answered, for a claim that is yes or no; or (marked_above) the share of
+ * a's samples marked disturbed. */
 typedef enum { GT_REL_ABOVE, GT_REL_BELOW, GT_REL_BETWEEN,
-               GT_REL_CEIL_ABOVE, GT_REL_CEIL_BELOW, GT_REL_NOTE } gt_relation;
+               GT_REL_CEIL_ABOVE, GT_REL_CEIL_BELOW, GT_REL_NOTE, GT_REL_MARKED } gt_relation;
 
 typedef struct gt_lesson_ref {
     int config;                 /* 0-based */

@@ -41,6 +41,10 @@ uint64_t gt_run_failed(const gt_run *r);
  * ones). */
 #define GT_DISTURBED_SHARE 0.05
 bool gt_series_disturbed(const gt_series *s);
+/* The samples a judged figure stands on (compare, sweep, lessons): the
+ * clean ones when any were disturbed, else all; bw: bandwidths, else
+ * seconds. s->disturbed says how many were left out. */
+gt_dist *gt_series_judged(gt_series *s, bool bw);
 /* Adds src's samples to dst, series by series (the same experiment and
  * values, measured again: a lesson's rounds). */
 void gt_run_merge(gt_run *dst, const gt_run *src);

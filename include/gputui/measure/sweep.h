@@ -26,6 +26,8 @@ typedef struct gt_sweep {
     char mark_label[96];
     int64_t base[GT_MAX_PARAMS];            /* the other parameters' values */
     int refused;                            /* values left out: the check refuses them */
+    uint64_t disturbed;                     /* samples left out of the p50s: another
+                                             * program disturbed them */
     char why_refused[160];                  /* the first one's message */
 } gt_sweep;
 

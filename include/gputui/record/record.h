@@ -58,10 +58,13 @@ bool gt_rec_is_gzip_name(const char *path);
  * is an existing PATH.partial (a crash's), which force removes. */
 int gt_recorder_open(gt_recorder **out, const char *path, bool force, const gt_devprops *p,
                      gt_err *err);
-/* A configuration, once its set-up is known (before its first sample). */
+/* A configuration, once its set-up is known (before its first sample);
+ * counters: the link counters that watched for other programs' work
+ * ("" none read), others: who else was on the GPU and what they were
+ * seen doing ("" nobody); each kept only when given. */
 void gt_recorder_config(gt_recorder *r, const gt_experiment *exp,
                         const int64_t *vals, uint32_t gen,
-                        const gt_setup_info *info);
+                        const gt_setup_info *info, const char *counters, const char *others);
 void gt_recorder_sample(gt_recorder *r, const gt_sample *s);
 /* Flushes lines written more than half a second ago: call it at least
  * once a second (the TUI's loop does), so a killed gputui loses at most a

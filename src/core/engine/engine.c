@@ -25,6 +25,18 @@ const char *gt_share_foreign_doing(const gt_share_status *sh, char *buf, size_t 
     return buf;
 }
 
+const char *gt_share_others_text(const gt_share_status *sh, char *buf, size_t n)
+{
+    char doing[64];
+
+    if (sh->foreign <= 0)
+        snprintf(buf, n, "%s", "");
+    else
+        snprintf(buf, n, "%s: %s", sh->foreign_text[0] ? sh->foreign_text : "another program",
+                 gt_share_foreign_doing(sh, doing, sizeof doing));
+    return buf;
+}
+
 const char *gt_state_name(gt_state s)
 {
     static const char *const n[] = {"IDLE", "SETUP", "WARM-UP", "RUNNING",

@@ -12,7 +12,7 @@
 #include "gputui/base/units.h"
 
 static const char *const measure_names[] = {"latency", "copy"};
-static const char *const beside_names[] = {"kernels", "copies"};
+static const char *const beside_names[] = {"kernels", "copies", "stranger"};
 
 static const gt_param params[GT_SH_NPARAMS] = {
     [GT_SH_MEASURE] = {.name = "measure", .label = "this process times", .type = GT_P_ENUM,
@@ -21,9 +21,12 @@ static const gt_param params[GT_SH_NPARAMS] = {
                                "reads, events around the kernel; copy: 64 MiB pinned host to "
                                "device, events around it"},
     [GT_SH_BESIDE] = {.name = "beside", .label = "the second process runs", .type = GT_P_ENUM,
-                      .max = 1, .def = GT_SH_KERNELS, .choices = beside_names, .nchoices = 2,
+                      .max = 2, .def = GT_SH_KERNELS, .choices = beside_names, .nchoices = 3,
                       .help = "kernels: 1 ms kernels on every SM, back to back; copies: 64 MiB "
-                              "pinned host-to-device copies, back to back"},
+                              "pinned host-to-device copies, back to back; stranger: the same "
+                              "copies all the time, from a process gputui does not count as "
+                              "its own, as any neighbour: each sample is timed once, beside "
+                              "it, and the series shows how many gputui marked disturbed"},
     [GT_SH_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
                       .max = 1000, .def = 2, .step = 1,
                       .help = "untimed iterations after each change, kept out of the histograms"},
@@ -31,7 +34,10 @@ static const gt_param params[GT_SH_NPARAMS] = {
 
 static int series(const int64_t *v, const char **names)
 {
-    (void)v;
+    if (v[GT_SH_BESIDE] == GT_SH_STRANGER) {
+        names[GT_SH_S_STRANGER] = "beside a copying program";
+        return 1;
+    }
     names[GT_SH_S_ALONE] = "alone";
     names[GT_SH_S_BESIDE] = "beside a second process";
     return 2;
@@ -53,6 +59,17 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     char sa[32], sb[32];
 
     (void)p;
+    if (max >= 1 && r->vals[GT_SH_BESIDE] == GT_SH_STRANGER && r->nseries > 0) {
+        const gt_series *s = &r->s[GT_SH_S_STRANGER];
+        uint64_t n = s->lat.count + s->failed;
+        if (!n)
+            return 0;
+        snprintf(lines[0], sizeof lines[0], "beside a program that copies: %llu of %llu samples "
+                 "marked disturbed (%.0f%%): gputui %s", (unsigned long long)s->disturbed,
+                 (unsigned long long)n, 100.0 * (double)s->disturbed / (double)n,
+                 2 * s->disturbed > n ? "saw it" : "did not see it");
+        return 1;
+    }
     if (max < 1 || !isfinite(a) || !isfinite(b) || a <= 0)
         return 0;
     snprintf(lines[0], sizeof lines[0], "beside a second process running %s: %s against %s "
@@ -72,7 +89,10 @@ GT_EXPERIMENT(gt_exp_sharing) = {
         "then while a second process (gputui started again as a child, outside the turns "
         "gputui processes take) runs kernels on every SM or copies to the device. measure="
         "latency follows a 16 MiB chain with one thread (ns a read); measure=copy copies "
-        "64 MiB from pinned memory. The chase's end and every copied word are checked.",
+        "64 MiB from pinned memory. The chase's end and every copied word are checked. "
+        "beside=stranger keeps the second process copying all the time and does not count it "
+        "as gputui's own: a neighbour that only copies shows in no SM or memory utilisation, "
+        "and the samples show whether the link's counters caught it (marked disturbed).",
     .params = params,
     .nparams = GT_SH_NPARAMS,
     .warmup_param = GT_SH_WARMUP,

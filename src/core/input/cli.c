@@ -25,6 +25,24 @@ static int parse_int(const char *opt, const char *v, long long lo, long long hi,
     return 0;
 }
 
+/* A number of seconds from lo to hi ("%g" in the message). */
+static int parse_seconds(const char *opt, const char *v, double lo, double hi, double *out,
+                         gt_err *err)
+{
+    char *end;
+    double x;
+
+    errno = 0;
+    x = strtod(v, &end);
+    if (errno || end == v || *end || !(x >= lo) || x > hi) {
+        gt_err_set(err, GT_EXIT_USAGE, "%s: '%s' is not valid (allowed: a number of seconds "
+                   "from %g to %g)", opt, v, lo, hi);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
 /* Splits "--name=value" into name and value; value NULL when absent. */
 static const char *split(const char *arg, char *name, size_t len)
 {
@@ -42,6 +60,7 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
 {
     char name[64], msg[400];
     bool batch_only = false, batch_opt_seen = false, list_seen = false, list_lessons = false;
+    bool wait_quiet_seen = false;
     bool fleet_seen = false;
     const char *batch_opt = NULL, *record_opt = NULL;
 
@@ -190,19 +209,11 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                 if (parse_int("--record-samples", val, 1, 1000000, &c->record_samples, err))
                     return -1;
                 break;
-            case GT_OPT_RECORD_SECONDS: {
-                char *end;
+            case GT_OPT_RECORD_SECONDS:
                 record_opt = "--record-seconds";
-                errno = 0;
-                c->record_seconds = strtod(val, &end);
-                if (errno || end == val || *end || !(c->record_seconds >= 0.01) ||
-                    c->record_seconds > 3600) {
-                    gt_err_set(err, GT_EXIT_USAGE, "--record-seconds: '%s' is not valid "
-                               "(allowed: a number of seconds from 0.01 to 3600)", val);
+                if (parse_seconds("--record-seconds", val, 0.01, 3600, &c->record_seconds, err))
                     return -1;
-                }
                 break;
-            }
             case GT_OPT_COMPARE:
                 c->compare[0] = val;
                 c->ncompare = 1;
@@ -235,6 +246,11 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                 break;
             case GT_OPT_INSPECT:
                 c->inspect = true;
+                break;
+            case GT_OPT_WAIT_QUIET:
+                if (parse_seconds("--wait-quiet", val, 0, 3600, &c->wait_quiet, err))
+                    return -1;
+                wait_quiet_seen = true;
                 break;
             case GT_OPT_FLEET:
                 fleet_seen = true;
@@ -289,7 +305,7 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             return -1;
         }
         if (c->inspect || c->exp_given || c->given || c->record || c->replay || c->ncompare ||
-            c->lesson || c->pairs || c->trace_calls || c->format > GT_FMT_JSON) {
+            c->lesson || c->pairs || c->trace_calls || c->format > GT_FMT_JSON || wait_quiet_seen) {
             gt_err_set(err, GT_EXIT_USAGE, "--fleet reads inspection cards and prints them as "
                        "one table; it takes only --format text or json");
             return -1;
@@ -334,6 +350,11 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                    c->exp_given ? "-e" : c->given ? "an experiment's parameters"
                    : c->ncompare ? "--compare" : c->lesson ? "--lesson" : c->pairs ? "--pairs"
                    : "--trace-calls");
+        return -1;
+    }
+    if (wait_quiet_seen && (!c->inspect || c->mode != GT_MODE_BATCH || c->replay)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--wait-quiet applies only with --batch --inspect, "
+                   "measuring this GPU (not with --replay)");
         return -1;
     }
     if (c->inspect && c->record && c->replay) {

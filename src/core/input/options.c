@@ -60,12 +60,19 @@ const gt_option gt_options[] = {
     {.id = GT_OPT_INSPECT, .name = "--inspect",
      .help = "a health card of the GPU in a few seconds, a verdict a row (PCIe, NUMA, "
              "memory, clocks and power, peers, software): the TUI opens on it ('I'); --batch "
-             "prints it and exits 0 pass, 2 warn, 3 fail, 1 not run (--format text, json, csv "
-             "or prometheus); --record FILE keeps it, --replay FILE shows a recorded one"},
+             "prints it and exits 0 pass, 2 warn, 3 fail, 4 busy (another program's work "
+             "disturbed a figure, so it was not judged; no row failed), 1 not run (--format "
+             "text, json, csv or prometheus); --record FILE keeps it, --replay FILE shows a "
+             "recorded one"},
+    {.id = GT_OPT_WAIT_QUIET, .name = "--wait-quiet", .arg = "S", .value = true,
+     .help = "--batch --inspect: before each step, wait up to S seconds (0 to 3600) for other "
+             "programs' work on the GPU to stop, saying so while it waits; a step still "
+             "disturbed after that is busy"},
     {.id = GT_OPT_FLEET, .name = "--fleet", .arg = "DIR|FILE...",
      .help = "many --inspect JSON cards as one table, grouped by GPU model, each figure "
-             "against the model's median; exit 3 if a card failed a row, is 5% off its median "
-             "or is no card; --format text or json"},
+             "against the model's median; busy cards are listed on their own, never as "
+             "outliers; exit 3 if a card failed a row, is 5% off its median or is no card, "
+             "else 4 if a card is busy; --format text or json"},
     {.id = GT_OPT_PAIRS, .name = "--pairs", .arg = "all", .value = true,
      .help = "batch, -e peer: every ordered pair of GPUs, printed as a matrix (row: the GPU "
              "that copies or reads)"},

@@ -1,6 +1,7 @@
 /* The inspection card's rows (card.h): each figure of the facts against
  * its threshold (data) or, where the question is yes or no (a link down,
- * a remap that failed), against a rule written here with its reason. */
+ * a remap that failed), against a rule written here with its reason.
+ * What other programs did to the figures is card_busy.c's. */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/inspect/card.h"
 
@@ -9,10 +10,11 @@
 #include <string.h>
 
 #include "gputui/base/units.h"
+#include "card_rows.h"
 
 static const char *const S_PCIE = "PCIe", *const S_NUMA = "NUMA", *const S_MEM = "Memory",
                          *const S_CLK = "Clocks and power", *const S_PEER = "Peers",
-                         *const S_SW = "Software";
+                         *const S_SW = gt_inspect_sec_software;
 
 void gt_inspect_facts_init(gt_inspect_facts *f)
 {
@@ -31,27 +33,8 @@ void gt_inspect_facts_init(gt_inspect_facts *f)
 
 const char *gt_iverdict_name(gt_iverdict v)
 {
-    static const char *const n[] = {"pass", "warn", "fail", "cannot tell"};
-    return v >= GT_IV_PASS && v <= GT_IV_CANNOT ? n[v] : "?";
-}
-
-static gt_inspect_row *add(gt_inspect_card *c, const char *section, const char *id,
-                           const char *name)
-{
-    gt_inspect_row *r;
-
-    if (c->nrows == GT_INSPECT_ROWS)
-        return &c->row[GT_INSPECT_ROWS - 1];       /* never: the rows are counted */
-    r = &c->row[c->nrows++];
-    memset(r, 0, sizeof *r);
-    r->section = section;
-    snprintf(r->id, sizeof r->id, "%s", id);
-    snprintf(r->name, sizeof r->name, "%s", name);
-    r->value = NAN;
-    r->unit = "";
-    r->verdict = GT_IV_CANNOT;
-    r->peer = -1;
-    return r;
+    static const char *const n[] = {"pass", "warn", "fail", "cannot tell", "busy"};
+    return v >= GT_IV_PASS && v <= GT_IV_BUSY ? n[v] : "?";
 }
 
 static void say(char *buf, size_t len, const char *fmt, ...)
@@ -122,11 +105,17 @@ static void judge(gt_inspect_row *r, const gt_thresholds *th, double value, doub
 /* A switch of the board's (1 on, 0 off, -1 unknown): pass when it is
  * 'want', warn when it is not, cannot tell when unknown; the reason is
  * the one for its state. */
+const char *gt_iverdict_word(gt_iverdict v)
+{
+    static const char *const n[] = {"pass", "WARN", "FAIL", "cannot tell", "BUSY"};
+    return v >= GT_IV_PASS && v <= GT_IV_BUSY ? n[v] : "?";
+}
+
 static gt_inspect_row *switch_row(gt_inspect_card *c, const char *section, const char *id,
                                   const char *name, int v, int want, const char *why_want,
                                   const char *why_not, const char *why_unknown)
 {
-    gt_inspect_row *r = add(c, section, id, name);
+    gt_inspect_row *r = gt_inspect_add_row(c, section, id, name);
 
     r->value = v;
     say(r->figure, sizeof r->figure, "%s", v == 1 ? "on" : v == 0 ? "off" : "-");
@@ -152,7 +141,7 @@ static const char *health_why(const gt_health *h)
 static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
 {
     const gt_health *h = f->during_known ? &f->during : &f->after;
-    gt_inspect_row *r = add(c, S_PCIE, "pcie.link", "link under load");
+    gt_inspect_row *r = gt_inspect_add_row(c, S_PCIE, "pcie.link", "link under load");
     char ceil[64], b[32];
 
     if (h->pcie_gen > 0 && h->pcie_width > 0 && h->pcie_gen_max > 0 && h->pcie_width_max > 0) {
@@ -185,7 +174,7 @@ static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
          .basis = 2 * f->pcie_ceiling},
     };
     for (size_t i = 0; i < sizeof bw / sizeof *bw; i++) {
-        r = add(c, S_PCIE, bw[i].id, bw[i].name);
+        r = gt_inspect_add_row(c, S_PCIE, bw[i].id, bw[i].name);
         bw_text(r->figure, sizeof r->figure, bw[i].v);
         r->value = bw[i].v;
         r->unit = "bytes_per_second";
@@ -197,7 +186,7 @@ static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
                 "; %s recorded %s", f->ref_name, (bw_text(b, sizeof b, bw[i].ref), b));
     }
 
-    r = add(c, S_PCIE, "pcie.replays", "replays during the test");
+    r = gt_inspect_add_row(c, S_PCIE, "pcie.replays", "replays during the test");
     if (f->before.pcie_replays >= 0 && f->after.pcie_replays >= 0) {
         r->value = (double)(f->after.pcie_replays - f->before.pcie_replays);
         say(r->figure, sizeof r->figure, "%.0f (%lld in all)", r->value,
@@ -209,7 +198,7 @@ static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
         say(r->reason, sizeof r->reason, "%s", health_why(&f->after));
     }
 
-    r = add(c, S_PCIE, "pcie.latency", "host memory, one load");
+    r = gt_inspect_add_row(c, S_PCIE, "pcie.latency", "host memory, one load");
     r->value = f->host_lat;
     r->unit = "seconds";
     if (isnan(f->host_lat))
@@ -226,7 +215,7 @@ static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
 static void numa_rows(gt_inspect_card *c, const gt_inspect_facts *f)
 {
     const gt_health *h = &f->before;
-    gt_inspect_row *r = add(c, S_NUMA, "numa.place", "GPU's node, this process");
+    gt_inspect_row *r = gt_inspect_add_row(c, S_NUMA, "numa.place", "GPU's node, this process");
 
     r->value = h->numa_node;
     r->unit = "";
@@ -262,7 +251,7 @@ static void count_text(char *buf, size_t len, int64_t v)
 static gt_inspect_row *ecc_row(gt_inspect_card *c, const gt_thresholds *th, const gt_health *h,
                                const char *id, const char *name, int64_t vol, int64_t agg)
 {
-    gt_inspect_row *r = add(c, S_MEM, id, name);
+    gt_inspect_row *r = gt_inspect_add_row(c, S_MEM, id, name);
     char a[24], b[24];
 
     count_text(a, sizeof a, vol);
@@ -283,7 +272,7 @@ static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_
     gt_inspect_row *r;
     char a[24], b[24], peak[48];
 
-    r = add(c, S_MEM, "mem.d2d", "device to device 256 MiB");
+    r = gt_inspect_add_row(c, S_MEM, "mem.d2d", "device to device 256 MiB");
     bw_text(r->figure, sizeof r->figure, f->d2d);
     r->value = f->d2d;
     r->unit = "bytes_per_second";
@@ -292,7 +281,7 @@ static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_
     if (isnan(f->d2d))
         say(r->reason, sizeof r->reason, "not measured");
 
-    r = add(c, S_MEM, "mem.d2d_ref", "... against the same model");
+    r = gt_inspect_add_row(c, S_MEM, "mem.d2d_ref", "... against the same model");
     bw_text(r->figure, sizeof r->figure, f->d2d);
     r->value = isnan(f->d2d_ref) ? NAN : f->d2d / f->d2d_ref;
     r->unit = "ratio";
@@ -316,7 +305,7 @@ static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_
     ecc_row(c, th, h, "mem.ecc_corr", "ECC corrected, since boot", h->ecc_vol_corr,
             h->ecc_agg_corr);
 
-    r = add(c, S_MEM, "mem.retired", "retired pages");
+    r = gt_inspect_add_row(c, S_MEM, "mem.retired", "retired pages");
     count_text(a, sizeof a, h->retired_sbe);
     count_text(b, sizeof b, h->retired_dbe);
     say(r->figure, sizeof r->figure, "%s single-bit, %s double-bit%s", a, b,
@@ -334,7 +323,7 @@ static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_
         say(r->reason, sizeof r->reason, "a page retirement waits for a GPU reset");
     }
 
-    r = add(c, S_MEM, "mem.remap", "remapped rows");
+    r = gt_inspect_add_row(c, S_MEM, "mem.remap", "remapped rows");
     count_text(a, sizeof a, h->remap_corr);
     count_text(b, sizeof b, h->remap_unc);
     say(r->figure, sizeof r->figure, "%s correctable, %s uncorrectable", a, b);
@@ -358,7 +347,7 @@ static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_
         }
     }
 
-    r = add(c, S_MEM, "mem.pattern", "pattern write and check");
+    r = gt_inspect_add_row(c, S_MEM, "mem.pattern", "pattern write and check");
     r->unit = "count";
     if (f->pattern_errors < 0) {
         say(r->figure, sizeof r->figure, "-");
@@ -376,7 +365,7 @@ static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_
 static void clock_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
 {
     const gt_health *h = f->during_known ? &f->during : &f->after;
-    gt_inspect_row *r = add(c, S_CLK, "clk.sm", "SM clock under load");
+    gt_inspect_row *r = gt_inspect_add_row(c, S_CLK, "clk.sm", "SM clock under load");
     char max[32];
     uint64_t bad = GT_THR_HW_SLOWDOWN | GT_THR_HW_THERMAL | GT_THR_POWER_BRAKE;
     uint64_t soft = GT_THR_SW_THERMAL | GT_THR_SW_POWER;
@@ -396,7 +385,7 @@ static void clock_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_t
         say(r->reason, sizeof r->reason, "%s", health_why(h));
     }
 
-    r = add(c, S_CLK, "clk.reasons", "what held the clocks back");
+    r = gt_inspect_add_row(c, S_CLK, "clk.reasons", "what held the clocks back");
     say(r->expect, sizeof r->expect, "no slowdown");
     if (!h->reasons_known) {
         say(r->figure, sizeof r->figure, "-");
@@ -428,7 +417,7 @@ static void clock_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_t
             "temperature" : f->during_known ? "nothing held them back under load" : "read while idle");
     }
 
-    r = add(c, S_CLK, "pwr.temp", "temperature");
+    r = gt_inspect_add_row(c, S_CLK, "pwr.temp", "temperature");
     r->unit = "celsius";
     if (h->temp >= 0) {
         r->value = h->temp;
@@ -446,7 +435,7 @@ static void clock_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_t
         say(r->reason, sizeof r->reason, "%s", health_why(h));
     }
 
-    r = add(c, S_CLK, "pwr.limit", "power limit");
+    r = gt_inspect_add_row(c, S_CLK, "pwr.limit", "power limit");
     r->unit = "watts";
     r->value = h->power_limit;
     if (!isnan(h->power_limit)) {
@@ -462,7 +451,7 @@ static void clock_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_t
 static void peer_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
 {
     const gt_health *h = &f->after;
-    gt_inspect_row *r = add(c, S_PEER, "peer.nvlink", "NVLinks up");
+    gt_inspect_row *r = gt_inspect_add_row(c, S_PEER, "peer.nvlink", "NVLinks up");
     char name[48], ceil[48];
 
     r->unit = "count";
@@ -485,7 +474,7 @@ static void peer_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
     for (int i = 0; i < f->npeers && c->nrows < GT_INSPECT_ROWS - 8; i++) {
         const gt_peer_fact *p = &f->peer[i];
         say(name, sizeof name, "GPU %d to GPU %d", p->a, p->b);
-        r = add(c, S_PEER, "peer.bw", name);
+        r = gt_inspect_add_row(c, S_PEER, "peer.bw", name);
         r->peer = p->b;
         bw_text(r->figure, sizeof r->figure, p->bw);
         r->value = p->bw;
@@ -501,7 +490,7 @@ static void peer_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
 static void software_rows(gt_inspect_card *c, const gt_inspect_facts *f)
 {
     const gt_health *h = &f->before;
-    gt_inspect_row *r = add(c, S_SW, "sw.versions", "driver, CUDA");
+    gt_inspect_row *r = gt_inspect_add_row(c, S_SW, "sw.versions", "driver, CUDA");
 
     say(r->figure, sizeof r->figure, "%s, CUDA %d.%d (runtime %d.%d)", h->driver[0] ? h->driver : "-",
         f->cuda_driver / 1000, f->cuda_driver % 1000 / 10, f->cuda_runtime / 1000,
@@ -525,7 +514,7 @@ static void software_rows(gt_inspect_card *c, const gt_inspect_facts *f)
     if (h->mig < 0 && h->nvml)
         r->verdict = GT_IV_PASS;       /* NVML answers, the GPU has no MIG */
 
-    r = add(c, S_SW, "sw.compute_mode", "compute mode");
+    r = gt_inspect_add_row(c, S_SW, "sw.compute_mode", "compute mode");
     r->value = h->compute_mode;
     say(r->figure, sizeof r->figure, "%s", h->compute_mode == 0 ? "default"
         : h->compute_mode == 2 ? "prohibited" : h->compute_mode == 3 ? "exclusive process"
@@ -535,20 +524,6 @@ static void software_rows(gt_inspect_card *c, const gt_inspect_facts *f)
     say(r->reason, sizeof r->reason, "%s", h->compute_mode == 2 ? "no program may use this GPU"
         : h->compute_mode == 3 ? "one process at a time" : h->compute_mode == 0
         ? "any number of processes" : health_why(h));
-
-    r = add(c, S_SW, "sw.others", "other programs on the GPU");
-    r->value = f->others;
-    r->unit = "count";
-    say(r->expect, sizeof r->expect, "none while inspecting");
-    if (f->others < 0) {
-        say(r->figure, sizeof r->figure, "-");
-        say(r->reason, sizeof r->reason, "cannot tell whether the GPU is shared");
-    } else {
-        say(r->figure, sizeof r->figure, "%d%s%s", f->others, f->others ? ": " : "", f->others_text);
-        r->verdict = f->others ? GT_IV_WARN : GT_IV_PASS;
-        say(r->reason, sizeof r->reason, "%s", f->others ? "their work may have slowed the "
-            "figures above" : "the GPU was this inspection's alone");
-    }
 }
 
 void gt_inspect_build(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
@@ -560,6 +535,7 @@ void gt_inspect_build(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
     clock_rows(c, f, th);
     peer_rows(c, f, th);
     software_rows(c, f);
+    gt_inspect_neighbours(c, f);
 }
 
 int gt_inspect_status(const gt_inspect_card *c)
@@ -569,8 +545,18 @@ int gt_inspect_status(const gt_inspect_card *c)
     for (int i = 0; i < c->nrows; i++) {
         if (c->row[i].verdict == GT_IV_FAIL)
             return GT_INSPECT_EXIT_FAIL;
-        if (c->row[i].verdict == GT_IV_WARN)
+        if (c->row[i].verdict == GT_IV_BUSY)
+            worst = GT_INSPECT_EXIT_BUSY;
+        else if (c->row[i].verdict == GT_IV_WARN && worst != GT_INSPECT_EXIT_BUSY)
             worst = GT_INSPECT_EXIT_WARN;
     }
     return worst;
+}
+
+bool gt_inspect_busy(const gt_inspect_card *c)
+{
+    for (int i = 0; i < c->nrows; i++)
+        if (c->row[i].verdict == GT_IV_BUSY)
+            return true;
+    return false;
 }

@@ -2,7 +2,10 @@
  * the Prometheus text exposition format for node_exporter's textfile
  * collector: one gauge per numeric row, gputui_inspect_<id>_<unit>, and
  * gputui_inspect_verdict{check="<id>"} (0 pass, 1 warn, 2 fail, 3 cannot
- * tell), each labelled with the GPU's index, UUID, name and host. */
+ * tell, 4 busy), gputui_inspect_busy (1 when another program's work kept
+ * a figure from being judged: an alert can tell a busy node from a
+ * failing one) and gputui_inspect_status, each labelled with the GPU's
+ * index, UUID, name and host. */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/inspect/card.h"
 
@@ -12,16 +15,11 @@
 
 #include <jansson.h>
 
-static const char *upper_verdict(gt_iverdict v)
-{
-    static const char *const n[] = {"pass", "WARN", "FAIL", "cannot tell"};
-    return v >= GT_IV_PASS && v <= GT_IV_CANNOT ? n[v] : "?";
-}
-
 int gt_inspect_print_text(FILE *f, const gt_inspect_card *c)
 {
     const char *section = NULL;
-    int counts[4] = {0, 0, 0, 0};
+    int counts[GT_IV_BUSY + 1] = {0};
+    int status = gt_inspect_status(c);
 
     fprintf(f, "gputui inspection of GPU %d: %s (%s) on %s, %.1f s\n", c->ordinal, c->device,
             c->uuid, c->host, c->wall_s);
@@ -32,14 +30,16 @@ int gt_inspect_print_text(FILE *f, const gt_inspect_card *c)
             fprintf(f, "\n%s\n", section);
         }
         counts[r->verdict]++;
-        fprintf(f, "  %-28s %-32s %-11s %s\n", r->name, r->figure, upper_verdict(r->verdict),
+        fprintf(f, "  %-28s %-32s %-11s %s\n", r->name, r->figure, gt_iverdict_word(r->verdict),
                 r->reason);
         if (r->expect[0])
             fprintf(f, "  %-28s expected %s\n", "", r->expect);
     }
-    fprintf(f, "\n%d pass, %d warn, %d fail, %d cannot tell: %s\n", counts[GT_IV_PASS],
-            counts[GT_IV_WARN], counts[GT_IV_FAIL], counts[GT_IV_CANNOT],
-            counts[GT_IV_FAIL] ? "FAIL" : counts[GT_IV_WARN] ? "WARN" : "pass");
+    fprintf(f, "\n%d pass, %d warn, %d fail, %d cannot tell, %d busy: %s\n",
+            counts[GT_IV_PASS], counts[GT_IV_WARN], counts[GT_IV_FAIL], counts[GT_IV_CANNOT],
+            counts[GT_IV_BUSY], status == GT_INSPECT_EXIT_FAIL ? "FAIL"
+            : status == GT_INSPECT_EXIT_BUSY ? "BUSY (another program's work; not judged)"
+            : status == GT_INSPECT_EXIT_WARN ? "WARN" : "pass");
     return ferror(f) ? -1 : 0;
 }
 
@@ -55,6 +55,7 @@ int gt_inspect_print_json(FILE *f, const gt_inspect_card *c)
     json_object_set_new(root, "uuid", json_string(c->uuid));
     json_object_set_new(root, "wall_s", json_real(c->wall_s));
     json_object_set_new(root, "status", json_integer(gt_inspect_status(c)));
+    json_object_set_new(root, "busy", json_boolean(gt_inspect_busy(c)));
     for (int i = 0; i < c->nrows; i++) {
         const gt_inspect_row *r = &c->row[i];
         json_t *o = json_object();
@@ -188,7 +189,7 @@ int gt_inspect_print_prometheus(FILE *f, const gt_inspect_card *c)
         }
     }
     fputs("# HELP gputui_inspect_verdict gputui --inspect verdict of a check: 0 pass, 1 warn, "
-          "2 fail, 3 cannot tell\n# TYPE gputui_inspect_verdict gauge\n", f);
+          "2 fail, 3 cannot tell, 4 busy\n# TYPE gputui_inspect_verdict gauge\n", f);
     for (int i = 0; i < c->nrows; i++) {
         fputs("gputui_inspect_verdict{", f);
         labels(f, c);
@@ -198,8 +199,13 @@ int gt_inspect_print_prometheus(FILE *f, const gt_inspect_card *c)
         pair(f, &c->row[i]);
         fprintf(f, "} %d\n", (int)c->row[i].verdict);
     }
-    fputs("# HELP gputui_inspect_status gputui --inspect exit status: 0 pass, 2 warn, 3 fail\n"
-          "# TYPE gputui_inspect_status gauge\ngputui_inspect_status{", f);
+    fputs("# HELP gputui_inspect_busy gputui --inspect: 1 when another program's work on the "
+          "GPU kept a figure from being judged\n# TYPE gputui_inspect_busy gauge\n"
+          "gputui_inspect_busy{", f);
+    labels(f, c);
+    fprintf(f, "} %d\n", gt_inspect_busy(c));
+    fputs("# HELP gputui_inspect_status gputui --inspect exit status: 0 pass, 2 warn, 3 fail, "
+          "4 busy\n# TYPE gputui_inspect_status gauge\ngputui_inspect_status{", f);
     labels(f, c);
     fprintf(f, "} %d\n# HELP gputui_inspect_seconds gputui --inspect wall time\n"
             "# TYPE gputui_inspect_seconds gauge\ngputui_inspect_seconds{", gt_inspect_status(c));

@@ -38,7 +38,8 @@ static void read_card(gt_fleet_card *c, const char *path)
     json_error_t je;
     json_t *root, *rows, *r;
     size_t i;
-    size_t nf = 0;
+    size_t nf = 0, nb = 0;
+    const char *others = NULL;
 
     memset(c, 0, sizeof *c);
     snprintf(c->file, sizeof c->file, "%s", path);
@@ -77,7 +78,18 @@ static void read_card(gt_fleet_card *c, const char *path)
                 c->fig[k] = json_number_value(val);
         if (v && !strcmp(v, "fail") && nf < sizeof c->fails)
             nf += (size_t)snprintf(c->fails + nf, sizeof c->fails - nf, "%s%s", nf ? ", " : "", id);
+        if (v && !strcmp(v, "busy") && strcmp(id, "sw.others") && nb < sizeof c->busy)
+            nb += (size_t)snprintf(c->busy + nb, sizeof c->busy - nb, "%s%s", nb ? ", " : "",
+                                   id);
+        if (!strcmp(id, "sw.others"))
+            others = json_string_value(json_object_get(r, "figure"));
     }
+    if (c->status == GT_INSPECT_EXIT_BUSY && !nb)
+        nb = (size_t)snprintf(c->busy, sizeof c->busy, "a row");
+    if (c->status == GT_INSPECT_EXIT_BUSY && others && nb < sizeof c->busy)
+        snprintf(c->busy + nb, sizeof c->busy - nb, " not judged; on the GPU: %s", others);
+    else if (c->status != GT_INSPECT_EXIT_BUSY)
+        c->busy[0] = '\0';
     json_decref(root);
 }
 
@@ -185,7 +197,8 @@ static double median_of(const gt_fleet_card *cards, int n, const char *name, int
     if (!v)
         return NAN;
     for (int i = 0; i < n; i++)
-        if (cards[i].status >= 0 && !strcmp(cards[i].name, name) && !isnan(cards[i].fig[k]))
+        if (cards[i].status >= 0 && cards[i].status != GT_INSPECT_EXIT_BUSY &&
+            !strcmp(cards[i].name, name) && !isnan(cards[i].fig[k]))
             v[m_n++] = cards[i].fig[k];
     if (m_n >= 2) {
         qsort(v, (size_t)m_n, sizeof *v, by_value);
@@ -208,6 +221,8 @@ int gt_fleet_judge(gt_fleet_card *cards, int n)
             outliers++;
             continue;
         }
+        if (c->status == GT_INSPECT_EXIT_BUSY)
+            continue;
         if (c->fails[0])
             o += (size_t)snprintf(c->outlier, sizeof c->outlier, "failed %s", c->fails);
         for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
@@ -224,6 +239,15 @@ int gt_fleet_judge(gt_fleet_card *cards, int n)
         outliers += c->outlier[0] != '\0';
     }
     return outliers;
+}
+
+int gt_fleet_busy(const gt_fleet_card *cards, int n)
+{
+    int busy = 0;
+
+    for (int i = 0; i < n; i++)
+        busy += cards[i].status == GT_INSPECT_EXIT_BUSY;
+    return busy;
 }
 
 static int print_json(FILE *f, const gt_fleet_card *cards, int n)
@@ -245,10 +269,12 @@ static int print_json(FILE *f, const gt_fleet_card *cards, int n)
             json_object_set_new(figs, cols[k].id, isnan(c->fig[k]) ? json_null() : json_real(c->fig[k]));
         json_object_set_new(o, "figures", figs);
         json_object_set_new(o, "outlier", c->outlier[0] ? json_string(c->outlier) : json_null());
+        json_object_set_new(o, "busy", c->busy[0] ? json_string(c->busy) : json_null());
         json_array_append_new(arr, o);
     }
     json_object_set_new(root, "cards", arr);
     json_object_set_new(root, "outliers", json_integer(outliers));
+    json_object_set_new(root, "busy", json_integer(gt_fleet_busy(cards, n)));
     rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fputc('\n', f);
     json_decref(root);
@@ -257,9 +283,9 @@ static int print_json(FILE *f, const gt_fleet_card *cards, int n)
 
 int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)
 {
-    static const char *const status[] = {"pass", "?", "WARN", "FAIL"};
+    static const char *const status[] = {"pass", "?", "WARN", "FAIL", "BUSY"};
     bool *done = calloc((size_t)n + 1, 1);
-    int outliers = 0;
+    int outliers = 0, busy = gt_fleet_busy(cards, n);
 
     if (fmt == GT_FMT_JSON) {
         free(done);
@@ -269,15 +295,17 @@ int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)
         return -1;
     for (int i = 0; i < n; i++)
         outliers += cards[i].outlier[0] != '\0';
-    fprintf(f, "fleet: %d card%s, %d outlier%s\n", n, n == 1 ? "" : "s", outliers,
-            outliers == 1 ? "" : "s");
+    fprintf(f, "fleet: %d card%s, %d outlier%s, %d busy\n", n, n == 1 ? "" : "s", outliers,
+            outliers == 1 ? "" : "s", busy);
     for (int i = 0; i < n; i++) {
-        const char *name = cards[i].status >= 0 ? cards[i].name : NULL;
+        const char *name = cards[i].status >= 0 && cards[i].status != GT_INSPECT_EXIT_BUSY
+                           ? cards[i].name : NULL;
         int members = 0;
         if (done[i] || !name)
             continue;
         for (int k = i; k < n; k++)
-            members += cards[k].status >= 0 && !strcmp(cards[k].name, name);
+            members += cards[k].status >= 0 && cards[k].status != GT_INSPECT_EXIT_BUSY &&
+                       !strcmp(cards[k].name, name);
         fprintf(f, "\n%s: %d card%s; each figure's change against the model's median\n", name,
                 members, members == 1 ? "" : "s");
         fprintf(f, "  %-24s %3s %-6s", "host", "gpu", "status");
@@ -294,11 +322,11 @@ int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)
         fputc('\n', f);
         for (int j = i; j < n; j++) {
             const gt_fleet_card *c = &cards[j];
-            if (c->status < 0 || strcmp(c->name, name))
+            if (c->status < 0 || c->status == GT_INSPECT_EXIT_BUSY || strcmp(c->name, name))
                 continue;
             done[j] = true;
             fprintf(f, "  %-24.24s %3d %-6s", c->host, c->gpu,
-                    c->status >= 0 && c->status <= 3 ? status[c->status] : "?");
+                    c->status >= 0 && c->status <= 4 ? status[c->status] : "?");
             for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
                 double m = median_of(cards, n, name, k);
                 char cell[32];
@@ -316,6 +344,13 @@ int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)
                 fprintf(f, "  %-24s OUTLIER: %s\n", "", c->outlier);
         }
     }
+    if (busy)
+        fprintf(f, "\nbusy, not judged (another program's work on the GPU; run again when it "
+                "is quiet, or with --wait-quiet):\n");
+    for (int i = 0; i < n; i++)
+        if (cards[i].status == GT_INSPECT_EXIT_BUSY)
+            fprintf(f, "  %-24.24s %3d %s: %s\n", cards[i].host, cards[i].gpu, cards[i].name,
+                    cards[i].busy);
     for (int i = 0; i < n; i++)
         if (cards[i].status < 0)
             fprintf(f, "\n%s: OUTLIER: %s\n", cards[i].file, cards[i].outlier);

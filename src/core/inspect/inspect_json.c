@@ -48,6 +48,8 @@ static const field fact_fields[] = {
     F(pattern_errors, F_I64), F(pattern_copies, F_INT), F(pattern_bytes, F_DBL),
     F(gpus, F_INT), F(others, F_INT), F(others_text, F_STR),
     F(cuda_driver, F_INT), F(cuda_runtime, F_INT), F(ref_name, F_STR),
+    F(h2d_busy, F_DBL), F(d2h_busy, F_DBL), F(bidir_busy, F_DBL), F(d2d_busy, F_DBL),
+    F(d2d_sm_busy, F_DBL), F(host_lat_busy, F_DBL), F(neighbour, F_STR), F(counters, F_STR),
 };
 #undef F
 
@@ -55,6 +57,7 @@ static const field fact_fields[] = {
                  .size = sizeof(((gt_peer_fact *)0)->n)}
 static const field peer_fields[] = {
     P(a, F_INT), P(b, F_INT), P(bw, F_DBL), P(ceiling, F_DBL), P(link, F_STR), P(note, F_STR),
+    P(busy, F_DBL),
 };
 #undef P
 

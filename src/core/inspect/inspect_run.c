@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "gputui/base/signals.h"
 #include "gputui/inspect/card.h"
 #include "gputui/inspect/inspect_json.h"
 #include "gputui/inspect/inspection.h"
@@ -61,6 +63,60 @@ static int close_recorder(gt_recorder *rec)
     return 0;
 }
 
+/* Half a second, in slices that notice a signal: true when one came. */
+static bool nap(void)
+{
+    struct timespec ts = {0, 50 * 1000 * 1000};
+
+    for (int i = 0; i < 10 && !gt_signal_caught; i++)
+        nanosleep(&ts, NULL);
+    return gt_signal_caught != 0;
+}
+
+/* Whether another program's work disturbed more than GT_DISTURBED_SHARE
+ * of a series' samples. */
+static bool disturbed(const gt_run *run)
+{
+    for (int s = 0; s < run->nseries; s++)
+        if (gt_series_disturbed(&run->s[s]))
+            return true;
+    return false;
+}
+
+/* One step's samples, into run, and the engine's status after it. With
+ * --wait-quiet S, a step whose samples another program disturbed is
+ * measured again, half a second apart, until its samples are clean or S
+ * seconds have passed; stderr says what it waits for. */
+static int measure_step(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp,
+                        const int64_t *vals, const char *what, gt_recorder *rec, gt_run *run,
+                        gt_status *st)
+{
+    double t0 = gt_now(), said = -1;
+    char doing[64];
+    int rc;
+
+    for (;;) {
+        rc = gt_batch_measure(cli, eng, exp, vals, GT_INSPECT_SAMPLES, run, rec);
+        gt_engine_status(eng, st);
+        if (rc || !(cli->wait_quiet > 0) || !disturbed(run) || gt_now() - t0 >= cli->wait_quiet)
+            return rc;
+        if (gt_now() - said >= 5) {
+            said = gt_now();
+            fprintf(stderr, "gputui: --inspect: waiting for the GPU to go quiet before %s: "
+                    "%s, %s (%.0f s of %g)\n", what, st->share.foreign_text[0] ?
+                    st->share.foreign_text : "another program",
+                    gt_share_foreign_doing(&st->share, doing, sizeof doing), gt_now() - t0,
+                    cli->wait_quiet);
+        }
+        gt_run_free(run);
+        if (nap()) {
+            gt_run_init(run, exp, vals, 0);
+            fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+            return 128 + (int)gt_signal_caught;
+        }
+    }
+}
+
 int gt_inspect_measure(const gt_cli *cli, gt_engine *eng, const gt_backend *be,
                        const gt_bundle *bundle, gt_recorder *rec, gt_inspect_facts *f,
                        gt_inspect_card *c)
@@ -74,6 +130,8 @@ int gt_inspect_measure(const gt_cli *cli, gt_engine *eng, const gt_backend *be,
     gt_err err;
     int rc = 0, i, n;
 
+    memset(&st, 0, sizeof st);
+
     gt_err_clear(&err);
     gt_engine_props(eng, &p);
     if (gt_inspection_start(&in, be, &p, bundle, &err)) {
@@ -84,13 +142,12 @@ int gt_inspect_measure(const gt_cli *cli, gt_engine *eng, const gt_backend *be,
         gt_run run;
         if (!cli->format)
             fprintf(stderr, "gputui: --inspect: %s (%d of %d) ...\n", what, i + 1, n);
-        rc = gt_batch_measure(cli, eng, exp, vals, GT_INSPECT_SAMPLES, &run, rec);
+        rc = measure_step(cli, eng, exp, vals, what, rec, &run, &st);
         if (rc > 128) {
             gt_run_free(&run);
             break;
         }
-        gt_engine_status(eng, &st);
-        rc = gt_inspection_take(in, rc ? NULL : &run, rc ? st.msg : NULL);
+        rc = gt_inspection_take(in, rc ? NULL : &run, rc ? st.msg : NULL, &st);
         gt_run_free(&run);
         if (rc)
             break;

@@ -275,14 +275,54 @@ const char *gt_inspection_step(const gt_inspection *in, int i)
     return i >= 0 && i < in->n ? in->what[i] : NULL;
 }
 
-int gt_inspection_take(gt_inspection *in, gt_run *run, const char *error)
+/* The share of run's samples marked disturbed: the most of any series. */
+static double disturbed_share(const gt_run *run)
+{
+    double m = 0;
+
+    for (int s = 0; s < run->nseries; s++) {
+        uint64_t n = run->s[s].lat.count + run->s[s].failed;
+        if (n && (double)run->s[s].disturbed / (double)n > m)
+            m = (double)run->s[s].disturbed / (double)n;
+    }
+    return m;
+}
+
+/* Series s's p50: of its clean samples when it has some disturbed ones
+ * and enough clean ones (card.h), else of them all. */
+static double p50(gt_run *run, int s, bool bw)
+{
+    gt_series *se;
+
+    if (s >= run->nseries)
+        return NAN;
+    se = &run->s[s];
+    if (gt_series_disturbed(se) && (double)se->disturbed <= GT_INSPECT_BUSY_SHARE *
+        (double)(se->lat.count + se->failed) && se->clean_lat.count)
+        return gt_dist_percentile(bw ? &se->clean_bw : &se->clean_lat, 0.5);
+    return gt_dist_percentile(bw ? &se->bw : &se->lat, 0.5);
+}
+
+/* Who disturbed a step, as the engine saw them after it. */
+static void saw(gt_inspection *in, const gt_status *st)
+{
+    if (!st || in->f.neighbour[0])
+        return;
+    gt_share_others_text(&st->share, in->f.neighbour, sizeof in->f.neighbour);
+    snprintf(in->f.counters, sizeof in->f.counters, "%s", st->share.traffic_source);
+}
+
+int gt_inspection_take(gt_inspection *in, gt_run *run, const char *error, const gt_status *st)
 {
     int k = in->cur;
-    double p50[2];
+    double share;
 
     if (k >= in->n)
         return -1;
     in->cur++;
+    share = run ? disturbed_share(run) : 0;
+    if (share > GT_DISTURBED_SHARE)
+        saw(in, st);
     if (k >= ST_FIXED) {
         gt_peer_fact *pf = &in->f.peer[k - ST_FIXED];
         double factor = 1;
@@ -291,7 +331,8 @@ int gt_inspection_take(gt_inspection *in, gt_run *run, const char *error)
             snprintf(pf->note, sizeof pf->note, "%s", error ? error : "the copy failed");
             return 0;
         }
-        pf->bw = gt_dist_percentile(&run->s[0].bw, 0.5);
+        pf->bw = p50(run, 0, true);
+        pf->busy = share;
         pf->ceiling = gt_experiment_ceiling(in->exp[k], in->vals[k], 0, &in->p, &factor, label,
                                             sizeof label) / factor;
         if (!(pf->ceiling > 0))
@@ -301,14 +342,16 @@ int gt_inspection_take(gt_inspection *in, gt_run *run, const char *error)
     }
     if (!run)
         return -1;
-    for (int s = 0; s < 2; s++)
-        p50[s] = s < run->nseries ? gt_dist_percentile(&run->s[s].bw, 0.5) : NAN;
     switch (k) {
-    case ST_H2D: in->f.h2d = p50[0]; break;
-    case ST_D2H: in->f.d2h = p50[0]; break;
-    case ST_BIDIR: in->f.bidir = p50[0] + p50[1]; break;
-    case ST_D2D: in->f.d2d = p50[0]; break;
-    case ST_LAT: in->f.host_lat = gt_dist_percentile(&run->s[0].lat, 0.5); break;
+    case ST_H2D: in->f.h2d = p50(run, 0, true); in->f.h2d_busy = share; break;
+    case ST_D2H: in->f.d2h = p50(run, 0, true); in->f.d2h_busy = share; break;
+    case ST_BIDIR:
+        in->f.bidir = p50(run, 0, true) + p50(run, 1, true);
+        in->f.bidir_busy = share;
+        break;
+    case ST_D2D: in->f.d2d = p50(run, 0, true); in->f.d2d_busy = share; break;
+    case ST_D2D_SM: in->f.d2d_sm_busy = share; break;
+    case ST_LAT: in->f.host_lat = p50(run, 0, false); in->f.host_lat_busy = share; break;
     }
     if (k == ST_D2D || k == ST_D2D_SM) {
         in->fail_samples += (double)run->s[0].failed;

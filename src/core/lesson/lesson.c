@@ -195,7 +195,7 @@ static int parse_expect(const char *name, const char *text, json_t *o, gt_lesson
                         comp *at, int n, gt_err *err)
 {
     static const char *const rels[] = {"above", "below", "between", "ceiling_above",
-                                       "ceiling_below", "note_has"};
+                                       "ceiling_below", "note_has", "marked_above"};
     gt_lesson_expect *x = &st->expect;
     const char *metric = json_string_value(json_object_get(o, "metric"));
     json_t *v;
@@ -209,13 +209,14 @@ static int parse_expect(const char *name, const char *text, json_t *o, gt_lesson
             if (found >= 0) {
                 at[n] = (comp){rels[i], 0};
                 BAD(at, n + 1, "bad relation: both \"%s\" and \"%s\" (one of above, below, "
-                    "between, ceiling_above, ceiling_below, note_has)", rels[found], rels[i]);
+                    "between, ceiling_above, ceiling_below, note_has, marked_above)",
+                    rels[found], rels[i]);
             }
             found = i;
         }
     if (found < 0)
         BAD(at, n, "bad relation: \"expect\" needs one of above, below, between, "
-            "ceiling_above, ceiling_below, note_has");
+            "ceiling_above, ceiling_below, note_has, marked_above");
     x->rel = (gt_relation)found;
     v = json_object_get(o, rels[found]);
     at[n] = (comp){rels[found], 0};
@@ -225,6 +226,11 @@ static int parse_expect(const char *name, const char *text, json_t *o, gt_lesson
             BAD(at, n + 1, "bad relation: \"note_has\" needs a text of 1 to %zu characters "
                 "that the set-up note of a must hold", sizeof x->note - 1);
         snprintf(x->note, sizeof x->note, "%s", t);
+    } else if (x->rel == GT_REL_MARKED) {
+        if (!json_is_number(v) || !(json_number_value(v) > 0) || json_number_value(v) > 1)
+            BAD(at, n + 1, "bad relation: \"marked_above\" needs a share of the samples, "
+                "above 0 and at most 1");
+        x->lo = json_number_value(v);
     } else if (x->rel == GT_REL_BETWEEN) {
         if (!json_is_array(v) || json_array_size(v) != 2 ||
             !json_is_number(json_array_get(v, 0)) || !json_is_number(json_array_get(v, 1)) ||

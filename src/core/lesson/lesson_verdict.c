@@ -155,6 +155,57 @@ static void judge(const gt_lesson_step *st, double lo, double hi, bool pct, bool
              v->kind == GT_VERDICT_NO ? st->otherwise : "");
 }
 
+/* A figure of clean samples says how many were left out. */
+static void say_left_out(gt_verdict *v, uint64_t n)
+{
+    size_t len = strlen(v->text);
+
+    if (n && v->kind != GT_VERDICT_WAIT)
+        snprintf(v->text + len, sizeof v->text - len, "; the clean samples: %llu disturbed by "
+                 "another program left out", (unsigned long long)n);
+}
+
+/* Fewer than need clean samples: while most are clean, more are coming;
+ * past half disturbed, the step cannot be judged. */
+static void busy(const char *label, const gt_series *se, uint64_t need, gt_verdict *v)
+{
+    uint64_t clean = se->lat.count > se->disturbed ? se->lat.count - se->disturbed : 0;
+
+    if (2 * se->disturbed <= se->lat.count) {
+        snprintf(v->text, sizeof v->text, "measuring: %s has %llu of %llu clean samples (%llu "
+                 "disturbed by another program left out)", label, (unsigned long long)clean,
+                 (unsigned long long)need, (unsigned long long)se->disturbed);
+        return;
+    }
+    v->kind = GT_VERDICT_CANNOT;
+    snprintf(v->text, sizeof v->text, "the GPU was busy: cannot tell: %llu of %llu samples of "
+             "%s were taken beside another program's work (marked disturbed); run the step "
+             "again when the GPU is quiet", (unsigned long long)se->disturbed,
+             (unsigned long long)(se->lat.count + se->failed), label);
+}
+
+/* marked_above: the share of a's samples that gputui marked disturbed. */
+static void marked(const gt_lesson_step *st, const gt_series *se, bool final, gt_verdict *v)
+{
+    uint64_t n = se->lat.count + se->failed;
+    double share = n ? (double)se->disturbed / (double)n : 0;
+
+    if (!final && n < (uint64_t)st->expect.samples) {
+        v->more = true;     /* a share of a first look's few samples says little */
+        snprintf(v->text, sizeof v->text, "measuring: %llu of %llu samples of %s marked "
+                 "disturbed so far", (unsigned long long)se->disturbed, (unsigned long long)n,
+                 st->expect.a.label);
+        return;
+    }
+    v->ratio = v->lo = v->hi = share;
+    v->kind = share >= st->expect.lo ? GT_VERDICT_YES : GT_VERDICT_NO;
+    snprintf(v->text, sizeof v->text, "%s: %llu of %llu samples of %s marked disturbed, %.0f%% "
+             "(expected at least %.0f%%)%s%s", gt_verdict_name(v->kind),
+             (unsigned long long)se->disturbed, (unsigned long long)n, st->expect.a.label,
+             100 * share, 100 * st->expect.lo, v->kind == GT_VERDICT_NO && st->otherwise[0]
+             ? "; " : "", v->kind == GT_VERDICT_NO ? st->otherwise : "");
+}
+
 void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_devprops *p,
                        uint64_t need, bool final, gt_verdict *v)
 {
@@ -163,6 +214,7 @@ void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_d
     int nref = x->rel >= GT_REL_CEIL_ABOVE ? 1 : 2;
     double m[2] = {NAN, NAN}, lo, hi;
     gt_dist *d[2] = {NULL, NULL};
+    uint64_t left_out = 0;
     char fa[32], fb[32], want[64], text[200];
     bool yes;
 
@@ -179,16 +231,27 @@ void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_d
     for (int i = 0; i < nref; i++) {
         gt_run *r = runs[ref[i]->config];
         int s = series_of(r, ref[i]->series);
+        gt_series *se;
         if (!r || s < 0) {
             snprintf(v->text, sizeof v->text, "measuring: configuration %d has not run yet",
                      ref[i]->config + 1);
             return;
         }
-        d[i] = x->time ? &r->s[s].lat : &r->s[s].bw;
-        if (r->s[s].lat.count < need) {
+        se = &r->s[s];
+        if (se->lat.count < need) {
             snprintf(v->text, sizeof v->text, "measuring: %s has %llu of %llu samples",
-                     ref[i]->label, (unsigned long long)r->s[s].lat.count,
+                     ref[i]->label, (unsigned long long)se->lat.count,
                      (unsigned long long)need);
+            return;
+        }
+        if (x->rel == GT_REL_MARKED) {
+            marked(st, se, final, v);
+            return;
+        }
+        left_out += se->disturbed;
+        d[i] = gt_series_judged(se, !x->time);
+        if (d[i]->count < need) {
+            busy(ref[i]->label, se, need, v);
             return;
         }
         m[i] = gt_dist_percentile(d[i], 0.5);
@@ -228,6 +291,7 @@ void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_d
         snprintf(text, sizeof text, "%s %s = %.0f%% of %s", x->a.label, fa, 100 * v->ratio,
                  label);
         judge(st, lo * factor / ceil, hi * factor / ceil, true, final, text, want, v);
+        say_left_out(v, left_out);
         return;
     }
     figure(fb, sizeof fb, m[1], x->time);
@@ -242,6 +306,7 @@ void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_d
     snprintf(text, sizeof text, "%s %s vs %s %s, %.2fx", x->a.label, fa, x->b.label, fb,
              v->ratio);
     judge(st, lo, hi, false, final, text, want, v);
+    say_left_out(v, left_out);
 }
 
 uint64_t gt_lesson_need(const gt_lesson_step *st, const gt_recording *rec)

@@ -94,6 +94,13 @@ uint64_t gt_run_failed(const gt_run *r)
     return n;
 }
 
+gt_dist *gt_series_judged(gt_series *s, bool bw)
+{
+    if (s->disturbed)
+        return bw ? &s->clean_bw : &s->clean_lat;
+    return bw ? &s->bw : &s->lat;
+}
+
 bool gt_series_disturbed(const gt_series *s)
 {
     uint64_t n = s->lat.count + s->failed;

@@ -192,7 +192,8 @@ static json_t *line_new(const gt_recorder *r, const char *type, uint32_t gen)
 }
 
 void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t *vals,
-                        uint32_t gen, const gt_setup_info *info)
+                        uint32_t gen, const gt_setup_info *info, const char *counters,
+                        const char *others)
 {
     json_t *o, *v, *setup;
     char buf[64];
@@ -217,6 +218,10 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t 
     json_object_set_new(o, "verification", json_string(info ? info->note : ""));
     if (info && info->timing[0])
         json_object_set_new(o, "timing", json_string(info->timing));
+    if (counters && counters[0])
+        json_object_set_new(o, "counters", json_string(counters));
+    if (others && others[0])
+        json_object_set_new(o, "others", json_string(others));
     put_line(r, o);
     flush(r);      /* a new configuration is on disk at once */
     r->nconfig++;

@@ -48,6 +48,7 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
     uint32_t gen = gt_engine_configure(eng, exp, vals);
     bool config_written = false;
     double t_first = 0;
+    char others[300];
 
     gt_run_init(run, exp, vals, gen);
     for (;;) {
@@ -69,7 +70,8 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
                 if (buf[i].gen != gen)
                     continue;
                 if (!config_written) {
-                    gt_recorder_config(rec, exp, vals, gen, &st.info);
+                    gt_recorder_config(rec, exp, vals, gen, &st.info, st.share.traffic_source,
+                                       gt_share_others_text(&st.share, others, sizeof others));
                     config_written = true;
                     t_first = gt_now();
                 }
@@ -82,7 +84,8 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
         }
         if (st.gen == gen && st.state == GT_ST_ERROR) {
             if (!config_written)
-                gt_recorder_config(rec, exp, vals, gen, &st.info);
+                gt_recorder_config(rec, exp, vals, gen, &st.info, st.share.traffic_source,
+                                       gt_share_others_text(&st.share, others, sizeof others));
             gt_recorder_error(rec, gen, st.msg);
             fprintf(stderr, "gputui: %s\n", st.msg);
             return GT_EXIT_FAIL;

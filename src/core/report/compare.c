@@ -25,20 +25,22 @@ const char *gt_compare_short_name(const char *device, char *buf, size_t len)
     return buf;
 }
 
-/* One series of one side: medians and verification counts. */
+/* One series of one side: medians of its clean samples, verification
+ * counts, and how many samples another program disturbed (left out). */
 typedef struct side {
     double lat, bw;
-    unsigned long long ok, failed;
+    unsigned long long ok, failed, left_out;
 } side;
 
 static side side_of(gt_series *s, bool bw)
 {
-    side d = {NAN, NAN, s->full + s->sampled, s->failed};
+    side d = {NAN, NAN, s->full + s->sampled, s->failed, s->disturbed};
+    gt_dist *lat = gt_series_judged(s, false), *b = gt_series_judged(s, true);
 
-    if (s->lat.count)
-        d.lat = gt_dist_percentile(&s->lat, 0.5);
-    if (bw && s->bw.count)
-        d.bw = gt_dist_percentile(&s->bw, 0.5);
+    if (lat->count)
+        d.lat = gt_dist_percentile(lat, 0.5);
+    if (bw && b->count)
+        d.bw = gt_dist_percentile(b, 0.5);
     return d;
 }
 
@@ -60,6 +62,7 @@ static json_t *side_json(const side *d)
     json_object_set_new(o, "bandwidth_p50_GBps", num(isfinite(d->bw) ? d->bw / 1e9 : NAN));
     json_object_set_new(o, "verified", json_integer((json_int_t)d->ok));
     json_object_set_new(o, "failed", json_integer((json_int_t)d->failed));
+    json_object_set_new(o, "disturbed_left_out", json_integer((json_int_t)d->left_out));
     return o;
 }
 
@@ -91,7 +94,7 @@ static void one_sided(FILE *f, gt_format fmt, const gt_recording *from, const gt
             json_object_set_new(o, "config", json_string(desc));
             json_array_append_new(arr, o);
         } else if (fmt == GT_FMT_CSV) {
-            fprintf(f, "%s,%s,\"%s\",,,,,,,,,,,\n", tag, c->exp->name, desc);
+            fprintf(f, "%s,%s,\"%s\",,,,,,,,,,,,,\n", tag, c->exp->name, desc);
         } else {
             fprintf(f, "  %s %s\n", c->exp->name, desc);
         }
@@ -115,7 +118,8 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
                                                  b->props.name, "created", b->created));
     } else if (fmt == GT_FMT_CSV) {
         fprintf(f, "kind,experiment,config,series,a_latency_p50_s,b_latency_p50_s,latency_a_over_b,"
-                   "a_GBps,b_GBps,bandwidth_a_over_b,a_verified,a_failed,b_verified,b_failed\n");
+                   "a_GBps,b_GBps,bandwidth_a_over_b,a_verified,a_failed,b_verified,b_failed,"
+                   "a_disturbed_left_out,b_disturbed_left_out\n");
     } else {
         fprintf(f, "A: %s, %s (recorded %s)\nB: %s, %s (recorded %s)\n"
                    "ratios are A/B: above 1 means A takes longer (latency) or moves more (GB/s)\n",
@@ -162,9 +166,9 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
                 for (int k = 0; k < 6; k++)
                     if (!strcmp(c[k], "-"))
                         c[k][0] = '\0';    /* CSV: empty where there is no figure */
-                fprintf(f, "shared,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%llu,%llu\n",
+                fprintf(f, "shared,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu\n",
                         ca->exp->name, desc, ra.s[s].name, c[0], c[1], c[2], c[3], c[4], c[5],
-                        da.ok, da.failed, db.ok, db.failed);
+                        da.ok, da.failed, db.ok, db.failed, da.left_out, db.left_out);
             } else {
                 char la[32], lb[32], r1[16], ga[16], gb[16], r2[16], va[32], vb[32];
                 gt_format_seconds(da.lat, la, sizeof la);
@@ -177,6 +181,9 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
                 snprintf(vb, sizeof vb, "%llu/%llu", db.ok, db.failed);
                 fprintf(f, "  %-18s %10s %10s %7s %9s %9s %7s %13s %13s\n", ra.s[s].name, la, lb,
                         r1, ga, gb, r2, va, vb);
+                if (da.left_out || db.left_out)
+                    fprintf(f, "  %-18s the clean samples' p50: left out as disturbed by "
+                            "another program, A %llu, B %llu\n", "", da.left_out, db.left_out);
             }
         }
         if (fmt == GT_FMT_JSON)
