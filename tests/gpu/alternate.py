@@ -13,11 +13,13 @@ widens the interval, not the ratio.
   else:  host too noisy to judge yet: another set of rounds, up to the
          check's retries, then SKIP (counted as not judged), never "ok".
 
-Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable or zc)
+Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, or d2d: its
+reference is nvbandwidth, $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
 starting with "#" say why a figure is measured again."""
 import json
 import math
+import os
 import random
 import statistics
 import subprocess
@@ -42,16 +44,30 @@ CHECKS = {
                         "destination"},
     },
     "zc": {
-        "band": 0.05,
+        # 10 repeats a sample, timed as one: the article's method.
+        "band": 0.02,
         "rounds": 3,
         "retries": 1,
-        "gputui": ["-e", "zerocopy", "--samples", "30", "--warmup", "1", "--variant",
-                   "explicit,mapped"],
+        "gputui": ["-e", "zerocopy", "--samples", "30", "--warmup", "1", "--repeat", "10",
+                   "--variant", "explicit,mapped"],
         "probe": ["zc-article"],
         "figures": {"explicit": "zc_article_explicit", "mapped": "zc_article_mapped"},
         "metric": "time",
         "what": {"explicit": "zero-copy explicit against the article's program",
                  "mapped": "zero-copy mapped against the article's program"},
+    },
+    "d2d": {
+        # 10 copies a sample, timed as one: nvbandwidth's -i 10. One copy
+        # timed alone carries the copy engine's start (about 1.5% of a
+        # 512 MiB copy on an H200); docs/how-it-measures.md says more.
+        "band": 0.01,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["--dir", "d2d", "--size", "512M", "--iters", "10", "--samples", "20"],
+        "nvbandwidth": ["-t", "device_local_copy", "-b", "512", "-i", "10", "-j"],
+        "figures": {"d2d": "device_local_copy"},
+        "metric": "bandwidth",
+        "what": {"d2d": "device-to-device 512 MiB against nvbandwidth's device_local_copy"},
     },
 }
 
@@ -72,7 +88,22 @@ def gputui_figures(c, bin_, log, tag):
     return figs
 
 
+def nvbandwidth_figures(c, log, tag):
+    nvb = os.environ.get("NVBANDWIDTH", "")
+    out = subprocess.run([nvb] + c["nvbandwidth"], capture_output=True, text=True, timeout=300)
+    open(f"{log}/alt-{tag}.json", "w").write(out.stdout)
+    if out.returncode:
+        raise RuntimeError(f"nvbandwidth exit {out.returncode}: {out.stderr.strip()[:300]}")
+    got = {}
+    for t in json.loads(out.stdout)["nvbandwidth"]["testcases"]:
+        m = t.get("bandwidth_matrix") or [[None]]
+        got[t["name"]] = float(m[0][0])         # GPU 0's figure, GB/s
+    return {k: got[v] for k, v in c["figures"].items()}
+
+
 def probe_figures(c, probe, log, tag):
+    if "nvbandwidth" in c:
+        return nvbandwidth_figures(c, log, tag)
     out = subprocess.run([probe] + c["probe"], capture_output=True, text=True, timeout=300)
     open(f"{log}/alt-{tag}.jsonl", "w").write(out.stdout)
     if out.returncode:
@@ -103,6 +134,10 @@ def interval(g, r, q, seed=12345, b=2000):
 def main():
     what, bin_, probe, log = sys.argv[1:5]
     c = CHECKS[what]
+    if "nvbandwidth" in c and not os.access(os.environ.get("NVBANDWIDTH", ""), os.X_OK):
+        for k in c["what"]:
+            print(f"SKIP {c['what'][k]}: no nvbandwidth (NVBANDWIDTH=path)")
+        return
     band = c["band"]
     unit = "GB/s" if c["metric"] == "bandwidth" else "ms"
     pending = dict(c["what"])
@@ -110,7 +145,8 @@ def main():
     for attempt in range(1 + c["retries"]):
         try:
             r_, m_ = rounds(what, c, bin_, probe, log, attempt)
-        except (RuntimeError, OSError, ValueError, KeyError, subprocess.TimeoutExpired) as e:
+        except (RuntimeError, OSError, ValueError, KeyError, IndexError, TypeError,
+                subprocess.TimeoutExpired) as e:
             for k in pending:
                 print(f"FAIL {c['what'][k]}: no figures ({e})")
             return

@@ -11,9 +11,11 @@
 #     return, sharing, the lessons, the traces; the two-GPU parts
 #     (tests/gpu/multi.sh: with NVBANDWIDTH=path, the peer matrix within 3%
 #     of nvbandwidth's), or their refusals on one GPU;
-#  3. fidelity against refprobe (tests/gpu/refprobe.cu) in alternation:
-#     zero-copy within 5% of the article's program, pageable copies within
-#     5% of a CPU-timed cudaMemcpy (tests/gpu/alternate.py);
+#  3. fidelity in alternation (tests/gpu/alternate.py): zero-copy within 2%
+#     of the article's program (tests/gpu/refprobe.cu), pageable copies
+#     within 5% of a CPU-timed cudaMemcpy, D2D within 1% of nvbandwidth's
+#     device_local_copy (NVBANDWIDTH=path); with nvbandwidth, a neighbour
+#     that only copies, an idle one and none (tests/gpu/neighbour.sh);
 #  4. the unwind test (no device memory leaked at any failure point);
 #  5. the TUI under tmux on the real device, and every experiment's sample
 #     rate there.
@@ -25,6 +27,7 @@ LOG=${GPUTUI_LOG_DIR:-build/test-gpu}
 mkdir -p "$LOG"
 . tests/gpu/lib.sh
 . tests/gpu/lanes.sh
+. tests/gpu/neighbour.sh
 
 if ! "$BIN" --list-devices; then
     echo "test-gpu: no usable CUDA device; nothing was run"
@@ -293,17 +296,21 @@ PY
 section "two GPUs: peer copies, portable memory, VMM from a peer (or the refusals on one)"
 tally < <(tests/gpu/multi.sh "$BIN" "$LOG" "$SAMPLES" 2>&1)
 
-section "fidelity: refprobe in alternation"
-# Zero-copy (the article's program, events around 10 back-to-back repeats)
-# and pageable H2D/D2H (a CPU-timed cudaMemcpy with the host buffer out of
-# the caches) beside gputui in turn, R G R G ... R, each a process of its
-# own, judged by the ratio of the two sides' means and its bootstrap
-# interval, within 5% (tests/gpu/alternate.py). Where the processes differ
-# too much to say, "host too noisy to judge": more rounds, then SKIP,
-# never ok.
-for what in zc pageable; do
+section "fidelity: refprobe and nvbandwidth in alternation"
+# Zero-copy (the article's program, events around 10 back-to-back repeats;
+# gputui --repeat 10), pageable H2D/D2H (a CPU-timed cudaMemcpy with the
+# host buffer out of the caches) and D2D 512 MiB (nvbandwidth -i 10;
+# gputui --iters 10) beside gputui in turn, R G R G ... R, each a process
+# of its own, judged by the ratio of the two sides' means and its
+# bootstrap interval, within 2%, 5% and 1% (tests/gpu/alternate.py). Where
+# the processes differ too much to say, "host too noisy to judge": more
+# rounds, then SKIP, never ok.
+for what in zc pageable d2d; do
     tally < <(python3 tests/gpu/alternate.py $what "$BIN" "$PROBE" "$LOG" 2>&1)
 done
+
+section "a neighbour that only copies, an idle one, none"
+tally < <(neighbour_checks 2>&1)
 
 section "lessons (live, each step's verdict)"
 for l in $("$BIN" --list-lessons | awk '/^[a-z]/ {print $1}'); do
