@@ -1,0 +1,172 @@
+/* A recording's reader against every way a file can be wrong: text that
+ * is not a recording or breaks the format (refused with FILE:LINE),
+ * text from a later writer (read), and files no reader should take
+ * (devices, FIFOs, directories, a line past GT_REC_MAX_LINE). */
+#define _DEFAULT_SOURCE      /* mkstemps */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <cmocka.h>
+
+#include "gputui/experiments/exp_transfer.h"
+#include "gputui/record/record.h"
+
+static char path[64];
+
+/* A fresh temporary file name ending in suffix ("" or ".gz"). */
+static void temp_path(const char *suffix)
+{
+    snprintf(path, sizeof path, "/tmp/gputui-test-XXXXXX%s", suffix);
+    close(mkstemps(path, (int)strlen(suffix)));
+}
+
+/* Parses text; on failure returns the message. */
+static int parse_text(const char *text, gt_recording *rec, gt_err *err)
+{
+    gt_err_clear(err);
+    return gt_recording_parse(rec, "t.gtr", text, strlen(text), err);
+}
+
+#define HDR "{\"type\":\"header\",\"format\":[1,0],\"version\":\"0.1.0\",\"created\":\"x\",\"device\":{\"name\":\"G\"}}\n"
+#define CFG "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{\"size\":\"8M\"}}\n"
+#define SMP "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":0,\"verify\":\"full\",\"sec\":0.001,\"bytes\":8388608}\n"
+
+static void bad_files(void **state)
+{
+    static const struct { const char *text, *must; } bad[] = {
+        {"", "empty file"},
+        {"hello\n", "t.gtr:1: not a gputui recording"},
+        {"{\"type\":\"config\"}\n", "t.gtr:1: not a gputui recording"},
+        {"{\"type\":\"header\",\"format\":[2,0]}\n" CFG, "t.gtr:1: recording format 2.0 is not supported"},
+        {HDR CFG "{not json}\n" SMP, "t.gtr:3: not a JSON object"},
+        {HDR CFG "[1,2]\n", "t.gtr:3: not a JSON object"},
+        {HDR SMP, "t.gtr:2: sample of configuration"},
+        {HDR CFG "{\"gen\":1}\n", "t.gtr:3: no \"type\""},
+        {HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"warp\",\"values\":{}}\n", "unknown experiment 'warp'"},
+        {HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{\"size\":\"9G\"}}\n", "t.gtr:2: config value size"},
+        {HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{\"dir\":3}}\n", "not a string"},
+        {HDR CFG CFG, "t.gtr:3: configuration 1 appears twice"},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":5,\"verify\":\"full\",\"sec\":1,\"bytes\":1}\n", "series outside 0..0"},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":0,\"verify\":\"full\",\"sec\":-1,\"bytes\":1}\n", "valid \"sec\""},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":0,\"verify\":\"full\",\"sec\":1,\"bytes\":-4}\n", "valid \"bytes\""},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":0,\"sec\":1,\"bytes\":4}\n", "without \"verify\""},
+        {HDR CFG HDR, "a second header"},
+        {HDR, "no configuration"},
+        {"{\"type\":\"header\",\"format\":[1,0]", "not a gputui recording"},
+    };
+    gt_recording rec;
+    gt_err err;
+    (void)state;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = parse_text(bad[i].text, &rec, &err);
+        if (rc != -1 || !strstr(err.msg, bad[i].must))
+            fail_msg("case %zu: rc %d, message '%s', wanted '%s'", i, rc, err.msg, bad[i].must);
+        assert_int_equal(rec.ncfg, 0);      /* freed */
+    }
+}
+
+static void tolerant_reading(void **state)
+{
+    gt_recording rec;
+    gt_err err;
+    (void)state;
+    /* Unknown fields and line types are ignored; a later minor version loads. */
+    assert_int_equal(parse_text("{\"type\":\"header\",\"format\":[1,7],\"future\":1}\n"
+                                "{\"type\":\"comment\",\"text\":\"hi\"}\n"
+                                "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"new\":[1],"
+                                "\"values\":{\"size\":\"8M\",\"color\":\"red\"}}\n" SMP "\n\n",
+                                &rec, &err), 0);
+    assert_int_equal(rec.minor, 7);
+    assert_int_equal(rec.ncfg, 1);
+    assert_int_equal(rec.cfg[0].n, 1);
+    assert_int_equal(rec.cfg[0].vals[GT_TR_SIZE], 8 << 20);
+    assert_int_equal(rec.cfg[0].vals[GT_TR_HOST], GT_HOST_PINNED);   /* default */
+    gt_recording_free(&rec);
+    /* A cut-off last line (no newline) is dropped and counted. */
+    assert_int_equal(parse_text(HDR CFG SMP "{\"type\":\"sample\",\"gen\":1,\"t\":0.6,\"ser", &rec, &err), 0);
+    assert_int_equal(rec.dropped, 1);
+    assert_int_equal(rec.cfg[0].n, 1);
+    gt_recording_free(&rec);
+    /* ... but a complete last line without a newline loads. */
+    assert_int_equal(parse_text(HDR CFG "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":0,"
+                                "\"verify\":\"full\",\"sec\":0.001,\"bytes\":8}", &rec, &err), 0);
+    assert_int_equal(rec.dropped, 0);
+    assert_int_equal(rec.cfg[0].n, 1);
+    gt_recording_free(&rec);
+}
+
+/* Files no reader should take: devices, FIFOs (not waited on), a
+ * directory; a line over GT_REC_MAX_LINE, plain and compressed, stops the
+ * reader with FILE:LINE in bounded memory. */
+static void hostile_files(void **state)
+{
+    static const char *const refused[][2] = {
+        {"/dev/zero", "not a regular file (a character device); a recording must be a regular file"},
+        {"/dev/null", "(a character device)"},
+        {"/tmp", "(a directory)"},
+    };
+    gt_recording rec;
+    gt_err err = {0};
+    char fifo[64], head[] = "{\"type\":\"header\",\"format\":[1,2]}\n";
+    char *big = malloc(GT_REC_MAX_LINE + 2);
+    FILE *f;
+    gzFile z;
+    (void)state;
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        gt_err_clear(&err);
+        assert_int_equal(gt_recording_load(&rec, refused[i][0], &err), -1);
+        assert_non_null(strstr(err.msg, refused[i][1]));
+    }
+    snprintf(fifo, sizeof fifo, "/tmp/gputui-fifo-%d", (int)getpid());
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    gt_err_clear(&err);
+    assert_int_equal(gt_recording_load(&rec, fifo, &err), -1);
+    assert_non_null(strstr(err.msg, "(a FIFO)"));
+    unlink(fifo);
+    /* The header, then a line of GT_REC_MAX_LINE + 1 bytes. */
+    assert_non_null(big);
+    memset(big, 'x', GT_REC_MAX_LINE + 1);
+    big[GT_REC_MAX_LINE + 1] = '\n';
+    temp_path("");
+    assert_non_null(f = fopen(path, "w"));
+    fputs(head, f);
+    fwrite(big, 1, GT_REC_MAX_LINE + 2, f);
+    fclose(f);
+    gt_err_clear(&err);
+    assert_int_equal(gt_recording_load(&rec, path, &err), -1);
+    assert_int_equal(strncmp(err.msg, path, strlen(path)), 0);
+    assert_non_null(strstr(err.msg, ":2: line longer than 4 MiB"));
+    unlink(path);
+    /* Compressed, and with no newline at all (as /dev/zero would be). */
+    temp_path(".gz");
+    assert_non_null(z = gzopen(path, "wb"));
+    for (int i = 0; i < 3; i++)
+        gzwrite(z, big, GT_REC_MAX_LINE);
+    gzclose(z);
+    gt_err_clear(&err);
+    assert_int_equal(gt_recording_load(&rec, path, &err), -1);
+    assert_non_null(strstr(err.msg, ":1: line longer than 4 MiB"));
+    unlink(path);
+    /* From memory, the same limit. */
+    gt_err_clear(&err);
+    assert_int_equal(gt_recording_parse(&rec, "m.gtr", big, GT_REC_MAX_LINE + 1, &err), -1);
+    assert_string_equal(err.msg, "m.gtr:1: line longer than 4 MiB");
+    free(big);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_files), cmocka_unit_test(tolerant_reading),
+        cmocka_unit_test(hostile_files),
+    };
+    return cmocka_run_group_tests_name("record_input", tests, NULL, NULL);
+}
