@@ -251,14 +251,10 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     snprintf(info->note, sizeof info->note, "%s", z->measure == GT_SH_LATENCY ?
              "the chase's end index against the host's" :
              "every copied word, on the GPU, after each copy");
-    if (z->stranger)
-        gt_setup_info_timing(info, "events around the %s, while the second process copies; "
-                             "marked disturbed when gputui sees it", z->measure == GT_SH_LATENCY
-                             ? "kernel" : "copy");
-    else
-        gt_setup_info_timing(info, "events around the %s, alone and then with the second "
-                             "process loading the GPU", z->measure == GT_SH_LATENCY ? "kernel"
-                             : "copy");
+    gt_setup_info_timing(info, "events around the %s, %s", z->measure == GT_SH_LATENCY ?
+                         "kernel" : "copy", z->stranger ? "while the second process copies; "
+                         "marked disturbed when gputui sees it" : "alone and then with the "
+                         "second process loading the GPU");
     *state = z;
     return 0;
 fail:
@@ -318,7 +314,8 @@ static int run(void *state, gt_sample *out, gt_err *err)
     if (z->stranger) {
         if (timed(z, &sec[0], &ok[0], err))
             return -1;
-        out[0] = (gt_sample){0, GT_SH_S_STRANGER, ok[0] ? GT_V_FULL : GT_V_FAILED, sec[0], bytes};
+        out[0] = (gt_sample){0, GT_SH_S_STRANGER, ok[0] ? GT_V_FULL : GT_V_FAILED, sec[0],
+                             bytes};
         return 1;
     }
     if (timed(z, &sec[0], &ok[0], err) || tell(z, 'g', 'G', err))

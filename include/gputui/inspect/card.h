@@ -31,8 +31,9 @@ enum {
 };
 
 /* A measured step with more than this share of its samples disturbed has
- * too few clean ones to judge: its row says busy. Between
- * GT_DISTURBED_SHARE (run.h) and this, its figure is the clean samples'. */
+ * too few clean ones to judge: its row says busy. Below it, its figure is
+ * the clean samples' (gt_series_judged, run.h), and the row says how many
+ * were left out. */
 #define GT_INSPECT_BUSY_SHARE 0.5
 
 /* One threshold: the figure's ratio to its basis ("ceiling", "reference",

@@ -41,6 +41,9 @@ uint64_t gt_run_failed(const gt_run *r);
  * ones). */
 #define GT_DISTURBED_SHARE 0.05
 bool gt_series_disturbed(const gt_series *s);
+/* The share of s's samples (failed ones included) marked disturbed, 0
+ * when it has none. */
+double gt_series_disturbed_share(const gt_series *s);
 /* The samples a judged figure stands on (compare, sweep, lessons): the
  * clean ones when any were disturbed, else all; bw: bandwidths, else
  * seconds. s->disturbed says how many were left out. */

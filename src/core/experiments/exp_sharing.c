@@ -62,12 +62,12 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     if (max >= 1 && r->vals[GT_SH_BESIDE] == GT_SH_STRANGER && r->nseries > 0) {
         const gt_series *s = &r->s[GT_SH_S_STRANGER];
         uint64_t n = s->lat.count + s->failed;
+        double share = gt_series_disturbed_share(s);
         if (!n)
             return 0;
         snprintf(lines[0], sizeof lines[0], "beside a program that copies: %llu of %llu samples "
                  "marked disturbed (%.0f%%): gputui %s", (unsigned long long)s->disturbed,
-                 (unsigned long long)n, 100.0 * (double)s->disturbed / (double)n,
-                 2 * s->disturbed > n ? "saw it" : "did not see it");
+                 (unsigned long long)n, 100.0 * share, share > 0.5 ? "saw it" : "did not see it");
         return 1;
     }
     if (max < 1 || !isfinite(a) || !isfinite(b) || a <= 0)

@@ -57,7 +57,7 @@ static void judge_figure(gt_inspect_row *r, double share, const gt_inspect_facts
 {
     size_t n = strlen(r->reason);
 
-    if (!(share > GT_DISTURBED_SHARE) || r->verdict == GT_IV_CANNOT)
+    if (!(share > 0) || r->verdict == GT_IV_CANNOT)
         return;
     if (share > GT_INSPECT_BUSY_SHARE) {
         r->verdict = GT_IV_BUSY;

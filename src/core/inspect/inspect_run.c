@@ -131,7 +131,6 @@ int gt_inspect_measure(const gt_cli *cli, gt_engine *eng, const gt_backend *be,
     int rc = 0, i, n;
 
     memset(&st, 0, sizeof st);
-
     gt_err_clear(&err);
     gt_engine_props(eng, &p);
     if (gt_inspection_start(&in, be, &p, bundle, &err)) {

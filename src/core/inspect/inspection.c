@@ -280,27 +280,24 @@ static double disturbed_share(const gt_run *run)
 {
     double m = 0;
 
-    for (int s = 0; s < run->nseries; s++) {
-        uint64_t n = run->s[s].lat.count + run->s[s].failed;
-        if (n && (double)run->s[s].disturbed / (double)n > m)
-            m = (double)run->s[s].disturbed / (double)n;
-    }
+    for (int s = 0; s < run->nseries; s++)
+        if (gt_series_disturbed_share(&run->s[s]) > m)
+            m = gt_series_disturbed_share(&run->s[s]);
     return m;
 }
 
-/* Series s's p50: of its clean samples when it has some disturbed ones
- * and enough clean ones (card.h), else of them all. */
+/* Series s's p50, of its clean samples as every judged figure is
+ * (run.h); of them all when none is clean (the row is busy then). */
 static double p50(gt_run *run, int s, bool bw)
 {
-    gt_series *se;
+    gt_dist *d;
 
     if (s >= run->nseries)
         return NAN;
-    se = &run->s[s];
-    if (gt_series_disturbed(se) && (double)se->disturbed <= GT_INSPECT_BUSY_SHARE *
-        (double)(se->lat.count + se->failed) && se->clean_lat.count)
-        return gt_dist_percentile(bw ? &se->clean_bw : &se->clean_lat, 0.5);
-    return gt_dist_percentile(bw ? &se->bw : &se->lat, 0.5);
+    d = gt_series_judged(&run->s[s], bw);
+    if (!d->count)
+        d = bw ? &run->s[s].bw : &run->s[s].lat;
+    return gt_dist_percentile(d, 0.5);
 }
 
 /* Who disturbed a step, as the engine saw them after it. */

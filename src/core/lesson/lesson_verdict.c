@@ -171,7 +171,7 @@ static void busy(const char *label, const gt_series *se, uint64_t need, gt_verdi
 {
     uint64_t clean = se->lat.count > se->disturbed ? se->lat.count - se->disturbed : 0;
 
-    if (2 * se->disturbed <= se->lat.count) {
+    if (gt_series_disturbed_share(se) <= 0.5) {
         snprintf(v->text, sizeof v->text, "measuring: %s has %llu of %llu clean samples (%llu "
                  "disturbed by another program left out)", label, (unsigned long long)clean,
                  (unsigned long long)need, (unsigned long long)se->disturbed);
@@ -188,7 +188,7 @@ static void busy(const char *label, const gt_series *se, uint64_t need, gt_verdi
 static void marked(const gt_lesson_step *st, const gt_series *se, bool final, gt_verdict *v)
 {
     uint64_t n = se->lat.count + se->failed;
-    double share = n ? (double)se->disturbed / (double)n : 0;
+    double share = gt_series_disturbed_share(se);
 
     if (!final && n < (uint64_t)st->expect.samples) {
         v->more = true;     /* a share of a first look's few samples says little */

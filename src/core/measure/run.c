@@ -101,10 +101,15 @@ gt_dist *gt_series_judged(gt_series *s, bool bw)
     return bw ? &s->bw : &s->lat;
 }
 
-bool gt_series_disturbed(const gt_series *s)
+double gt_series_disturbed_share(const gt_series *s)
 {
     uint64_t n = s->lat.count + s->failed;
-    return n && (double)s->disturbed > GT_DISTURBED_SHARE * (double)n;
+    return n ? (double)s->disturbed / (double)n : 0;
+}
+
+bool gt_series_disturbed(const gt_series *s)
+{
+    return gt_series_disturbed_share(s) > GT_DISTURBED_SHARE;
 }
 
 void gt_run_merge(gt_run *dst, const gt_run *src)
