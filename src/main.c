@@ -236,6 +236,7 @@ static bool only_inspection(const gt_recording *rec)
 {
     if (rec->ncfg)
         return false;
+    gt_ui_term_close();
     fprintf(stderr, "gputui: %s holds an inspection and no configuration to replay: "
             "gputui --batch --inspect --replay %s prints its card\n", rec->path, rec->path);
     return true;
@@ -245,7 +246,7 @@ static bool only_inspection(const gt_recording *rec)
  * a name that is neither is a usage error. With 'configs', a recording of
  * an inspection alone is refused. */
 static int load_named(const gt_bundle *b, const char *opt, const char *name, bool configs,
-                      gt_recording *rec)
+                      bool screen, gt_recording *rec)
 {
     char path[1024], msg[700];
     gt_err err;
@@ -255,7 +256,10 @@ static int load_named(const gt_bundle *b, const char *opt, const char *name, boo
         fprintf(stderr, "gputui: %s: %s\n", opt, msg);
         return GT_EXIT_USAGE;
     }
+    if (screen)                 /* the TUI's first frame, while it is read */
+        gt_ui_loading(path);
     if (gt_recording_load(rec, path, &err)) {
+        gt_ui_term_close();
         fprintf(stderr, "gputui: %s\n", err.msg);
         return GT_EXIT_FAIL;
     }
@@ -327,13 +331,15 @@ int main(int argc, char **argv)
 
     /* Compare mode: B is a recording; A is one too, or this machine. */
     if (cli.ncompare) {
-        if ((rc = load_named(&bundle, "--compare", cli.compare[cli.ncompare - 1], true, &cmp)))
+        if ((rc = load_named(&bundle, "--compare", cli.compare[cli.ncompare - 1], true, false,
+                             &cmp)))
             goto done;
         if (gt_recording_warning(&cmp, warn, sizeof warn)[0])
             fprintf(stderr, "gputui: %s\n", warn);
         src.compare = &cmp;
         if (cli.ncompare == 2) {
-            if ((rc = load_named(&bundle, "--compare", cli.compare[0], true, &rec))) {
+            if ((rc = load_named(&bundle, "--compare", cli.compare[0], true,
+                                 cli.mode == GT_MODE_TUI, &rec))) {
                 gt_recording_free(&cmp);
                 goto done;
             }
@@ -354,7 +360,8 @@ int main(int argc, char **argv)
     }
 
     if (cli.replay) {
-        if ((rc = load_named(&bundle, "--replay", cli.replay, false, &rec)))
+        if ((rc = load_named(&bundle, "--replay", cli.replay, false, cli.mode == GT_MODE_TUI,
+                             &rec)))
             goto done;
         if (cli.mode == GT_MODE_BATCH && cli.inspect) {
             rc = gt_inspect_batch_replay(&cli, &rec, &bundle);
@@ -385,13 +392,24 @@ int main(int argc, char **argv)
     }
     if (!be)
         gt_err_set(&err, GT_EXIT_USAGE, "%s", NO_CUDA);
-    if (!be || gt_engine_start(&src.eng, be, cli.device, &err)) {
+    /* The TUI draws its first frame while the context starts. */
+    int started = !be ? -1
+                : cli.mode == GT_MODE_TUI ? gt_ui_starting(&cli, be, &src.eng, &err)
+                                          : gt_engine_start(&src.eng, be, cli.device, &err);
+    if (started == 1) {         /* quit before the GPU was up */
+        if (gt_signal_caught)
+            fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+        rc = gt_signal_caught ? 128 + (int)gt_signal_caught : GT_EXIT_OK;
+        goto out;
+    }
+    if (started) {
         /* The TUI, and a lesson in batch mode, replay the bundled recording. */
         bool lesson = cli.mode == GT_MODE_BATCH && cli.lesson;
         bool fallback = (cli.mode == GT_MODE_TUI || lesson) && !cli.no_fallback &&
                         !cli.record && (!be || err.code != GT_EXIT_USAGE);
         gt_err lerr;
         if (!fallback) {
+            gt_ui_term_close();
             if (err.code != GT_EXIT_USAGE || !be)
                 fprintf(stderr, "gputui: %s; %s, %s\n", err.msg, be ? "without a GPU" : "here",
                         without_gpu(&cli, &bundle));
@@ -403,19 +421,27 @@ int main(int argc, char **argv)
         gt_err_clear(&lerr);
         rc = GT_EXIT_FAIL;
         if (bundle.n == 0) {
+            gt_ui_term_close();
             fprintf(stderr, "gputui: %s\n", err.msg);
             fprintf(stderr, "gputui: and no bundled recording to replay instead (none in %s)\n",
                     bundle.dir[0] ? bundle.dir : "share/gputui");
             goto out;
         }
         if (cli.device >= bundle.n) {
+            gt_ui_term_close();
             fprintf(stderr, "gputui: %s\n", err.msg);
             fprintf(stderr, "gputui: --device %d: the bundled recordings hold devices 0 to %d (%s)\n",
                     cli.device, bundle.n - 1, gt_bundle_models(&bundle, reason, sizeof reason));
             rc = GT_EXIT_USAGE;
             goto out;
         }
+        if (cli.mode == GT_MODE_TUI) {
+            snprintf(why, sizeof why, "the bundled %s recording (%s)", bundle.model[cli.device],
+                     bundle.path[cli.device]);
+            gt_ui_loading(why);
+        }
         if (gt_recording_load(&rec, bundle.path[cli.device], &lerr)) {
+            gt_ui_term_close();
             fprintf(stderr, "gputui: %s\n", err.msg);
             fprintf(stderr, "gputui: and the bundled recording does not load: %s\n", lerr.msg);
             goto out;

@@ -31,5 +31,16 @@ typedef struct gt_ui_source {
 } gt_ui_source;
 
 int gt_ui_run(const gt_cli *cli, gt_ui_source *src);
+/* The first frame before the GPU is up: starts the engine on be's device
+ * cli->device (gt_engine_begin), draws what NVML names without a context
+ * and the time the context takes, until the device is open. 0: open, the
+ * terminal stays up for gt_ui_run; -1: the open failed (err says why; the
+ * terminal stays up, for a replay, or gt_ui_term_close before a message);
+ * 1: quit ('q' or a signal), the engine stopped and the terminal closed. */
+int gt_ui_starting(const gt_cli *cli, const gt_backend *be, gt_engine **eng, gt_err *err);
+/* The first frame while a recording is read (the viewer): "reading WHAT". */
+void gt_ui_loading(const char *what);
+/* Gives the terminal back, if the UI holds it. */
+void gt_ui_term_close(void);
 
 #endif

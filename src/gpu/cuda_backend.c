@@ -296,6 +296,7 @@ const gt_backend gt_cuda_backend = {
     .open = open_device,
     .refresh = refresh,
     .close = close_device,
+    .peek = gt_nvml_peek,
     .ops = ops,
     .users = users,
     .traffic = traffic,

@@ -166,6 +166,10 @@ int gt_count_read(const unsigned long long *d, unsigned long long *h, cudaStream
 void gt_nvml_device(gt_devprops *p);
 void gt_query_topology(gt_topo *t, int count);
 void gt_nvml_close(void);
+/* Device 'ordinal' as NVML gives it without a CUDA context: its name, and
+ * its memory, where every GPU of the machine has the same ones (NVML and
+ * CUDA number GPUs differently). 0, or -1 when NVML cannot say. */
+int gt_nvml_peek(int ordinal, gt_devprops *p);
 /* The other processes on the device at PCI bus, without those in skip;
  * their activity since *last_ts (NVML's microseconds), which moves on. */
 void gt_nvml_users(const char *bus, const int *skip, int nskip, unsigned long long *last_ts,

@@ -8,6 +8,7 @@
  * the NVML fields stay unknown and the note says why. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,19 +33,24 @@ typedef int (*pfn_nvml_str)(char *, unsigned int);
 
 static void *nvml;
 static bool nvml_ready;
+static pthread_mutex_t nvml_mu = PTHREAD_MUTEX_INITIALIZER;     /* loading and closing */
 
-/* Loads and initialises NVML once; NULL with why set when it cannot. */
+/* Loads and initialises NVML once (the TUI's first frame may ask while the
+ * worker opens the device); NULL with why set when it cannot. */
 static void *nvml_lib(char *why, size_t n)
 {
+    pthread_mutex_lock(&nvml_mu);
     if (!nvml) {
         nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
         if (!nvml) {
+            pthread_mutex_unlock(&nvml_mu);
             snprintf(why, n, "NVML not found (libnvidia-ml.so.1)");
             return NULL;
         }
         pfn_nvml_void init = (pfn_nvml_void)dlsym(nvml, "nvmlInit_v2");
         nvml_ready = init && init() == 0;
     }
+    pthread_mutex_unlock(&nvml_mu);
     if (!nvml_ready) {
         snprintf(why, n, "NVML did not initialize");
         return NULL;
@@ -378,6 +384,7 @@ void gt_nvml_traffic(const char *bus, gt_link_traffic *t)
 
 void gt_nvml_close(void)
 {
+    pthread_mutex_lock(&nvml_mu);
     if (nvml) {
         pfn_nvml_void shut = (pfn_nvml_void)dlsym(nvml, "nvmlShutdown");
         if (nvml_ready && shut)
@@ -386,4 +393,54 @@ void gt_nvml_close(void)
         nvml = NULL;
         nvml_ready = false;
     }
+    pthread_mutex_unlock(&nvml_mu);
+}
+
+/* nvmlMemory_t */
+typedef struct nvml_memory { unsigned long long total, free, used; } nvml_memory;
+typedef int (*pfn_nvml_count)(unsigned int *);
+typedef int (*pfn_nvml_by_index)(unsigned int, nvml_device *);
+typedef int (*pfn_nvml_name)(nvml_device, char *, unsigned int);
+typedef int (*pfn_nvml_mem)(nvml_device, nvml_memory *);
+
+int gt_nvml_peek(int ordinal, gt_devprops *p)
+{
+    pfn_nvml_count count;
+    pfn_nvml_by_index by_index;
+    pfn_nvml_name name;
+    pfn_nvml_mem mem;
+    unsigned int n = 0;
+    unsigned long long total = 0;
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    char why[80], first[sizeof p->name] = "";
+
+    gt_devprops_init(p);
+    if (ordinal < 0 || !nvml_lib(why, sizeof why))
+        return -1;
+    count = (pfn_nvml_count)dlsym(nvml, "nvmlDeviceGetCount_v2");
+    by_index = (pfn_nvml_by_index)dlsym(nvml, "nvmlDeviceGetHandleByIndex_v2");
+    name = (pfn_nvml_name)dlsym(nvml, "nvmlDeviceGetName");
+    mem = (pfn_nvml_mem)dlsym(nvml, "nvmlDeviceGetMemoryInfo");
+    if (!count || !by_index || !name || count(&n) != 0 || n == 0)
+        return -1;
+    /* NVML counts in PCI order, CUDA fastest first: only what every GPU
+     * has in common is this ordinal's for sure. */
+    for (unsigned i = 0; i < n; i++) {
+        nvml_device d;
+        char nm[sizeof p->name];
+        nvml_memory m;
+        if (by_index(i, &d) != 0 || name(d, nm, sizeof nm) != 0 || (i && strcmp(nm, first)))
+            return -1;
+        if (!i)
+            snprintf(first, sizeof first, "%s", nm);
+        if (!mem || mem(d, &m) != 0 || (i && m.total != total))
+            mem = NULL;
+        else
+            total = m.total;
+    }
+    p->ordinal = ordinal;
+    snprintf(p->name, sizeof p->name, "%s", first);
+    if (mem && total && !(vis && strstr(vis, "MIG")))
+        gt_dp_set(p, GT_DP_MEM_TOTAL, (int64_t)total);
+    return 0;
 }

@@ -74,19 +74,35 @@ static void cpu_fill_pattern(uint32_t *p, size_t n, uint32_t seed)
         p[i] = gt_pattern_word(i, seed);
 }
 
-/* The "kept" line of a buffer reused from an earlier configuration. */
-static void kept_line(gt_setup_info *info, const char *role, const gt_kept *k, double now_sec)
+/* keep.c tells buffers apart by kind and flags: memory pinned with
+ * another GPU current is not the same buffer as this GPU's. */
+#define KEEP_OTHER_OWNER 0x80000000u
+/* The "kept" line of a buffer reused from an earlier configuration, and in
+ * the trace the call a fresh set-up would have made, marked kept. */
+static void kept_line(gt_setup_info *info, const char *role, const gt_kept *k, size_t bytes,
+                      double now_sec)
 {
-    char sz[32], t[32];
+    char sz[32], t[32], call[GT_TRACE_CALL], a[GT_TA_BUF], f[GT_TA_BUF];
 
     gt_setup_info_time(info, now_sec, "%s: %s kept (allocated earlier in %s)", role,
                        gt_format_size(k->cap, sz, sizeof sz),
                        gt_format_seconds(k->alloc_sec, t, sizeof t));
+    gt_ta_size(bytes, a);
+    if (k->device)
+        snprintf(call, sizeof call, "cudaMalloc(%s)", a);
+    else if (k->kind == GT_HOST_PINNED)
+        snprintf(call, sizeof call, "cudaMallocHost(%s)", a);
+    else if (k->kind == GT_HOST_HOSTALLOC)
+        snprintf(call, sizeof call, "cudaHostAlloc(%s, cudaHostAlloc%s)", a,
+                 gt_ta_hostflags(k->flags & ~KEEP_OTHER_OWNER, 0, f));
+    else if (k->kind == GT_HOST_REGISTER)
+        snprintf(call, sizeof call, "cudaHostRegister(%s, cudaHostRegister%s)", a,
+                 gt_ta_hostflags(k->flags & ~KEEP_OTHER_OWNER, 1, f));
+    else
+        return;     /* malloc: no CUDA call */
+    gt_trace_kept(call);
 }
 
-/* keep.c tells buffers apart by kind and flags: memory pinned with
- * another GPU current is not the same buffer as this GPU's. */
-#define KEEP_OTHER_OWNER 0x80000000u
 static unsigned keep_flags(const tr *t, unsigned flags)
 {
     return t->owner >= 0 ? flags | KEEP_OTHER_OWNER : flags;
@@ -126,7 +142,7 @@ static int host_alloc(tr *t, bool src, const gt_devprops *p, gt_setup_info *info
 
     if (gt_keep_take(src ? GT_KEEP_TR_SRC : GT_KEEP_TR_DST, false, (int)t->host,
                      keep_flags(t, flags), t->bytes, k)) {
-        kept_line(info, role, k, gt_now() - t0);
+        kept_line(info, role, k, t->bytes, gt_now() - t0);
         if (src)
             t->seed = k->seed;
         return 0;
@@ -204,7 +220,7 @@ static int dev_alloc(tr *t, int slot, gt_setup_info *info, gt_err *err)
     double t0 = gt_now();
 
     if (gt_keep_take(slot, true, -1, 0, t->bytes, k)) {
-        kept_line(info, role, k, gt_now() - t0);
+        kept_line(info, role, k, t->bytes, gt_now() - t0);
         return 0;
     }
     k->device = true;
@@ -538,4 +554,15 @@ fail:
     return -1;
 }
 
-GT_GPU_OPS(transfer) = {.setup = setup, .run = run, .teardown = teardown};
+/* Copies per sample (the one parameter marked 'iteration' besides the
+ * warm-up): taken into the set-up as it is. */
+static int retune(void *state, const int64_t *v, gt_err *err)
+{
+    tr *t = state;
+
+    (void)err;
+    t->iters = (int)v[GT_TR_ITERS];
+    return 0;
+}
+
+GT_GPU_OPS(transfer) = {.setup = setup, .run = run, .retune = retune, .teardown = teardown};

@@ -6,7 +6,6 @@
 #include "gputui/ui.h"
 
 #include <errno.h>
-#include <langinfo.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +98,6 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     gt_sample buf[1024];
     double last_draw = 0;
     bool dirty = true, quit = false, rec_failed = false;
-    const char *cs;
 
     memset(&u, 0, sizeof u);
     u.src = src;
@@ -151,8 +149,10 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             fd = gt_create_new(cli->trace);
         u.trace = fd < 0 ? NULL : fdopen(fd, "w");
         if (!u.trace) {
-            fprintf(stderr, "gputui: --trace %s: %s\n", cli->trace, errno == EEXIST ?
-                    "the file exists; give --force to replace it, or another name" : strerror(errno));
+            int e = errno;
+            gt_ui_term_close();     /* up when the first frame came before the GPU */
+            fprintf(stderr, "gputui: --trace %s: %s\n", cli->trace, e == EEXIST ?
+                    "the file exists; give --force to replace it, or another name" : strerror(e));
             if (fd >= 0)
                 close(fd);
             return GT_EXIT_USAGE;
@@ -162,6 +162,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         gt_err err;
         gt_err_clear(&err);
         if (gt_recorder_open(&u.recorder, cli->record, cli->force, &u.props, &err)) {
+            gt_ui_term_close();
             fprintf(stderr, "gputui: %s\n", err.msg);
             if (u.trace)
                 fclose(u.trace);
@@ -171,6 +172,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     if (!u.rec) {
         char msg[400];
         if (gt_experiment_check(u.exp, u.vals, &u.props, msg, sizeof msg)) {
+            gt_ui_term_close();
             fprintf(stderr, "gputui: --%s\n", msg);
             if (u.trace)
                 fclose(u.trace);
@@ -178,23 +180,12 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             return GT_EXIT_USAGE;
         }
     }
-    cs = nl_langinfo(CODESET);
-    u.utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
-    ui_screen_init(u.utf8);
-
-    ui_crash_save_tty();
-    if (!initscr()) {
+    u.utf8 = ui_term_utf8();
+    if (!ui_term_open()) {
         fprintf(stderr, "gputui: cannot initialize the terminal (TERM=%s)\n",
                 getenv("TERM") ? getenv("TERM") : "");
         return GT_EXIT_FAIL;
     }
-    cbreak();
-    noecho();
-    keypad(stdscr, TRUE);
-    nodelay(stdscr, TRUE);
-    set_escdelay(25);
-    curs_set(0);
-    ui_crash_arm();
     init_colors(&u, cli);
     u.strip = calloc(1, sizeof *u.strip);  /* 's' says so if it is missing */
     /* Clicks and the wheel, where the terminal reports them. */
@@ -245,10 +236,13 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         }
         if (dirty) {
             /* Frame pending: leave the engine's fd alone until it is due,
-             * so a fast sample stream cannot spin this loop. */
+             * so a fast sample stream cannot spin this loop; but not while
+             * the configuration waits for its first sample, which is drawn
+             * as soon as it comes. */
             wait = last_draw + FRAME_S - now;
             timeout = (int)(wait * 1e3) + 1;
-            pfd[1].fd = -1;
+            if (u.drained)
+                pfd[1].fd = -1;
         } else if (u.st.state == GT_ST_SETUP || u.st.state == GT_ST_WARMUP) {
             timeout = 250;      /* elapsed time on screen */
         }
@@ -270,7 +264,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         if (timeout > 0 && !idle_tick && !pfd[0].revents && !pfd[1].revents)
             dirty = true;
         if (pfd[1].fd >= 0 && pfd[1].revents) {
-            bool first = gt_run_count(&u.cur) == 0;
+            bool first = !u.drained;
             while ((n = gt_engine_drain(u.eng, buf, GT_ARRAY_LEN(buf))) > 0) {
                 double t = gt_now();
                 record_samples(&u, buf, n);
@@ -282,7 +276,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
                 }
             }
             dirty = true;
-            if (first && gt_run_count(&u.cur))
+            if (first && u.drained)
                 last_draw = 0;      /* the first sample after a change: show it now */
         }
         take_timeline(&u);
@@ -329,8 +323,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
                 break;
         }
     }
-    ui_crash_disarm();
-    endwin();
+    gt_ui_term_close();
     if (u.trace)
         fclose(u.trace);
     if (u.recorder && u.recorded_gen && !u.fatal[0]) {

@@ -68,7 +68,7 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
     /* Set-up figures: allocation and registration times. */
     for (int i = 0; i < u->st.info.ntimes && row < end; i++)
         ui_putf(row++, x, w, A_NORMAL, " %-44s %s", u->st.info.times[i].label,
-             gt_format_seconds(u->st.info.times[i].sec, tbuf, sizeof tbuf));
+             gt_setup_time_text(&u->st.info, i, tbuf, sizeof tbuf));
     for (int i = 0; i < nsum && row < end; i++)
         ui_putf(row++, x, w, ui_role(u, C_TITLE), " %s", sum[i]);
     if (row < end && u->st.info.note[0])

@@ -6,6 +6,8 @@
  *   screen.c         drawing primitives: colour roles, put, wrap
  *   state.c          the status message; a configuration to the engine
  *   crash.c          the terminal given back when the TUI crashes
+ *   term.c           the terminal opened once and closed once
+ *   starting.c       the first frame, before the GPU is up
  *   device_panel.c   the device's properties
  *   param_pane.c     the experiment's parameters, set-up figures, summary,
  *                    and 'y': the headline's decomposition
@@ -188,6 +190,9 @@ void ui_inspect_free(ui *u);
 bool ui_inspect_full(const ui *u);  /* the finished card takes the whole body */
 void ui_draw_inspect(ui *u, int y, int h);
 
+/* term.c: curses started (once: true if it is up) and the codeset. */
+bool ui_term_open(void);
+bool ui_term_utf8(void);
 /* crash.c: save_tty before initscr, arm after it, disarm before endwin. */
 void ui_crash_save_tty(void);
 void ui_crash_arm(void);

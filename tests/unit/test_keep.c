@@ -6,14 +6,32 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "gputui/engine/keep.h"
 #include "gputui/experiments/patterns.h"
+#include "gputui/input/options.h"
 
 #define MiB (1ull << 20)
 #define GiB (1ull << 30)
+
+/* --help gives the bound as keep.h has it. */
+static void help_names_the_bound(void **st)
+{
+    char *text = NULL, want[64];
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    (void)st;
+    assert_non_null(f);
+    gt_options_usage(f);
+    fclose(f);
+    snprintf(want, sizeof want, "up to %llu MiB each", (unsigned long long)(GT_KEEP_MAX_BYTES >> 20));
+    assert_non_null(strstr(text, want));
+    assert_non_null(strstr(text, "(a change keeps the set-up)"));
+    free(text);
+}
 
 static void reuse(void **st)
 {
@@ -72,6 +90,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reuse), cmocka_unit_test(hold), cmocka_unit_test(patterns),
+        cmocka_unit_test(help_names_the_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,9 +11,37 @@
 #include "gputui/experiments/exp_transfer.h"
 #include "gputui/experiments/exp_hostalloc.h"
 #include "gputui/experiments/exp_zerocopy.h"
+#include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
 
 static const gt_param *P(int i) { return &gt_exp_transfer.params[i]; }
+
+/* Which changes need no new set-up: the warm-up always; copies per sample
+ * only where the back-end can retune; anything else, or nothing, never. */
+static void iteration_only_changes(void **state)
+{
+    int64_t a[GT_MAX_PARAMS], b[GT_MAX_PARAMS];
+    char what[96];
+    (void)state;
+    gt_experiment_defaults(&gt_exp_transfer, a);
+    memcpy(b, a, sizeof b);
+    assert_false(gt_experiment_iteration_only(&gt_exp_transfer, a, b, true, what, sizeof what));
+    b[GT_TR_WARMUP] = 7;
+    assert_true(gt_experiment_iteration_only(&gt_exp_transfer, a, b, false, what, sizeof what));
+    assert_string_equal(what, "warm-up copies");
+    b[GT_TR_ITERS] = 3;
+    assert_false(gt_experiment_iteration_only(&gt_exp_transfer, a, b, false, what, sizeof what));
+    assert_true(gt_experiment_iteration_only(&gt_exp_transfer, a, b, true, what, sizeof what));
+    assert_string_equal(what, "copies per sample, warm-up copies");
+    b[GT_TR_SIZE] = a[GT_TR_SIZE] / 2;
+    assert_false(gt_experiment_iteration_only(&gt_exp_transfer, a, b, true, what, sizeof what));
+    /* every experiment's warm-up count is one */
+    for (int i = 0; i < gt_nexperiments; i++) {
+        const gt_experiment *e = gt_experiments[i];
+        if (e->warmup_param >= 0)
+            assert_true(e->params[e->warmup_param].iteration);
+    }
+}
 
 static void size_steps_powers_of_two(void **state)
 {
@@ -212,7 +240,7 @@ static void hostalloc_table(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(hostalloc_table),
+        cmocka_unit_test(hostalloc_table), cmocka_unit_test(iteration_only_changes),
         cmocka_unit_test(zerocopy_table),
         cmocka_unit_test(size_steps_powers_of_two), cmocka_unit_test(enums_wrap_ints_clamp),
         cmocka_unit_test(format_round_trips), cmocka_unit_test(applicability),

@@ -51,6 +51,32 @@ static void test_capture(void **s)
     assert_int_equal(gt_trace_phase_parse("later"), -1);
 }
 
+/* A kept set-up: its calls listed as a fresh set-up would make them, each
+ * marked kept and shown without a time; the iteration and teardown go. */
+static void test_kept(void **s)
+{
+    static gt_trace t;
+    char line[256];
+    (void)s;
+    gt_trace_clear(&t);
+    gt_trace_capture(&t, GT_TR_SETUP);
+    gt_trace_args("%s", "64 MiB");
+    gt_trace_call_done("cudaMalloc(&p, n)", "cudaSuccess", true, 2e-3);
+    gt_trace_kept("cudaMallocHost(64 MiB)");        /* a buffer kept from before */
+    gt_trace_capture(&t, GT_TR_RUN);
+    gt_trace_call_done("cudaMemcpyAsync(d, s, n, k, st)", "cudaSuccess", true, 1e-3);
+    gt_trace_capture(NULL, GT_TR_SETUP);
+    gt_trace_kept("cudaMalloc(1 MiB)");             /* no capture: nothing */
+    assert_int_equal(t.n, 3);
+    assert_string_equal(gt_trace_format(&t.c[1], line, sizeof line),
+                        "cudaMallocHost(64 MiB) -> kept");
+    gt_trace_keep_setup(&t);
+    assert_int_equal(t.n, 2);
+    assert_int_equal(gt_trace_count(&t, GT_TR_RUN), 0);
+    assert_string_equal(gt_trace_format(&t.c[0], line, sizeof line), "cudaMalloc(64 MiB) -> kept");
+    assert_true(t.c[0].ok);
+}
+
 /* Written by the recorder, read back by the reader, under its config. */
 static void test_recorded(void **s)
 {
@@ -148,7 +174,8 @@ static void test_why(void **s)
 int main(void)
 {
     const struct CMUnitTest t[] = {
-        cmocka_unit_test(test_capture), cmocka_unit_test(test_recorded),
+        cmocka_unit_test(test_capture), cmocka_unit_test(test_kept),
+        cmocka_unit_test(test_recorded),
         cmocka_unit_test(test_bad_trace_line), cmocka_unit_test(test_why),
     };
     return cmocka_run_group_tests(t, NULL, NULL);

@@ -23,6 +23,11 @@ typedef struct gt_exp_ops {
     /* One timed, verified iteration: writes 1..GT_MAX_SERIES samples
      * (series, verify, sec, bytes) and returns how many, or -1. */
     int (*run)(void *state, gt_sample *out, gt_err *err);
+    /* Optional: takes the values of parameters marked 'iteration'
+     * (param.h) into a set-up made for other values of them; the rest are
+     * as at set-up. 0, or -1 with err set (the set-up then stays whole,
+     * and is torn down). */
+    int (*retune)(void *state, const int64_t *vals, gt_err *err);
     /* Frees everything setup took. state may be NULL. */
     void (*teardown)(void *state);
     /* Optional: true when run() has nothing more to give (a replayed
@@ -72,6 +77,10 @@ typedef struct gt_backend {
     int (*device_count)(int *n, gt_err *err);
     /* Reads properties of device 'ordinal' without keeping a context. */
     int (*query)(int ordinal, gt_devprops *p, gt_err *err);
+    /* Optional: what is known of device 'ordinal' before any CUDA call
+     * (its name, its memory), from any thread, in a few milliseconds: 0,
+     * or -1 when nothing is. */
+    int (*peek)(int ordinal, gt_devprops *p);
     /* Makes 'ordinal' current on the calling thread and fills p. */
     int (*open)(int ordinal, gt_devprops *p, gt_err *err);
     /* Re-reads what changes (free memory). */

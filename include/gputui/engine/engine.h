@@ -3,6 +3,8 @@
  *
  * The UI (or batch driver) thread:
  *   gt_engine_start()          opens the device on the worker, waits for it
+ *                              (or gt_engine_begin, then gt_engine_wait_open,
+ *                              to draw something while the context starts)
  *   gt_engine_configure()      new configuration -> new generation number
  *   poll(gt_engine_fd()) ...   readable when samples or the status changed
  *   gt_engine_drain()          takes queued samples (never blocks)
@@ -90,6 +92,12 @@ const char *gt_share_others_text(const gt_share_status *sh, char *buf, size_t n)
 
 int gt_engine_start(gt_engine **out, const gt_backend *be, int device,
                     gt_err *err);
+/* The worker starts opening the device; gt_engine_wait_open says when it
+ * has: 1 open, 0 not yet after timeout_s (< 0: waits as long as it
+ * takes), -1 it failed (err says why; the engine is freed and *e NULL).
+ * The engine's fd turns readable when the open ends. */
+int gt_engine_begin(gt_engine **out, const gt_backend *be, int device, gt_err *err);
+int gt_engine_wait_open(gt_engine **e, double timeout_s, gt_err *err);
 uint32_t gt_engine_configure(gt_engine *e, const gt_experiment *exp,
                              const int64_t *vals);
 void gt_engine_set_paused(gt_engine *e, bool paused);

@@ -42,6 +42,8 @@ typedef struct gt_setup_info {
     char timing[128];  /* how a sample's time was taken, when not plainly events */
     uint32_t skipped;  /* bit s: series s is never produced on this device */
     char why_skipped[96];
+    bool kept;         /* the configuration before's set-up was kept: times[0]
+                          says why, and no time was spent */
 } gt_setup_info;
 
 struct gt_run;
@@ -105,6 +107,13 @@ int gt_experiment_validate(const gt_experiment *e, const int64_t *vals,
 char *gt_experiment_describe(const gt_experiment *e, const int64_t *vals,
                              char *buf, size_t len);
 
+/* Whether going from values 'from' to 'to' changes only parameters that
+ * need no new set-up (gt_param.iteration), at least one of them: the
+ * warm-up count always, the others only when 'retune' (the back-end can
+ * take them into a set-up). On true, 'what' names them ("copies per
+ * sample"). */
+bool gt_experiment_iteration_only(const gt_experiment *e, const int64_t *from,
+                                  const int64_t *to, bool retune, char *what, size_t len);
 /* Whether bandwidth is shown for these values. */
 bool gt_experiment_bandwidth(const gt_experiment *e, const int64_t *vals);
 /* e->check, or 0 when the experiment has none. */
@@ -129,6 +138,9 @@ double gt_ceiling_link(const gt_devprops *p, int a, int b, double *factor, char 
 void gt_setup_info_time(gt_setup_info *info, double sec,
                         const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Set-up row i's time as shown: "kept" for a kept set-up (no time was
+ * spent), else its seconds. Returns buf. */
+const char *gt_setup_time_text(const gt_setup_info *info, int i, char *buf, size_t len);
 /* Sets info->timing (cut at its size). */
 void gt_setup_info_timing(gt_setup_info *info, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -35,6 +35,9 @@ typedef struct gt_param {
     const char *zero_name;      /* INT, SIZE: how 0 is shown and typed ("auto"); NULL: "0" */
     const char *before;         /* the value in effect in recordings made before the
                                    parameter existed; NULL: its default */
+    bool iteration;             /* a change needs no new set-up: the warm-up count, or
+                                   what the back-end's retune takes (backend.h);
+                                   false: a change sets the configuration up again */
 } gt_param;
 
 /* Parses text for p into *out. Returns 0, or -1 with a message that names

@@ -50,6 +50,14 @@ void gt_trace_args(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A call made on this thread: 'expr' is its source text. Nothing happens
  * when no capture is on. */
 void gt_trace_call_done(const char *expr, const char *result, bool ok, double sec);
+/* The result of a call a fresh set-up would make that was not made: what
+ * it gave is kept from an earlier configuration. Shown without a time. */
+#define GT_TRACE_KEPT "kept"
+/* A set-up kept whole: t keeps only its set-up calls, each marked kept. */
+void gt_trace_keep_setup(gt_trace *t);
+/* A call not made on this thread because its result was kept ("cudaMalloc(64
+ * MiB)"); nothing happens when no capture is on. */
+void gt_trace_kept(const char *call);
 /* Appends one call to t as it is (a recording's); folds repeats. */
 void gt_trace_add(gt_trace *t, int phase, const char *call, const char *result, bool ok,
                   unsigned count, double sec);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *gt_share_foreign_doing(const gt_share_status *sh, char *buf, size_t n)
@@ -57,7 +58,7 @@ static void engine_free(gt_engine *e)
     free(e);
 }
 
-int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *err)
+int gt_engine_begin(gt_engine **out, const gt_backend *be, int device, gt_err *err)
 {
     gt_engine *e = calloc(1, sizeof *e);
     sigset_t all, old;
@@ -95,9 +96,33 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
         engine_free(e);
         return -1;
     }
+    *out = e;
+    return 0;
+}
+
+int gt_engine_wait_open(gt_engine **ep, double timeout_s, gt_err *err)
+{
+    gt_engine *e = *ep;
+    struct timespec until;
+    int rc;
+
+    if (timeout_s >= 0) {       /* the condition variable's clock: CLOCK_REALTIME */
+        clock_gettime(CLOCK_REALTIME, &until);
+        long ns = until.tv_nsec + (long)((timeout_s - (double)(long)timeout_s) * 1e9);
+        until.tv_sec += (time_t)timeout_s + ns / 1000000000L;
+        until.tv_nsec = ns % 1000000000L;
+    }
     pthread_mutex_lock(&e->mu);
-    while (!e->opened)
-        pthread_cond_wait(&e->cv, &e->mu);
+    while (!e->opened) {
+        if (timeout_s < 0)
+            pthread_cond_wait(&e->cv, &e->mu);
+        else if (pthread_cond_timedwait(&e->cv, &e->mu, &until) == ETIMEDOUT)
+            break;
+    }
+    if (!e->opened) {
+        pthread_mutex_unlock(&e->mu);
+        return 0;
+    }
     rc = e->open_rc;
     if (rc)
         *err = e->open_err;
@@ -105,10 +130,17 @@ int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *e
     if (rc) {
         pthread_join(e->thread, NULL);
         engine_free(e);
+        *ep = NULL;
         return -1;
     }
-    *out = e;
-    return 0;
+    return 1;
+}
+
+int gt_engine_start(gt_engine **out, const gt_backend *be, int device, gt_err *err)
+{
+    if (gt_engine_begin(out, be, device, err))
+        return -1;
+    return gt_engine_wait_open(out, -1, err) == 1 ? 0 : -1;
 }
 
 uint32_t gt_engine_configure(gt_engine *e, const gt_experiment *exp, const int64_t *vals)

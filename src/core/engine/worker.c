@@ -21,6 +21,31 @@ static void publish_trace(gt_engine *e, traced *to, const gt_trace *t, uint32_t 
     }
 }
 
+/* A change of parameters that need no new set-up (gt_param.iteration)
+ * keeps the one in place: the back-end takes the new values (retune), the
+ * trace lists the set-up calls as kept, the set-up times say so, and no
+ * warm-up runs (nothing new to warm). False when the change needs a set-up,
+ * or retune refused. */
+static bool keep_setup(const gt_experiment *exp, const gt_exp_ops *ops, void *state,
+                       const int64_t *from, const int64_t *to, const gt_setup_info *was,
+                       gt_setup_info *info)
+{
+    char what[96];
+    gt_err err;
+
+    if (!state || !ops || ops->replayed ||
+        !gt_experiment_iteration_only(exp, from, to, ops->retune != NULL, what, sizeof what))
+        return false;
+    gt_err_clear(&err);
+    if (ops->retune && ops->retune(state, to, &err))
+        return false;
+    *info = *was;
+    info->ntimes = 0;
+    gt_setup_info_time(info, 0, "set-up kept: only %s changed", what);
+    info->kept = true;
+    return true;
+}
+
 void *gt_engine_worker(void *arg)
 {
     gt_engine *e = arg;
@@ -35,6 +60,8 @@ void *gt_engine_worker(void *arg)
     bool traced_run = false;    /* its first iteration is in tr */
     bool have_tl = false;
     const gt_experiment *prev_exp = NULL;  /* whose buffers the back-end may keep */
+    int64_t active_vals[GT_MAX_PARAMS];     /* what 'state' was set up for */
+    gt_setup_info active_info;              /* ... and what its set-up said */
     int rc;
 
     gt_err_clear(&err);
@@ -46,6 +73,7 @@ void *gt_engine_worker(void *arg)
     e->open_err = err;
     e->props = props;
     pthread_cond_broadcast(&e->cv);
+    notify(e);                  /* a UI waiting on the fd (gt_engine_wait_open) */
     if (rc) {
         pthread_mutex_unlock(&e->mu);
         return NULL;
@@ -89,6 +117,19 @@ void *gt_engine_worker(void *arg)
             e->st.share.waited = 0;
             e->st.msg[0] = '\0';
             e->st.warmup_done = e->st.warmup_total = 0;
+            if (exp && exp == prev_exp && e->st.state != GT_ST_ERROR && active &&
+                keep_setup(exp, ops, state, active_vals, vals, &active_info, &info)) {
+                publish_trace(e, e->tr_prev, tr, active);
+                if (tr)
+                    gt_trace_keep_setup(tr);
+                active = gen;
+                memcpy(active_vals, vals, sizeof vals);
+                e->st.info = info;
+                traced_run = false;
+                publish_trace(e, e->tr_cur, tr, gen);
+                set_state(e, e->paused ? GT_ST_PAUSED : GT_ST_RUNNING, gen);
+                continue;
+            }
             set_state(e, GT_ST_SETUP, gen);
             pthread_mutex_unlock(&e->mu);
             gt_engine_turn_end(e);      /* teardown and set-up are outside the turns */
@@ -145,6 +186,8 @@ void *gt_engine_worker(void *arg)
 
             pthread_mutex_lock(&e->mu);
             active = gen;
+            memcpy(active_vals, vals, sizeof vals);
+            active_info = info;
             e->props = props;
             e->st.info = info;
             publish_trace(e, e->tr_cur, tr, gen);

@@ -47,6 +47,7 @@ static const gt_param params[GT_CO_NPARAMS] = {
                             "256 floats",
                     .applies = copy_op},
     [GT_CO_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .iteration = true,
                       .max = 1000, .def = 3, .step = 1,
                       .help = "untimed iterations after each change, kept out of the histograms"},
 };

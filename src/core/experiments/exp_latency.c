@@ -50,6 +50,7 @@ static const gt_param params[NPARAMS] = {
                .max = 1 << 20, .def = 4096,
                .help = "dependent loads a walker makes per sample; the sample is their mean"},
     [WARMUP] = {.name = "warmup", .label = "warm-up walks", .type = GT_P_INT, .max = 1000, .def = 2,
+                .iteration = true,
                 .step = 1,
                 .help = "untimed walks after each change, on top of the set-up's first walk, "
                         "which passes over the whole chain (up to 2^20 loads a walker)"},

@@ -71,6 +71,7 @@ static const gt_param params[GT_PE_NPARAMS] = {
                               "(nvbandwidth: 2 MiB)",
                       .applies = chases},
     [GT_PE_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .iteration = true,
                       .max = 1000, .def = 2, .step = 1,
                       .help = "untimed iterations after each change, kept out of the histograms"},
 };

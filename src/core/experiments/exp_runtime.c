@@ -61,6 +61,7 @@ static const gt_param params[GT_RT_NPARAMS] = {
                              "call that returns sooner did not wait for the GPU",
                      .applies = return_op, .zero_name = "none"},
     [GT_RT_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .iteration = true,
                       .max = 1000, .def = 1, .step = 1,
                       .help = "untimed iterations (processes for init and jit) after each "
                               "change, kept out of the histograms"},

@@ -93,6 +93,7 @@ static const gt_param params[GT_TR_NPARAMS] = {
                     .max = 4ll << 30, .def = 64ll << 20, .align = 4, .unit = "bytes",
                     .help = "bytes per copy; +/- step in powers of two, Enter takes 64M, 1.5G ..."},
     [GT_TR_ITERS] = {.name = "iters", .label = "copies per sample", .type = GT_P_INT, .min = 1,
+                     .iteration = true,
                      .max = 1000, .def = 1, .step = 1,
                      .help = "back-to-back copies timed together as one sample"},
     [GT_TR_CACHE] = {.name = "cpu-cache", .label = "  host buffer in CPU cache", .type = GT_P_ENUM,
@@ -110,6 +111,7 @@ static const gt_param params[GT_TR_NPARAMS] = {
                              "only, says the documentation); needs two GPUs",
                      .applies = owner_applies},
     [GT_TR_WARMUP] = {.name = "warmup", .label = "warm-up copies", .type = GT_P_INT, .max = 1000,
+                      .iteration = true,
                       .def = 3, .step = 1,
                       .help = "untimed copies after each change, kept out of the histograms"},
 };

@@ -79,6 +79,7 @@ static const gt_param params[GT_VMM_NPARAMS] = {
                      .help = "cuMemSetAccess for the other GPUs too: off, rw (read-write) or ro "
                              "(read-only); needs more than one GPU"},
     [GT_VMM_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                       .iteration = true,
                        .max = 1000, .def = 1, .step = 1,
                        .help = "untimed iterations after each change, kept out of the histograms"},
 };

@@ -145,7 +145,8 @@ void gt_options_usage(FILE *f)
         for (int i = 0; i < x->nparams; i++) {
             const gt_param *p = &x->params[i];
             char def[48];
-            fprintf(f, "  --%-16s %s\n", p->name, p->help);
+            fprintf(f, "  --%-16s %s%s\n", p->name, p->help,
+                    p->iteration ? " (a change keeps the set-up)" : "");
             if (p->type == GT_P_BOOL)
                 fprintf(f, "  %-18s a switch: --%s or --%s=on, --%s=off; default %s\n", "",
                         p->name, p->name, p->name, gt_param_format(p, p->def, def, sizeof def));
@@ -157,6 +158,11 @@ void gt_options_usage(FILE *f)
     }
     fprintf(f, "\nWith --batch, an experiment option may take a comma-separated list\n"
                "(--size 4M,64M --dir h2d,d2h): every combination is measured.\n");
+    /* The bound is engine/keep.h's (test_keep.c holds the two together). */
+    fprintf(f, "\nA change of an option marked 'keeps the set-up' runs on the set-up in place,\n"
+               "without a warm-up. Transfer buffers are kept across configurations while they\n"
+               "fit: up to 1024 MiB each, and all kept together at most a quarter of the free\n"
+               "device (or available host) memory.\n");
     fprintf(f, "\nexit status: 0 ok, 1 CUDA or I/O error, 3 a result failed "
                "verification, 64 bad option or value, 128+N stopped by signal N\n");
 }

@@ -15,9 +15,23 @@ void gt_lessons_print(FILE *f, const gt_lesson *l, int n)
                 l[i].nsteps == 1 ? "" : "s", "", l[i].about);
 }
 
+/* Whether step b measures what step a did: the same experiment and the
+ * same configurations, in order. */
+static bool same_configs(const gt_lesson_step *a, const gt_lesson_step *b)
+{
+    if (a->exp != b->exp || a->nconfigs != b->nconfigs)
+        return false;
+    for (int c = 0; c < a->nconfigs; c++)
+        if (memcmp(a->vals[c], b->vals[c], sizeof a->vals[c]))
+            return false;
+    return true;
+}
+
 int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
                     const gt_recording *rec)
 {
+    gt_run last[GT_LESSON_CONFIGS];     /* the step before's samples, while they may serve */
+    bool have_last = false;
     gt_devprops props;
     json_t *root = NULL, *steps = NULL;
     int rc = GT_EXIT_OK;
@@ -45,8 +59,22 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         gt_verdict v = {.kind = GT_VERDICT_CANNOT};
         int r = 0, c = 0, round = 0, rounds = 0;
         uint64_t used = 0;
+        /* A step that measures what the step before did starts from its
+         * samples (live: a recording's are read again anyway). */
+        bool reused = have_last && !rec && same_configs(&l->step[i - 1], st);
 
         memset(runs, 0, sizeof runs);
+        if (reused)
+            for (int k = 0; k < st->nconfigs; k++) {
+                runs[k] = last[k];
+                memset(&last[k], 0, sizeof last[k]);
+                have[k] = &runs[k];
+                used = k ? (gt_run_count(&runs[k]) < used ? gt_run_count(&runs[k]) : used)
+                         : gt_run_count(&runs[k]);
+            }
+        for (int k = 0; have_last && k < GT_LESSON_CONFIGS; k++)
+            gt_run_free(&last[k]);
+        have_last = false;
         if (!cli->format)
             printf("\nstep %d/%d: %s\n", i + 1, l->nsteps, st->title);
         gt_engine_props(eng, &props);
@@ -70,14 +98,25 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             target[nstages++] = GT_LESSON_FIRST;
         for (int k = 1; k <= (rec ? 1 : GT_LESSON_ROUNDS); k++)
             target[nstages++] = need * (uint64_t)k;
-        for (round = 0; runnable && round < nstages; round++) {
-            uint64_t want = target[round] - (round ? target[round - 1] : 0);
+        bool decided = false;
+        round = 0;
+        if (reused && runnable) {   /* judged on them first; measured on as usual */
+            while (round < nstages - 1 && target[round] <= used)
+                round++;
+            gt_engine_props(eng, &props);
+            gt_lesson_verdict(st, have, &props, used, false, &v);
+            decided = !v.more;
+            rounds = 1;
+        }
+        for (; runnable && !decided && round < nstages; round++) {
+            uint64_t want = target[round] > used ? target[round] - used : 1;
             for (c = 0; c < st->nconfigs; c++) {
                 gt_run more;
+                bool merge = round || reused;
                 fflush(stdout);
                 r = gt_batch_measure(cli, eng, st->exp, st->vals[c], (int64_t)want,
-                                     round ? &more : &runs[c], NULL);
-                if (round) {
+                                     merge ? &more : &runs[c], NULL);
+                if (merge) {
                     if (!r)
                         gt_run_merge(&runs[c], &more);
                     gt_run_free(&more);
@@ -127,9 +166,18 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         } else {
             printf("  verdict: %s\n", v.text);
         }
-        for (int k = 0; k < GT_LESSON_CONFIGS; k++)
-            gt_run_free(&runs[k]);
+        /* The next step measures the same: it starts from these. */
+        have_last = runnable && !r && !rec && i + 1 < l->nsteps &&
+                    same_configs(st, &l->step[i + 1]);
+        for (int k = 0; k < GT_LESSON_CONFIGS; k++) {
+            if (have_last)
+                last[k] = runs[k];
+            else
+                gt_run_free(&runs[k]);
+        }
     }
+    for (int k = 0; have_last && k < GT_LESSON_CONFIGS; k++)
+        gt_run_free(&last[k]);
     if (root) {
         json_object_set_new(root, "steps", steps);
         if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER))

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gputui/base/units.h"
 #include "gputui/device/topology.h"
 
 int gt_experiment_param(const gt_experiment *e, const char *name)
@@ -137,4 +138,34 @@ double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t 
     *factor = 2.0;
     snprintf(label, n, "HBM peak, read+write");
     return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
+}
+
+bool gt_experiment_iteration_only(const gt_experiment *e, const int64_t *from,
+                                  const int64_t *to, bool retune, char *what, size_t len)
+{
+    int changed = 0;
+    size_t off = 0;
+
+    if (len)
+        what[0] = '\0';
+    for (int i = 0; i < e->nparams; i++) {
+        if (from[i] == to[i])
+            continue;
+        if (!e->params[i].iteration || (i != e->warmup_param && !retune))
+            return false;
+        if (off < len)
+            off += (size_t)snprintf(what + off, len - off, "%s%s", changed ? ", " : "",
+                                    e->params[i].label + strspn(e->params[i].label, " "));
+        changed++;
+    }
+    return changed > 0;
+}
+
+const char *gt_setup_time_text(const gt_setup_info *info, int i, char *buf, size_t len)
+{
+    if (info->kept) {
+        snprintf(buf, len, "kept");
+        return buf;
+    }
+    return gt_format_seconds(info->times[i].sec, buf, len);
 }

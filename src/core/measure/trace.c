@@ -138,9 +138,29 @@ char *gt_trace_format(const gt_trace_call *c, char *buf, size_t len)
 
     if (c->count > 1)
         snprintf(x, sizeof x, " x%u", c->count);
-    snprintf(buf, len, "%s%s -> %s  %s", c->call, x, c->result,
-             gt_format_seconds(c->sec, t, sizeof t));
+    if (!strcmp(c->result, GT_TRACE_KEPT))     /* not called: no time to show */
+        snprintf(buf, len, "%s%s -> %s", c->call, x, c->result);
+    else
+        snprintf(buf, len, "%s%s -> %s  %s", c->call, x, c->result,
+                 gt_format_seconds(c->sec, t, sizeof t));
     return buf;
+}
+
+void gt_trace_keep_setup(gt_trace *t)
+{
+    gt_trace was = *t;
+
+    gt_trace_clear(t);
+    for (int i = 0; i < was.n; i++)
+        if (was.c[i].phase == GT_TR_SETUP)
+            gt_trace_add(t, GT_TR_SETUP, was.c[i].call, GT_TRACE_KEPT, true, was.c[i].count, 0);
+    t->more[GT_TR_SETUP] = was.more[GT_TR_SETUP];
+}
+
+void gt_trace_kept(const char *call)
+{
+    if (cur)
+        gt_trace_add(cur, cur_phase, call, GT_TRACE_KEPT, true, 1, 0);
 }
 
 void gt_trace_replay(const gt_trace *t)

@@ -203,6 +203,8 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
             double sec;
             if (what && get_number(e, "seconds", &sec))
                 gt_setup_info_time(&c->info, sec, "%s", what);
+            if (json_is_true(json_object_get(e, "kept")))
+                c->info.kept = true;
         }
         if (note)
             snprintf(c->info.note, sizeof c->info.note, "%s", note);

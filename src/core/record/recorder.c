@@ -209,6 +209,8 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t 
         json_t *t = json_object();
         json_object_set_new(t, "what", json_string(info->times[i].label));
         json_object_set_new(t, "seconds", json_real(info->times[i].sec));
+        if (info->kept)
+            json_object_set_new(t, "kept", json_true());
         json_array_append_new(setup, t);
     }
     o = line_new(r, "config", gen);

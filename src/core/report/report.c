@@ -66,6 +66,8 @@ static json_t *run_json(const gt_devprops *p, gt_run *r)
         json_t *t = json_object();
         json_object_set_new(t, "what", json_string(r->info.times[i].label));
         json_object_set_new(t, "seconds", json_real(r->info.times[i].sec));
+        if (r->info.kept)
+            json_object_set_new(t, "kept", json_true());
         json_array_append_new(setup, t);
     }
     json_object_set_new(root, "setup_times", setup);
@@ -174,7 +176,7 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
             gt_experiment_describe(r->exp, r->vals, cfg, sizeof cfg));
     for (int i = 0; i < r->info.ntimes; i++)
         fprintf(f, "setup: %-40s %s\n", r->info.times[i].label,
-                gt_format_seconds(r->info.times[i].sec, t, sizeof t));
+                gt_setup_time_text(&r->info, i, t, sizeof t));
     if (r->info.note[0])
         fprintf(f, "verification: %s\n", r->info.note);
     if (r->info.timing[0])
