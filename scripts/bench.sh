@@ -5,8 +5,9 @@
 #    samples' bandwidthTest run in the same bench (NVBANDWIDTH=path,
 #    BANDWIDTHTEST=path; without them, the H200 figures of DESIGN.md, said
 #    so), and zero-copy against the article's program (refprobe);
-#  - key press to first new sample on screen (median and p90 of PRESSES
-#    size changes each way, from gputui --trace, under tmux);
+#  - the first frame and live sample after the command, and a key press to
+#    its first sample on screen (tests/gpu/respond.py, from outside through
+#    tmux: PRESSES/2 presses each way of three changes);
 #  - every experiment's samples a second in the TUI; CPU use while paused.
 # Usage: bench.sh BIN REFPROBE
 set -u
@@ -181,22 +182,17 @@ done
 # Every experiment's default configuration in the TUI: samples a second.
 tests/gpu/rate.sh "$BIN" 10 >"$LOG/rate.txt" 2>&1
 
-# Responsiveness and CPU, under tmux.
+# Responsiveness from outside through tmux (tests/gpu/respond.py): the
+# first frame and the first live sample after the command, and a key's
+# first sample on screen, PRESSES/2 presses each way per change.
+python3 tests/gpu/respond.py "$BIN" $((PRESSES / 2)) >"$LOG/respond.json" 2>"$LOG/respond.err" ||
+    echo "bench: respond.py: $(tail -2 "$LOG/respond.err")"
+# CPU use, under tmux.
 TMPD=$(mktemp -d)
 trap 'stop; rm -rf "$TMPD"' EXIT
 . tests/e2e/lib.sh
-TRACE="$TMPD/trace"
-start bench 120 40 "'$BIN' --host pinned --dir h2d --size 64M --trace '$TRACE'"
+start bench 120 40 "'$BIN' --host pinned --dir h2d --size 64M"
 wait_for "RUNNING" 30 || { echo "bench: TUI did not start"; screen; exit 1; }
-for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done
-lines() { [ -f "$TRACE" ] && wc -l <"$TRACE" || echo 0; }
-for i in $(seq "$PRESSES"); do
-    n=$(lines)
-    if [ $((i % 2)) = 1 ]; then tm send-keys -t t +; else tm send-keys -t t -; fi
-    for _ in $(seq 200); do [ "$(lines)" -gt "$n" ] && break; sleep 0.02; done
-    sleep 0.3
-done
-cp "$TRACE" "$LOG/trace.txt"
 pid=$(pgrep -P "$(tm display -p -t t '#{pane_pid}')" gputui)
 ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
 hz=$(getconf CLK_TCK)
@@ -212,10 +208,10 @@ paused=$(for _ in 1 2 3; do cpu_window 5; done | sort -g | sed -n 2p)
 tm send-keys -t t q
 stop
 
-python3 - "$LOG/bench-batch.tsv" "$LOG/trace.txt" "$paused" "$running" "$GPU" "$REPEATS" \
+python3 - "$LOG/bench-batch.tsv" "$LOG/respond.json" "$paused" "$running" "$GPU" "$REPEATS" \
     "$SAMPLES" "$LOG/bench-zc.tsv" "$LOG/bench-lat.tsv" "$LOG" "$LOG/bench-load.tsv" <<'PY' | tee "$LOG/bench.txt"
 import json, re, statistics as st, sys
-tsv, trace, paused, running, gpu, reps, samples, zc, lat_tsv, log, load_tsv = sys.argv[1:]
+tsv, respond, paused, running, gpu, reps, samples, zc, lat_tsv, log, load_tsv = sys.argv[1:]
 
 # NVIDIA's figures from this run: nvbandwidth's JSON (GPU 0's entry of
 # each test's matrix), bandwidthTest's CSV lines.
@@ -325,17 +321,18 @@ for label, v in arows.items():
         txt += (f"  nvbandwidth host_device_latency_sm {nvb_lat:.1f} ns, same run, "
                 f"{100 * (ns - nvb_lat) / nvb_lat:+.1f}%" if nvb_lat else "  nvbandwidth not run")
     print(txt)
-lat = [float(l.split()[1]) for l in open(trace)][1:]
-up, down = lat[0::2], lat[1::2]
-def p90(v):
-    v = sorted(v)
-    return v[min(len(v) - 1, int(0.9 * (len(v) - 1) + 0.5))]
-print(f"key press -> first new sample on screen, pinned H2D 64 <-> 128 MiB (the old set-up's "
-      f"teardown, the new one's (buffers kept across sizes after the first growth), warm-up, "
-      f"one verified copy):")
-print(f"  64M->128M: {len(up)} presses, median {st.median(up):.1f} ms, p90 {p90(up):.1f} ms; "
-      f"128M->64M: {len(down)} presses, median {st.median(down):.1f} ms, p90 {p90(down):.1f} ms; "
-      f"first press (allocates) {lat[0]:.1f} ms")
+try:
+    r = json.load(open(respond))
+    print("from outside through tmux (tests/gpu/respond.py), pinned H2D 64 MiB:")
+    print(f"  start: first frame {r['start_first_frame_ms']:.0f} ms (target 100), first live "
+          f"sample {r['start_first_sample_ms']:.0f} ms (target 400)")
+    for name, k in r["keys"].items():
+        target = "p90 allocation + 20 ms" if "allocates" in name else "p90 20 ms"
+        print(f"  key -> first sample on screen, {name}: median {k.get('median_ms', 0):.1f} ms, "
+              f"p90 {k.get('p90_ms', 0):.1f} ms, max {k.get('max_ms', 0):.1f} ms, "
+              f"{k['presses']} presses, {k['missed']} missed (target {target})")
+except (OSError, ValueError, KeyError) as e:
+    print(f"responsiveness: no figures ({e!r})")
 print("TUI samples a second, each experiment's default configuration (floor 10):")
 for line in open(f"{log}/rate.txt"):
     print("  " + line.rstrip())

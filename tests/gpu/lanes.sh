@@ -61,7 +61,7 @@ lane_transfer_b_latency() {
         "${LA[@]}" --size 100K --stride 384
 }
 
-lane_kernels() {
+lane_zerocopy() {
     section "zerocopy"
     ZC=(-e zerocopy --warmup 1)
     TRACE=1 run_one "" "${ZC[@]}"
@@ -70,6 +70,9 @@ lane_kernels() {
     run_one "" "${ZC[@]}" --count 1024 --blocks 1 --threads 32
     run_one "" "${ZC[@]}" --variant explicit,mapped --check gpu,cpu --repeat 1,10
 
+}
+
+lane_vmm() {
     section "vmm"
     VM=(-e vmm --warmup 1)
     TRACE=1 run_one "" "${VM[@]}" --op alloc --size 2M
@@ -81,6 +84,21 @@ lane_kernels() {
     refused "vmm grow end not above start" "end: 64 MiB is not above start" "${VM[@]}" --op grow --end 64M
     refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
 
+}
+
+lane_runtime() {
+    section "runtime: new processes, JIT, every call's destination"
+    # A new process a sample: its first calls, cudaDeviceReset, the call
+    # after; one module loaded as cubins and as PTX. Then when each call
+    # returns behind a 1 ms kernel, every destination checked (when they
+    # return is judged in run.sh).
+    TRACE=1 run_one "" -e runtime --op init,jit --warmup 0
+    run_one "" -e runtime --op return --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset --size 4K,64K,128K,1M
+    refused "runtime: a size with op=init" "only with op=return" -e runtime --size 1M
+    refused "runtime: a size not a multiple of 4 KiB" "is not a multiple of 4096 bytes" -e runtime --op return --size 6K
+}
+
+lane_small_kernels() {
     section "constant"
     # __constant__ memory: the three reads and the three copies, each verified.
     CO=(-e constant --warmup 1)
@@ -103,18 +121,9 @@ lane_kernels() {
         bad "concurrent: text report: $(tail -5 "$LOG/concurrent.txt")"
     fi
 
-    section "runtime: new processes, JIT, every call's destination"
-    # A new process a sample: its first calls, cudaDeviceReset, the call
-    # after; one module loaded as cubins and as PTX. Then when each call
-    # returns behind a 1 ms kernel, every destination checked (when they
-    # return is judged in run.sh).
-    TRACE=1 run_one "" -e runtime --op init,jit --warmup 0
-    run_one "" -e runtime --op return --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset --size 4K,64K,128K,1M
-    refused "runtime: a size with op=init" "only with op=return" -e runtime --size 1M
-    refused "runtime: a size not a multiple of 4 KiB" "is not a multiple of 4096 bytes" -e runtime --op return --size 6K
 }
 
-lane_layouts() {
+lane_pitched() {
     section "pitched"
     # Every width x measure once at 32768 rows (32-128 MiB, beyond the L2 at
     # W = 4096): at the default height each sample is verified byte by byte
@@ -128,7 +137,9 @@ lane_layouts() {
     run_one "" "${PI[@]}" --dims 3d --width 1000 --height 512 --depth 32 --measure h2d
     run_one "" "${PI[@]}" --dims 3d --width 4100 --height 512 --depth 32 --measure kernel
     run_one "" "${PI[@]}" --width 1 --height 1 --measure d2h
+}
 
+lane_hostalloc() {
     section "hostalloc"
     HA=(-e hostalloc --warmup 1)
     for kind in "pageable" "pinned" "hostalloc" "hostalloc --write-combined" \
@@ -145,7 +156,41 @@ lane_layouts() {
     run_one "" "${HA[@]}" --op alloc --kind pageable --size 4K
 }
 
-LANES=(lane_transfer_a lane_transfer_b_latency lane_kernels lane_layouts)
+# A compressed recording replayed: judged on what it holds.
+lane_recording() {
+    section "compressed recording"
+    # Two configurations recorded through zlib: the per-configuration
+    # minimum (--record-samples) holds, and the replay reports the medians
+    # of the same samples.
+    local rec="$LOG/short.gtr.gz"
+    rm -f "$rec"
+    if "$BIN" --batch --format json --samples 5 --record "$rec" --record-samples 40 \
+            --record-seconds 5 --dir h2d,d2h --size 4M >"$LOG/rec-live.json" 2>"$LOG/rec.err" &&
+       "$BIN" --batch --format json --replay "$rec" >"$LOG/rec-replay.json" 2>>"$LOG/rec.err" &&
+       python3 - "$rec" "$LOG/rec-live.json" "$LOG/rec-replay.json" <<'EOF'
+import gzip, json, sys
+lines = [json.loads(l) for l in gzip.open(sys.argv[1], "rt")]
+samples = [l for l in lines if l["type"] == "sample"]
+live, replay = (json.load(open(p))["runs"] for p in sys.argv[2:])
+assert len(replay) == 2, "two configurations replayed"
+for a, b in zip(live, replay):
+    for sa, sb in zip(a["series"], b["series"]):
+        assert sb["latency_s"]["count"] >= 40, "at least --record-samples samples"
+        assert sb["failed"] == 0
+        assert abs(sa["latency_s"]["p50"] / sb["latency_s"]["p50"] - 1) < 0.2
+print(len(samples), "samples in", len(lines), "lines")
+EOF
+    then ok "compressed recording: $(head -c 2 "$rec" | od -An -tx1 | tr -d ' ') magic, replays with the live medians"
+    else bad "compressed recording: $(cat "$LOG/rec.err")"; fi
+}
+
+# Six lanes, each 35-45 s on an H200 with the others beside it (eight
+# took longer: the lanes share one GPU and its driver).
+lane_zerocopy_recording() { lane_zerocopy; lane_recording; }
+lane_vmm_pitched() { lane_vmm; lane_pitched; }
+lane_runtime_small() { lane_runtime; lane_small_kernels; }
+LANES=(lane_transfer_a lane_transfer_b_latency lane_zerocopy_recording lane_vmm_pitched
+       lane_runtime_small lane_hostalloc)
 run_lanes() {   # every lane at once, each its own log; their lines in order, counted
     local pids=() k
     for k in "${!LANES[@]}"; do
