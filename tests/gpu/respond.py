@@ -131,33 +131,26 @@ def main():
         print(json.dumps(out))
         return 1
     keys = {}
-    # copies per sample: row 8 (seven j from the direction)
+
+    def both_ways(name, first, then, row):
+        """PRESSES presses of key 'first' and as many of 'then', in turn;
+        row % value: the parameter row that shows the configuration."""
+        got = []
+        for i in range(2 * PRESSES):
+            key, value = (first if i % 2 == 0 else then)
+            got.append(press(key, row % value))
+            time.sleep(0.15)
+        keys[name] = got
+
+    # copies per sample: row 8 (seven j from the direction); then size
     for _ in range(7):
         tm("send-keys", "-t", "t", "j")
     time.sleep(0.5)
-    got = []
-    for i in range(2 * PRESSES):
-        up = i % 2 == 0
-        d = press("+" if up else "-", r"copies per sample +%d\b" % (2 if up else 1))
-        got.append(d)
-        time.sleep(0.15)
-    keys["copies per sample 1 <-> 2"] = got
-    tm("send-keys", "-t", "t", "k")     # size: 64 MiB -> 32 MiB and back, both kept
+    both_ways("copies per sample 1 <-> 2", ("+", 2), ("-", 1), r"copies per sample +%d\b")
+    tm("send-keys", "-t", "t", "k")
     time.sleep(0.5)
-    got = []
-    for i in range(2 * PRESSES):
-        down = i % 2 == 0
-        d = press("-" if down else "+", r"size +%d MiB" % (32 if down else 64))
-        got.append(d)
-        time.sleep(0.15)
-    keys["size 64 <-> 32 MiB (kept buffers)"] = got
-    got = []
-    for i in range(2 * PRESSES):
-        up = i % 2 == 0
-        d = press("+" if up else "-", r"size +%d MiB" % (128 if up else 64))
-        got.append(d)
-        time.sleep(0.15)
-    keys["size 64 <-> 128 MiB (allocates once)"] = got
+    both_ways("size 64 <-> 32 MiB (kept buffers)", ("-", 32), ("+", 64), r"size +%d MiB")
+    both_ways("size 64 <-> 128 MiB (allocates once)", ("+", 128), ("-", 64), r"size +%d MiB")
     stop()
     out["keys"] = {}
     rc = 0

@@ -64,14 +64,13 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         bool reused = have_last && !rec && same_configs(&l->step[i - 1], st);
 
         memset(runs, 0, sizeof runs);
-        if (reused)
-            for (int k = 0; k < st->nconfigs; k++) {
-                runs[k] = last[k];
-                memset(&last[k], 0, sizeof last[k]);
-                have[k] = &runs[k];
-                used = k ? (gt_run_count(&runs[k]) < used ? gt_run_count(&runs[k]) : used)
-                         : gt_run_count(&runs[k]);
-            }
+        for (int k = 0; reused && k < st->nconfigs; k++) {
+            uint64_t n = gt_run_count(&last[k]);
+            runs[k] = last[k];
+            memset(&last[k], 0, sizeof last[k]);
+            have[k] = &runs[k];
+            used = k == 0 || n < used ? n : used;      /* the fewest of any configuration */
+        }
         for (int k = 0; have_last && k < GT_LESSON_CONFIGS; k++)
             gt_run_free(&last[k]);
         have_last = false;
