@@ -38,15 +38,16 @@ PY
 }
 
 neighbour_checks() {
-    local nvb=${NVBANDWIDTH:-} ip lp rc
+    local nvb=${NVBANDWIDTH:-} ip lp rc k
     if [ -z "$nvb" ] || [ ! -x "$nvb" ]; then
         echo "SKIP a neighbour that only copies: no nvbandwidth (NVBANDWIDTH=path)"
         return
     fi
     neighbour_run alone-h2d --samples 3000 --dir h2d --size 64M
     neighbour_judge alone-h2d 0 0
-    "$PROBE" idle 60 >/dev/null 2>&1 & ip=$!
-    sleep 1.5
+    "$PROBE" idle 60 >/dev/null 2>"$LOG/nb-idle-probe.err" & ip=$!
+    wait_ready "$LOG/nb-idle-probe.err" 20 || echo "FAIL refprobe idle: not ready in 20 s"
+    sleep 1     # NVML's activity samples still hold its set-up for a fraction of a second
     neighbour_run idle-h2d --samples 3000 --dir h2d --size 64M
     neighbour_run idle-latency -e latency --size 16M --samples 3000
     kill "$ip" 2>/dev/null; wait "$ip" 2>/dev/null
@@ -54,7 +55,14 @@ neighbour_checks() {
     neighbour_judge idle-latency 0 0
     ( while :; do "$nvb" -t host_to_device_memcpy_ce -i 50 >/dev/null 2>&1 || sleep 0.2; done ) &
     lp=$!
-    sleep 3
+    # Until NVML lists it (its context; at most 3 s), then a second for its
+    # buffers and first copies.
+    for k in $(seq 30); do
+        nvidia-smi --query-compute-apps=name --format=csv,noheader 2>/dev/null |
+            grep -q nvbandwidth && break
+        sleep 0.05
+    done
+    sleep 1
     neighbour_run copies-h2d --samples 300 --dir h2d --size 64M
     neighbour_run copies-d2h --samples 300 --dir d2h --size 64M
     neighbour_run copies-zerocopy -e zerocopy --variant explicit --samples 300

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Every experiment's default configuration in the TUI under tmux (peer with
 # two GPUs): samples a second per series once it runs, against a floor
-# (default 10; 1 for runtime, which starts a process every sample). Prints
-# one "ok"/"FAIL" line per experiment. Usage: rate.sh BIN [FLOOR]
+# (default 10; 1 for runtime, which starts a process every sample). One
+# TUI steps through the experiments with 'e', as a user would; each is
+# counted from its own first sample (the status line's "N samples" belong
+# to the configuration on screen). Prints one "ok"/"FAIL" line per
+# experiment. Usage: rate.sh BIN [FLOOR]
 set -u
 BIN=$(realpath "$1"); FLOOR=${2:-10}
 TMPD=$(mktemp -d)
@@ -10,21 +13,29 @@ trap 'stop; rm -rf "$TMPD"' EXIT
 cd "$(dirname "$0")/../.."
 . tests/e2e/lib.sh
 
-# The status line: "RUNNING  N iterations  M samples"; an iteration gives
-# one sample of each series.
-samples() { screen | sed -n 's/.*RUNNING  \([0-9][0-9]*\) iterations .*/\1/p' | head -1; }
-# Every experiment gputui lists; peer only with two GPUs.
-exps=$("$BIN" --batch -e none 2>&1 | sed -n 's/.*(allowed: \(.*\))$/\1/p' | tr -d ,)
-[ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] || exps=${exps/peer/}
-for e in $exps; do
-    start "rate-$e" 160 50 "'$BIN' -e $e"
-    if ! wait_for "RUNNING" 60 || ! wait_for "RUNNING  [1-9][0-9]* iterations" 30; then
-        echo "FAIL tui rate -e $e: did not start sampling: $(screen | grep -m1 -i 'error\|fail')"
-        stop; continue
+# The status line: "RUNNING  N iterations  M samples"; M: samples a series
+# of the configuration on screen.
+samples() { screen | sed -n 's/.*RUNNING  [0-9][0-9]* iterations  \([0-9][0-9]*\) samples.*/\1/p' | head -1; }
+# Every experiment gputui lists, in the order 'e' steps through them, with
+# its title as the parameter pane shows it ("Experiment: TITLE").
+mapfile -t exps < <("$BIN" --help | sed -n "s/^experiment '\([a-z0-9_]*\)' (\(.*\)):$/\1|\2/p")
+two=0
+[ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] && two=1
+start rate 160 50 "'$BIN' -e ${exps[0]%%|*}"
+for k in "${!exps[@]}"; do
+    e=${exps[$k]%%|*} title=${exps[$k]#*|}
+    [ "$k" = 0 ] || tm send-keys -t t e
+    if ! wait_for "Experiment: $(sed 's/[][()/.*+?^$|\\]/\\&/g' <<<"$title")" 10; then
+        echo "FAIL tui rate -e $e: 'e' did not bring it up: $(screen | tail -2 | tr -s ' ')"
+        break
     fi
-    # Counted from a first reading until 30 more iterations or 1.5 s,
-    # whichever comes first: a fast experiment needs no second and a half.
-    sleep 0.3
+    [ "$e" = peer ] && [ $two = 0 ] && continue     # needs two GPUs: says so, not counted
+    if ! wait_for "RUNNING  [0-9]+ iterations  [1-9][0-9]* samples" 60; then
+        echo "FAIL tui rate -e $e: did not start sampling: $(screen | grep -m1 -i 'error\|fail')"
+        continue
+    fi
+    # Counted from a first reading until 30 more samples or 1.5 s, whichever
+    # comes first: a fast experiment needs no second and a half.
     a=$(samples); t0=$(date +%s%3N)
     while :; do
         sleep 0.05
@@ -39,6 +50,6 @@ for e in $exps; do
     else
         echo "FAIL tui rate -e $e: $rate samples/s a series, below $floor"
     fi
-    tm send-keys -t t q
-    stop
 done
+tm send-keys -t t q
+stop

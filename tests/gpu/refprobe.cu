@@ -23,9 +23,11 @@
 //   refprobe load SECONDS    a foreign load for the sharing tests: pinned
 //                            64 MiB H2D copies and a kernel that reads
 //                            256 MiB, back to back, for SECONDS.
+//                            Says "ready" on stderr after its first round.
 //   refprobe idle SECONDS    a context holding 64 MiB that does nothing:
 //                            does another process's mere context change a
-//                            measurement? (on an H200: no)
+//                            measurement? (on an H200: no) Says "ready" on
+//                            stderr once it holds them.
 //   refprobe l2mix [MiB]     a 16 MiB chase, its chain read by the whole
 //                            grid before each walk, after MiB (default 48)
 //                            of other data was read or written, with and
@@ -471,6 +473,14 @@ __global__ void load_kernel(const uint4 *p, size_t n, uint4 *sink)
         *sink = acc;
 }
 
+/* "ready" on stderr: the set-up is done (idle) or the first round of the
+ * load has run (load); the suite waits for it instead of sleeping. */
+static void ready(void)
+{
+    fputs("ready\n", stderr);
+    fflush(stderr);
+}
+
 void load(double seconds)
 {
     size_t copy = 64ull << 20, big = 256ull << 20;
@@ -489,7 +499,8 @@ void load(double seconds)
         CK(cudaMemcpy(dev, host, copy, cudaMemcpyHostToDevice));
         load_kernel<<<1024, 256>>>((const uint4 *)buf, big / sizeof(uint4), sink);
         CK(cudaDeviceSynchronize());
-        n++;
+        if (n++ == 0)
+            ready();
         clock_gettime(CLOCK_MONOTONIC, &t);
     } while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 < seconds);
     printf("{\"probe\":\"load\",\"rounds\":%lu,\"seconds\":%.1f}\n", n, seconds);
@@ -508,6 +519,7 @@ static void idle(double seconds)
     CK(cudaMalloc(&buf, 64u << 20));
     CK(cudaMemset(buf, 0, 64u << 20));
     CK(cudaDeviceSynchronize());
+    ready();
     usleep((useconds_t)(seconds * 1e6));
     printf("{\"probe\":\"idle\",\"seconds\":%.1f}\n", seconds);
     cudaFree(buf);

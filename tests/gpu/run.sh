@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make test-gpu: on a machine with a CUDA GPU.
-#  1. the configurations judged on what they compute (tests/gpu/lanes.sh),
-#     in six lanes at once: every host-memory kind (with its flags) x
+#  1. the configurations judged on what they compute (tests/gpu/jobs.sh),
+#     eight jobs at once: every host-memory kind (with its flags) x
 #     direction x method at three sizes, zero-copy, VMM, constant, the
 #     concurrent kernels, runtime, pitched memory, host allocation: verified,
 #     plausible against the device's ceilings, refusals naming the problem;
@@ -27,7 +27,7 @@ cd "$(dirname "$0")/../.."
 LOG=${GPUTUI_LOG_DIR:-build/test-gpu}
 mkdir -p "$LOG"
 . tests/gpu/lib.sh
-. tests/gpu/lanes.sh
+. tests/gpu/jobs.sh
 . tests/gpu/neighbour.sh
 
 if ! "$BIN" --list-devices; then
@@ -36,7 +36,9 @@ if ! "$BIN" --list-devices; then
 fi
 SAMPLES=${SAMPLES:-8}
 : >"$LOG/traced.list"
-run_lanes
+: >"$LOG/times.txt"
+echo "0 the jobs judged on what they compute, $POOL at once" >"$LOG/sections.txt"
+run_jobs
 
 section "transfer: pinned copies at 64 MiB against the link"
 case " $SIZES " in
@@ -45,28 +47,26 @@ esac
 
 section "streams"
 ST=(-e streams --warmup 1)
-TRACE=1 run_one "" "${ST[@]}" --streams 1
-for s in 4 8; do run_one "" "${ST[@]}" --streams $s; done
+# Several configurations a process where only one parameter differs.
+TRACE=1 run_one "" "${ST[@]}" --streams 1,4,8
 run_one "" "${ST[@]}" --host pageable --chunks 8
-run_one "" "${ST[@]}" --legacy-sync
-run_one "" "${ST[@]}" --legacy-sync --stream-flags non-blocking
+run_one "" "${ST[@]}" --legacy-sync --stream-flags default,non-blocking
 run_one "" "${ST[@]}" --chunks 256 --chunk-size 64K --streams 16
 run_one "" "${ST[@]}" --chunks 1 --streams 16 --work 1
 run_one "" "${ST[@]}" --chunks 3 --chunk-size 1M --streams 2 --work 20000
-for a in cudaMalloc cudaMallocHost; do run_one "" "${ST[@]}" --alloc-between $a; done
+run_one "" "${ST[@]}" --alloc-between cudaMalloc,cudaMallocHost
 
 section "l2"
 p50_gbps() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['runs'][0]['series'][0]['bandwidth_GBps']['p50'])" "$1"; }
 "$BIN" --batch --format json --samples 20 --dir d2d --size 512M >"$LOG/d2d-before.json" 2>&1
 L2=(-e l2 --warmup 1)
-TRACE=1 run_one "" "${L2[@]}"
-run_one "" "${L2[@]}" --apply graph
-for h in 0 50; do run_one "" "${L2[@]}" --hit-ratio $h; done
+TRACE=1 run_one "" "${L2[@]}" --apply stream,graph
+run_one "" "${L2[@]}" --hit-ratio 0,50
 run_one "" "${L2[@]}" --set-aside 0
 run_one "" "${L2[@]}" --hit-prop normal --miss-prop normal --window 16M
 run_one "" "${L2[@]}" --region 120M --streaming 256M
 run_one "" "${L2[@]}" --op cost --streaming 512M
-for h in 100 50; do run_one "" "${L2[@]}" --op compete --hit-ratio $h; done
+run_one "" "${L2[@]}" --op compete --hit-ratio 100,50
 refused "l2 apply=graph with op=compete" "apply applies only with op=window" "${L2[@]}" --op compete --apply graph
 refused "l2 window above the region" "window: 64 MiB is larger than the persisting region" "${L2[@]}" --window 64M
 "$BIN" --batch --format json --samples 20 --dir d2d --size 512M >"$LOG/d2d-after.json" 2>&1
@@ -241,9 +241,11 @@ TRACE=1 run_one "" -e sharing --measure latency,copy --beside kernels,copies --w
 share_run solo 1 ""
 share_run free 4 --no-share-lock
 share_run turns 4 ""
-"$PROBE" load 4 >"$LOG/share-load.txt" 2>&1 &
+"$PROBE" load 4 >"$LOG/share-load.txt" 2>"$LOG/share-load.err" &
 load_pid=$!
-sleep 1         # its context and its first copies (300 samples take under 1.5 s beside it)
+# Its context and its first round of copies (300 samples take under 1.5 s
+# beside it).
+wait_ready "$LOG/share-load.err" 20 || bad "refprobe load: not ready in 20 s"
 "$BIN" --batch --format json -e transfer --dir h2d --host pinned --size 64M --samples 300 \
     >"$LOG/share-foreign.json" 2>"$LOG/share-foreign.err"
 kill "$load_pid" 2>/dev/null    # the rest of its 4 s is not needed
@@ -445,6 +447,10 @@ python3 tests/gpu/respond.py "$BIN" 10 --check >"$LOG/respond.txt" 2>&1
 tally < <(grep -E '^(ok|FAIL)' "$LOG/respond.txt" ||
           echo "FAIL responsiveness: $(tail -3 "$LOG/respond.txt")")
 echo "wall time: ${SECONDS}s"
+echo "$SECONDS end" >>"$LOG/sections.txt"
+# Where the time went: each section's seconds (each process's: times.txt).
+awk 'NR > 1 { printf "%5d s  %s\n", $1 - t, s } { t = $1; $1 = ""; s = substr($0, 2) }' \
+    "$LOG/sections.txt"
 
 echo "test-gpu: $pass passed, $fail failed, $skipped not judged (host too noisy)"
 [ $fail = 0 ]

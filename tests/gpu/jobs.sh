@@ -2,11 +2,12 @@
 # The GPU suite's configurations judged on what they compute, not on how
 # fast: every sample verified, every figure under the device's ceilings
 # (a time slice only slows a copy), each refusal naming the problem.
-# tests/gpu/run.sh runs these lanes at once, before the timed parts, their
+# tests/gpu/run.sh runs these jobs first, POOL at once (run_jobs), their
 # processes without turns (--no-share-lock), so that one's CPU work (set-up,
-# verification) overlaps another's GPU work. What is judged against a bound
-# or a reference runs in run.sh, one process at a time.
-# Sourced after lib.sh; each lane_* prints ok/FAIL lines.
+# verification, a child process's CUDA context) overlaps another's GPU
+# work. What is judged against a bound or a reference runs in run.sh, one
+# process at a time.
+# Sourced after lib.sh; each job_* prints ok/FAIL lines.
 
 # Every host-memory kind (with its flags) x direction x method at three
 # sizes: one process per host kind, its directions, methods and sizes as
@@ -27,9 +28,17 @@ transfer_hosts() {  # transfer_hosts FIRST LAST: HOSTS[FIRST..LAST]
     done
 }
 
-lane_transfer_a() {
-    section "transfer: device to device, pageable, pinned, hostalloc"
+job_transfer_d2d() {
+    section "transfer: device to device"
     TRACE=1 run_one "" --dir d2d --method ce,sm --size "${SIZES// /,}"
+}
+
+# Pageable memory, a direction a job: a 256 MiB read before each sample
+# pushes it out of the CPU's caches.
+job_transfer_pageable() {  # job_transfer_pageable DIR
+    section "transfer: pageable $1"
+    run_one "" --host pageable --dir "$1" --method ce --size "${SIZES// /,}"
+    [ "$1" = h2d ] || return 0
     # Kernels reach pageable memory only where the device says pageableMemoryAccess.
     if msg=$("$BIN" --batch --samples 2 --host pageable --method sm --size 4K 2>&1 >/dev/null); then
         run_one "" --host pageable --dir h2d,d2h,bidir --method sm --size 4K,64M
@@ -38,13 +47,14 @@ lane_transfer_a() {
     else
         bad "method=sm on pageable memory: $msg"
     fi
-    transfer_hosts 0 3
 }
 
-lane_transfer_b_latency() {
-    section "transfer: write-combined, mapped, registered"
-    transfer_hosts 4 9
+job_transfer_host() {   # job_transfer_host K: HOSTS[K], every direction and method
+    section "transfer: ${HOSTS[$1]}"
+    transfer_hosts "$1" "$1"
+}
 
+job_latency() {
     section "latency: every memory kind, load policy and walker count"
     LA=(-e latency --warmup 1)
     TRACE=1 run_one "" "${LA[@]}" --kind device,mapped,managed,managed-cpu --size 2M
@@ -61,44 +71,59 @@ lane_transfer_b_latency() {
         "${LA[@]}" --size 100K --stride 384
 }
 
-lane_zerocopy() {
+job_zerocopy() {
     section "zerocopy"
     ZC=(-e zerocopy --warmup 1)
     TRACE=1 run_one "" "${ZC[@]}"
     run_one "" "${ZC[@]}" --blocks auto --passes 8
-    run_one "" "${ZC[@]}" --write-combined --count 16777216 --threads 256
     run_one "" "${ZC[@]}" --count 1024 --blocks 1 --threads 32
     run_one "" "${ZC[@]}" --variant explicit,mapped --check gpu,cpu --repeat 1,10
-
 }
 
-lane_vmm() {
-    section "vmm"
+job_zerocopy_wc() {
+    section "zerocopy: write-combined, 16M floats"
+    run_one "" -e zerocopy --warmup 1 --write-combined --count 16777216 --threads 256
+}
+
+job_vmm_alloc() {
+    section "vmm: allocation"
     VM=(-e vmm --warmup 1)
     TRACE=1 run_one "" "${VM[@]}" --op alloc --size 2M
     for size in 3M 64M 1G; do run_one "" "${VM[@]}" --op alloc --size $size; done
     run_one "" "${VM[@]}" --op alloc --size 64M --granularity minimum
+}
+
+job_vmm_use() {
+    section "vmm: bandwidth and growth"
+    VM=(-e vmm --warmup 1)
     for dir in h2d d2h d2d; do run_one "" "${VM[@]}" --op bandwidth --dir $dir --size 512M; done
     run_one "" "${VM[@]}" --op grow --start 64M --end 1G --step 64M
     run_one "" "${VM[@]}" --op grow --start 2M --end 64M --step 2M --granularity minimum
     refused "vmm grow end not above start" "end: 64 MiB is not above start" "${VM[@]}" --op grow --end 64M
     refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
-
 }
 
-lane_runtime() {
-    section "runtime: new processes, JIT, every call's destination"
-    # A new process a sample: its first calls, cudaDeviceReset, the call
-    # after; one module loaded as cubins and as PTX. Then when each call
-    # returns behind a 1 ms kernel, every destination checked (when they
-    # return is judged in run.sh).
-    TRACE=1 run_one "" -e runtime --op init,jit --warmup 0
+# A new process a sample: its first calls, cudaDeviceReset, the call after
+# (op=init); one module loaded as cubins and as PTX (op=jit).
+job_runtime() {  # job_runtime OP
+    section "runtime: op=$1, a new process a sample"
+    if [ "$1" = init ]; then
+        TRACE=1 run_one "" -e runtime --op init --warmup 0
+    else
+        run_one "" -e runtime --op "$1" --warmup 0
+    fi
+}
+
+job_runtime_return() {
+    section "runtime: every call's destination"
+    # When each call returns behind a 1 ms kernel, every destination
+    # checked (when they return is judged in run.sh).
     run_one "" -e runtime --op return --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset --size 4K,64K,128K,1M
     refused "runtime: a size with op=init" "only with op=return" -e runtime --size 1M
     refused "runtime: a size not a multiple of 4 KiB" "is not a multiple of 4096 bytes" -e runtime --op return --size 6K
 }
 
-lane_small_kernels() {
+job_small_kernels() {
     section "constant"
     # __constant__ memory: the three reads and the three copies, each verified.
     CO=(-e constant --warmup 1)
@@ -113,7 +138,7 @@ lane_small_kernels() {
     CK=(-e concurrent --warmup 1)
     TRACE=1 run_one "" "${CK[@]}" --kernels 2,16 --blocks 1,fill --spin 50
     refused "concurrent: more kernels than the timeline's streams" "allowed: 2 to 16" "${CK[@]}" --kernels 17
-    if "$BIN" --batch --samples 5 "${LANE_FLAGS[@]}" "${CK[@]}" >"$LOG/concurrent.txt" 2>&1 &&
+    if "$BIN" --batch --samples 5 "${JOB_FLAGS[@]}" "${CK[@]}" >"$LOG/concurrent.txt" 2>&1 &&
         grep -q "timeline of the last iteration" "$LOG/concurrent.txt" &&
         grep -q "a stream each: 5 samples (5 fully verified" "$LOG/concurrent.txt"; then
         ok "concurrent: the text report's timeline and summary: $(grep -m1 'kernels of' "$LOG/concurrent.txt")"
@@ -123,27 +148,33 @@ lane_small_kernels() {
 
 }
 
-lane_pitched() {
-    section "pitched"
+job_pitched_rows() {
+    section "pitched: 32768 rows"
     # Every width x measure once at 32768 rows (32-128 MiB, beyond the L2 at
     # W = 4096): at the default height each sample is verified byte by byte
     # on the CPU over up to 1 GiB, and nine of them took three minutes. The
-    # default height runs once, on the kernel.
+    # default height runs once, on the kernel (job_pitched).
     PI=(-e pitched --warmup 1)
     for w in 1000 4096 4100; do
         for m in h2d d2h kernel; do run_one "" "${PI[@]}" --width $w --measure $m --height 32768; done
     done
+}
+
+job_pitched() {
+    section "pitched: the default height, 3D, one byte"
+    PI=(-e pitched --warmup 1)
     TRACE=1 run_one "" "${PI[@]}" --width 4100 --measure kernel
     run_one "" "${PI[@]}" --dims 3d --width 1000 --height 512 --depth 32 --measure h2d
     run_one "" "${PI[@]}" --dims 3d --width 4100 --height 512 --depth 32 --measure kernel
     run_one "" "${PI[@]}" --width 1 --height 1 --measure d2h
 }
 
-lane_hostalloc() {
-    section "hostalloc"
+job_hostalloc() {   # job_hostalloc KIND...: each kind (flags after _) allocated and read
+    section "hostalloc: $*"
     HA=(-e hostalloc --warmup 1)
-    for kind in "pageable" "pinned" "hostalloc" "hostalloc --write-combined" \
-                "hostalloc --portable --mapped" "register" "register --mapped"; do
+    local kind
+    for kind in "$@"; do
+        kind=${kind//_/ }
         # shellcheck disable=SC2086
         if [ "$kind" = pinned ]; then   # its calls: cudaMallocHost and cudaFreeHost each sample
             TRACE=1 run_one "" "${HA[@]}" --op alloc,cpu --kind $kind --size 64M
@@ -151,13 +182,16 @@ lane_hostalloc() {
             run_one "" "${HA[@]}" --op alloc,cpu --kind $kind --size 64M
         fi
     done
-    # 1 GiB: the large path once, on 3 samples (0.3 to 0.5 s each).
-    SAMPLES=3 run_one "" "${HA[@]}" --op alloc --kind pinned,register --size 1G
-    run_one "" "${HA[@]}" --op alloc --kind pageable --size 4K
+}
+
+job_hostalloc_1g() {   # job_hostalloc_1g KIND: the large path once, on 3 samples (0.3 to 0.5 s each)
+    section "hostalloc: $1 1 GiB"
+    SAMPLES=3 run_one "" -e hostalloc --warmup 1 --op alloc --kind "$1" --size 1G
+    [ "$1" = pinned ] && run_one "" -e hostalloc --warmup 1 --op alloc --kind pageable --size 4K
 }
 
 # A compressed recording replayed: judged on what it holds.
-lane_recording() {
+job_recording() {
     section "compressed recording"
     # Two configurations recorded through zlib: the per-configuration
     # minimum (--record-samples) holds, and the replay reports the medians
@@ -184,24 +218,44 @@ EOF
     else bad "compressed recording: $(cat "$LOG/rec.err")"; fi
 }
 
-# Six lanes, each 35-45 s on an H200 with the others beside it (eight
-# took longer: the lanes share one GPU and its driver).
-lane_zerocopy_recording() { lane_zerocopy; lane_recording; }
-lane_vmm_pitched() { lane_vmm; lane_pitched; }
-lane_runtime_small() { lane_runtime; lane_small_kernels; }
-LANES=(lane_transfer_a lane_transfer_b_latency lane_zerocopy_recording lane_vmm_pitched
-       lane_runtime_small lane_hostalloc)
-run_lanes() {   # every lane at once, each its own log; their lines in order, counted
+# The jobs, longest first (seconds on an H200 beside seven others), so
+# that the pool ends with short ones.
+JOBS=(
+    "job_runtime init"              # 20
+    "job_runtime jit"               # 20
+    "job_hostalloc_1g pinned"       # 11
+    "job_hostalloc_1g register"     # 11
+    job_zerocopy_wc                 # 11
+    job_pitched_rows                # 13
+    "job_hostalloc register register_--mapped hostalloc_--portable_--mapped" # 11
+    "job_hostalloc pageable pinned hostalloc hostalloc_--write-combined"      # 10
+    job_vmm_alloc                   # 9
+    job_vmm_use                     # 9
+    job_zerocopy                    # 9
+    "job_transfer_pageable h2d"     # 7
+    "job_transfer_pageable d2h"     # 7
+    "job_transfer_pageable bidir"   # 7
+    job_latency                     # 7
+    job_pitched                     # 5
+)
+for k in $(seq 1 $((${#HOSTS[@]} - 1))); do JOBS+=("job_transfer_host $k"); done   # 4 to 5 each
+JOBS+=(job_recording job_runtime_return job_small_kernels job_transfer_d2d)        # 2 to 3 each
+POOL=${POOL:-8}
+
+run_jobs() {    # every job, POOL at once, each its own log; their lines in order, counted
     local pids=() k
-    for k in "${!LANES[@]}"; do
-        ( LANE="$k-" LANE_FLAGS=(--no-share-lock); "${LANES[$k]}" ) >"$LOG/lane-$k.log" 2>&1 &
+    for k in "${!JOBS[@]}"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$POOL" ]; do wait -n; done
+        # shellcheck disable=SC2086
+        ( JOB="$k-" JOB_FLAGS=(--no-share-lock); ${JOBS[$k]}
+          echo "# ${JOBS[$k]}: done at ${SECONDS}s" ) >"$LOG/job-$k.log" 2>&1 &
         pids+=($!)
     done
     wait "${pids[@]}"
-    for k in "${!LANES[@]}"; do
-        cat "$LOG/lane-$k.log"
-        pass=$((pass + $(grep -c '^ok' "$LOG/lane-$k.log")))
-        fail=$((fail + $(grep -c '^FAIL' "$LOG/lane-$k.log")))
-        skipped=$((skipped + $(grep -c '^SKIP' "$LOG/lane-$k.log")))
+    for k in "${!JOBS[@]}"; do
+        cat "$LOG/job-$k.log"
+        pass=$((pass + $(grep -c '^ok' "$LOG/job-$k.log")))
+        fail=$((fail + $(grep -c '^FAIL' "$LOG/job-$k.log")))
+        skipped=$((skipped + $(grep -c '^SKIP' "$LOG/job-$k.log")))
     done
 }
