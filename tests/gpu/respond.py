@@ -139,7 +139,7 @@ def main():
         for i in range(2 * PRESSES):
             key, value = (first if i % 2 == 0 else then)
             got.append(press(key, row % value))
-            time.sleep(0.15)
+            time.sleep(0.05)    # the screen settles; a press lands mid-sample as a user's would
         keys[name] = got
 
     # copies per sample: row 8 (seven j from the direction); then size
