@@ -111,6 +111,9 @@ LCONFIGS=(
   "VMM vs cudaMalloc D2D 512 MiB|-e vmm --op bandwidth --dir d2d --size 512M|20"
   "VMM grow 64 MiB to 4 GiB by 64 MiB|-e vmm --op grow --start 64M --end 4G --step 64M|63"
   "L2 set-aside cost, D2D 512 MiB|-e l2 --op cost --streaming 512M|20"
+  "managed 32 MiB, demand paging|-e managed|20"
+  "managed 32 MiB, prefetched|-e managed --prefetch|20"
+  "managed 32 MiB, preferred host, 4 reads|-e managed --preferred host --accessed-by --access repeat|20"
 )
 # L2: the hitRatio sweep at a 32 MiB region, the region sweep at hitRatio 1.
 for h in 0 25 50 75 100; do

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Concatenates gputui recordings of one device into OUT: the first file's
 header (of the newest format among them, so that the
-device properties newer writers add are kept), then every file's lines with configuration numbers and times
+device properties newer writers add are kept, with any device property
+only a later input holds), then every file's lines with configuration numbers and times
 shifted to follow the previous file's. Inputs may be gzip-compressed; OUT
 is compressed when its name ends in .gz.
 
@@ -66,6 +67,11 @@ def main():
         with opener(path, "r") as f:
             headers.append(json.loads(f.readline()))
     newest = max(headers, key=lambda h: tuple(h.get("format", [0, 0])))
+    # A device property only a later part's writer knew (one added since
+    # the first was recorded) joins the header; the header's own stand.
+    for h in headers:
+        for k, v in h.get("device", {}).items():
+            newest.setdefault("device", {}).setdefault(k, v)
     gen_base, t_base, device = 0, 0.0, None
     for i, path in enumerate(inputs):
         max_gen, max_t = gen_base, t_base

@@ -115,6 +115,7 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         {.a = cudaDevAttrIntegrated, .id = GT_DP_INTEGRATED},
         {.a = cudaDevAttrUnifiedAddressing, .id = GT_DP_UVA},
         {.a = cudaDevAttrPageableMemoryAccess, .id = GT_DP_PAGEABLE},
+        {.a = cudaDevAttrConcurrentManagedAccess, .id = GT_DP_CONC_MANAGED},
         {.a = cudaDevAttrAsyncEngineCount, .id = GT_DP_ASYNC_ENGINES},
         {.a = cudaDevAttrConcurrentKernels, .id = GT_DP_CONC_KERNELS},
     };

@@ -212,10 +212,18 @@ check "batch replay, one of two recorded: reports it, names the other (rc $rc)" 
 # two-GPU recording the peer experiment.
 EXPS=$("$BIN" --batch -e none 2>&1 | sed -n 's/.*(allowed: \(.*\))$/\1/p' | tr -d ,)
 check "the experiment list is read from gputui ($EXPS)" [ "$(wc -w <<<"$EXPS")" -ge 9 ]
+# The one gap, named: the H100 was recorded before the managed experiment
+# existed, and no H100 has been at hand since; replaying it says so.
+GAPS=" h100.gtr.gz:managed "
 for rec in share/gputui/*.gtr.gz; do
     case $(basename "$rec") in 2x*) want=peer ;; *) want=${EXPS/peer/} ;; esac
     for e in $want; do
         msg=$("$BIN" --batch --replay "$rec" -e "$e" --format csv 2>&1 >/dev/null); rc=$?
+        if [[ $GAPS == *" $(basename "$rec"):$e "* ]]; then
+            check "$(basename "$rec") lacks $e, and says so (rc $rc)" \
+                bash -c "[ $rc = 1 ] && grep -q 'it holds 0 of $e' <<<\"\$0\"" "$msg"
+            continue
+        fi
         check "$(basename "$rec") holds $e's default configuration" bash -c "[ $rc = 0 ] || { echo \"\$0\"; false; }" "$msg"
     done
 done

@@ -191,6 +191,18 @@ job_hostalloc_1g() {   # job_hostalloc_1g KIND: the large path once, on 3 sample
 }
 
 # A compressed recording replayed: judged on what it holds.
+job_managed() {
+    section "managed: first touch, prefetch, advice, access"
+    MG=(-e managed --warmup 1)
+    TRACE=1 run_one "" "${MG[@]}"
+    run_one "" "${MG[@]}" --touch host,device --access repeat,pingpong
+    run_one "" "${MG[@]}" --touch device --prefetch
+    run_one "" "${MG[@]}" --read-mostly --preferred device,host --accessed-by --access repeat
+    run_one "" "${MG[@]}" --prefetch --preferred host --access once,pingpong --size 64K,256M
+    refused "managed beyond half of the free memory" "more than half of the GPU's free memory" \
+        "${MG[@]}" --size 1000G
+}
+
 job_recording() {
     section "compressed recording"
     # Two configurations recorded through zlib: the per-configuration
@@ -237,6 +249,7 @@ JOBS=(
     "job_transfer_pageable bidir"   # 7
     job_latency                     # 7
     job_pitched                     # 5
+    job_managed
 )
 for k in $(seq 1 $((${#HOSTS[@]} - 1))); do JOBS+=("job_transfer_host $k"); done   # 4 to 5 each
 JOBS+=(job_recording job_runtime_return job_small_kernels job_transfer_d2d)        # 2 to 3 each

@@ -49,6 +49,9 @@ one latency-managed-cpu "${L[@]}" --kind managed-cpu --cache cg
 one constant "$BIN" --batch --samples 3 --warmup 1 -e constant --op read,copy --reads 256 --size 64K
 one concurrent "$BIN" --batch --samples 3 --warmup 1 -e concurrent --kernels 4 --blocks 1,fill --spin 50
 one sharing "$BIN" --batch --samples 2 --warmup 1 -e sharing --measure latency,copy
+M=("$BIN" --batch --samples 3 --warmup 1 -e managed --size 4M)
+one managed "${M[@]}" --touch host,device --access once,pingpong
+one managed-advice "${M[@]}" --prefetch --read-mostly --preferred host --accessed-by --access repeat
 one runtime "$BIN" --batch --samples 2 --warmup 0 -e runtime --op init,jit
 one runtime-return "$BIN" --batch --samples 3 --warmup 1 -e runtime --op return --size 64K \
     --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset --ahead 250

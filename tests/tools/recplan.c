@@ -81,6 +81,9 @@ static const cplan plans[] = {
     {"runtime", "ahead", {{"op", .values = "return"}, {"call"},
                           {"ahead", .values = "none,250,1000,10000"}}},
     {"sharing", "measure", {{"measure"}, {"beside"}}},
+    {"managed", "access", {{"touch"}, {"prefetch"}, {"read-mostly"}, {"preferred"},
+                           {"accessed-by"}, {"access"}}},
+    {"managed", "size", {{"size", .values = "4M,32M,256M"}}},
     /* Two GPUs: a single-GPU recording is not expected to hold these (the
      * device refuses them, and check leaves them out). */
     {"peer", "access", {{"measure"}, {"engine"}, {"op"}, {"dir"}, {"access"},

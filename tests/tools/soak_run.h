@@ -53,6 +53,8 @@ typedef struct soak_result {
     int choices, choices_run;   /* values of choices, and those that ran */
     char not_run[600];      /* the values that never ran, and why */
     int64_t slack;          /* free memory's own difference at rest */
+    int64_t uvm;            /* what the driver's unified-memory pool may keep of freed
+                               managed memory: twice the largest managed buffer run */
     soak_figures before, after;
     double seconds;
     bool stopped;           /* max_hangs in a row ended it early */

@@ -27,6 +27,7 @@ typedef enum {
     GT_DP_INTEGRATED,
     GT_DP_UVA,
     GT_DP_PAGEABLE,
+    GT_DP_CONC_MANAGED,     /* concurrentManagedAccess: GPU and CPU on managed memory at once */
     GT_DP_ASYNC_ENGINES,
     GT_DP_CONC_KERNELS,
     GT_DP_VMM,

@@ -22,4 +22,5 @@ GT_EXP(constant)
 GT_EXP(concurrent)
 GT_EXP(runtime)
 GT_EXP(sharing)
+GT_EXP(managed)
 #undef GT_EXP
