@@ -114,6 +114,9 @@ LCONFIGS=(
   "managed 32 MiB, demand paging|-e managed|20"
   "managed 32 MiB, prefetched|-e managed --prefetch|20"
   "managed 32 MiB, preferred host, 4 reads|-e managed --preferred host --accessed-by --access repeat|20"
+  "texture 4096x4096, rows|-e texture --access row|20"
+  "texture 4096x4096, columns|-e texture --access column|20"
+  "texture 4096x4096, columns, bilinear|-e texture --access column --filter linear|20"
 )
 # L2: the hitRatio sweep at a 32 MiB region, the region sweep at hitRatio 1.
 for h in 0 25 50 75 100; do

@@ -212,9 +212,8 @@ check "batch replay, one of two recorded: reports it, names the other (rc $rc)" 
 # two-GPU recording the peer experiment.
 EXPS=$("$BIN" --batch -e none 2>&1 | sed -n 's/.*(allowed: \(.*\))$/\1/p' | tr -d ,)
 check "the experiment list is read from gputui ($EXPS)" [ "$(wc -w <<<"$EXPS")" -ge 9 ]
-# The one gap, named: the H100 was recorded before the managed experiment
-# existed, and no H100 has been at hand since; replaying it says so.
-GAPS=" h100.gtr.gz:managed "
+# The gaps, named (tests/e2e/gaps.sh): replaying them says so.
+. tests/e2e/gaps.sh
 for rec in share/gputui/*.gtr.gz; do
     case $(basename "$rec") in 2x*) want=peer ;; *) want=${EXPS/peer/} ;; esac
     for e in $want; do

@@ -13,8 +13,8 @@ widens the interval, not the ratio.
   else:  host too noisy to judge yet: another set of rounds, up to the
          check's retries, then SKIP (counted as not judged), never "ok".
 
-Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, or d2d: its
-reference is nvbandwidth, $NVBANDWIDTH)
+Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture, or
+d2d: its reference is nvbandwidth, $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
 starting with "#" say why a figure is measured again."""
 import json
@@ -56,6 +56,25 @@ CHECKS = {
         "what": {"explicit": "zero-copy explicit against the article's program",
                  "mapped": "zero-copy mapped against the article's program"},
     },
+    "texture": {
+        # The texture experiment's linear-memory stencil, rows, against a
+        # plain kernel of the same stencil (refprobe stencil): events
+        # around one kernel each, queued back to back behind other work,
+        # the image read from device memory. gputui's kernel takes the
+        # walk, the texel type and the address mode as parameters and
+        # pays for it: 1.108 (95% 1.101 to 1.117) of the plain kernel's
+        # time on an H200, 2026-11-25; the band catches a timing error
+        # beyond that, not the generality.
+        "band": 0.15,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "texture", "--access", "row", "--samples", "30", "--warmup", "2"],
+        "probe": ["stencil", "4096", "4096", "30"],
+        "figures": {"row": "stencil_row"},
+        "metric": "time",
+        "what": {"row": "texture: the stencil from linear memory, 4096 x 4096 floats by rows, "
+                        "against a plain kernel of it"},
+    },
     "d2d": {
         # 10 copies a sample, timed as one: nvbandwidth's -i 10. One copy
         # timed alone carries the copy engine's start (about 1.5% of a
@@ -81,7 +100,7 @@ def gputui_figures(c, bin_, log, tag):
     figs = {}
     for run in json.loads(out.stdout)["runs"]:
         cfg = run["config"]
-        key = cfg.get("dir") or cfg.get("variant")
+        key = cfg.get("dir") or cfg.get("variant") or cfg.get("access")
         s = run["series"][0]
         figs[key] = (s["bandwidth_GBps"]["p50"] if c["metric"] == "bandwidth"
                      else s["latency_s"]["p50"] * 1e3)

@@ -203,6 +203,19 @@ job_managed() {
         "${MG[@]}" --size 1000G
 }
 
+job_texture() {
+    section "texture: every walk, filter, address mode and texel type"
+    TX=(-e texture --warmup 1)
+    TRACE=1 run_one "" "${TX[@]}" --access row,column,rotated,tile
+    run_one "" "${TX[@]}" --type float,uchar4 --filter linear --access column,rotated
+    run_one "" "${TX[@]}" --type uchar4 --access tile
+    run_one "" "${TX[@]}" --address wrap --normalized --filter point,linear --access rotated
+    run_one "" "${TX[@]}" --width 64 --height 64,72 --normalized --access tile
+    refused "texture: wrap without normalized coordinates" "wrap needs normalized=on" \
+        "${TX[@]}" --address wrap
+    refused "texture: a width not a multiple of 32" "allowed: a multiple of 32" "${TX[@]}" --width 100
+}
+
 job_recording() {
     section "compressed recording"
     # Two configurations recorded through zlib: the per-configuration
@@ -250,6 +263,7 @@ JOBS=(
     job_latency                     # 7
     job_pitched                     # 5
     job_managed
+    job_texture
 )
 for k in $(seq 1 $((${#HOSTS[@]} - 1))); do JOBS+=("job_transfer_host $k"); done   # 4 to 5 each
 JOBS+=(job_recording job_runtime_return job_small_kernels job_transfer_d2d)        # 2 to 3 each

@@ -52,6 +52,9 @@ one sharing "$BIN" --batch --samples 2 --warmup 1 -e sharing --measure latency,c
 M=("$BIN" --batch --samples 3 --warmup 1 -e managed --size 4M)
 one managed "${M[@]}" --touch host,device --access once,pingpong
 one managed-advice "${M[@]}" --prefetch --read-mostly --preferred host --accessed-by --access repeat
+T=("$BIN" --batch --samples 3 --warmup 1 -e texture --width 256 --height 128)
+one texture "${T[@]}" --access row,tile --filter linear --normalized --address wrap
+one texture-uchar4 "${T[@]}" --type uchar4 --access column,rotated --filter point,linear
 one runtime "$BIN" --batch --samples 2 --warmup 0 -e runtime --op init,jit
 one runtime-return "$BIN" --batch --samples 3 --warmup 1 -e runtime --op return --size 64K \
     --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset --ahead 250

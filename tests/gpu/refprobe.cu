@@ -28,6 +28,10 @@
 //                            does another process's mere context change a
 //                            measurement? (on an H200: no) Says "ready" on
 //                            stderr once it holds them.
+//   refprobe stencil W H [N] a plain 5-point stencil over a W x H float
+//                            image, row by row, edges clamped, N kernels
+//                            (default 30), each after twice the L2 was
+//                            written and behind a 50 us spin; ms.
 //   refprobe l2mix [MiB]     a 16 MiB chase, its chain read by the whole
 //                            grid before each walk, after MiB (default 48)
 //                            of other data was read or written, with and
@@ -473,6 +477,91 @@ __global__ void load_kernel(const uint4 *p, size_t n, uint4 *sink)
         *sink = acc;
 }
 
+// A plain 5-point stencil over a float image, row by row, the edges
+// clamped: the texture experiment's linear-memory figure at access=row,
+// written here without its walks, texel types or address modes.
+__global__ void stencil_kernel(const float *in, float *out, int w, int h)
+{
+    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 8 + threadIdx.y;
+    int xl = max(x - 1, 0), xr = min(x + 1, w - 1), yu = max(y - 1, 0), yd = min(y + 1, h - 1);
+    out[(size_t)y * w + x] = in[(size_t)y * w + x] + in[(size_t)y * w + xl] +
+                             in[(size_t)y * w + xr] + in[(size_t)yu * w + x] +
+                             in[(size_t)yd * w + x];
+}
+
+__global__ void spin_kernel(long long cycles)
+{
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
+
+// W x H texels, N kernels, each after a write of twice the L2 (so that
+// the image is read from device memory, as in gputui, where other copies
+// and kernels run between two of its stencils) and behind a 50 us spin so
+// that its events bracket it back to back; ms per kernel. The result is
+// checked against the host's stencil.
+void stencil(int w, int h, int n)
+{
+    size_t count = (size_t)w * h;
+    std::vector<float> img(count), got(count);
+    float *in, *out;
+    void *scratch;
+    int l2 = 0;
+    cudaEvent_t a, b;
+    cudaStream_t s;
+    std::vector<double> ms;
+    int rate = 0, dev = 0;
+
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            img[(size_t)y * w + x] = (float)((x * 7 + y * 13) & 1023) / 1024.0f;
+    CK(cudaMalloc(&in, count * 4));
+    CK(cudaMalloc(&out, count * 4));
+    CK(cudaMemcpy(in, img.data(), count * 4, cudaMemcpyHostToDevice));
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&rate, cudaDevAttrClockRate, dev));  // kHz
+    CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+    CK(cudaMalloc(&scratch, 2 * (size_t)l2));
+    for (int i = 0; i < n + 2; i++) {
+        CK(cudaMemsetAsync(scratch, i & 0xff, 2 * (size_t)l2, s));
+        spin_kernel<<<1, 1, 0, s>>>(50LL * rate / 1000);
+        CK(cudaEventRecord(a, s));
+        stencil_kernel<<<dim3(w / 32, h / 8), dim3(32, 8), 0, s>>>(in, out, w, h);
+        CK(cudaEventRecord(b, s));
+        CK(cudaStreamSynchronize(s));
+        float t;
+        CK(cudaEventElapsedTime(&t, a, b));
+        if (i >= 2)
+            ms.push_back(t);
+    }
+    CK(cudaMemcpy(got.data(), out, count * 4, cudaMemcpyDeviceToHost));
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            auto at = [&](int xx, int yy) {
+                xx = std::min(std::max(xx, 0), w - 1);
+                yy = std::min(std::max(yy, 0), h - 1);
+                return img[(size_t)yy * w + xx];
+            };
+            float e = at(x, y) + at(x - 1, y) + at(x + 1, y) + at(x, y - 1) + at(x, y + 1);
+            if (got[(size_t)y * w + x] != e) {
+                fprintf(stderr, "refprobe: stencil: wrong at (%d, %d): %g, not %g\n", x, y,
+                        got[(size_t)y * w + x], e);
+                exit(1);
+            }
+        }
+    dist("stencil_row", ms);
+    cudaFree(scratch);
+    cudaFree(in);
+    cudaFree(out);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    cudaStreamDestroy(s);
+}
+
 /* "ready" on stderr: the set-up is done (idle) or the first round of the
  * load has run (load); the suite waits for it instead of sleeping. */
 static void ready(void)
@@ -528,7 +617,7 @@ static void idle(double seconds)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB]\n");
+        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N]\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -543,11 +632,13 @@ int main(int argc, char **argv)
         load(atof(argv[2]));
     else if (!strcmp(argv[1], "l2mix"))
         l2mix(argc > 2 ? (size_t)atoi(argv[2]) : 48);
+    else if (!strcmp(argv[1], "stencil") && argc > 3)
+        stencil(atoi(argv[2]), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 30);
     else if (!strcmp(argv[1], "idle") && argc > 2)
         idle(atof(argv[2]));
     else {
         fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, zc-article, pageable, chase KiB..., "
-                "load SECONDS, idle SECONDS, l2mix [MiB])\n",
+                "load SECONDS, idle SECONDS, l2mix [MiB], stencil W H [N])\n",
                 argv[1]);
         return 64;
     }

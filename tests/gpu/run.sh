@@ -307,8 +307,10 @@ section "fidelity: refprobe and nvbandwidth in alternation"
 # of its own, judged by the ratio of the two sides' means and its
 # bootstrap interval, within 2%, 5% and 1% (tests/gpu/alternate.py). Where
 # the processes differ too much to say, "host too noisy to judge": more
-# rounds, then SKIP, never ok.
-for what in zc pageable d2d; do
+# rounds, then SKIP, never ok. The texture experiment's stencil from
+# linear memory beside a plain kernel of it (refprobe stencil), within 15%
+# (gputui's general kernel takes 1.11 of its time on an H200).
+for what in zc pageable texture d2d; do
     tally < <(python3 tests/gpu/alternate.py $what "$BIN" "$PROBE" "$LOG" 2>&1)
 done
 

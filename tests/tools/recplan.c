@@ -84,6 +84,9 @@ static const cplan plans[] = {
     {"managed", "access", {{"touch"}, {"prefetch"}, {"read-mostly"}, {"preferred"},
                            {"accessed-by"}, {"access"}}},
     {"managed", "size", {{"size", .values = "4M,32M,256M"}}},
+    {"texture", "access", {{"type"}, {"access"}, {"filter"}, {"address"}, {"normalized"}}},
+    {"texture", "width", {{"width", .values = "1024,4096,8192"},
+                          {"height", .values = "1024,4096,8192"}}},
     /* Two GPUs: a single-GPU recording is not expected to hold these (the
      * device refuses them, and check leaves them out). */
     {"peer", "access", {{"measure"}, {"engine"}, {"op"}, {"dir"}, {"access"},

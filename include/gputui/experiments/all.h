@@ -23,4 +23,5 @@ GT_EXP(concurrent)
 GT_EXP(runtime)
 GT_EXP(sharing)
 GT_EXP(managed)
+GT_EXP(texture)
 #undef GT_EXP

@@ -165,9 +165,19 @@ static bool on_gpu(const int64_t *v)
            (v[GT_MG_TOUCH] == GT_MG_TOUCH_DEVICE && v[GT_MG_PREFERRED] != GT_MG_PREF_HOST);
 }
 
-static double hbm(const gt_devprops *p, double *factor, char *label, size_t n, bool write)
+/* Pages in GPU memory: bounded by it, unless the buffer fits in the L2,
+ * where the kernel that wrote them left them (then by nothing known). */
+static double hbm(const int64_t *v, const gt_devprops *p, double *factor, char *label, size_t n,
+                  bool write)
 {
-    double peak = gt_ceiling_hbm(p, factor, label, n);
+    double peak;
+
+    if (gt_dp_ok(p, GT_DP_L2) && v[GT_MG_SIZE] <= gt_dp_get(p, GT_DP_L2)) {
+        *factor = 1.0;
+        snprintf(label, n, "none known: the buffer fits in the L2");
+        return 0;
+    }
+    peak = gt_ceiling_hbm(p, factor, label, n);
     if (!write) {
         *factor = 1.0;
         snprintf(label, n, "HBM peak, read");
@@ -187,13 +197,13 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
     *factor = 1.0;
     gt_mg_series(v, slot);
     if (s == slot[GT_MG_S_READ])
-        return on_gpu(v) ? hbm(p, factor, label, n, pp) : gt_ceiling_pcie(p, factor, label, n);
+        return on_gpu(v) ? hbm(v, p, factor, label, n, pp) : gt_ceiling_pcie(p, factor, label, n);
     /* Read-mostly pages are copied to the GPU by the first read, even
      * where the host is preferred. */
     if (s == slot[GT_MG_S_AGAIN])
         return v[GT_MG_PREFERRED] == GT_MG_PREF_HOST && !v[GT_MG_PREFETCH] &&
                !v[GT_MG_READ_MOSTLY] ?
-            gt_ceiling_pcie(p, factor, label, n) : hbm(p, factor, label, n, false);
+            gt_ceiling_pcie(p, factor, label, n) : hbm(v, p, factor, label, n, false);
     if (s == slot[GT_MG_S_COPY] ||
         (s == slot[GT_MG_S_PREFETCH] && v[GT_MG_TOUCH] == GT_MG_TOUCH_HOST))
         return gt_ceiling_pcie(p, factor, label, n);

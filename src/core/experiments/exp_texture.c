@@ -1,0 +1,164 @@
+/* The texture experiment's table row: one 5-point stencil over a 2D image
+ * read four ways (linear memory, pitched memory, a CUDA array through a
+ * texture object, linear memory through a texture object), under a walk
+ * that suits linear memory (rows) or not (columns, a diagonal, scrambled
+ * tiles), with the array's filtering and addressing; and what filling the
+ * array costs beside filling pitched memory. The GPU side is
+ * src/gpu/texture.c, its kernels kernels/texture.cu. */
+#include "gputui/experiments/exp_texture.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "gputui/measure/run.h"
+#include "gputui/base/units.h"
+
+static const char *const type_names[] = {"float", "uchar4"};
+static const char *const access_names[] = {"row", "column", "rotated", "tile"};
+static const char *const filter_names[] = {"point", "linear"};
+static const char *const address_names[] = {"clamp", "wrap"};
+
+static const gt_param params[GT_TX_NPARAMS] = {
+    [GT_TX_WIDTH] = {.name = "width", .label = "width (texels)", .type = GT_P_INT, .min = 64,
+                     .max = 16384, .def = 4096,
+                     .help = "texels a row, a multiple of 32; +/- powers of two"},
+    [GT_TX_HEIGHT] = {.name = "height", .label = "height (rows)", .type = GT_P_INT, .min = 64,
+                      .max = 16384, .def = 4096,
+                      .help = "rows, a multiple of 8; +/- powers of two"},
+    [GT_TX_TYPE] = {.name = "type", .label = "texel", .type = GT_P_ENUM, .max = 1,
+                    .def = GT_TX_FLOAT, .choices = type_names, .nchoices = 2,
+                    .help = "float: one 32-bit float a texel; uchar4: four bytes (read as "
+                            "normalized floats when filtered)"},
+    [GT_TX_ACCESS] = {.name = "access", .label = "walk", .type = GT_P_ENUM, .max = 3,
+                      .def = GT_TX_ROW, .choices = access_names, .nchoices = 4,
+                      .help = "how a warp's threads walk the image: along a row, down a column, "
+                              "along a diagonal (rotated 45 degrees), or row by row in 32 x 8 "
+                              "tiles taken in a scrambled order"},
+    [GT_TX_FILTER] = {.name = "filter", .label = "array filter", .type = GT_P_ENUM, .max = 1,
+                      .def = GT_TX_POINT, .choices = filter_names, .nchoices = 2,
+                      .help = "the array's texture: point (the nearest texel) or linear "
+                              "(bilinear between four, in the texture unit, 1/256 steps)"},
+    [GT_TX_ADDRESS] = {.name = "address", .label = "array address", .type = GT_P_ENUM,
+                       .max = 1, .def = GT_TX_CLAMP, .choices = address_names, .nchoices = 2,
+                       .help = "past the edge: clamp to it or wrap around (wrap needs "
+                               "normalized coordinates); the other reads do the same by hand"},
+    [GT_TX_NORMALIZED] = {.name = "normalized", .label = "normalized coords", .type = GT_P_BOOL,
+                          .max = 1,
+                          .help = "the array's coordinates in [0, 1) instead of texels"},
+    [GT_TX_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
+                      .iteration = true, .max = 1000, .def = 2, .step = 1,
+                      .help = "untimed iterations after each change, kept out of the histograms"},
+};
+
+static int series(const int64_t *v, const char **names)
+{
+    (void)v;
+    names[GT_TX_S_LINEAR] = "linear";
+    names[GT_TX_S_PITCHED] = "pitched";
+    names[GT_TX_S_ARRAY] = "array (texture)";
+    names[GT_TX_S_LINTEX] = "linear (texture)";
+    names[GT_TX_S_FILL_ARRAY] = "fill array";
+    names[GT_TX_S_FILL_PITCH] = "fill pitched";
+    return GT_TX_NSERIES;
+}
+
+static uint64_t image_bytes(const int64_t *v)
+{
+    return (uint64_t)v[GT_TX_WIDTH] * (uint64_t)v[GT_TX_HEIGHT] * 4u;
+}
+
+static double p50(gt_run *r, int s)
+{
+    return s < r->nseries && r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
+}
+
+static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    double lin = p50(r, GT_TX_S_LINEAR), pit = p50(r, GT_TX_S_PITCHED);
+    double arr = p50(r, GT_TX_S_ARRAY), ltx = p50(r, GT_TX_S_LINTEX);
+    double fa = p50(r, GT_TX_S_FILL_ARRAY), fp = p50(r, GT_TX_S_FILL_PITCH);
+    int n = 0;
+
+    (void)p;
+    if (!isfinite(lin) || !isfinite(arr) || lin <= 0)
+        return 0;
+    if (n < max)
+        snprintf(lines[n++], sizeof lines[0], "the array through a texture: %.2fx linear "
+                 "memory's time%s", arr / lin,
+                 r->vals[GT_TX_FILTER] == GT_TX_LINEAR ? " (it filters; the others do not)" : "");
+    if (n < max && isfinite(pit) && isfinite(ltx))
+        snprintf(lines[n++], sizeof lines[0], "pitched memory %.2fx, linear memory through a "
+                 "texture %.2fx linear memory's time", pit / lin, ltx / lin);
+    if (n < max && isfinite(fa) && isfinite(fp) && fp > 0)
+        snprintf(lines[n++], sizeof lines[0], "filling the array (cudaMemcpy2DToArray) %.2fx "
+                 "the time of filling pitched memory (cudaMemcpy2D)", fa / fp);
+    return n;
+}
+
+static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
+{
+    char a[32], b[32];
+    /* the image in four forms, four outputs, two expected results */
+    uint64_t need = 10 * image_bytes(v);
+
+    if (v[GT_TX_WIDTH] % 32 || v[GT_TX_HEIGHT] % 8) {
+        snprintf(err, n, "%s: %lld; allowed: a multiple of %d, 64 to 16384",
+                 v[GT_TX_WIDTH] % 32 ? "width" : "height",
+                 (long long)v[v[GT_TX_WIDTH] % 32 ? GT_TX_WIDTH : GT_TX_HEIGHT],
+                 v[GT_TX_WIDTH] % 32 ? 32 : 8);
+        return -1;
+    }
+    if (v[GT_TX_ADDRESS] == GT_TX_WRAP && !v[GT_TX_NORMALIZED]) {
+        snprintf(err, n, "address: wrap needs normalized=on: CUDA wraps normalized coordinates "
+                 "only (allowed with normalized=off: clamp)");
+        return -1;
+    }
+    if (gt_dp_ok(p, GT_DP_MEM_FREE) && need > (uint64_t)gt_dp_get(p, GT_DP_MEM_FREE) / 2) {
+        snprintf(err, n, "width x height: %s of device memory for the image's four forms, the "
+                 "outputs and the expected results, more than half of the %s free",
+                 gt_format_size(need, a, sizeof a),
+                 gt_format_size((uint64_t)gt_dp_get(p, GT_DP_MEM_FREE), b, sizeof b));
+        return -1;
+    }
+    return 0;
+}
+
+/* A kernel reads the image and writes as much; past the L2 that is bounded
+ * by device memory, within it by nothing known. The fills cross the link. */
+static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
+                      char *label, size_t n)
+{
+    *factor = 1.0;
+    if (s == GT_TX_S_FILL_ARRAY || s == GT_TX_S_FILL_PITCH)
+        return gt_ceiling_pcie(p, factor, label, n);
+    if (gt_dp_ok(p, GT_DP_L2) && image_bytes(v) > (uint64_t)gt_dp_get(p, GT_DP_L2))
+        return gt_ceiling_hbm(p, factor, label, n);
+    snprintf(label, n, "none known: the image fits in the L2");
+    return 0;
+}
+
+GT_EXPERIMENT(gt_exp_texture) = {
+    .name = "texture",
+    .title = "CUDA arrays and textures: one stencil read four ways",
+    .explain =
+        "A CUDA array is an opaque layout made for texture fetches: texels close in 2D are "
+        "close in memory, and the texture unit can filter and handle the edges. Each sample "
+        "runs one 5-point stencil (a texel and its four neighbours, summed) over a width x "
+        "height image four times: from cudaMalloc memory, from cudaMallocPitch memory, from "
+        "a CUDA array through a texture object (tex2D, with the filter, address mode and "
+        "coordinates chosen), and from the cudaMalloc memory through a texture object "
+        "(tex1Dfetch). The walk decides which texels a warp's threads read together: a row "
+        "(coalesced for linear memory), a column, a diagonal, or scrambled tiles. Each "
+        "kernel is timed with events behind the timing gate and every output is checked "
+        "against the host's own stencil (the filtered one within the texture unit's 1/256 "
+        "steps). Beside them, cudaMemcpy2DToArray and cudaMemcpy2D fill the array and the "
+        "pitched buffer from pinned memory.",
+    .params = params,
+    .nparams = GT_TX_NPARAMS,
+    .warmup_param = GT_TX_WARMUP,
+    .series = series,
+    .check = check,
+    .ceiling = ceiling,
+    .bandwidth = true,
+    .summary = summary,
+};

@@ -1,0 +1,338 @@
+/* The texture experiment on the GPU (the row is
+ * src/core/experiments/exp_texture.c, the kernels kernels/texture.cu).
+ *
+ * Set-up writes the image into pinned memory and from there into a
+ * cudaMalloc buffer, a cudaMallocPitch buffer and a CUDA array; makes a
+ * texture object on the array (the filter, address mode and coordinates
+ * asked for) and one on the cudaMalloc buffer (tex1Dfetch); and computes
+ * on the host what every thread must write: the point stencil, and with
+ * filter=linear the bilinear one. Each sample, behind the timing gate:
+ * cudaMemcpy2DToArray and cudaMemcpy2D refill the array and the pitched
+ * buffer, then the four stencil kernels run, each between events; then a
+ * kernel compares every output with the host's, exactly, or within the
+ * texture unit's 1/256 steps where it filtered. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gputui/experiments/exp_texture.h"
+#include "gputui/base/units.h"
+#include "gpu.h"
+
+/* kernels/texture.cu */
+cudaError_t gt_k_tx_mem(int type, int access, const void *base, size_t pitch, uint32_t w,
+                        uint32_t h, int address, float *out, cudaStream_t s);
+cudaError_t gt_k_tx_lintex(int type, int access, cudaTextureObject_t t, uint32_t w, uint32_t h,
+                           int address, float *out, cudaStream_t s);
+cudaError_t gt_k_tx_array(int type, int access, cudaTextureObject_t t, uint32_t w, uint32_t h,
+                          int filtered, int norm, float *out, cudaStream_t s);
+cudaError_t gt_k_tx_check(const float *out, const float *expect, size_t n, float tol,
+                          unsigned long long *bad, int blocks, cudaStream_t s);
+
+#define NEV 7
+#define NK 4            /* stencil kernels: the series GT_TX_S_LINEAR .. GT_TX_S_LINTEX */
+
+typedef struct tx {
+    int type, access, filter, address, norm, blocks;
+    uint32_t w, h;
+    size_t n, bytes, pitch;
+    void *host;                         /* the image, pinned */
+    void *lin, *pit;                    /* cudaMalloc, cudaMallocPitch */
+    cudaArray_t arr;
+    cudaTextureObject_t tex_arr, tex_lin;
+    bool has_tex_arr, has_tex_lin;
+    float *out[NK];
+    float *expect_point, *expect_filtered;
+    unsigned long long *dbad, *hbad;    /* NK counts: device, read back (pinned) */
+    gt_gate gate;
+    cudaStream_t s;
+    cudaEvent_t e[NEV];
+} tx;
+
+static void teardown(void *state)
+{
+    tx *z = state;
+
+    if (!z)
+        return;
+    gt_gate_free(&z->gate);
+    gt_gpu_quiesce();
+    if (z->has_tex_arr)
+        GT_CUDA_Q(cudaDestroyTextureObject(z->tex_arr));
+    if (z->has_tex_lin)
+        GT_CUDA_Q(cudaDestroyTextureObject(z->tex_lin));
+    if (z->arr)
+        GT_CUDA_Q(cudaFreeArray(z->arr));
+    gt_free_device(&z->lin);
+    gt_free_device(&z->pit);
+    for (int i = 0; i < NK; i++)
+        gt_free_device(&z->out[i]);
+    gt_free_device(&z->expect_point);
+    gt_free_device(&z->expect_filtered);
+    gt_free_device(&z->dbad);
+    gt_free_pinned(&z->hbad);
+    gt_free_pinned(&z->host);
+    for (int i = 0; i < NEV; i++)
+        gt_destroy_event(&z->e[i]);
+    gt_destroy_stream(&z->s);
+    free(z);
+}
+
+/* Texel (x, y)'s sum of channels, as the kernels add them. */
+static float texel(const tx *z, uint32_t x, uint32_t y)
+{
+    if (z->type == GT_TX_FLOAT)
+        return gt_tx_float(x, y);
+    return (float)gt_tx_byte(x, y, 0) + gt_tx_byte(x, y, 1) + gt_tx_byte(x, y, 2) +
+           gt_tx_byte(x, y, 3);
+}
+
+/* What every thread must write: point[i], and filtered[i] (may be NULL);
+ * sums: scratch of n floats. */
+static void expected(const tx *z, float *sums, float *point, float *filtered)
+{
+    static const int dx[5] = {0, -1, 1, 0, 0}, dy[5] = {0, 0, 0, -1, 1};
+    const float a = GT_TX_OFF_X, b = GT_TX_OFF_Y;
+
+    for (uint32_t y = 0; y < z->h; y++)
+        for (uint32_t x = 0; x < z->w; x++)
+            sums[(size_t)y * z->w + x] = texel(z, x, y);
+#define AT(x, y) sums[(size_t)gt_tx_edge((y), z->h, z->address) * z->w + \
+                      gt_tx_edge((x), z->w, z->address)]
+    for (uint32_t gy = 0; gy < z->h; gy++)
+        for (uint32_t gx = 0; gx < z->w; gx++) {
+            uint32_t sx, sy;
+            float p = 0, f = 0;
+            gt_tx_walk(z->access, gx, gy, z->w, z->h, &sx, &sy);
+            for (int k = 0; k < 5; k++) {
+                int64_t x = (int64_t)sx + dx[k], y = (int64_t)sy + dy[k];
+                p += AT(x, y);
+                if (filtered)
+                    f += (1 - a) * (1 - b) * AT(x, y) + a * (1 - b) * AT(x + 1, y) +
+                         (1 - a) * b * AT(x, y + 1) + a * b * AT(x + 1, y + 1);
+            }
+            point[(size_t)gy * z->w + gx] = p;
+            if (filtered)
+                filtered[(size_t)gy * z->w + gx] = f;
+        }
+#undef AT
+}
+
+static void fill_image(tx *z)
+{
+    for (uint32_t y = 0; y < z->h; y++)
+        for (uint32_t x = 0; x < z->w; x++) {
+            size_t i = (size_t)y * z->w + x;
+            if (z->type == GT_TX_FLOAT)
+                ((float *)z->host)[i] = gt_tx_float(x, y);
+            else
+                for (uint32_t c = 0; c < 4; c++)
+                    ((uint8_t *)z->host)[4 * i + c] = gt_tx_byte(x, y, c);
+        }
+}
+
+static struct cudaChannelFormatDesc channel(const tx *z)
+{
+    return z->type == GT_TX_FLOAT ? cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat)
+                                  : cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+}
+
+static int textures(tx *z, gt_err *err)
+{
+    struct cudaResourceDesc rd;
+    struct cudaTextureDesc td;
+    enum cudaTextureAddressMode am = z->address == GT_TX_WRAP ? cudaAddressModeWrap
+                                                               : cudaAddressModeClamp;
+
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = z->arr;
+    memset(&td, 0, sizeof td);
+    td.addressMode[0] = td.addressMode[1] = am;
+    td.filterMode = z->filter == GT_TX_LINEAR ? cudaFilterModeLinear : cudaFilterModePoint;
+    td.readMode = z->type == GT_TX_UCHAR4 && z->filter == GT_TX_LINEAR ?
+        cudaReadModeNormalizedFloat : cudaReadModeElementType;
+    td.normalizedCoords = z->norm;
+    if (GT_CUDA(err, cudaCreateTextureObject(&z->tex_arr, &rd, &td, NULL)))
+        return -1;
+    z->has_tex_arr = true;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeLinear;
+    rd.res.linear.devPtr = z->lin;
+    rd.res.linear.desc = channel(z);
+    rd.res.linear.sizeInBytes = z->bytes;
+    memset(&td, 0, sizeof td);
+    td.readMode = cudaReadModeElementType;
+    if (GT_CUDA(err, cudaCreateTextureObject(&z->tex_lin, &rd, &td, NULL)))
+        return -1;
+    z->has_tex_lin = true;
+    return 0;
+}
+
+static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
+                 gt_err *err)
+{
+    tx *z = calloc(1, sizeof *z);
+    float *hp = NULL, *hf = NULL, *hs = NULL;
+    int dev = 0, lin_max = 0;
+    char sz[32];
+    double t0;
+
+    (void)p;
+    *state = NULL;
+    if (!z) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
+        return -1;
+    }
+    z->w = (uint32_t)v[GT_TX_WIDTH];
+    z->h = (uint32_t)v[GT_TX_HEIGHT];
+    z->type = (int)v[GT_TX_TYPE];
+    z->access = (int)v[GT_TX_ACCESS];
+    z->filter = (int)v[GT_TX_FILTER];
+    z->address = (int)v[GT_TX_ADDRESS];
+    z->norm = v[GT_TX_NORMALIZED] != 0;
+    z->n = (size_t)z->w * z->h;
+    z->bytes = z->n * 4;
+    z->blocks = gt_gpu_sms() * 4;
+    if (GT_CUDA(err, cudaGetDevice(&dev)) ||
+        GT_CUDA(err, cudaDeviceGetAttribute(&lin_max, cudaDevAttrMaxTexture1DLinearWidth, dev)))
+        goto fail;
+    if ((size_t)lin_max < z->n) {
+        gt_err_set(err, GT_EXIT_USAGE, "width x height: %zu texels, more than a linear texture "
+                   "holds on this device (maxTexture1DLinear = %d); allowed: up to %d texels",
+                   z->n, lin_max, lin_max);
+        goto fail;
+    }
+    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)))
+        goto fail;
+    for (int i = 0; i < NEV; i++)
+        if (GT_CUDA(err, cudaEventCreate(&z->e[i])))
+            goto fail;
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMallocHost(&z->host, z->bytes)))
+        goto fail;
+    fill_image(z);
+    {
+        struct cudaChannelFormatDesc cd = channel(z);
+        if (GT_CUDA_ALLOC(err, cudaMalloc(&z->lin, z->bytes)) ||
+            GT_CUDA_ALLOC(err, cudaMallocPitch(&z->pit, &z->pitch, (size_t)z->w * 4, z->h)) ||
+            GT_CUDA_ALLOC(err, cudaMallocArray(&z->arr, &cd, z->w, z->h, 0)) ||
+            GT_CUDA(err, cudaMemcpy(z->lin, z->host, z->bytes, cudaMemcpyHostToDevice)) ||
+            GT_CUDA(err, cudaMemcpy2D(z->pit, z->pitch, z->host, (size_t)z->w * 4,
+                                      (size_t)z->w * 4, z->h, cudaMemcpyHostToDevice)) ||
+            GT_CUDA(err, cudaMemcpy2DToArray(z->arr, 0, 0, z->host, (size_t)z->w * 4,
+                                             (size_t)z->w * 4, z->h, cudaMemcpyHostToDevice)) ||
+            textures(z, err))
+            goto fail;
+    }
+    gt_format_size(z->bytes, sz, sizeof sz);
+    gt_setup_info_time(info, gt_now() - t0, "the image, %u x %u %s (%s): pinned, cudaMalloc, "
+                       "cudaMallocPitch (pitch %zu B), cudaMallocArray, two texture objects",
+                       z->w, z->h, z->type == GT_TX_FLOAT ? "float" : "uchar4", sz, z->pitch);
+    t0 = gt_now();
+    for (int i = 0; i < NK; i++)
+        if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->out[i], z->bytes)))
+            goto fail;
+    if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->expect_point, z->bytes)) ||
+        (z->filter == GT_TX_LINEAR &&
+         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->expect_filtered, z->bytes))) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dbad, NK * sizeof *z->dbad)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hbad, NK * sizeof *z->hbad)))
+        goto fail;
+    if (!(hp = malloc(z->bytes)) || !(hs = malloc(z->bytes)) ||
+        (z->filter == GT_TX_LINEAR && !(hf = malloc(z->bytes)))) {
+        gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
+        goto fail;
+    }
+    expected(z, hs, hp, hf);
+    if (GT_CUDA(err, cudaMemcpy(z->expect_point, hp, z->bytes, cudaMemcpyHostToDevice)) ||
+        (hf && GT_CUDA(err, cudaMemcpy(z->expect_filtered, hf, z->bytes,
+                                       cudaMemcpyHostToDevice))) ||
+        gt_gate_init(&z->gate, true, true, err))
+        goto fail;
+    free(hp);
+    free(hf);
+    free(hs);
+    hp = hf = hs = NULL;
+    gt_setup_info_time(info, gt_now() - t0, "what every thread must write, on the host%s",
+                       z->filter == GT_TX_LINEAR ? " (point and bilinear)" : "");
+    snprintf(info->note, sizeof info->note, "every output against the host's stencil: exactly, "
+             "or where the array filters within 5 x 1/256 of a texel's range");
+    gt_setup_info_timing(info, "events around each fill and each kernel, queued behind the "
+                         "timing gate and run back to back");
+    *state = z;
+    return 0;
+fail:
+    free(hp);
+    free(hf);
+    free(hs);
+    teardown(z);
+    return -1;
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    tx *z = state;
+    size_t row = (size_t)z->w * 4;
+    /* a texel's sum of channels ranges over 1 (float) or 4 x 255 (uchar4) */
+    float range = z->type == GT_TX_FLOAT ? 1.0f : 1020.0f;
+    uint64_t bad[NK];
+
+    if (GT_CUDA(err, cudaMemsetAsync(z->dbad, 0, NK * sizeof *z->dbad, z->s)) ||
+        gt_gate_hold(&z->gate, z->s, err) || GT_CUDA(err, cudaEventRecord(z->e[0], z->s)) ||
+        GT_CUDA(err, cudaMemcpy2DToArrayAsync(z->arr, 0, 0, z->host, row, row, z->h,
+                                              cudaMemcpyHostToDevice, z->s)) ||
+        GT_CUDA(err, cudaEventRecord(z->e[1], z->s)) ||
+        GT_CUDA(err, cudaMemcpy2DAsync(z->pit, z->pitch, z->host, row, row, z->h,
+                                       cudaMemcpyHostToDevice, z->s)) ||
+        GT_CUDA(err, cudaEventRecord(z->e[2], z->s)) ||
+        GT_CUDA(err, gt_k_tx_mem(z->type, z->access, z->lin, row, z->w, z->h, z->address,
+                                 z->out[GT_TX_S_LINEAR], z->s)) ||
+        GT_CUDA(err, cudaEventRecord(z->e[3], z->s)) ||
+        GT_CUDA(err, gt_k_tx_mem(z->type, z->access, z->pit, z->pitch, z->w, z->h, z->address,
+                                 z->out[GT_TX_S_PITCHED], z->s)) ||
+        GT_CUDA(err, cudaEventRecord(z->e[4], z->s)) ||
+        GT_CUDA(err, gt_k_tx_array(z->type, z->access, z->tex_arr, z->w, z->h,
+                                   z->filter == GT_TX_LINEAR, z->norm, z->out[GT_TX_S_ARRAY],
+                                   z->s)) ||
+        GT_CUDA(err, cudaEventRecord(z->e[5], z->s)) ||
+        GT_CUDA(err, gt_k_tx_lintex(z->type, z->access, z->tex_lin, z->w, z->h, z->address,
+                                    z->out[GT_TX_S_LINTEX], z->s)) ||
+        GT_CUDA(err, cudaEventRecord(z->e[6], z->s))) {
+        gt_gate_open(&z->gate);
+        return -1;
+    }
+    gt_gate_open(&z->gate);
+    for (int k = 0; k < NK; k++) {
+        bool filtered = k == GT_TX_S_ARRAY && z->filter == GT_TX_LINEAR;
+        if (GT_CUDA(err, gt_k_tx_check(z->out[k], filtered ? z->expect_filtered :
+                                       z->expect_point, z->n, filtered ? 5 * range / 256 : 0,
+                                       z->dbad + k, z->blocks, z->s)))
+            return -1;
+    }
+    if (GT_CUDA(err, cudaMemcpyAsync(z->hbad, z->dbad, NK * sizeof *z->hbad,
+                                     cudaMemcpyDeviceToHost, z->s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->s)) || gt_gate_check(&z->gate, err))
+        return -1;
+    for (int k = 0; k < NK; k++)
+        bad[k] = z->hbad[k];
+    /* series s spans events e[from[s]] .. e[from[s] + 1] */
+    static const int from[GT_TX_NSERIES] = {
+        [GT_TX_S_FILL_ARRAY] = 0, [GT_TX_S_FILL_PITCH] = 1, [GT_TX_S_LINEAR] = 2,
+        [GT_TX_S_PITCHED] = 3, [GT_TX_S_ARRAY] = 4, [GT_TX_S_LINTEX] = 5,
+    };
+    for (int s = 0; s < GT_TX_NSERIES; s++) {
+        float ms = 0;
+        /* a fill is checked by the kernel that reads what it wrote */
+        uint64_t b = s == GT_TX_S_FILL_ARRAY ? bad[GT_TX_S_ARRAY] :
+                     s == GT_TX_S_FILL_PITCH ? bad[GT_TX_S_PITCHED] : bad[s];
+        if (GT_CUDA(err, cudaEventElapsedTime(&ms, z->e[from[s]], z->e[from[s] + 1])))
+            return -1;
+        out[s] = (gt_sample){.series = (uint8_t)s, .verify = b ? GT_V_FAILED : GT_V_FULL,
+                             .sec = ms * 1e-3, .bytes = z->bytes};
+    }
+    return GT_TX_NSERIES;
+}
+
+GT_GPU_OPS(texture) = {.setup = setup, .run = run, .teardown = teardown};
