@@ -168,6 +168,28 @@ static void summary(void **state)
     assert_int_equal(gt_exp_managed.summary(&r, &p, lines, GT_SUMMARY_LINES), 4);
     assert_non_null(strstr(lines[1], "prefetch 41.9 GB/s (1.25x the pinned copy's time)"));
     assert_non_null(strstr(lines[2], "each read after the first: 0.50x its time"));
+    /* y on the prefetch, and on the reads after the first */
+    gt_dp_set(&p, GT_DP_PCIE_BW, 63000000000ll);
+    int n = gt_exp_managed.why(&r, 1, &p, lines, GT_SUMMARY_LINES);
+    assert_true(n >= 3);
+    assert_string_equal(lines[0], "32 MiB in 0.800 ms (p50): 41.9 GB/s");
+    assert_non_null(strstr(lines[1], "this is 1.25x its time"));
+    assert_non_null(strstr(lines[2], "moves the pages to the GPU in bulk"));
+    assert_non_null(strstr(lines[n - 1], "not counted"));
+    gt_exp_managed.why(&r, 3, &p, lines, GT_SUMMARY_LINES);
+    assert_non_null(strstr(lines[2], "these reads are local"));
+    gt_run_free(&r);
+    /* the host preferred: the first read goes over the link */
+    v[GT_MG_PREFETCH] = 0;
+    v[GT_MG_PREFERRED] = GT_MG_PREF_HOST;
+    v[GT_MG_ACCESSED_BY] = 1;
+    gt_run_init(&r, &gt_exp_managed, v, 3);
+    add(&r, 3, (const double[]){10e-3, 0.7e-3, 0.66e-3, 0.64e-3}, 4, b);
+    n = gt_exp_managed.why(&r, 1, &p, lines, GT_SUMMARY_LINES);
+    assert_non_null(strstr(lines[2], "reads them over the link, mapped in advance (AccessedBy)"));
+    assert_non_null(strstr(lines[3], "the link: 63.0 GB/s a direction"));
+    gt_exp_managed.why(&r, 2, &p, lines, GT_SUMMARY_LINES);
+    assert_non_null(strstr(lines[2], "every read crosses the link again"));
     gt_run_free(&r);
 }
 

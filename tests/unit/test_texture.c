@@ -130,6 +130,17 @@ static void ceilings_and_summary(void **state)
     assert_string_equal(lines[1], "pitched memory 0.95x, linear memory through a texture 0.75x "
                                   "linear memory's time");
     assert_non_null(strstr(lines[2], "1.25x the time of filling pitched memory"));
+    /* y: the array's kernel as traffic, and what the walk does */
+    int n = e->why(&r, GT_TX_S_ARRAY, &p, lines, GT_SUMMARY_LINES);
+    assert_int_equal(n, 5);
+    assert_string_equal(lines[0], "64 MiB read and as much written in 0.100 ms (p50): 1342.2 GB/s "
+                                  "of traffic at best (each texel read once)");
+    assert_non_null(strstr(lines[1], "4800 GB/s peak; the image does not fit in the L2"));
+    assert_non_null(strstr(lines[2], "along a row"));
+    assert_non_null(strstr(lines[4], "0.25x linear memory's time"));
+    n = e->why(&r, GT_TX_S_FILL_PITCH, &p, lines, GT_SUMMARY_LINES);
+    assert_int_equal(n, 3);
+    assert_non_null(strstr(lines[1], "the link: 63.0 GB/s a direction"));
     gt_run_free(&r);
 }
 

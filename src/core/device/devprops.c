@@ -33,7 +33,7 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
     {.id = GT_DP_PAGEABLE, .key = "pageable_memory_access", .label = "pageableMemoryAccess",
      .kind = GT_DPK_BOOL},
     {.id = GT_DP_CONC_MANAGED, .key = "concurrent_managed_access",
-     .label = "concurrentManagedAccess", .kind = GT_DPK_BOOL},
+     .label = "concurrentManaged", .kind = GT_DPK_BOOL},
     {.id = GT_DP_ASYNC_ENGINES, .key = "async_engine_count", .label = "asyncEngineCount",
      .kind = GT_DPK_INT},
     {.id = GT_DP_CONC_KERNELS, .key = "concurrent_kernels", .label = "concurrentKernels",

@@ -212,6 +212,71 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
     return 0;
 }
 
+/* 'y': what a series' median says, against the pinned copy of the same
+ * bytes in the same samples and the link. */
+static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    const int64_t *v = r->vals;
+    int slot[GT_MG_S_COUNT], n = 0;
+    double bytes = (double)v[GT_MG_SIZE], t, copy, link = 0;
+    char a[32];
+
+    gt_mg_series(v, slot);
+    t = p50(r, s);
+    copy = p50(r, slot[GT_MG_S_COPY]);
+    if (gt_dp_ok(p, GT_DP_PCIE_BW))
+        link = (double)gt_dp_get(p, GT_DP_PCIE_BW);
+    if (!isfinite(t) || t <= 0)
+        return 0;
+    gt_format_size((uint64_t)v[GT_MG_SIZE], a, sizeof a);
+#define LINE(...) do { if (n < max) snprintf(lines[n++], sizeof lines[0], __VA_ARGS__); } while (0)
+    LINE("%s in %.3f ms (p50): %.1f GB/s", a, t * 1e3, bytes / t / 1e9);
+    if (isfinite(copy) && s != slot[GT_MG_S_COPY])
+        LINE("the pinned copy of the same bytes, in the same samples: %.3f ms, %.1f GB/s; this is "
+             "%.2fx its time", copy * 1e3, bytes / copy / 1e9, t / copy);
+    if (s == slot[GT_MG_S_TOUCH]) {
+        LINE("%s writes every word of pages that exist nowhere yet: each page is made on the "
+             "first write that finds it missing",
+             v[GT_MG_TOUCH] == GT_MG_TOUCH_HOST ? "the CPU" : "a kernel");
+        if (v[GT_MG_READ_MOSTLY])
+            LINE("read-mostly pages: a write must first drop the copies the advice allows");
+    } else if (s == slot[GT_MG_S_PREFETCH]) {
+        LINE(v[GT_MG_TOUCH] == GT_MG_TOUCH_HOST || v[GT_MG_PREFERRED] == GT_MG_PREF_HOST ?
+             "cudaMemPrefetchAsync moves the pages to the GPU in bulk, as a copy does, with no "
+             "fault for the kernel to wait on" :
+             "the pages are on the GPU already: the prefetch only checks them");
+    } else if (s == slot[GT_MG_S_READ] && v[GT_MG_ACCESS] != GT_MG_ACCESS_PINGPONG) {
+        if (v[GT_MG_PREFETCH])
+            LINE("prefetched: the kernel finds every page in GPU memory");
+        else if (v[GT_MG_PREFERRED] == GT_MG_PREF_HOST && !v[GT_MG_READ_MOSTLY])
+            LINE("the host is preferred: the pages stay there and the kernel reads them over the "
+                 "link%s", v[GT_MG_ACCESSED_BY] ? ", mapped in advance (AccessedBy)" :
+                 ", mapped at its first fault");
+        else if (v[GT_MG_TOUCH] == GT_MG_TOUCH_HOST)
+            LINE("the pages are in host memory: each one the kernel touches faults and moves %s",
+                 v[GT_MG_READ_MOSTLY] ? "a copy to the GPU (read-mostly)" : "to the GPU");
+        else
+            LINE("a kernel wrote them: the pages are in GPU memory already");
+        if (link > 0)
+            LINE("the link: %.1f GB/s a direction; this read moves its bytes at %.0f%% of it",
+                 link / 1e9, 100 * bytes / t / link);
+    } else if (s == slot[GT_MG_S_AGAIN]) {
+        LINE(v[GT_MG_PREFERRED] == GT_MG_PREF_HOST && !v[GT_MG_PREFETCH] && !v[GT_MG_READ_MOSTLY] ?
+             "the pages stay in host memory: every read crosses the link again, as mapped "
+             "(zero-copy) memory does" :
+             "the first read left the pages (or their copies) in GPU memory: these reads are local");
+    } else if (s == slot[GT_MG_S_READ] || s == slot[GT_MG_S_CPU]) {
+        LINE("ping-pong: each side's pass finds the pages on the other side and moves them on "
+             "its faults, then checks and rewrites every word");
+    } else if (s == slot[GT_MG_S_COPY] && link > 0) {
+        LINE("the link: %.1f GB/s a direction; the copy gets %.0f%% of it", link / 1e9,
+             100 * bytes / t / link);
+    }
+    LINE("page faults and migrated bytes are not counted (CUPTI is not read)");
+#undef LINE
+    return n;
+}
+
 GT_EXPERIMENT(gt_exp_managed) = {
     .name = "managed",
     .title = "Managed memory: first touch, prefetch and advice",
@@ -236,4 +301,5 @@ GT_EXPERIMENT(gt_exp_managed) = {
     .ceiling = ceiling,
     .bandwidth = true,
     .summary = summary,
+    .why = why,
 };

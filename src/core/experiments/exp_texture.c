@@ -137,6 +137,62 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
     return 0;
 }
 
+/* 'y': a series' median as traffic, and what the walk does to it. */
+static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    const int64_t *v = r->vals;
+    double t = p50(r, s), bytes = (double)image_bytes(v), lin = p50(r, GT_TX_S_LINEAR);
+    int n = 0;
+    char a[32];
+
+    if (!isfinite(t) || t <= 0)
+        return 0;
+    gt_format_size(image_bytes(v), a, sizeof a);
+#define LINE(...) do { if (n < max) snprintf(lines[n++], sizeof lines[0], __VA_ARGS__); } while (0)
+    if (s == GT_TX_S_FILL_ARRAY || s == GT_TX_S_FILL_PITCH) {
+        LINE("%s from pinned memory in %.3f ms (p50): %.1f GB/s", a, t * 1e3, bytes / t / 1e9);
+        if (gt_dp_ok(p, GT_DP_PCIE_BW))
+            LINE("the link: %.1f GB/s a direction; %.0f%% of it", gt_dp_get(p, GT_DP_PCIE_BW) / 1e9,
+                 100 * bytes / t / (double)gt_dp_get(p, GT_DP_PCIE_BW));
+        if (s == GT_TX_S_FILL_ARRAY)
+            LINE("the copy also lays the rows out in the array's opaque 2D layout");
+        else
+            LINE("row by row, each row starting a pitch (a padded row) after the last");
+        return n;
+    }
+    LINE("%s read and as much written in %.3f ms (p50): %.1f GB/s of traffic at best (each "
+         "texel read once)", a, t * 1e3, 2 * bytes / t / 1e9);
+    if (gt_dp_ok(p, GT_DP_MEM_PEAK))
+        LINE("device memory: %.0f GB/s peak; %s", gt_dp_get(p, GT_DP_MEM_PEAK) / 1e9,
+             gt_dp_ok(p, GT_DP_L2) && image_bytes(v) <= (uint64_t)gt_dp_get(p, GT_DP_L2) ?
+             "but the image fits in the L2" : "the image does not fit in the L2");
+    switch (v[GT_TX_ACCESS]) {
+    case GT_TX_COLUMN:
+        LINE("down a column: a warp's 32 texels lie in 32 rows; from linear memory that is 32 "
+             "sectors of 32 B for 128 useful bytes");
+        break;
+    case GT_TX_ROTATED:
+        LINE("a diagonal: a warp's 32 texels lie in 32 rows and 32 columns");
+        break;
+    case GT_TX_TILE:
+        LINE("tiles: a warp reads one row of a 32 x 8 tile; the tiles come in a scrambled order");
+        break;
+    default:
+        LINE("along a row: a warp's 32 texels are 128 contiguous bytes, one coalesced access "
+             "from linear memory");
+        break;
+    }
+    if (s == GT_TX_S_ARRAY)
+        LINE("the array keeps texels near in 2D near in memory, and the texture cache serves "
+             "them%s", v[GT_TX_FILTER] == GT_TX_LINEAR ? "; each fetch blends four texels" : "");
+    else if (s == GT_TX_S_LINTEX)
+        LINE("the same bytes as linear memory, read through the texture cache by index");
+    if (s != GT_TX_S_LINEAR && isfinite(lin) && lin > 0)
+        LINE("%.2fx linear memory's time", t / lin);
+#undef LINE
+    return n;
+}
+
 GT_EXPERIMENT(gt_exp_texture) = {
     .name = "texture",
     .title = "CUDA arrays and textures: one stencil read four ways",
@@ -161,4 +217,5 @@ GT_EXPERIMENT(gt_exp_texture) = {
     .ceiling = ceiling,
     .bandwidth = true,
     .summary = summary,
+    .why = why,
 };
