@@ -284,9 +284,10 @@ $(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
 	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm
 
 # Reference timings beside gputui's in the same run (GPU suite, make bench).
-$(BUILD)/refprobe: tests/gpu/refprobe.cu
+$(BUILD)/refprobe: tests/gpu/refprobe.cu tests/gpu/refprobe_memory.cu tests/gpu/refprobe_load.cu \
+                   tests/gpu/refprobe.h
 	@mkdir -p $(@D)
-	$(NVCC) -O2 -std=c++17 $(GENCODE) -o $@ $<
+	$(NVCC) -O2 -std=c++17 $(GENCODE) -o $@ $(filter %.cu,$^)
 
 bench: $(BIN) $(BUILD)/refprobe
 	@scripts/bench.sh $(BIN) $(BUILD)/refprobe

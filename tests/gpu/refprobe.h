@@ -1,0 +1,42 @@
+// refprobe.h - what the reference probe's files share (tests/gpu/refprobe.cu
+// has the usage): the checked call, the clock, the distribution line, and
+// each probe's entry.
+#ifndef GPUTUI_REFPROBE_H
+#define GPUTUI_REFPROBE_H
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+#include <ctime>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#define CK(x)                                                                        \
+    do {                                                                             \
+        cudaError_t rc_ = (x);                                                       \
+        if (rc_ != cudaSuccess) {                                                    \
+            fprintf(stderr, "refprobe: %s: %s (%s:%d)\n", #x, cudaGetErrorString(rc_), \
+                    __FILE__, __LINE__);                                             \
+            exit(1);                                                                 \
+        }                                                                            \
+    } while (0)
+
+double now();
+double pct(std::vector<double> v, double p);
+void dist(const char *what, const std::vector<double> &v, const char *extra = "");
+
+// refprobe.cu: zero-copy and pageable copies
+void zc(int n, bool article_only);
+void pageable(size_t mib, int reps);
+// refprobe_memory.cu: the pointer chase, the L2 mix, the stencil
+void chase(int argc, char **argv);
+void l2mix(size_t foreign_mib);
+void stencil(int w, int h, int n);
+// refprobe_load.cu: a foreign load and an idle context
+void load(double seconds);
+void idle(double seconds);
+
+#endif
