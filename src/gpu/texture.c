@@ -6,11 +6,11 @@
  * texture object on the array (the filter, address mode and coordinates
  * asked for) and one on the cudaMalloc buffer (tex1Dfetch); and computes
  * on the host what every thread must write: the point stencil, and with
- * filter=linear the bilinear one. Each sample, behind the timing gate:
- * cudaMemcpy2DToArray and cudaMemcpy2D refill the array and the pitched
- * buffer, then the four stencil kernels run, each between events; then a
- * kernel compares every output with the host's, exactly, or within the
- * texture unit's 1/256 steps where it filtered. */
+ * filter=linear the bilinear one (gt_tx_expected). Each sample, behind
+ * the timing gate: cudaMemcpy2DToArray and cudaMemcpy2D refill the array
+ * and the pitched buffer, then the four stencil kernels run, each between
+ * events; then a kernel compares every output with the host's, exactly,
+ * or within the texture unit's 1/256 steps where it filtered. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,46 +79,6 @@ static void teardown(void *state)
     free(z);
 }
 
-/* Texel (x, y)'s sum of channels, as the kernels add them. */
-static float texel(const tx *z, uint32_t x, uint32_t y)
-{
-    if (z->type == GT_TX_FLOAT)
-        return gt_tx_float(x, y);
-    return (float)gt_tx_byte(x, y, 0) + gt_tx_byte(x, y, 1) + gt_tx_byte(x, y, 2) +
-           gt_tx_byte(x, y, 3);
-}
-
-/* What every thread must write: point[i], and filtered[i] (may be NULL);
- * sums: scratch of n floats. */
-static void expected(const tx *z, float *sums, float *point, float *filtered)
-{
-    static const int dx[5] = {0, -1, 1, 0, 0}, dy[5] = {0, 0, 0, -1, 1};
-    const float a = GT_TX_OFF_X, b = GT_TX_OFF_Y;
-
-    for (uint32_t y = 0; y < z->h; y++)
-        for (uint32_t x = 0; x < z->w; x++)
-            sums[(size_t)y * z->w + x] = texel(z, x, y);
-#define AT(x, y) sums[(size_t)gt_tx_edge((y), z->h, z->address) * z->w + \
-                      gt_tx_edge((x), z->w, z->address)]
-    for (uint32_t gy = 0; gy < z->h; gy++)
-        for (uint32_t gx = 0; gx < z->w; gx++) {
-            uint32_t sx, sy;
-            float p = 0, f = 0;
-            gt_tx_walk(z->access, gx, gy, z->w, z->h, &sx, &sy);
-            for (int k = 0; k < 5; k++) {
-                int64_t x = (int64_t)sx + dx[k], y = (int64_t)sy + dy[k];
-                p += AT(x, y);
-                if (filtered)
-                    f += (1 - a) * (1 - b) * AT(x, y) + a * (1 - b) * AT(x + 1, y) +
-                         (1 - a) * b * AT(x, y + 1) + a * b * AT(x + 1, y + 1);
-            }
-            point[(size_t)gy * z->w + gx] = p;
-            if (filtered)
-                filtered[(size_t)gy * z->w + gx] = f;
-        }
-#undef AT
-}
-
 static void fill_image(tx *z)
 {
     for (uint32_t y = 0; y < z->h; y++)
@@ -174,7 +134,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                  gt_err *err)
 {
     tx *z = calloc(1, sizeof *z);
-    float *hp = NULL, *hf = NULL, *hs = NULL;
+    float *hp = NULL, *hf = NULL;
     int dev = 0, lin_max = 0;
     char sz[32];
     double t0;
@@ -240,12 +200,11 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dbad, NK * sizeof *z->dbad)) ||
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hbad, NK * sizeof *z->hbad)))
         goto fail;
-    if (!(hp = malloc(z->bytes)) || !(hs = malloc(z->bytes)) ||
-        (z->filter == GT_TX_LINEAR && !(hf = malloc(z->bytes)))) {
+    if (!(hp = malloc(z->bytes)) || (z->filter == GT_TX_LINEAR && !(hf = malloc(z->bytes))) ||
+        gt_tx_expected(v, hp, hf)) {
         gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
         goto fail;
     }
-    expected(z, hs, hp, hf);
     if (GT_CUDA(err, cudaMemcpy(z->expect_point, hp, z->bytes, cudaMemcpyHostToDevice)) ||
         (hf && GT_CUDA(err, cudaMemcpy(z->expect_filtered, hf, z->bytes,
                                        cudaMemcpyHostToDevice))) ||
@@ -253,8 +212,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         goto fail;
     free(hp);
     free(hf);
-    free(hs);
-    hp = hf = hs = NULL;
+    hp = hf = NULL;
     gt_setup_info_time(info, gt_now() - t0, "what every thread must write, on the host%s",
                        z->filter == GT_TX_LINEAR ? " (point and bilinear)" : "");
     snprintf(info->note, sizeof info->note, "every output against the host's stencil: exactly, "
@@ -266,7 +224,6 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
 fail:
     free(hp);
     free(hf);
-    free(hs);
     teardown(z);
     return -1;
 }

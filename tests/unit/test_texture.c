@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "gputui/experiments/exp_texture.h"
 #include "gputui/experiments/registry.h"
@@ -144,12 +145,67 @@ static void ceilings_and_summary(void **state)
     gt_run_free(&r);
 }
 
+/* The host's stencil, tap by tap as the kernels and the texture unit do
+ * it: what gt_tx_expected must give, exactly for the point stencil. */
+static float brute_texel(int type, int64_t x, int64_t y, uint32_t w, uint32_t h, int address)
+{
+    uint32_t tx = gt_tx_edge(x, w, address), ty = gt_tx_edge(y, h, address);
+    if (type == GT_TX_FLOAT)
+        return gt_tx_float(tx, ty);
+    return (float)gt_tx_byte(tx, ty, 0) + gt_tx_byte(tx, ty, 1) + gt_tx_byte(tx, ty, 2) +
+           gt_tx_byte(tx, ty, 3);
+}
+
+static void expected_against_taps(void **state)
+{
+    static const int dx[5] = {0, -1, 1, 0, 0}, dy[5] = {0, 0, 0, -1, 1};
+    static const uint32_t dims[][2] = {{64, 64}, {96, 72}, {32, 8}};
+    int64_t v[GT_MAX_PARAMS];
+    (void)state;
+    gt_experiment_defaults(&gt_exp_texture, v);
+    for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++)
+        for (int type = 0; type < 2; type++)
+            for (int acc = 0; acc < 4; acc++)
+                for (int addr = 0; addr < 2; addr++) {
+                    uint32_t w = dims[d][0], h = dims[d][1];
+                    size_t n = (size_t)w * h;
+                    float *pt = malloc(n * sizeof *pt), *fl = malloc(n * sizeof *fl);
+                    const float a = GT_TX_OFF_X, b = GT_TX_OFF_Y;
+                    double worst = 0;
+                    v[GT_TX_WIDTH] = w, v[GT_TX_HEIGHT] = h, v[GT_TX_TYPE] = type;
+                    v[GT_TX_ACCESS] = acc, v[GT_TX_ADDRESS] = addr;
+                    assert_int_equal(gt_tx_expected(v, pt, fl), 0);
+                    for (uint32_t gy = 0; gy < h; gy++)
+                        for (uint32_t gx = 0; gx < w; gx++) {
+                            uint32_t sx, sy;
+                            float p = 0, f = 0;
+                            gt_tx_walk(acc, gx, gy, w, h, &sx, &sy);
+                            for (int k = 0; k < 5; k++) {
+                                int64_t x = (int64_t)sx + dx[k], y = (int64_t)sy + dy[k];
+                                p += brute_texel(type, x, y, w, h, addr);
+                                f += (1 - a) * (1 - b) * brute_texel(type, x, y, w, h, addr) +
+                                     a * (1 - b) * brute_texel(type, x + 1, y, w, h, addr) +
+                                     (1 - a) * b * brute_texel(type, x, y + 1, w, h, addr) +
+                                     a * b * brute_texel(type, x + 1, y + 1, w, h, addr);
+                            }
+                            assert_true(pt[(size_t)gy * w + gx] == p);
+                            double e = fabs((double)fl[(size_t)gy * w + gx] - f);
+                            worst = e > worst ? e : worst;
+                        }
+                    /* float rounding only: far inside the 5/256 of a texel's range allowed */
+                    assert_true(worst <= (type == GT_TX_FLOAT ? 1e-5 : 1e-2));
+                    free(pt);
+                    free(fl);
+                }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(values_and_refusals),
         cmocka_unit_test(walks_and_edges),
         cmocka_unit_test(ceilings_and_summary),
+        cmocka_unit_test(expected_against_taps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,6 +96,12 @@ static inline GT_PAT_HD void gt_tx_walk(int access, uint32_t gx, uint32_t gy, ui
     }
 }
 
+/* What every thread of configuration v must write (w x h floats each):
+ * point[i], the 5-point stencil as the kernels sum it (exactly), and, when
+ * filtered is not NULL, the bilinear one the array's texture gives with
+ * filter=linear (to float rounding). 0, or -1 when out of memory. */
+int gt_tx_expected(const int64_t *v, float *point, float *filtered);
+
 /* A texel coordinate past the edge, clamped or wrapped. */
 static inline GT_PAT_HD uint32_t gt_tx_edge(int64_t v, uint32_t n, int address)
 {

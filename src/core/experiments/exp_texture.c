@@ -8,7 +8,9 @@
 #include "gputui/experiments/exp_texture.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
@@ -134,6 +136,69 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
     if (gt_dp_ok(p, GT_DP_L2) && image_bytes(v) > (uint64_t)gt_dp_get(p, GT_DP_L2))
         return gt_ceiling_hbm(p, factor, label, n);
     snprintf(label, n, "none known: the image fits in the L2");
+    return 0;
+}
+
+/* Texel (x, y)'s sum of channels, as the kernels add them. */
+static float texel(int type, uint32_t x, uint32_t y)
+{
+    if (type == GT_TX_FLOAT)
+        return gt_tx_float(x, y);
+    return (float)gt_tx_byte(x, y, 0) + gt_tx_byte(x, y, 1) + gt_tx_byte(x, y, 2) +
+           gt_tx_byte(x, y, 3);
+}
+
+/* The point stencil centred on every (u, v) of 0..w x 0..h (one past each
+ * edge: the bilinear taps reach it), then each thread's walk picks its
+ * point, and the bilinear stencil is the blend of four neighbouring point
+ * stencils: the taps and the blend commute, edges included. */
+int gt_tx_expected(const int64_t *v, float *point, float *filtered)
+{
+    uint32_t w = (uint32_t)v[GT_TX_WIDTH], h = (uint32_t)v[GT_TX_HEIGHT];
+    int type = (int)v[GT_TX_TYPE], access = (int)v[GT_TX_ACCESS], address = (int)v[GT_TX_ADDRESS];
+    size_t pw = (size_t)w + 1;
+    float *t = malloc((size_t)w * h * sizeof *t), *p = malloc(pw * (h + 1) * sizeof *p);
+    const float a = GT_TX_OFF_X, b = GT_TX_OFF_Y;
+
+    if (!t || !p) {
+        free(t);
+        free(p);
+        return -1;
+    }
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++)
+            t[(size_t)y * w + x] = texel(type, x, y);
+    for (uint32_t y = 0; y <= h; y++)
+        for (uint32_t x = 0; x <= w; x++) {
+            float sum = 0;
+            if (x >= 1 && x + 1 < w && y >= 1 && y + 1 < h) {
+                const float *c = t + (size_t)y * w + x;
+                sum += c[0];
+                sum += c[-1];
+                sum += c[1];
+                sum += c[-(ptrdiff_t)w];
+                sum += c[w];
+            } else {
+                static const int dx[5] = {0, -1, 1, 0, 0}, dy[5] = {0, 0, 0, -1, 1};
+                for (int k = 0; k < 5; k++)
+                    sum += t[(size_t)gt_tx_edge((int64_t)y + dy[k], h, address) * w +
+                             gt_tx_edge((int64_t)x + dx[k], w, address)];
+            }
+            p[(size_t)y * pw + x] = sum;
+        }
+    for (uint32_t gy = 0; gy < h; gy++)
+        for (uint32_t gx = 0; gx < w; gx++) {
+            uint32_t sx, sy;
+            size_t i = (size_t)gy * w + gx;
+            gt_tx_walk(access, gx, gy, w, h, &sx, &sy);
+            point[i] = p[(size_t)sy * pw + sx];
+            if (filtered)
+                filtered[i] = (1 - a) * (1 - b) * point[i] + a * (1 - b) * p[(size_t)sy * pw + sx + 1] +
+                              (1 - a) * b * p[(size_t)(sy + 1) * pw + sx] +
+                              a * b * p[(size_t)(sy + 1) * pw + sx + 1];
+        }
+    free(t);
+    free(p);
     return 0;
 }
 
