@@ -7,6 +7,7 @@
 set -u
 want=" ${*:-build} "
 need=()     # Debian/Ubuntu package names
+pip=
 have() { command -v "$1" >/dev/null 2>&1; }
 pc() { have pkg-config && pkg-config --exists "$1" 2>/dev/null; }
 
@@ -23,6 +24,10 @@ case $want in *" test "*)
     have valgrind || [ "$(uname -s)" = Darwin ] || need+=(valgrind)
     have python3 || need+=(python3)
     have nm || need+=(binutils)
+    # --format html's tests: a real SVG renderer and an HTML5 parser
+    have rsvg-convert || need+=(librsvg2-bin)
+    python3 -c 'import html5lib' 2>/dev/null || /usr/bin/python3 -c 'import html5lib' 2>/dev/null ||
+        need+=(python3-html5lib)
     ;;
 esac
 case $want in *" clang "*) have clang || need+=(clang) ;; esac
@@ -46,12 +51,14 @@ if [ "$(uname -s)" = Darwin ]; then
             libjansson-dev) brew+=(jansson) ;;
             libcmocka-dev) brew+=(cmocka) ;;
             groff-base) brew+=(groff) ;;
+            librsvg2-bin) brew+=(librsvg) ;;
+            python3-html5lib) pip=1 ;;
             zlib1g-dev|gcc|make|binutils|python3) ;;   # Xcode's command line tools
             *) brew+=("$p") ;;
         esac
     done
     echo "gputui: missing: ${need[*]}" >&2
-    echo "  install with: xcode-select --install; brew install ${brew[*]}" >&2
+    echo "  install with: xcode-select --install; brew install ${brew[*]}${pip:+; python3 -m pip install html5lib}" >&2
     exit 1
 fi
 if [ "$(id -u)" = 0 ] && have apt-get; then

@@ -17,7 +17,7 @@ typedef enum {
 } gt_mode;
 
 /* prometheus: the inspection card alone (--inspect). */
-typedef enum { GT_FMT_TEXT, GT_FMT_JSON, GT_FMT_CSV, GT_FMT_PROMETHEUS } gt_format;
+typedef enum { GT_FMT_TEXT, GT_FMT_JSON, GT_FMT_CSV, GT_FMT_PROMETHEUS, GT_FMT_HTML } gt_format;
 
 #define GT_MAX_SWEEP 16       /* values in one comma-separated list */
 #define GT_MAX_CONFIGS 512    /* configurations one batch run may sweep */

@@ -180,9 +180,11 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                     c->format = GT_FMT_CSV;
                 else if (!strcasecmp(val, "prometheus"))
                     c->format = GT_FMT_PROMETHEUS;
+                else if (!strcasecmp(val, "html"))
+                    c->format = GT_FMT_HTML;
                 else {
                     gt_err_set(err, GT_EXIT_USAGE, "--format: '%s' is not valid "
-                               "(allowed: text, json, csv; prometheus with --inspect)", val);
+                               "(allowed: text, json, csv, html; prometheus with --inspect)", val);
                     return -1;
                 }
                 break;
@@ -365,6 +367,12 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
     if (c->format == GT_FMT_PROMETHEUS && !c->inspect) {
         gt_err_set(err, GT_EXIT_USAGE, "--format prometheus writes the inspection card: use it "
                    "with --inspect (other reports: text, json, csv)");
+        return -1;
+    }
+    if (c->format == GT_FMT_HTML && (c->inspect || c->lesson || c->ncompare || c->pairs)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--format html writes the report of --batch runs and "
+                   "replays; %s prints text or json", c->inspect ? "--inspect" : c->lesson ?
+                   "--lesson" : c->ncompare ? "--compare" : "--pairs");
         return -1;
     }
     if (c->trace_calls && c->format == GT_FMT_CSV) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gputui/record/record.h"
+#include "gputui/report/html.h"
 #include "gputui/measure/sweep.h"
 #include "gputui/base/units.h"
 
@@ -347,6 +348,8 @@ int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *runs, int nr
     switch (fmt) {
     case GT_FMT_JSON:
         return report_json(f, p, runs, nruns, rec);
+    case GT_FMT_HTML:
+        return gt_report_html(f, p, runs, nruns, rec);
     case GT_FMT_CSV:
         fprintf(f, "run,experiment,config,series,metric,unit,count,min,p50,p90,p99,max,mean,"
                    "stddev,verified_full,verified_sampled,failed,ceiling,ceiling_bytes_once_GBps,"

@@ -1,0 +1,23 @@
+/* html.h - the report of --batch runs and replays as one self-contained
+ * HTML page (--format html): the device, then each configuration with its
+ * set-up, verification and timing lines, a histogram of each series as
+ * inline SVG (p50, p90 and p99 marked, the ceiling where one is known,
+ * disturbed samples in their own colour), its statistics, its summary and
+ * its 'y' lines. No script, font or image from elsewhere; light and dark
+ * themes (prefers-color-scheme); it prints on A4 and Letter. The markup is
+ * also well-formed XML, so that a test can parse it strictly. */
+#ifndef GPUTUI_REPORT_HTML_H
+#define GPUTUI_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "gputui/device/devprops.h"
+#include "gputui/measure/run.h"
+#include "gputui/record/record.h"
+
+/* rec: the recording replayed, or NULL for a live run. 0, or -1 on a write
+ * error. */
+int gt_report_html(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
+                   const gt_recording *rec);
+
+#endif

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""htmlcheck.py PAGE JSON OUTDIR - checks a gputui --format html page
+against the --format json report of the same runs:
+  - the page parses as HTML5 (html5lib, strict) and as XML, and so does
+    every SVG in it;
+  - it loads nothing from elsewhere (no src=, href= or url() but its own);
+  - every statistic's data-value is the JSON's figure for that run, series
+    and percentile;
+  - every histogram, drawn by a real renderer (rsvg-convert) into
+    OUTDIR/svg-N.png, shows its bars.
+Prints one "ok ..." or "FAIL ..." line per check."""
+import json
+import re
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+import zlib
+
+H = "{http://www.w3.org/1999/xhtml}"
+BAR = (0x2f, 0x6d, 0xb5)
+
+
+def png_pixels(path):
+    """RGB(A) rows of an 8-bit PNG (rsvg-convert's), unfiltered."""
+    d = open(path, "rb").read()
+    assert d[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat = 8, b""
+    while pos < len(d):
+        n, typ = struct.unpack(">I4s", d[pos:pos + 8])
+        body = d[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if typ == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6), "an 8-bit RGB(A) PNG"
+        elif typ == b"IDAT":
+            idat += body
+    raw, bpp = zlib.decompress(idat), 4 if ctype == 6 else 3
+    stride, rows, prev, i = w * bpp, [], bytearray(w * bpp), 0
+    for _ in range(h):
+        f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+        i += 1 + stride
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return w, bpp, rows
+
+
+def main():
+    page_path, json_path, outdir = sys.argv[1:4]
+    text = open(page_path, encoding="utf-8").read()
+    try:
+        import html5lib
+        html5lib.HTMLParser(strict=True).parse(text)
+        print("ok   the page parses as HTML5 (html5lib, strict)")
+    except ImportError:
+        print("FAIL html5lib is missing: scripts/deps.sh test installs it")
+    except Exception as e:      # html5lib's ParseError
+        print(f"FAIL the page is not valid HTML5: {e}")
+    try:
+        root = ET.fromstring(text.split("\n", 1)[1])    # after <!DOCTYPE html>
+        print("ok   the page parses as XML")
+    except ET.ParseError as e:
+        print(f"FAIL the page is not well-formed XML: {e}")
+        return
+    outside = re.findall(r'(?:src|href)\s*=\s*"(?!#)[^"]*"|url\((?!#)[^)]*\)|<script', text)
+    print(("FAIL the page loads " + ", ".join(outside[:3])) if outside else
+          "ok   nothing from elsewhere: no script, font, image or style link")
+    runs = json.load(open(json_path))["runs"]
+    keys = {"latency": "latency_s", "bandwidth": "bandwidth_GBps"}
+    checked, wrong = 0, []
+    for sec in root.iter(H + "section"):
+        run = runs[int(sec.get("data-run")) - 1]
+        for div in sec.iter(H + "div"):
+            if div.get("data-series") is None:
+                continue
+            series = run["series"][int(div.get("data-series"))]
+            for tr in div.iter(H + "tr"):
+                th = tr.find(H + "th")
+                if th is None or not th.text:
+                    continue
+                metric = keys[th.text.split()[0]]
+                for td in tr.iter(H + "td"):
+                    want = series[metric][td.get("data-key")]
+                    got = float(td.get("data-value"))
+                    if metric == "bandwidth_GBps":
+                        got /= 1e9
+                    checked += 1
+                    if want is None or abs(got - want) > 1e-9 * max(1.0, abs(want)):
+                        wrong.append(f"{series['name']} {metric} {td.get('data-key')}: "
+                                     f"page {got}, json {want}")
+    print((f"FAIL numbers unlike the JSON's: {wrong[:3]}") if wrong or not checked else
+          f"ok   the page's {checked} statistics are the JSON's, run by run")
+    svgs = re.findall(r"<svg .*?</svg>", text, re.S)
+    drawn = 0
+    for i, svg in enumerate(svgs):
+        ET.fromstring(svg)
+        path = f"{outdir}/svg-{i}"
+        open(path + ".svg", "w").write(svg)
+        r = subprocess.run(["rsvg-convert", "-o", path + ".png", path + ".svg"],
+                           capture_output=True, text=True)
+        if r.returncode:
+            print(f"FAIL rsvg-convert on histogram {i}: {r.stderr.strip()[:200]}")
+            return
+        w, bpp, rows = png_pixels(path + ".png")
+        bar = sum(1 for row in rows for x in range(w) if tuple(row[x * bpp:x * bpp + 3]) == BAR)
+        drawn += bar > 50
+    print((f"ok   {len(svgs)} histograms drawn by rsvg-convert, each with its bars") if svgs
+          and drawn == len(svgs) else f"FAIL {len(svgs) - drawn} of {len(svgs)} histograms "
+          "drawn without bars")
+
+
+if __name__ == "__main__":
+    main()
