@@ -52,14 +52,15 @@ static void collisions_and_links(void **state)
     assert_int_equal(gt_export(dir, "20261122-101010", &p, &r, 1, NULL, msg, sizeof msg), 0);
     assert_true(exists(dir, "gputui-20261122-101010.json"));
     assert_true(exists(dir, "gputui-20261122-101010.csv"));
+    assert_true(exists(dir, "gputui-20261122-101010.html"));
     /* The same second again: -2, then -3 (a link in the way counts). */
     assert_int_equal(gt_export(dir, "20261122-101010", &p, &r, 1, NULL, msg, sizeof msg), 0);
-    assert_non_null(strstr(msg, "gputui-20261122-101010-2.json and .csv"));
+    assert_non_null(strstr(msg, "gputui-20261122-101010-2.json, .csv and .html"));
     snprintf(link_to, sizeof link_to, "%s/gputui-20261122-101010-3.csv", dir);
     assert_int_equal(symlink("/tmp/gputui-export-victim", link_to), 0);
     assert_int_equal(gt_export(dir, "20261122-101010", &p, &r, 1, NULL, msg, sizeof msg), 0);
     assert_non_null(strstr(msg, "-4.json"));
-    assert_false(exists(dir, "gputui-20261122-101010-3.json"));   /* not half a pair */
+    assert_false(exists(dir, "gputui-20261122-101010-3.json"));   /* not part of a set */
     assert_false(exists("/tmp", "gputui-export-victim"));
     gt_run_free(&r);
 }
@@ -112,6 +113,7 @@ static void full_disk(void **state)
     assert_non_null(strstr(msg, "(File too large); nothing was kept"));
     assert_false(exists(dir, "gputui-20261122-121212.json"));
     assert_false(exists(dir, "gputui-20261122-121212.csv"));
+    assert_false(exists(dir, "gputui-20261122-121212.html"));
     gt_run_free(&r);
     {
         char cmd[128];

@@ -12,8 +12,9 @@
 #include "gputui/base/files.h"
 #include "gputui/report/report.h"
 
-static const char *const ext[2] = {"json", "csv"};
-static const gt_format fmt[2] = {GT_FMT_JSON, GT_FMT_CSV};
+#define NOUT 3
+static const char *const ext[NOUT] = {"json", "csv", "html"};
+static const gt_format fmt[NOUT] = {GT_FMT_JSON, GT_FMT_CSV, GT_FMT_HTML};
 
 /* $XDG_STATE_HOME/gputui or ~/.local/state/gputui, made if missing
  * (mkdir -p; a failure shows when the files are created there); "" when
@@ -39,28 +40,28 @@ static void state_dir(char *out, size_t n)
     mkdir(out, 0700);
 }
 
-/* Both files of the pair in dir ("" for the working directory), created
+/* All NOUT files of the set in dir ("" for the working directory), created
  * exclusively, the first free suffix; 0, or -1 with errno of the failure
  * that is not a taken name. */
-static int create_pair(const char *dir, const char *stamp, int fd[2], char path[2][700])
+static int create_set(const char *dir, const char *stamp, int fd[NOUT], char path[NOUT][700])
 {
     for (int k = 1; k <= 100; k++) {
         char sfx[8] = "";
         int i;
         if (k > 1)
             snprintf(sfx, sizeof sfx, "-%d", k);
-        for (i = 0; i < 2; i++) {
+        for (i = 0; i < NOUT; i++) {
             snprintf(path[i], sizeof path[0], "%s%sgputui-%s%s.%s", dir, dir[0] ? "/" : "", stamp,
                      sfx, ext[i]);
             if ((fd[i] = gt_create_new(path[i])) < 0)
                 break;
         }
-        if (i == 2)
+        if (i == NOUT)
             return 0;
         int e = errno;
-        if (i == 1) {
-            close(fd[0]);
-            unlink(path[0]);
+        for (int j = 0; j < i; j++) {   /* not part of a set */
+            close(fd[j]);
+            unlink(path[j]);
         }
         if (e != EEXIST) {
             errno = e;
@@ -74,38 +75,38 @@ static int create_pair(const char *dir, const char *stamp, int fd[2], char path[
 int gt_export(const char *dir, const char *stamp, const gt_devprops *p, gt_run *runs, int n,
               const struct gt_recording *rec, char *msg, size_t msglen)
 {
-    char path[2][700], alt[600], why[300] = "";
+    char path[NOUT][700], alt[600], why[300] = "";
     const char *where = dir ? dir : "";     /* "": the working directory */
-    int fd[2];
+    int fd[NOUT];
 
-    if (create_pair(where, stamp, fd, path)) {
+    if (create_set(where, stamp, fd, path)) {
         snprintf(why, sizeof why, "cannot write in %s (%s)", dir ? dir : "the working directory",
                  strerror(errno));
         state_dir(alt, sizeof alt);
-        if (!alt[0] || create_pair(alt, stamp, fd, path)) {
+        if (!alt[0] || create_set(alt, stamp, fd, path)) {
             snprintf(msg, msglen, "export failed: %s%s%s%s", why, alt[0] ? ", nor in " : "",
                      alt, alt[0] ? "" : "; no $XDG_STATE_HOME or $HOME to fall back to");
             return -1;
         }
     }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < NOUT; i++) {
         FILE *f = fdopen(fd[i], "w");
         int bad = !f || gt_report(f, fmt[i], p, runs, n, rec) != 0;
         int e = errno;
         if (f ? fclose(f) != 0 : close(fd[i]) != 0)
             bad = 1, e = errno;
         if (bad) {
-            for (int j = 0; j < 2; j++)
+            for (int j = 0; j < NOUT; j++)
                 unlink(path[j]);
-            for (int j = i + 1; j < 2; j++)
+            for (int j = i + 1; j < NOUT; j++)
                 close(fd[j]);
             snprintf(msg, msglen, "export failed: cannot write %s (%s); nothing was kept",
                      path[i], strerror(e));
             return -1;
         }
     }
-    snprintf(msg, msglen, "exported %d run%s: %s and .%s%s%s", n, n > 1 ? "s" : "", path[0], ext[1],
-             why[0] ? " (" : "", why[0] ? why : "");
+    snprintf(msg, msglen, "exported %d run%s: %s, .%s and .%s%s%s", n, n > 1 ? "s" : "", path[0],
+             ext[1], ext[2], why[0] ? " (" : "", why[0] ? why : "");
     if (why[0])
         snprintf(msg + strlen(msg), msglen - strlen(msg), ")");
     return 0;
