@@ -2,8 +2,9 @@
 # End-to-end: --format html on the bundled recording (no GPU). The page of
 # a replay against the JSON of the same replay (tests/tools/htmlcheck.py:
 # HTML5 and XML, nothing from elsewhere, the same figures, every histogram
-# drawn by rsvg-convert with its bars); every experiment's default page,
-# all together under 2 MB; the reports that have no HTML form refuse it.
+# drawn by rsvg-convert with its bars), and a lesson's page against its
+# JSON, verdict by verdict; every experiment's default page, all together
+# under 2 MB; the reports that have no HTML form refuse it.
 # Usage: html.sh BIN TMPDIR (writes TMPDIR/html.pass and .fail).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -12,7 +13,7 @@ REC=share/gputui/h200.gtr.gz
 PY=python3     # the one with html5lib (scripts/deps.sh test installs it)
 for p in python3 /usr/bin/python3; do "$p" -c 'import html5lib' 2>/dev/null && { PY=$p; break; }; done
 
-page() {    # page NAME ARGS...: NAME.html and NAME.json of one replay, then their check
+page() {    # page NAME ARGS...: NAME.html and NAME.json of one replay (or lesson), then their check
     local name=$1; shift
     "$BIN" --batch --replay "$REC" "$@" --format html >"$TMPD/$name.html" 2>"$TMPD/$name.err" &&
         "$BIN" --batch --replay "$REC" "$@" --format json >"$TMPD/$name.json" 2>>"$TMPD/$name.err" ||
@@ -25,6 +26,8 @@ page() {    # page NAME ARGS...: NAME.html and NAME.json of one replay, then the
 page transfer -e transfer --dir h2d,d2h,bidir --size 64M
 page zerocopy -e zerocopy
 page managed -e managed --access once,repeat
+page lesson-managed --lesson managed
+page lesson-pinned --lesson pinned
 
 # Every one-GPU experiment's default configuration, a page each.
 total=0
@@ -35,10 +38,10 @@ done
 check "every experiment's default page, $total bytes in all, under 2 MB" [ "$total" -gt 0 ] &&
     [ "$total" -lt 2000000 ]
 
-for a in "--lesson pinned" "--inspect" "--compare h200 h100"; do
+for a in "--inspect" "--compare h200 h100"; do
     # shellcheck disable=SC2086
     msg=$("$BIN" --batch $a --format html 2>&1 >/dev/null); rc=$?
     check "--format html with $a: refused, exit 64 (rc $rc)" \
-        bash -c "[ $rc = 64 ] && grep -q 'writes the report of --batch runs and replays' <<<\"\$0\"" "$msg"
+        bash -c "[ $rc = 64 ] && grep -q 'writes the report of --batch runs, replays and lessons' <<<\"\$0\"" "$msg"
 done
 e2e_part_done html

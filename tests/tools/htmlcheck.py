@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """htmlcheck.py PAGE JSON OUTDIR - checks a gputui --format html page
-against the --format json report of the same runs:
+against the --format json report of the same runs (or lesson):
   - the page parses as HTML5 (html5lib, strict) and as XML, and so does
     every SVG in it;
   - it loads nothing from elsewhere (no src=, href= or url() but its own);
   - every statistic's data-value is the JSON's figure for that run, series
-    and percentile;
+    and percentile; for a lesson, every step's verdict and its text;
   - every histogram, drawn by a real renderer (rsvg-convert) into
     OUTDIR/svg-N.png, shows its bars.
 Prints one "ok ..." or "FAIL ..." line per check."""
@@ -78,10 +78,33 @@ def main():
     outside = re.findall(r'(?:src|href)\s*=\s*"(?!#)[^"]*"|url\((?!#)[^)]*\)|<script', text)
     print(("FAIL the page loads " + ", ".join(outside[:3])) if outside else
           "ok   nothing from elsewhere: no script, font, image or style link")
-    runs = json.load(open(json_path))["runs"]
+    doc = json.load(open(json_path))
+    if "steps" in doc:          # a lesson: each step's verdict, as the JSON gives it
+        got = {}
+        for sec in root.iter(H + "section"):
+            if sec.get("data-step") is None:
+                continue
+            for p in sec.iter(H + "p"):
+                if (p.get("class") or "").startswith("verdict"):
+                    got[int(sec.get("data-step"))] = (p.get("class").split()[1], p.text)
+        cls = {"as expected": "yes", "not on this machine": "no", "cannot tell here": "cannot",
+               "too close to call here": "close", "measuring": "close"}
+        # The page and the JSON come from two replays: the verdicts and their
+        # wording must agree, the figures in them only as far as a replay's
+        # samples do (how many a step takes depends on the pace).
+        shape = lambda t: re.sub(r"[0-9]+(\.[0-9]+)?", "N", t or "")
+        bad = [s["step"] for s in doc["steps"] if (lambda g: g is None or g[0] !=
+               cls.get(s["verdict"], "?") or shape(g[1]) != shape(s["text"]))(got.get(s["step"]))]
+        print(f"FAIL steps whose verdict differs from the JSON's: {bad}" if bad or not got else
+              f"ok   the page's {len(got)} verdicts are the JSON's, step by step")
+        runs = []
+    else:
+        runs = doc["runs"]
     keys = {"latency": "latency_s", "bandwidth": "bandwidth_GBps"}
     checked, wrong = 0, []
     for sec in root.iter(H + "section"):
+        if sec.get("data-run") is None or not runs:
+            continue
         run = runs[int(sec.get("data-run")) - 1]
         for div in sec.iter(H + "div"):
             if div.get("data-series") is None:
@@ -101,8 +124,9 @@ def main():
                     if want is None or abs(got - want) > 1e-9 * max(1.0, abs(want)):
                         wrong.append(f"{series['name']} {metric} {td.get('data-key')}: "
                                      f"page {got}, json {want}")
-    print((f"FAIL numbers unlike the JSON's: {wrong[:3]}") if wrong or not checked else
-          f"ok   the page's {checked} statistics are the JSON's, run by run")
+    if runs:
+        print((f"FAIL numbers unlike the JSON's: {wrong[:3]}") if wrong or not checked else
+              f"ok   the page's {checked} statistics are the JSON's, run by run")
     svgs = re.findall(r"<svg .*?</svg>", text, re.S)
     drawn = 0
     for i, svg in enumerate(svgs):

@@ -20,4 +20,13 @@
 int gt_report_html(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
                    const gt_recording *rec);
 
+/* The pieces, for pages of other reports (a lesson's): the head, the
+ * title and a line under it, and the device; one configuration (i: its
+ * number on the page, from 0); a line of text in tag, of class cls (NULL:
+ * none), escaped; the end, 0 or -1 on a write error. */
+void gt_html_begin(FILE *f, const gt_devprops *p, const char *title, const char *sub);
+void gt_html_run(FILE *f, const gt_devprops *p, gt_run *r, int i);
+void gt_html_text(FILE *f, const char *tag, const char *cls, const char *text);
+int gt_html_end(FILE *f);
+
 #endif

@@ -336,8 +336,8 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         return -1;
     }
     if (c->lesson && c->mode == GT_MODE_BATCH && c->format == GT_FMT_CSV) {
-        gt_err_set(err, GT_EXIT_USAGE, "--lesson --batch prints text or json (allowed: "
-                   "--format text, json)");
+        gt_err_set(err, GT_EXIT_USAGE, "--lesson --batch prints text, json or html (allowed: "
+                   "--format text, json, html)");
         return -1;
     }
     batch_only = c->mode != GT_MODE_BATCH && (batch_opt_seen || list_seen);
@@ -369,10 +369,10 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                    "with --inspect (other reports: text, json, csv)");
         return -1;
     }
-    if (c->format == GT_FMT_HTML && (c->inspect || c->lesson || c->ncompare || c->pairs)) {
-        gt_err_set(err, GT_EXIT_USAGE, "--format html writes the report of --batch runs and "
-                   "replays; %s prints text or json", c->inspect ? "--inspect" : c->lesson ?
-                   "--lesson" : c->ncompare ? "--compare" : "--pairs");
+    if (c->format == GT_FMT_HTML && (c->inspect || c->ncompare || c->pairs)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--format html writes the report of --batch runs, "
+                   "replays and lessons; %s prints text or json", c->inspect ? "--inspect" :
+                   c->ncompare ? "--compare" : "--pairs");
         return -1;
     }
     if (c->trace_calls && c->format == GT_FMT_CSV) {

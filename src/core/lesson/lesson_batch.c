@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gputui/report/batch.h"
+#include "gputui/report/html.h"
 
 void gt_lessons_print(FILE *f, const gt_lesson *l, int n)
 {
@@ -38,7 +39,16 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
     char desc[512];
 
     gt_engine_props(eng, &props);
-    if (cli->format == GT_FMT_JSON) {
+    bool html = cli->format == GT_FMT_HTML;
+    int html_runs = 0;
+
+    if (html) {
+        char sub[700];
+        snprintf(sub, sizeof sub, "lesson %s, %s %s", l->name, rec ? "replaying" : "live on",
+                 rec ? rec->path : props.name);
+        gt_html_begin(stdout, &props, l->title, sub);
+        gt_html_text(stdout, "p", NULL, l->about);
+    } else if (cli->format == GT_FMT_JSON) {
         root = json_object();
         steps = json_array();
         json_object_set_new(root, "lesson", json_string(l->name));
@@ -74,14 +84,14 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         for (int k = 0; have_last && k < GT_LESSON_CONFIGS; k++)
             gt_run_free(&last[k]);
         have_last = false;
-        if (!cli->format)
+        if (cli->format == GT_FMT_TEXT)
             printf("\nstep %d/%d: %s\n", i + 1, l->nsteps, st->title);
         gt_engine_props(eng, &props);
         bool runnable = !st->expect.peers || gt_dp_get(&props, GT_DP_PEERS) >= st->expect.peers;
         for (c = 0; runnable && c < st->nconfigs; c++) {
             char msg[400];
             gt_experiment_describe(st->exp, st->vals[c], desc, sizeof desc);
-            if (!cli->format)
+            if (cli->format == GT_FMT_TEXT)
                 printf("  config %d: %s %s\n", c + 1, st->exp->name, desc);
             if (gt_experiment_check(st->exp, st->vals[c], &props, msg, sizeof msg)) {
                 snprintf(v.text, sizeof v.text, "cannot tell here: config %d: %s", c + 1, msg);
@@ -137,7 +147,7 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             gt_lesson_verdict(st, have, &props, target[round], round + 1 == nstages, &v);
             if (!v.more)
                 break;
-            if (!cli->format)
+            if (cli->format == GT_FMT_TEXT)
                 printf("  %s\n", v.text);
         }
         if (r > 128) {
@@ -162,6 +172,22 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             json_object_set_new(o, "interval", isfinite(v.lo) ?
                                 json_pack("[ff]", v.lo, v.hi) : json_null());
             json_array_append_new(steps, o);
+        } else if (html) {
+            static const char *const cls[] = {
+                [GT_VERDICT_WAIT] = "close", [GT_VERDICT_YES] = "yes", [GT_VERDICT_NO] = "no",
+                [GT_VERDICT_CANNOT] = "cannot", [GT_VERDICT_CLOSE] = "close"};
+            char h[300], vc[40];
+            snprintf(h, sizeof h, "step %d/%d: %s", i + 1, l->nsteps, st->title);
+            printf("<section class=\"step\" data-step=\"%d\">\n", i + 1);
+            gt_html_text(stdout, "h2", NULL, h);
+            for (int k = 0; k < st->nsay; k++)
+                gt_html_text(stdout, "p", NULL, st->say[k]);
+            snprintf(vc, sizeof vc, "verdict %s", cls[v.kind]);
+            gt_html_text(stdout, "p", vc, v.text);
+            for (int k = 0; k < st->nconfigs; k++)
+                if (have[k] && gt_run_count(have[k]))
+                    gt_html_run(stdout, &props, have[k], html_runs++);
+            printf("</section>\n");
         } else {
             printf("  verdict: %s\n", v.text);
         }
@@ -177,6 +203,8 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
     }
     for (int k = 0; have_last && k < GT_LESSON_CONFIGS; k++)
         gt_run_free(&last[k]);
+    if (html && gt_html_end(stdout))
+        rc = rc ? rc : GT_EXIT_FAIL;
     if (root) {
         json_object_set_new(root, "steps", steps);
         if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER))

@@ -25,6 +25,8 @@ static const char css[] =
     "table{border-collapse:collapse;margin:.4em 0}td,th{padding:.15em .6em;text-align:right;"
     "border-bottom:1px solid var(--grid)}th:first-child,td:first-child{text-align:left}"
     ".muted{color:var(--muted)}.fail{color:var(--mark);font-weight:bold}"
+    ".verdict{font-weight:bold;padding:.2em .5em;border-left:4px solid var(--grid)}"
+    ".yes{border-color:var(--ceil)}.no{border-color:var(--mark)}.cannot,.close{border-color:var(--dist)}"
     "svg text{font:11px system-ui,sans-serif;fill:var(--fg)}"
     "section.run{border-top:2px solid var(--grid);padding-top:.4em}"
     "@page{margin:14mm}"
@@ -253,28 +255,51 @@ static void run(FILE *f, const gt_devprops *p, gt_run *r, int i)
     fputs("</section>\n", f);
 }
 
-int gt_report_html(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
-                   const gt_recording *rec)
+void gt_html_begin(FILE *f, const gt_devprops *p, const char *title, const char *sub)
 {
     fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
           "<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width\"/>\n"
           "<title>gputui: ", f);
-    esc(f, p->name);
+    esc(f, title);
     fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>gputui " GT_VERSION ": ", css);
-    esc(f, p->name);
+    esc(f, title);
     fputs("</h1>\n<p class=\"muted\">", f);
-    if (rec) {
-        fputs("replayed from ", f);
-        esc(f, rec->path);
-        fputs(", recorded ", f);
-        esc(f, rec->created);
-    } else {
-        fputs("measured live", f);
-    }
-    fprintf(f, "; %d configuration%s</p>\n", nruns, nruns == 1 ? "" : "s");
+    esc(f, sub);
+    fputs("</p>\n", f);
     device(f, p);
-    for (int i = 0; i < nruns; i++)
-        run(f, p, &runs[i], i);
+}
+
+void gt_html_run(FILE *f, const gt_devprops *p, gt_run *r, int i)
+{
+    run(f, p, r, i);
+}
+
+void gt_html_text(FILE *f, const char *tag, const char *cls, const char *text)
+{
+    fprintf(f, "<%s%s%s%s>", tag, cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+    esc(f, text);
+    fprintf(f, "</%s>\n", tag);
+}
+
+int gt_html_end(FILE *f)
+{
     fputs("</body>\n</html>\n", f);
     return ferror(f) ? -1 : 0;
+}
+
+int gt_report_html(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
+                   const gt_recording *rec)
+{
+    char sub[700];
+
+    if (rec)
+        snprintf(sub, sizeof sub, "replayed from %s, recorded %s; %d configuration%s", rec->path,
+                 rec->created, nruns, nruns == 1 ? "" : "s");
+    else
+        snprintf(sub, sizeof sub, "measured live; %d configuration%s", nruns,
+                 nruns == 1 ? "" : "s");
+    gt_html_begin(f, p, p->name, sub);
+    for (int i = 0; i < nruns; i++)
+        gt_html_run(f, p, &runs[i], i);
+    return gt_html_end(f);
 }
