@@ -3,7 +3,8 @@
 # a replay against the JSON of the same replay (tests/tools/htmlcheck.py:
 # HTML5 and XML, nothing from elsewhere, the same figures, every histogram
 # drawn by rsvg-convert with its bars), and a lesson's page against its
-# JSON, verdict by verdict; every experiment's default page, all together
+# JSON, verdict by verdict, and an inspection card's, row by row; every
+# experiment's default page, all together
 # under 2 MB; the reports that have no HTML form refuse it.
 # Usage: html.sh BIN TMPDIR (writes TMPDIR/html.pass and .fail).
 set -u
@@ -28,6 +29,7 @@ page zerocopy -e zerocopy
 page managed -e managed --access once,repeat
 page lesson-managed --lesson managed
 page lesson-pinned --lesson pinned
+page inspect --inspect
 
 # Every one-GPU experiment's default configuration, a page each.
 total=0
@@ -38,10 +40,10 @@ done
 check "every experiment's default page, $total bytes in all, under 2 MB" [ "$total" -gt 0 ] &&
     [ "$total" -lt 2000000 ]
 
-for a in "--inspect" "--compare h200 h100"; do
+for a in "--compare h200 h100" "-e peer --pairs all"; do
     # shellcheck disable=SC2086
     msg=$("$BIN" --batch $a --format html 2>&1 >/dev/null); rc=$?
     check "--format html with $a: refused, exit 64 (rc $rc)" \
-        bash -c "[ $rc = 64 ] && grep -q 'writes the report of --batch runs, replays and lessons' <<<\"\$0\"" "$msg"
+        bash -c "[ $rc = 64 ] && grep -q 'writes the report of --batch runs, replays, lessons and inspections' <<<\"\$0\"" "$msg"
 done
 e2e_part_done html

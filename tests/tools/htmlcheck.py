@@ -5,7 +5,8 @@ against the --format json report of the same runs (or lesson):
     every SVG in it;
   - it loads nothing from elsewhere (no src=, href= or url() but its own);
   - every statistic's data-value is the JSON's figure for that run, series
-    and percentile; for a lesson, every step's verdict and its text;
+    and percentile; for a lesson, every step's verdict and its text; for
+    an inspection card, every row's figure and verdict;
   - every histogram, drawn by a real renderer (rsvg-convert) into
     OUTDIR/svg-N.png, shows its bars.
 Prints one "ok ..." or "FAIL ..." line per check."""
@@ -79,7 +80,24 @@ def main():
     print(("FAIL the page loads " + ", ".join(outside[:3])) if outside else
           "ok   nothing from elsewhere: no script, font, image or style link")
     doc = json.load(open(json_path))
-    if "steps" in doc:          # a lesson: each step's verdict, as the JSON gives it
+    if "inspection" in doc:     # a card: each row's figure and verdict, as the JSON gives them
+        got = {}
+        for tr in root.iter(H + "tr"):
+            if tr.get("data-id") is None:
+                continue
+            spans = {sp.get("class"): sp.text for sp in tr.iter(H + "span")}
+            td = [t for t in tr.iter(H + "td") if (t.get("class") or "").startswith("v-")]
+            got.setdefault(tr.get("data-id"), []).append(
+                (spans.get("figure"), td[0].get("class")[2:] if td else None))
+        want = {}
+        for r in doc["rows"]:
+            want.setdefault(r["id"], []).append((r["figure"], r["verdict"]))
+        bad = [k for k in want if got.get(k) != want[k]]
+        print(f"FAIL card rows unlike the JSON's: {bad[:5]}" if bad or not got else
+              f"ok   the page's {sum(map(len, got.values()))} card rows are the JSON's, figure "
+              "and verdict")
+        runs = []
+    elif "steps" in doc:          # a lesson: each step's verdict, as the JSON gives it
         got = {}
         for sec in root.iter(H + "section"):
             if sec.get("data-step") is None:
@@ -127,6 +145,8 @@ def main():
     if runs:
         print((f"FAIL numbers unlike the JSON's: {wrong[:3]}") if wrong or not checked else
               f"ok   the page's {checked} statistics are the JSON's, run by run")
+    if "inspection" in doc:     # a card draws no histograms
+        return
     svgs = re.findall(r"<svg .*?</svg>", text, re.S)
     drawn = 0
     for i, svg in enumerate(svgs):

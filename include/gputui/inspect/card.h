@@ -149,6 +149,8 @@ bool gt_inspect_busy(const gt_inspect_card *c);
 int gt_inspect_print_text(FILE *f, const gt_inspect_card *c);
 int gt_inspect_print_json(FILE *f, const gt_inspect_card *c);
 int gt_inspect_print_csv(FILE *f, const gt_inspect_card *c);
+/* One self-contained HTML page (report/html.h), each verdict in its colour. */
+int gt_inspect_print_html(FILE *f, const gt_inspect_card *c);
 int gt_inspect_print_prometheus(FILE *f, const gt_inspect_card *c);
 
 #endif

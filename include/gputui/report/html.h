@@ -20,8 +20,9 @@
 int gt_report_html(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
                    const gt_recording *rec);
 
-/* The pieces, for pages of other reports (a lesson's): the head, the
- * title and a line under it, and the device; one configuration (i: its
+/* The pieces, for pages of other reports (a lesson's, a card's): the head,
+ * the title and a line under it, and the device (p NULL: none); one
+ * configuration (i: its
  * number on the page, from 0); a line of text in tag, of class cls (NULL:
  * none), escaped; the end, 0 or -1 on a write error. */
 void gt_html_begin(FILE *f, const gt_devprops *p, const char *title, const char *sub);

@@ -369,9 +369,9 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                    "with --inspect (other reports: text, json, csv)");
         return -1;
     }
-    if (c->format == GT_FMT_HTML && (c->inspect || c->ncompare || c->pairs)) {
+    if (c->format == GT_FMT_HTML && (c->ncompare || c->pairs)) {
         gt_err_set(err, GT_EXIT_USAGE, "--format html writes the report of --batch runs, "
-                   "replays and lessons; %s prints text or json", c->inspect ? "--inspect" :
+                   "replays, lessons and inspections; %s prints text or json",
                    c->ncompare ? "--compare" : "--pairs");
         return -1;
     }

@@ -15,6 +15,8 @@
 
 #include <jansson.h>
 
+#include "gputui/report/html.h"
+
 int gt_inspect_print_text(FILE *f, const gt_inspect_card *c)
 {
     const char *section = NULL;
@@ -75,6 +77,52 @@ int gt_inspect_print_json(FILE *f, const gt_inspect_card *c)
     fputc('\n', f);
     json_decref(root);
     return rc || ferror(f) ? -1 : 0;
+}
+
+/* One page: the rows by section, each verdict in its colour (html.h). */
+int gt_inspect_print_html(FILE *f, const gt_inspect_card *c)
+{
+    const char *section = NULL;
+    int counts[GT_IV_BUSY + 1] = {0}, status = gt_inspect_status(c);
+    char title[160], sub[200], line[200];
+
+    snprintf(title, sizeof title, "inspection of GPU %d: %s", c->ordinal, c->device);
+    snprintf(sub, sizeof sub, "on %s, %s, in %.1f s", c->host, c->uuid, c->wall_s);
+    gt_html_begin(f, NULL, title, sub);
+    for (int i = 0; i < c->nrows; i++) {
+        const gt_inspect_row *r = &c->row[i];
+        if (r->section != section) {
+            if (section)
+                fputs("</table>\n", f);
+            section = r->section;
+            gt_html_text(f, "h2", NULL, section);
+            fputs("<table class=\"card\">\n", f);
+        }
+        counts[r->verdict]++;
+        fprintf(f, "<tr data-id=\"%s\"><th>", r->id);
+        gt_html_text(f, "span", NULL, r->name);
+        fputs("</th><td>", f);
+        gt_html_text(f, "span", "figure", r->figure);
+        fprintf(f, "</td><td class=\"v-%s\">", gt_iverdict_name(r->verdict));
+        gt_html_text(f, "span", "verdict", gt_iverdict_word(r->verdict));
+        fputs("</td><td>", f);
+        gt_html_text(f, "span", NULL, r->reason);
+        if (r->expect[0]) {
+            snprintf(line, sizeof line, "expected %s", r->expect);
+            gt_html_text(f, "div", "muted", line);
+        }
+        fputs("</td></tr>\n", f);
+    }
+    if (section)
+        fputs("</table>\n", f);
+    snprintf(line, sizeof line, "%d pass, %d warn, %d fail, %d cannot tell, %d busy: %s",
+             counts[GT_IV_PASS], counts[GT_IV_WARN], counts[GT_IV_FAIL], counts[GT_IV_CANNOT],
+             counts[GT_IV_BUSY], status == GT_INSPECT_EXIT_FAIL ? "FAIL"
+             : status == GT_INSPECT_EXIT_BUSY ? "BUSY (another program's work; not judged)"
+             : status == GT_INSPECT_EXIT_WARN ? "WARN" : "pass");
+    gt_html_text(f, "p", status == GT_INSPECT_EXIT_FAIL ? "verdict no" :
+                 status == GT_INSPECT_EXIT_PASS ? "verdict yes" : "verdict close", line);
+    return gt_html_end(f);
 }
 
 static void csv_field(FILE *f, const char *s, bool last)

@@ -24,6 +24,7 @@ static int print_card(const gt_cli *cli, const gt_inspect_card *c)
     case GT_FMT_JSON: rc = gt_inspect_print_json(stdout, c); break;
     case GT_FMT_CSV: rc = gt_inspect_print_csv(stdout, c); break;
     case GT_FMT_PROMETHEUS: rc = gt_inspect_print_prometheus(stdout, c); break;
+    case GT_FMT_HTML: rc = gt_inspect_print_html(stdout, c); break;
     default: rc = gt_inspect_print_text(stdout, c); break;
     }
     if (fflush(stdout) || rc) {

@@ -27,6 +27,9 @@ static const char css[] =
     ".muted{color:var(--muted)}.fail{color:var(--mark);font-weight:bold}"
     ".verdict{font-weight:bold;padding:.2em .5em;border-left:4px solid var(--grid)}"
     ".yes{border-color:var(--ceil)}.no{border-color:var(--mark)}.cannot,.close{border-color:var(--dist)}"
+    "td.v-pass{color:var(--ceil)}td.v-warn,td.v-busy{color:var(--dist);font-weight:bold}"
+    "td.v-fail{color:var(--mark);font-weight:bold}td.v-cannot{color:var(--muted)}"
+    "table.card td,table.card th{text-align:left;vertical-align:top}"
     "svg text{font:11px system-ui,sans-serif;fill:var(--fg)}"
     "section.run{border-top:2px solid var(--grid);padding-top:.4em}"
     "@page{margin:14mm}"
@@ -266,7 +269,8 @@ void gt_html_begin(FILE *f, const gt_devprops *p, const char *title, const char 
     fputs("</h1>\n<p class=\"muted\">", f);
     esc(f, sub);
     fputs("</p>\n", f);
-    device(f, p);
+    if (p)
+        device(f, p);
 }
 
 void gt_html_run(FILE *f, const gt_devprops *p, gt_run *r, int i)
