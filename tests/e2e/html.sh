@@ -31,6 +31,28 @@ page lesson-managed --lesson managed
 page lesson-pinned --lesson pinned
 page inspect --inspect
 
+# A fleet of three cards made from the bundled one, one of them slow.
+mkdir -p "$TMPD/fleet"
+"$BIN" --batch --inspect --replay "$REC" --format json >"$TMPD/card.json" 2>/dev/null
+"$PY" - "$TMPD/card.json" "$TMPD/fleet" <<'PY'
+import json, sys
+card = json.load(open(sys.argv[1]))
+for k, host in enumerate(("node-a", "node-b", "node-c")):
+    c = json.loads(json.dumps(card))
+    c["host"] = host
+    for r in c["rows"]:
+        if r["id"] == "pcie.h2d" and k == 2 and r["value"]:
+            r["value"] *= 0.8       # 20% slow: an outlier
+    json.dump(c, open(f"{sys.argv[2]}/{host}.json", "w"))
+PY
+"$BIN" --fleet "$TMPD/fleet" --format html >"$TMPD/fleet.html" 2>/dev/null
+"$BIN" --fleet "$TMPD/fleet" --format json >"$TMPD/fleet.json" 2>/dev/null
+mkdir -p "$TMPD/fleet.svg"
+while read -r line; do
+    case $line in ok*) ok "fleet: ${line#ok   }" ;; *) bad "fleet: ${line#FAIL }" ;; esac
+done < <("$PY" tests/tools/htmlcheck.py "$TMPD/fleet.html" "$TMPD/fleet.json" "$TMPD/fleet.svg" 2>&1)
+check "the fleet page marks node-c an outlier" grep -q 'class="outlier"><th><span>node-c' "$TMPD/fleet.html"
+
 # Every one-GPU experiment's default configuration, a page each.
 total=0
 for e in $("$BIN" --batch -e none 2>&1 | sed -n 's/.*(allowed: \(.*\))$/\1/p' | tr -d ,); do
@@ -44,6 +66,6 @@ for a in "--compare h200 h100" "-e peer --pairs all"; do
     # shellcheck disable=SC2086
     msg=$("$BIN" --batch $a --format html 2>&1 >/dev/null); rc=$?
     check "--format html with $a: refused, exit 64 (rc $rc)" \
-        bash -c "[ $rc = 64 ] && grep -q 'writes the report of --batch runs, replays, lessons and inspections' <<<\"\$0\"" "$msg"
+        bash -c "[ $rc = 64 ] && grep -q 'writes the report of --batch runs, replays, lessons, inspections and fleets' <<<\"\$0\"" "$msg"
 done
 e2e_part_done html

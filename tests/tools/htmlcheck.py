@@ -6,7 +6,8 @@ against the --format json report of the same runs (or lesson):
   - it loads nothing from elsewhere (no src=, href= or url() but its own);
   - every statistic's data-value is the JSON's figure for that run, series
     and percentile; for a lesson, every step's verdict and its text; for
-    an inspection card, every row's figure and verdict;
+    an inspection card, every row's figure and verdict; for a fleet, every
+    card's figures, and the outliers marked;
   - every histogram, drawn by a real renderer (rsvg-convert) into
     OUTDIR/svg-N.png, shows its bars.
 Prints one "ok ..." or "FAIL ..." line per check."""
@@ -80,6 +81,28 @@ def main():
     print(("FAIL the page loads " + ", ".join(outside[:3])) if outside else
           "ok   nothing from elsewhere: no script, font, image or style link")
     doc = json.load(open(json_path))
+    if "cards" in doc:          # a fleet: each card's figures, and the outliers marked
+        marked, figs, wrong = set(), 0, []
+        for tr in root.iter(H + "tr"):
+            if tr.get("data-card") is None:
+                continue
+            card = doc["cards"][int(tr.get("data-card"))]
+            if tr.get("class") == "outlier":
+                marked.add(int(tr.get("data-card")))
+            for td in tr.iter(H + "td"):
+                if td.get("data-value") is not None:
+                    figs += 1
+                    want = card["figures"][td.get("data-fig")]
+                    if want is None or abs(float(td.get("data-value")) - want) > 1e-9 * abs(want):
+                        wrong.append(f"{card['host']} {td.get('data-fig')}")
+        want_marked = {i for i, c in enumerate(doc["cards"]) if c["outlier"] and
+                       c["status"] is not None and c["status"] != 4}
+        print(f"FAIL fleet figures or outliers unlike the JSON's: {wrong[:3]} "
+              f"{sorted(marked)} against {sorted(want_marked)}"
+              if wrong or marked != want_marked or not figs else
+              f"ok   the page's {figs} fleet figures are the JSON's, and its {len(marked)} "
+              "outliers are marked")
+        return
     if "inspection" in doc:     # a card: each row's figure and verdict, as the JSON gives them
         got = {}
         for tr in root.iter(H + "tr"):

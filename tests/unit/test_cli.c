@@ -183,7 +183,7 @@ static void inspect_options(void **state)
     assert_non_null(strstr(e.msg, "use it with --inspect"));
     assert_int_equal(parse(&c, &e, "--batch", "--format", "xml", NULL), -1);
     assert_non_null(strstr(e.msg, "prometheus with --inspect"));
-    /* --fleet: the paths after it, and --format text or json alone. */
+    /* --fleet: the paths after it, and --format text, json or html alone. */
     assert_int_equal(parse(&c, &e, "--fleet", "cards", "more/a.json", "--format", "json", NULL), 0);
     assert_int_equal(c.mode, GT_MODE_FLEET);
     assert_int_equal(c.nfleet, 2);
@@ -191,7 +191,8 @@ static void inspect_options(void **state)
     assert_int_equal(parse(&c, &e, "--fleet", NULL), -1);
     assert_non_null(strstr(e.msg, "needs a directory or files"));
     assert_int_equal(parse(&c, &e, "--fleet", "d", "--format", "csv", NULL), -1);
-    assert_non_null(strstr(e.msg, "only --format text or json"));
+    assert_non_null(strstr(e.msg, "only --format text, json or html"));
+    assert_int_equal(parse(&c, &e, "--fleet", "d", "--format", "html", NULL), 0);
     assert_int_equal(parse(&c, &e, "--fleet", "d", "-e", "latency", NULL), -1);
     assert_int_equal(e.code, GT_EXIT_USAGE);
 }

@@ -307,9 +307,10 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             return -1;
         }
         if (c->inspect || c->exp_given || c->given || c->record || c->replay || c->ncompare ||
-            c->lesson || c->pairs || c->trace_calls || c->format > GT_FMT_JSON || wait_quiet_seen) {
+            c->lesson || c->pairs || c->trace_calls ||
+            (c->format > GT_FMT_JSON && c->format != GT_FMT_HTML) || wait_quiet_seen) {
             gt_err_set(err, GT_EXIT_USAGE, "--fleet reads inspection cards and prints them as "
-                       "one table; it takes only --format text or json");
+                       "one table; it takes only --format text, json or html");
             return -1;
         }
         c->mode = GT_MODE_FLEET;
@@ -371,7 +372,7 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
     }
     if (c->format == GT_FMT_HTML && (c->ncompare || c->pairs)) {
         gt_err_set(err, GT_EXIT_USAGE, "--format html writes the report of --batch runs, "
-                   "replays, lessons and inspections; %s prints text or json",
+                   "replays, lessons, inspections and fleets; %s prints text or json",
                    c->ncompare ? "--compare" : "--pairs");
         return -1;
     }

@@ -73,7 +73,7 @@ const gt_option gt_options[] = {
      .help = "many --inspect JSON cards as one table, grouped by GPU model, each figure "
              "against the model's median; busy cards are listed on their own, never as "
              "outliers; exit 3 if a card failed a row, is 5% off its median or is no card, "
-             "else 4 if a card is busy; --format text or json"},
+             "else 4 if a card is busy; --format text, json or html"},
     {.id = GT_OPT_PAIRS, .name = "--pairs", .arg = "all", .value = true,
      .help = "batch, -e peer: every ordered pair of GPUs, printed as a matrix (row: the GPU "
              "that copies or reads)"},

@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "gputui/report/html.h"
+
 /* The columns: a row id of the card, its heading, and which way is good. */
 static const struct {
     const char *id, *head;
@@ -281,6 +283,88 @@ static int print_json(FILE *f, const gt_fleet_card *cards, int n)
     return rc || ferror(f) ? -1 : 0;
 }
 
+/* One page: a table a model, each figure against the model's median, the
+ * outliers marked in their colour, then the busy cards and the files that
+ * are no card (html.h). */
+static int print_html(FILE *f, const gt_fleet_card *cards, int n, bool *done)
+{
+    static const char *const status[] = {"pass", "?", "WARN", "FAIL", "BUSY"};
+    int outliers = 0, busy = gt_fleet_busy(cards, n);
+    char line[400];
+
+    for (int i = 0; i < n; i++)
+        outliers += cards[i].outlier[0] != '\0';
+    snprintf(line, sizeof line, "%d card%s, %d outlier%s, %d busy", n, n == 1 ? "" : "s",
+             outliers, outliers == 1 ? "" : "s", busy);
+    gt_html_begin(f, NULL, "fleet", line);
+    for (int i = 0; i < n; i++) {
+        const char *name = cards[i].status >= 0 && cards[i].status != GT_INSPECT_EXIT_BUSY
+                           ? cards[i].name : NULL;
+        if (done[i] || !name)
+            continue;
+        gt_html_text(f, "h2", NULL, name);
+        fputs("<table class=\"fleet\">\n<tr><th>host</th><th>gpu</th><th>status</th>", f);
+        for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++)
+            fprintf(f, "<th>%s</th>", cols[k].head);
+        fputs("</tr>\n<tr><th>median</th><td></td><td></td>", f);
+        for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
+            double m = median_of(cards, n, name, k);
+            if (isnan(m))
+                fputs("<td>-</td>", f);
+            else
+                fprintf(f, "<td>%.5g</td>", m * cols[k].scale);
+        }
+        fputs("</tr>\n", f);
+        for (int j = i; j < n; j++) {
+            const gt_fleet_card *c = &cards[j];
+            if (c->status < 0 || c->status == GT_INSPECT_EXIT_BUSY || strcmp(c->name, name))
+                continue;
+            done[j] = true;
+            fprintf(f, "<tr data-card=\"%d\" class=\"%s\"><th>", j, c->outlier[0] ?
+                    "outlier" : "member");
+            gt_html_text(f, "span", NULL, c->host);
+            fprintf(f, "</th><td>%d</td><td class=\"v-%s\">%s</td>", c->gpu,
+                    c->status == GT_INSPECT_EXIT_FAIL ? "fail" : c->status == GT_INSPECT_EXIT_WARN
+                    ? "warn" : "pass", c->status >= 0 && c->status <= 4 ? status[c->status] : "?");
+            for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
+                double m = median_of(cards, n, name, k);
+                if (isnan(c->fig[k]))
+                    fprintf(f, "<td data-fig=\"%s\">-</td>", cols[k].id);
+                else if (isnan(m) || !(m > 0))
+                    fprintf(f, "<td data-fig=\"%s\" data-value=\"%.17g\">%.5g</td>", cols[k].id,
+                            c->fig[k], c->fig[k] * cols[k].scale);
+                else
+                    fprintf(f, "<td data-fig=\"%s\" data-value=\"%.17g\">%.5g %+.1f%%</td>",
+                            cols[k].id, c->fig[k], c->fig[k] * cols[k].scale,
+                            100.0 * (c->fig[k] / m - 1));
+            }
+            fputs("</tr>\n", f);
+            if (c->outlier[0]) {
+                fprintf(f, "<tr class=\"outlier\"><td></td><td colspan=\"%d\" class=\"v-fail\">",
+                        GT_FLEET_FIGS + 1);
+                snprintf(line, sizeof line, "OUTLIER: %s", c->outlier);
+                gt_html_text(f, "span", NULL, line);
+                fputs("</td></tr>\n", f);
+            }
+        }
+        fputs("</table>\n", f);
+    }
+    if (busy)
+        gt_html_text(f, "h2", NULL, "busy, not judged (another program's work on the GPU)");
+    for (int i = 0; i < n; i++)
+        if (cards[i].status == GT_INSPECT_EXIT_BUSY) {
+            snprintf(line, sizeof line, "%s GPU %d %s: %s", cards[i].host, cards[i].gpu,
+                     cards[i].name, cards[i].busy);
+            gt_html_text(f, "p", "verdict close", line);
+        }
+    for (int i = 0; i < n; i++)
+        if (cards[i].status < 0) {
+            snprintf(line, sizeof line, "%s: OUTLIER: %s", cards[i].file, cards[i].outlier);
+            gt_html_text(f, "p", "verdict no", line);
+        }
+    return gt_html_end(f);
+}
+
 int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)
 {
     static const char *const status[] = {"pass", "?", "WARN", "FAIL", "BUSY"};
@@ -293,6 +377,11 @@ int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)
     }
     if (!done)
         return -1;
+    if (fmt == GT_FMT_HTML) {
+        int rc = print_html(f, cards, n, done);
+        free(done);
+        return rc;
+    }
     for (int i = 0; i < n; i++)
         outliers += cards[i].outlier[0] != '\0';
     fprintf(f, "fleet: %d card%s, %d outlier%s, %d busy\n", n, n == 1 ? "" : "s", outliers,
