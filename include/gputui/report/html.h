@@ -29,5 +29,12 @@ void gt_html_begin(FILE *f, const gt_devprops *p, const char *title, const char 
 void gt_html_run(FILE *f, const gt_devprops *p, gt_run *r, int i);
 void gt_html_text(FILE *f, const char *tag, const char *cls, const char *text);
 int gt_html_end(FILE *f);
+/* A latency histogram of series s as inline SVG: its clean samples, and
+ * those marked disturbed stacked on them in their own colour; the ghost's
+ * (B's, or before's; NULL: none) outlined, dashed, on the same axis; p50,
+ * p90 and p99 marked, and floor_s (> 0), the time the ceiling allows,
+ * named by ceil_label. */
+void gt_html_histogram(FILE *f, const gt_series *s, const gt_series *ghost, double floor_s,
+                       const char *ceil_label);
 
 #endif

@@ -370,10 +370,10 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                    "with --inspect (other reports: text, json, csv)");
         return -1;
     }
-    if (c->format == GT_FMT_HTML && (c->ncompare || c->pairs)) {
+    if (c->format == GT_FMT_HTML && c->pairs) {
         gt_err_set(err, GT_EXIT_USAGE, "--format html writes the report of --batch runs, "
-                   "replays, lessons, inspections and fleets; %s prints text or json",
-                   c->ncompare ? "--compare" : "--pairs");
+                   "replays, lessons, inspections, compares and fleets; --pairs prints text, "
+                   "json or csv");
         return -1;
     }
     if (c->trace_calls && c->format == GT_FMT_CSV) {

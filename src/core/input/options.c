@@ -16,7 +16,8 @@ const gt_option gt_options[] = {
      .help = "run without the TUI and print statistics"},
     {.id = GT_OPT_FORMAT, .name = "--format", .arg = "F", .value = true,
      .help = "batch output: text, json, csv or html (one page, its histograms as SVG, "
-             "runs, replays, lessons and inspections; default text); prometheus with --inspect"},
+             "runs, replays, lessons, inspections, compares and fleets; default text); "
+             "prometheus with --inspect"},
     {.id = GT_OPT_SAMPLES, .name = "--samples", .arg = "N", .value = true,
      .help = "batch: samples per series, 1 to 1000000 (default 50)"},
     {.id = GT_OPT_NO_COLOR, .name = "--no-color",

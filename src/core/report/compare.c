@@ -7,6 +7,7 @@
 
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
+#include "gputui/report/html.h"
 
 double gt_compare_ratio(gt_dist *a, gt_dist *b)
 {
@@ -101,12 +102,112 @@ static void one_sided(FILE *f, gt_format fmt, const gt_recording *from, const gt
     }
 }
 
+/* Whether vals are the experiment's defaults (the warm-up aside). */
+static bool is_default(const gt_experiment *e, const int64_t *vals)
+{
+    int64_t d[GT_MAX_PARAMS];
+
+    gt_experiment_defaults(e, d);
+    for (int k = 0; k < e->nparams; k++)
+        if (k != e->warmup_param && d[k] != vals[k])
+            return false;
+    return true;
+}
+
+static void html_cell(FILE *f, double v, double k, const char *fmt, const char *key)
+{
+    char c[32];
+
+    fmt_num(c, sizeof c, v * k, fmt);
+    if (key && isfinite(v))
+        fprintf(f, "<td data-key=\"%s\" data-value=\"%.17g\">%s</td>", key, v, c);
+    else
+        fprintf(f, "<td>%s</td>", c);
+}
+
+/* The page: every shared configuration's table of A against B, and each
+ * experiment's default configuration drawn, A's histogram over B's ghost
+ * (html.h); then what one side holds alone. */
+static int compare_html(FILE *f, const gt_recording *a, const gt_recording *b)
+{
+    char desc[512], na[32], nb[32], title[96], sub[1400];
+    int k = 0;
+
+    gt_compare_short_name(a->props.name, na, sizeof na);
+    gt_compare_short_name(b->props.name, nb, sizeof nb);
+    snprintf(title, sizeof title, "A against B: %s and %s", na, nb);
+    snprintf(sub, sizeof sub, "A: %s, %s (recorded %s). B: %s, %s (recorded %s). Ratios are "
+             "A/B: above 1, A takes longer (latency) or moves more (GB/s). Each experiment's "
+             "default configuration is drawn: A's bars, B's outline dashed. The device below is A.",
+             a->path, a->props.name, a->created, b->path, b->props.name, b->created);
+    gt_html_begin(f, &a->props, title, sub);
+    for (size_t i = 0; i < a->ncfg; i++) {
+        const gt_rec_config *ca = &a->cfg[i];
+        int j = gt_recording_find(b, ca->exp, ca->vals);
+        bool bw = gt_experiment_bandwidth(ca->exp, ca->vals), draw;
+        gt_run ra, rb;
+
+        if (j < 0 || gt_recording_find(a, ca->exp, ca->vals) != (int)i)
+            continue;
+        gt_rec_config_run(ca, &ra);
+        gt_rec_config_run(&b->cfg[j], &rb);
+        gt_experiment_describe(ca->exp, ca->vals, desc, sizeof desc);
+        draw = is_default(ca->exp, ca->vals);
+        fprintf(f, "<section class=\"run\" data-run=\"%d\">\n", ++k);
+        snprintf(sub, sizeof sub, "%s: %s", ca->exp->name, desc);
+        gt_html_text(f, draw ? "h2" : "h3", NULL, sub);
+        fputs("<table class=\"compare\">\n<tr><th>series</th><th>A p50</th><th>B p50</th>"
+              "<th>A/B</th><th>A GB/s</th><th>B GB/s</th><th>A/B</th></tr>\n", f);
+        for (int s = 0; s < ra.nseries && s < rb.nseries; s++) {
+            side da = side_of(&ra.s[s], bw), db = side_of(&rb.s[s], bw);
+            char la[32], lb[32];
+            fprintf(f, "<tr data-series=\"%d\"><th>", s);
+            gt_html_text(f, "span", NULL, ra.s[s].name);
+            fprintf(f, "</th><td>%s</td><td>%s</td>", gt_format_seconds(da.lat, la, sizeof la),
+                    gt_format_seconds(db.lat, lb, sizeof lb));
+            html_cell(f, ratio(da.lat, db.lat), 1, "%.2fx", "latency_a_over_b");
+            html_cell(f, da.bw, 1e-9, "%.2f", NULL);
+            html_cell(f, db.bw, 1e-9, "%.2f", NULL);
+            html_cell(f, ratio(da.bw, db.bw), 1, "%.2fx", "bandwidth_a_over_b");
+            fputs("</tr>\n", f);
+        }
+        fputs("</table>\n", f);
+        for (int s = 0; draw && s < ra.nseries && s < rb.nseries; s++)
+            if (ra.s[s].lat.count) {
+                gt_html_text(f, "h3", NULL, ra.s[s].name);
+                gt_html_histogram(f, &ra.s[s], &rb.s[s], 0, "");
+            }
+        fputs("</section>\n", f);
+        gt_run_free(&ra);
+        gt_run_free(&rb);
+    }
+    for (int side_ = 0; side_ < 2; side_++) {
+        const gt_recording *from = side_ ? b : a, *other = side_ ? a : b;
+        snprintf(sub, sizeof sub, "on %s (%s) only", side_ ? "B" : "A", side_ ? nb : na);
+        gt_html_text(f, "h2", NULL, sub);
+        fputs("<ul>\n", f);
+        for (size_t i = 0; i < from->ncfg; i++) {
+            const gt_rec_config *c = &from->cfg[i];
+            if (gt_recording_find(other, c->exp, c->vals) >= 0 ||
+                gt_recording_find(from, c->exp, c->vals) != (int)i)
+                continue;
+            gt_experiment_describe(c->exp, c->vals, desc, sizeof desc);
+            snprintf(sub, sizeof sub, "%s %s", c->exp->name, desc);
+            gt_html_text(f, "li", NULL, sub);
+        }
+        fputs("</ul>\n", f);
+    }
+    return gt_html_end(f);
+}
+
 int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_recording *b)
 {
     json_t *root = NULL, *shared = NULL;
     char desc[512], na[32], nb[32];
     int nshared = 0, only_a = 0, only_b = 0;
 
+    if (fmt == GT_FMT_HTML)
+        return compare_html(f, a, b);
     gt_compare_short_name(a->props.name, na, sizeof na);
     gt_compare_short_name(b->props.name, nb, sizeof nb);
     if (fmt == GT_FMT_JSON) {

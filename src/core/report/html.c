@@ -69,16 +69,24 @@ static void device(FILE *f, const gt_devprops *p)
     fputs("</table>\n", f);
 }
 
-/* A latency histogram of series s: clean samples, and those marked
- * disturbed stacked on them in their own colour; p50, p90 and p99 marked,
- * and the time the ceiling allows (floor > 0). */
-static void histogram(FILE *f, const gt_series *s, const gt_summary *lat, double floor_s,
-                      const char *ceil_label)
+/* html.h: a latency histogram of series s. */
+void gt_html_histogram(FILE *f, const gt_series *s, const gt_series *ghost, double floor_s,
+                       const char *ceil_label)
 {
-    unsigned all[BINS] = {0}, clean[BINS] = {0}, top = 1;
-    double lo = lat->min, hi = lat->max, w = (double)(SVG_W - 2 * PAD) / BINS;
+    unsigned all[BINS] = {0}, clean[BINS] = {0}, other[BINS] = {0}, top = 1;
+    gt_summary sum, gsum;
+    const gt_summary *lat = &sum;
+    double lo, hi, w = (double)(SVG_W - 2 * PAD) / BINS;
     char a[32];
 
+    gt_dist_summary((gt_dist *)&s->lat, &sum);
+    lo = lat->min;
+    hi = lat->max;
+    if (ghost && ghost->lat.count) {
+        gt_dist_summary((gt_dist *)&ghost->lat, &gsum);
+        lo = fmin(lo, gsum.min);
+        hi = fmax(hi, gsum.max);
+    }
     if (floor_s > 0 && floor_s < lo)
         lo = floor_s;
     if (!(hi > lo))
@@ -88,11 +96,17 @@ static void histogram(FILE *f, const gt_series *s, const gt_summary *lat, double
         all[BIN(s->lat.v[i])]++;
     for (size_t i = 0; i < s->clean_lat.n; i++)
         clean[BIN(s->clean_lat.v[i])]++;
+    for (size_t i = 0; ghost && i < ghost->lat.n; i++)
+        other[BIN(ghost->lat.v[i])]++;
     for (int b = 0; b < BINS; b++) {
         if (clean[b] > all[b] || !s->disturbed)
             clean[b] = all[b];
         top = all[b] > top ? all[b] : top;
     }
+    /* The ghost (B, or before) on its own scale: its shape, not its count. */
+    unsigned gtop = 1;
+    for (int b = 0; b < BINS; b++)
+        gtop = other[b] > gtop ? other[b] : gtop;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
             "viewBox=\"0 0 %d %d\" role=\"img\"><title>", SVG_W, SVG_H, SVG_W, SVG_H);
     esc(f, s->name);
@@ -109,6 +123,13 @@ static void histogram(FILE *f, const gt_series *s, const gt_summary *lat, double
                     "height=\"%.1f\" fill=\"#d98c1f\" style=\"fill:var(--dist)\"/>\n",
                     PAD + b * w, SVG_H - PAD - hc - hd, w - 1, hd);
     }
+    for (int b = 0; ghost && b < BINS; b++)
+        if (other[b]) {
+            double hg = (double)other[b] / gtop * (SVG_H - 2 * PAD);
+            fprintf(f, "<rect class=\"ghost\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                    "height=\"%.1f\" fill=\"none\" stroke=\"#888\" stroke-dasharray=\"3 2\"/>\n",
+                    PAD + b * w, SVG_H - PAD - hg, w - 1, hg);
+        }
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#888\"/>\n", PAD,
             SVG_H - PAD, SVG_W - PAD, SVG_H - PAD);
     const struct { const char *name; double v; } marks[] = {
@@ -184,7 +205,7 @@ static void series(FILE *f, const gt_devprops *p, gt_run *r, int s)
     if (ceil > 0 && bw.p50 > 0 && lat.p50 > 0)
         floor_s = bw.p50 * lat.p50 * factor / ceil;     /* its bytes at the ceiling */
     if (lat.count)
-        histogram(f, se, &lat, floor_s, label);
+        gt_html_histogram(f, se, NULL, floor_s, label);
     fputs("<table class=\"stats\">\n<tr><th></th><th>min</th><th>p50</th><th>p90</th>"
           "<th>p99</th><th>max</th><th>mean</th><th>stddev</th></tr>\n", f);
     if (shows_bw)
