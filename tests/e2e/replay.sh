@@ -54,7 +54,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert len(d['runs']) == 2 and d['recording']['format'].startswith('1.'), d.keys()
 " "$exported"
-rm -f gputui-*.json gputui-*.csv
+check "x: the HTML page beside it, both runs on it" \
+    bash -c "[ \$(grep -c '<section class=\"run\"' '${exported%.json}.html') = 2 ]"
+rm -f gputui-*.json gputui-*.csv gputui-*.html
 tm send-keys -t t n
 check "n: next recorded configuration" wait_for "recorded configuration [0-9]+ of [0-9]+" 5
 tm send-keys -t t '>'
@@ -179,7 +181,7 @@ if command -v valgrind >/dev/null; then
     check "valgrind: no memory errors" grep -q "ERROR SUMMARY: 0 errors" "$TMPD/vg.log"
     check "valgrind: nothing definitely lost" bash -c "! grep -q 'definitely lost: [1-9]' '$TMPD/vg.log'"
     stop
-    rm -f gputui-*.json gputui-*.csv
+    rm -f gputui-*.json gputui-*.csv gputui-*.html
 fi
 
 # Batch reports of the recording: machines compared without a GPU.
