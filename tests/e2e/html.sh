@@ -6,12 +6,16 @@
 # JSON, verdict by verdict, and an inspection card's, row by row; every
 # experiment's default page, all together
 # under 2 MB; the reports that have no HTML form refuse it.
+# The pages and the drawn histograms stay in build/html/.
 # Usage: html.sh BIN TMPDIR (writes TMPDIR/html.pass and .fail).
 set -u
 . "$(dirname "$0")/lib.sh"
 e2e_part "$@"
 REC=share/gputui/h200.gtr.gz
 PY=python3     # the one with html5lib (scripts/deps.sh test installs it)
+OUT=build/html # the pages and their histograms drawn (NAME/svg-N.png), kept to look at
+rm -rf "$OUT"
+mkdir -p "$OUT"
 for p in python3 /usr/bin/python3; do "$p" -c 'import html5lib' 2>/dev/null && { PY=$p; break; }; done
 
 page() {    # page NAME ARGS...: NAME.html and NAME.json of one replay (or lesson), then their check
@@ -19,10 +23,11 @@ page() {    # page NAME ARGS...: NAME.html and NAME.json of one replay (or lesso
     "$BIN" --batch --replay "$REC" "$@" --format html >"$TMPD/$name.html" 2>"$TMPD/$name.err" &&
         "$BIN" --batch --replay "$REC" "$@" --format json >"$TMPD/$name.json" 2>>"$TMPD/$name.err" ||
         { bad "$name: $(head -c 300 "$TMPD/$name.err")"; return; }
-    mkdir -p "$TMPD/$name.svg"
+    mkdir -p "$OUT/$name"
+    cp "$TMPD/$name.html" "$OUT/$name.html"
     while read -r line; do
         case $line in ok*) ok "$name: ${line#ok   }" ;; *) bad "$name: ${line#FAIL }" ;; esac
-    done < <("$PY" tests/tools/htmlcheck.py "$TMPD/$name.html" "$TMPD/$name.json" "$TMPD/$name.svg" 2>&1)
+    done < <("$PY" tests/tools/htmlcheck.py "$TMPD/$name.html" "$TMPD/$name.json" "$OUT/$name" 2>&1)
 }
 page transfer -e transfer --dir h2d,d2h,bidir --size 64M
 page zerocopy -e zerocopy
@@ -47,20 +52,22 @@ for k, host in enumerate(("node-a", "node-b", "node-c")):
 PY
 "$BIN" --fleet "$TMPD/fleet" --format html >"$TMPD/fleet.html" 2>/dev/null
 "$BIN" --fleet "$TMPD/fleet" --format json >"$TMPD/fleet.json" 2>/dev/null
-mkdir -p "$TMPD/fleet.svg"
+mkdir -p "$OUT/fleet"
+cp "$TMPD/fleet.html" "$OUT/fleet.html"
 while read -r line; do
     case $line in ok*) ok "fleet: ${line#ok   }" ;; *) bad "fleet: ${line#FAIL }" ;; esac
-done < <("$PY" tests/tools/htmlcheck.py "$TMPD/fleet.html" "$TMPD/fleet.json" "$TMPD/fleet.svg" 2>&1)
+done < <("$PY" tests/tools/htmlcheck.py "$TMPD/fleet.html" "$TMPD/fleet.json" "$OUT/fleet" 2>&1)
 check "the fleet page marks node-c an outlier" grep -q 'class="outlier"><th><span>node-c' "$TMPD/fleet.html"
 
 # The bundled H200 against the bundled H100: every shared configuration,
 # each experiment's default drawn over the other's ghost, under 2 MB.
 "$BIN" --batch --compare h200 h100 --format html >"$TMPD/compare.html" 2>/dev/null
 "$BIN" --batch --compare h200 h100 --format json >"$TMPD/compare.json" 2>/dev/null
-mkdir -p "$TMPD/compare.svg"
+mkdir -p "$OUT/compare"
+cp "$TMPD/compare.html" "$OUT/compare.html"
 while read -r line; do
     case $line in ok*) ok "compare: ${line#ok   }" ;; *) bad "compare: ${line#FAIL }" ;; esac
-done < <("$PY" tests/tools/htmlcheck.py "$TMPD/compare.html" "$TMPD/compare.json" "$TMPD/compare.svg" 2>&1)
+done < <("$PY" tests/tools/htmlcheck.py "$TMPD/compare.html" "$TMPD/compare.json" "$OUT/compare" 2>&1)
 n=$(wc -c <"$TMPD/compare.html")
 check "the compare page: B's ghost drawn, $n bytes, under 2 MB" bash -c \
     "grep -q 'class=\"ghost\"' '$TMPD/compare.html' && [ $n -lt 2000000 ]"
