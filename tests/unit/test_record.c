@@ -480,6 +480,45 @@ static void replay_through_engine(void **state)
     unlink(path);
 }
 
+/* A reader of the growing file (a class following the teacher's session)
+ * sees each sample within a second: the recorder flushes whole lines at
+ * least every half second when ticked, plain or compressed. */
+static void a_reader_sees_samples_within_a_second(void **state)
+{
+    static const char *const sfx[] = {"", ".gz"};
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        gt_recorder *r;
+        gt_recording rec;
+        gt_devprops p;
+        gt_err err = {0};
+        int64_t v[GT_MAX_PARAMS];
+        char partial[80];
+        struct timespec half = {0, 600 * 1000 * 1000};
+        props(&p);
+        gt_experiment_defaults(&gt_exp_transfer, v);
+        temp_path(sfx[k]);
+        unlink(path);
+        snprintf(partial, sizeof partial, "%s.partial", path);
+        assert_int_equal(gt_recorder_open(&r, path, false, &p, &err), 0);
+        gt_recorder_config(r, &gt_exp_transfer, v, 1, NULL, NULL, NULL);
+        nanosleep(&half, NULL);
+        for (int i = 0; i < 3; i++) {
+            gt_sample s = {1, 0, GT_V_FULL, 1e-3, 64ull << 20};
+            gt_recorder_sample(r, &s);
+            nanosleep(&half, NULL);
+            gt_recorder_tick(r);
+            /* ... and the file, read as it is, holds it whole */
+            assert_int_equal(gt_recording_load(&rec, partial, &err), 0);
+            assert_int_equal(rec.ncfg, 1);
+            assert_int_equal(rec.cfg[0].n, (size_t)i + 1);
+            gt_recording_free(&rec);
+        }
+        assert_int_equal(gt_recorder_close(r, &err), 0);
+        unlink(path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -487,7 +526,7 @@ int main(void)
         cmocka_unit_test(plain_file_named_gz), cmocka_unit_test(gzip_cut_off),
         cmocka_unit_test(gzip_unwritable), cmocka_unit_test(find_and_match),
         cmocka_unit_test(replay_through_engine), cmocka_unit_test(never_overwrite),
-        cmocka_unit_test(disk_full),
+        cmocka_unit_test(disk_full), cmocka_unit_test(a_reader_sees_samples_within_a_second),
     };
     return cmocka_run_group_tests_name("record", tests, NULL, NULL);
 }
