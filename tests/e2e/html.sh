@@ -30,6 +30,8 @@ page() {    # page NAME ARGS...: NAME.html and NAME.json of one replay (or lesso
     done < <("$PY" tests/tools/htmlcheck.py "$TMPD/$name.html" "$TMPD/$name.json" "$OUT/$name" 2>&1)
 }
 page transfer -e transfer --dir h2d,d2h,bidir --size 64M
+check "transfer: d2h drawn over h2d's ghost, the configuration before" \
+    grep -q 'class="ghost"' "$TMPD/transfer.html"
 page zerocopy -e zerocopy
 page managed -e managed --access once,repeat
 page lesson-managed --lesson managed

@@ -2,8 +2,9 @@
  * HTML page (--format html): the device, then each configuration with its
  * set-up, verification and timing lines, a histogram of each series as
  * inline SVG (p50, p90 and p99 marked, the ceiling where one is known,
- * disturbed samples in their own colour), its statistics, its summary and
- * its 'y' lines. No script, font or image from elsewhere; light and dark
+ * disturbed samples in their own colour, the configuration before it, when
+ * of the same experiment, as a dashed ghost: x exports before and now),
+ * its statistics, its summary and its 'y' lines. No script, font or image from elsewhere; light and dark
  * themes (prefers-color-scheme); it prints on A4 and Letter. The markup is
  * also well-formed XML, so that a test can parse it strictly. */
 #ifndef GPUTUI_REPORT_HTML_H

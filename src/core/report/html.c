@@ -179,7 +179,7 @@ static void stat_row(FILE *f, const char *what, const gt_summary *x, double k, c
     fputs("</tr>\n", f);
 }
 
-static void series(FILE *f, const gt_devprops *p, gt_run *r, int s)
+static void series(FILE *f, const gt_devprops *p, gt_run *r, int s, const gt_run *before)
 {
     gt_series *se = &r->s[s];
     gt_summary lat, bw;
@@ -205,7 +205,8 @@ static void series(FILE *f, const gt_devprops *p, gt_run *r, int s)
     if (ceil > 0 && bw.p50 > 0 && lat.p50 > 0)
         floor_s = bw.p50 * lat.p50 * factor / ceil;     /* its bytes at the ceiling */
     if (lat.count)
-        gt_html_histogram(f, se, NULL, floor_s, label);
+        gt_html_histogram(f, se, before && s < before->nseries ? &before->s[s] : NULL, floor_s,
+                          label);
     fputs("<table class=\"stats\">\n<tr><th></th><th>min</th><th>p50</th><th>p90</th>"
           "<th>p99</th><th>max</th><th>mean</th><th>stddev</th></tr>\n", f);
     if (shows_bw)
@@ -233,7 +234,9 @@ static void series(FILE *f, const gt_devprops *p, gt_run *r, int s)
     fputs("</div>\n", f);
 }
 
-static void run(FILE *f, const gt_devprops *p, gt_run *r, int i)
+/* before: the configuration before it on the page, drawn as each
+ * histogram's ghost where it is of the same experiment; NULL: none. */
+static void run(FILE *f, const gt_devprops *p, gt_run *r, int i, const gt_run *before)
 {
     char cfg[512], t[32];
     gt_summary_line lines[GT_SUMMARY_LINES];
@@ -265,8 +268,13 @@ static void run(FILE *f, const gt_devprops *p, gt_run *r, int i)
         esc(f, r->info.timing);
         fputs("</p>\n", f);
     }
+    if (before && (before->exp != r->exp || before->nseries != r->nseries))
+        before = NULL;
+    if (before)
+        gt_html_text(f, "p", "muted", "dashed outline: the configuration before, as the TUI "
+                     "shows it behind the histogram");
     for (int s = 0; s < r->nseries; s++)
-        series(f, p, r, s);
+        series(f, p, r, s, before);
     if (r->exp->summary && (n = r->exp->summary(r, p, lines, GT_SUMMARY_LINES)) > 0) {
         fputs("<ul class=\"summary\">\n", f);
         for (int k = 0; k < n; k++) {
@@ -296,7 +304,7 @@ void gt_html_begin(FILE *f, const gt_devprops *p, const char *title, const char 
 
 void gt_html_run(FILE *f, const gt_devprops *p, gt_run *r, int i)
 {
-    run(f, p, r, i);
+    run(f, p, r, i, NULL);
 }
 
 void gt_html_text(FILE *f, const char *tag, const char *cls, const char *text)
@@ -325,6 +333,6 @@ int gt_report_html(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
                  nruns == 1 ? "" : "s");
     gt_html_begin(f, p, p->name, sub);
     for (int i = 0; i < nruns; i++)
-        gt_html_run(f, p, &runs[i], i);
+        run(f, p, &runs[i], i, i ? &runs[i - 1] : NULL);
     return gt_html_end(f);
 }
