@@ -35,6 +35,9 @@ void gt_run_clear(gt_run *r);           /* drops samples, keeps config */
 void gt_run_free(gt_run *r);
 void gt_run_add(gt_run *r, const gt_sample *s);
 uint64_t gt_run_count(const gt_run *r); /* fewest samples over series */
+/* The median latency of series s in seconds; NAN when there is no series
+ * s (s < 0 too) or it has no samples. */
+double gt_run_p50(gt_run *r, int s);
 uint64_t gt_run_failed(const gt_run *r);
 /* More than this share of a series' samples disturbed, and its figures
  * say so (the headline, the reports, compare and lessons use the clean

@@ -40,10 +40,7 @@ static int series(const int64_t *v, const char **names)
 
 static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
 {
-    double one = r->s[GT_CK_S_ONE].lat.count ? gt_dist_percentile(&r->s[GT_CK_S_ONE].lat, 0.5)
-                                             : NAN;
-    double each = r->s[GT_CK_S_EACH].lat.count ? gt_dist_percentile(&r->s[GT_CK_S_EACH].lat, 0.5)
-                                               : NAN;
+    double one = gt_run_p50(r, GT_CK_S_ONE), each = gt_run_p50(r, GT_CK_S_EACH);
     char a[32], b[32], c[32];
     int n = 0;
 

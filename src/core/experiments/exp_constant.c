@@ -71,15 +71,9 @@ static bool shows_bandwidth(const int64_t *v)
     return v[GT_CO_OP] == GT_CO_OP_COPY;
 }
 
-/* p50 of series s in seconds, NAN when it has none. */
-static double p50(gt_run *r, int s)
-{
-    return s < r->nseries && r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
-}
-
 static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
 {
-    double a = p50(r, 0), b = p50(r, 1), c = p50(r, 2);
+    double a = gt_run_p50(r, 0), b = gt_run_p50(r, 1), c = gt_run_p50(r, 2);
     int n = 0;
 
     (void)p;

@@ -84,7 +84,7 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
         return 0;
     gt_format_size((uint64_t)r->vals[GT_HA_SIZE], sz, sizeof sz);
     if (r->vals[GT_HA_OP] == GT_HA_OP_ALLOC) {
-        double c = r->nseries > 2 ? gt_dist_percentile(&r->s[2].lat, 0.5) : NAN;
+        double c = gt_run_p50(r, 2);
         snprintf(lines[0], sizeof lines[0], "%s: allocate %s, free %s (p50)", sz,
                  gt_format_seconds(a, x, sizeof x), gt_format_seconds(b, y, sizeof y));
         if (max > 1 && isfinite(c)) {

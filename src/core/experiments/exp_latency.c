@@ -151,7 +151,7 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 {
     const int64_t *v = r->vals;
     uint64_t size = (uint64_t)v[SIZE], l2 = (uint64_t)gt_dp_get(p, GT_DP_L2);
-    double t = r->nseries && r->s[0].lat.count ? gt_dist_percentile(&r->s[0].lat, 0.5) : NAN;
+    double t = gt_run_p50(r, 0);
     char a[32], b[32];
     int n = 0;
 
@@ -199,7 +199,7 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
 {
     const int64_t *v = r->vals;
     uint64_t size = (uint64_t)v[SIZE], stride = (uint64_t)v[STRIDE], l2 = 0;
-    double t = r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
+    double t = gt_run_p50(r, s);
     double ghz = sm_ghz(r->info.note);
     int lanes = v[LANES] ? 32 : 1, n = 0;
     char a[32], b[32];

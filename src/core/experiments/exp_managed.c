@@ -85,12 +85,6 @@ static int series(const int64_t *v, const char **names)
     return n;
 }
 
-static double p50(gt_run *r, int s)
-{
-    return s >= 0 && s < r->nseries && r->s[s].lat.count ?
-        gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
-}
-
 static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
 {
     int slot[GT_MG_S_COUNT], n = 0;
@@ -99,11 +93,11 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 
     (void)p;
     gt_mg_series(r->vals, slot);
-    copy = p50(r, slot[GT_MG_S_COPY]);
-    read = p50(r, slot[GT_MG_S_READ]);
-    pre = p50(r, slot[GT_MG_S_PREFETCH]);
-    again = p50(r, slot[GT_MG_S_AGAIN]);
-    cpu = p50(r, slot[GT_MG_S_CPU]);
+    copy = gt_run_p50(r, slot[GT_MG_S_COPY]);
+    read = gt_run_p50(r, slot[GT_MG_S_READ]);
+    pre = gt_run_p50(r, slot[GT_MG_S_PREFETCH]);
+    again = gt_run_p50(r, slot[GT_MG_S_AGAIN]);
+    cpu = gt_run_p50(r, slot[GT_MG_S_CPU]);
     if (!isfinite(copy) || !isfinite(read) || copy <= 0)
         return 0;
     if (n < max && r->vals[GT_MG_ACCESS] != GT_MG_ACCESS_PINGPONG)
@@ -222,8 +216,8 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
     char a[32];
 
     gt_mg_series(v, slot);
-    t = p50(r, s);
-    copy = p50(r, slot[GT_MG_S_COPY]);
+    t = gt_run_p50(r, s);
+    copy = gt_run_p50(r, slot[GT_MG_S_COPY]);
     if (gt_dp_ok(p, GT_DP_PCIE_BW))
         link = (double)gt_dp_get(p, GT_DP_PCIE_BW);
     if (!isfinite(t) || t <= 0)

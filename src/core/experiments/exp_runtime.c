@@ -89,15 +89,10 @@ static int series(const int64_t *v, const char **names)
     }
 }
 
-static double p50(gt_run *r, int s)
-{
-    return s < r->nseries && r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
-}
-
 static int summary_init(gt_run *r, gt_summary_line *lines, int max)
 {
-    double first = p50(r, GT_RT_S_FIRST), again = p50(r, GT_RT_S_AGAIN);
-    double start = p50(r, GT_RT_S_START), reset = p50(r, GT_RT_S_RESET);
+    double first = gt_run_p50(r, GT_RT_S_FIRST), again = gt_run_p50(r, GT_RT_S_AGAIN);
+    double start = gt_run_p50(r, GT_RT_S_START), reset = gt_run_p50(r, GT_RT_S_RESET);
     char a[32], b[32], c[32], d[32];
     int n = 0;
 
@@ -114,8 +109,8 @@ static int summary_init(gt_run *r, gt_summary_line *lines, int max)
 
 static int summary_jit(gt_run *r, gt_summary_line *lines, int max)
 {
-    double cubin = p50(r, GT_RT_S_CUBIN), first = p50(r, GT_RT_S_PTX_FIRST);
-    double again = p50(r, GT_RT_S_PTX_AGAIN);
+    double cubin = gt_run_p50(r, GT_RT_S_CUBIN), first = gt_run_p50(r, GT_RT_S_PTX_FIRST);
+    double again = gt_run_p50(r, GT_RT_S_PTX_AGAIN);
     char a[32], b[32], c[32];
 
     if (max < 1 || !isfinite(cubin) || !isfinite(first) || !isfinite(again) || cubin <= 0)
@@ -129,8 +124,8 @@ static int summary_jit(gt_run *r, gt_summary_line *lines, int max)
 
 static int summary_return(gt_run *r, gt_summary_line *lines, int max)
 {
-    double ret = p50(r, GT_RT_S_RETURNS), idle = p50(r, GT_RT_S_IDLE);
-    double left = p50(r, GT_RT_S_LEFT);
+    double ret = gt_run_p50(r, GT_RT_S_RETURNS), idle = gt_run_p50(r, GT_RT_S_IDLE);
+    double left = gt_run_p50(r, GT_RT_S_LEFT);
     const int64_t *v = r->vals;
     char a[32], b[32], c[32], sz[32];
     int n = 0;

@@ -49,14 +49,9 @@ static bool shows_bandwidth(const int64_t *v)
     return v[GT_SH_MEASURE] == GT_SH_COPY;
 }
 
-static double p50(gt_run *r, int s)
-{
-    return s < r->nseries && r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
-}
-
 static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
 {
-    double a = p50(r, GT_SH_S_ALONE), b = p50(r, GT_SH_S_BESIDE);
+    double a = gt_run_p50(r, GT_SH_S_ALONE), b = gt_run_p50(r, GT_SH_S_BESIDE);
     char sa[32], sb[32];
 
     (void)p;

@@ -69,16 +69,11 @@ static uint64_t image_bytes(const int64_t *v)
     return (uint64_t)v[GT_TX_WIDTH] * (uint64_t)v[GT_TX_HEIGHT] * 4u;
 }
 
-static double p50(gt_run *r, int s)
-{
-    return s < r->nseries && r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
-}
-
 static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
 {
-    double lin = p50(r, GT_TX_S_LINEAR), pit = p50(r, GT_TX_S_PITCHED);
-    double arr = p50(r, GT_TX_S_ARRAY), ltx = p50(r, GT_TX_S_LINTEX);
-    double fa = p50(r, GT_TX_S_FILL_ARRAY), fp = p50(r, GT_TX_S_FILL_PITCH);
+    double lin = gt_run_p50(r, GT_TX_S_LINEAR), pit = gt_run_p50(r, GT_TX_S_PITCHED);
+    double arr = gt_run_p50(r, GT_TX_S_ARRAY), ltx = gt_run_p50(r, GT_TX_S_LINTEX);
+    double fa = gt_run_p50(r, GT_TX_S_FILL_ARRAY), fp = gt_run_p50(r, GT_TX_S_FILL_PITCH);
     int n = 0;
 
     (void)p;
@@ -206,7 +201,7 @@ int gt_tx_expected(const int64_t *v, float *point, float *filtered)
 static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
 {
     const int64_t *v = r->vals;
-    double t = p50(r, s), bytes = (double)image_bytes(v), lin = p50(r, GT_TX_S_LINEAR);
+    double t = gt_run_p50(r, s), bytes = (double)image_bytes(v), lin = gt_run_p50(r, GT_TX_S_LINEAR);
     int n = 0;
     char a[32];
 

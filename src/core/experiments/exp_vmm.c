@@ -192,11 +192,6 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     return 0;
 }
 
-static double p50(gt_run *r, int s)
-{
-    return s < r->nseries ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
-}
-
 static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int max)
 {
     const int64_t *v = r->vals;
@@ -217,29 +212,29 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     if (v[GT_VMM_OP] == GT_VMM_OP_ALLOC && n + 1 < max) {
         double va = 0, vf = 0;
         for (int s = GT_VMM_S_RESERVE; s <= GT_VMM_S_ACCESS; s++)
-            va += p50(r, s);
+            va += gt_run_p50(r, s);
         for (int s = GT_VMM_S_UNMAP; s <= GT_VMM_S_ADDRFREE; s++)
-            vf += p50(r, s);
-        if (isfinite(va) && isfinite(p50(r, GT_VMM_S_MALLOC)) && isfinite(p50(r, GT_VMM_S_MALLOC_ASYNC)))
+            vf += gt_run_p50(r, s);
+        if (isfinite(va) && isfinite(gt_run_p50(r, GT_VMM_S_MALLOC)) && isfinite(gt_run_p50(r, GT_VMM_S_MALLOC_ASYNC)))
             snprintf(lines[n++], sizeof lines[0], "allocate (sum of p50s): VMM %s, cudaMalloc %s, "
                      "cudaMallocAsync %s", gt_format_seconds(va, a, sizeof a),
-                     gt_format_seconds(p50(r, GT_VMM_S_MALLOC), b, sizeof b),
-                     gt_format_seconds(p50(r, GT_VMM_S_MALLOC_ASYNC), c, sizeof c));
-        if (isfinite(va) && isfinite(p50(r, GT_VMM_S_ACCESS_PEERS)) && n + 1 < max)
+                     gt_format_seconds(gt_run_p50(r, GT_VMM_S_MALLOC), b, sizeof b),
+                     gt_format_seconds(gt_run_p50(r, GT_VMM_S_MALLOC_ASYNC), c, sizeof c));
+        if (isfinite(va) && isfinite(gt_run_p50(r, GT_VMM_S_ACCESS_PEERS)) && n + 1 < max)
             snprintf(lines[n++], sizeof lines[0], "peer access: VMM allocate %s for this GPU "
                      "alone, %s with the peers' access (+%s)", gt_format_seconds(va, a, sizeof a),
-                     gt_format_seconds(va + p50(r, GT_VMM_S_ACCESS_PEERS), b, sizeof b),
-                     gt_format_seconds(p50(r, GT_VMM_S_ACCESS_PEERS), c, sizeof c));
-        if (isfinite(vf) && isfinite(p50(r, GT_VMM_S_FREE)) && isfinite(p50(r, GT_VMM_S_FREE_ASYNC)))
+                     gt_format_seconds(va + gt_run_p50(r, GT_VMM_S_ACCESS_PEERS), b, sizeof b),
+                     gt_format_seconds(gt_run_p50(r, GT_VMM_S_ACCESS_PEERS), c, sizeof c));
+        if (isfinite(vf) && isfinite(gt_run_p50(r, GT_VMM_S_FREE)) && isfinite(gt_run_p50(r, GT_VMM_S_FREE_ASYNC)))
             snprintf(lines[n++], sizeof lines[0], "release (sum of p50s): VMM %s, cudaFree %s, "
                      "cudaFreeAsync %s", gt_format_seconds(vf, d, sizeof d),
-                     gt_format_seconds(p50(r, GT_VMM_S_FREE), e, sizeof e),
-                     gt_format_seconds(p50(r, GT_VMM_S_FREE_ASYNC), a, sizeof a));
+                     gt_format_seconds(gt_run_p50(r, GT_VMM_S_FREE), e, sizeof e),
+                     gt_format_seconds(gt_run_p50(r, GT_VMM_S_FREE_ASYNC), a, sizeof a));
     }
     if (v[GT_VMM_OP] == GT_VMM_OP_PEER)
         return n;
     if (v[GT_VMM_OP] != GT_VMM_OP_ALLOC && n < max) {
-        double x = p50(r, GT_VMM_S_VMM), y = p50(r, GT_VMM_S_RUNTIME);
+        double x = gt_run_p50(r, GT_VMM_S_VMM), y = gt_run_p50(r, GT_VMM_S_RUNTIME);
         if (isfinite(x) && isfinite(y) && x > 0)
             snprintf(lines[n++], sizeof lines[0], "%s: VMM %s, cudaMalloc %s (p50): %.2fx",
                      v[GT_VMM_OP] == GT_VMM_OP_GROW ? "per step" : "per copy",

@@ -1,6 +1,7 @@
 #include "gputui/measure/run.h"
 #include "gputui/measure/trace.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,11 @@ void gt_run_add(gt_run *r, const gt_sample *s)
         gt_dist_add(&se->bw, (double)s->bytes / s->sec);
     if (s->sec > 0 && !s->disturbed)
         gt_dist_add(&se->clean_bw, (double)s->bytes / s->sec);
+}
+
+double gt_run_p50(gt_run *r, int s)
+{
+    return s >= 0 && s < r->nseries ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
 }
 
 uint64_t gt_run_count(const gt_run *r)
