@@ -12,6 +12,7 @@
 #include "gputui/experiments/exp_constant.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
+#include "testutil.h"
 
 static void values_and_refusals(void **state)
 {
@@ -50,17 +51,6 @@ static void values_and_refusals(void **state)
     assert_int_not_equal(gt_co_word(5, 1), gt_co_word(5, 3));
 }
 
-/* 'times' samples of each of the three series, verified, of these
- * durations (series order) and bytes. */
-static void add_three(gt_run *r, uint32_t gen, const double sec[3], uint64_t bytes, int times)
-{
-    for (int i = 0; i < times; i++)
-        for (int s = 0; s < 3; s++) {
-            gt_sample x = {gen, (uint8_t)s, GT_V_FULL, sec[s], bytes};
-            gt_run_add(r, &x);
-        }
-}
-
 static void summary(void **state)
 {
     int64_t v[GT_MAX_PARAMS];
@@ -71,14 +61,14 @@ static void summary(void **state)
     gt_devprops_init(&p);
     gt_experiment_defaults(&gt_exp_constant, v);
     gt_run_init(&r, &gt_exp_constant, v, 1);
-    add_three(&r, 1, (const double[]){10e-6, 160e-6, 20e-6}, 0, 3);
+    run_add_each(&r, 1, (const double[]){10e-6, 160e-6, 20e-6}, 3, 0, 3);
     assert_int_equal(gt_exp_constant.summary(&r, &p, lines, GT_SUMMARY_LINES), 2);
     assert_non_null(strstr(lines[0], "a word a thread: 16.0x the broadcast's time"));
     assert_non_null(strstr(lines[1], "2.00x the constant broadcast's time, 0.12x the constant"));
     gt_run_free(&r);
     v[GT_CO_OP] = GT_CO_OP_COPY;
     gt_run_init(&r, &gt_exp_constant, v, 2);
-    add_three(&r, 2, (const double[]){12e-6, 8e-6, 10e-6}, 1024, 1);
+    run_add_each(&r, 2, (const double[]){12e-6, 8e-6, 10e-6}, 3, 1024, 1);
     assert_int_equal(gt_exp_constant.summary(&r, &p, lines, GT_SUMMARY_LINES), 1);
     assert_non_null(strstr(lines[0], "1 KiB: cudaMemcpyToSymbol 12.0 us, cudaMemcpy 8.0 us "
                                      "(1.50x), cudaMemcpyFromSymbol 10.0 us"));

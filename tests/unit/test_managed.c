@@ -13,6 +13,7 @@
 #include "gputui/experiments/exp_managed.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
+#include "testutil.h"
 
 static void series_by_configuration(void **state)
 {
@@ -132,16 +133,6 @@ static void ceilings(void **state)
     assert_true(e->ceiling(v, 1, &p, &f, label, sizeof label) == 63e9);
 }
 
-static void add(gt_run *r, uint32_t gen, const double *sec, int n, uint64_t bytes)
-{
-    for (int i = 0; i < 3; i++)
-        for (int s = 0; s < n; s++) {
-            gt_sample x = {.gen = gen, .series = (uint8_t)s, .verify = GT_V_FULL,
-                           .sec = sec[s], .bytes = bytes};
-            gt_run_add(r, &x);
-        }
-}
-
 static void summary(void **state)
 {
     int64_t v[GT_MAX_PARAMS];
@@ -154,7 +145,7 @@ static void summary(void **state)
     gt_experiment_defaults(&gt_exp_managed, v);
     gt_run_init(&r, &gt_exp_managed, v, 1);
     /* touch 10 ms, read 8 ms, copy 0.64 ms */
-    add(&r, 1, (const double[]){10e-3, 8e-3, 0.64e-3}, 3, b);
+    run_add_each(&r, 1, (const double[]){10e-3, 8e-3, 0.64e-3}, 3, b, 3);
     assert_int_equal(gt_exp_managed.summary(&r, &p, lines, GT_SUMMARY_LINES), 2);
     assert_non_null(strstr(lines[0], "the GPU's first read: 4.2 GB/s, 12.50x the pinned copy's "
                                      "time (52.4 GB/s): pages fault over as it reads"));
@@ -164,7 +155,7 @@ static void summary(void **state)
     v[GT_MG_ACCESS] = GT_MG_ACCESS_REPEAT;
     gt_run_init(&r, &gt_exp_managed, v, 2);
     /* touch, prefetch 0.8 ms, read 0.02 ms, again 0.01 ms, copy 0.64 ms */
-    add(&r, 2, (const double[]){10e-3, 0.8e-3, 0.02e-3, 0.01e-3, 0.64e-3}, 5, b);
+    run_add_each(&r, 2, (const double[]){10e-3, 0.8e-3, 0.02e-3, 0.01e-3, 0.64e-3}, 5, b, 3);
     assert_int_equal(gt_exp_managed.summary(&r, &p, lines, GT_SUMMARY_LINES), 4);
     assert_non_null(strstr(lines[1], "prefetch 41.9 GB/s (1.25x the pinned copy's time)"));
     assert_non_null(strstr(lines[2], "each read after the first: 0.50x its time"));
@@ -184,7 +175,7 @@ static void summary(void **state)
     v[GT_MG_PREFERRED] = GT_MG_PREF_HOST;
     v[GT_MG_ACCESSED_BY] = 1;
     gt_run_init(&r, &gt_exp_managed, v, 3);
-    add(&r, 3, (const double[]){10e-3, 0.7e-3, 0.66e-3, 0.64e-3}, 4, b);
+    run_add_each(&r, 3, (const double[]){10e-3, 0.7e-3, 0.66e-3, 0.64e-3}, 4, b, 3);
     n = gt_exp_managed.why(&r, 1, &p, lines, GT_SUMMARY_LINES);
     assert_non_null(strstr(lines[2], "reads them over the link, mapped in advance (AccessedBy)"));
     assert_non_null(strstr(lines[3], "the link: 63.0 GB/s a direction"));

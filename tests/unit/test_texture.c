@@ -14,6 +14,7 @@
 #include "gputui/experiments/exp_texture.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
+#include "testutil.h"
 
 static void values_and_refusals(void **state)
 {
@@ -116,16 +117,12 @@ static void ceilings_and_summary(void **state)
     assert_string_equal(label, "none known: the image fits in the L2");
     gt_experiment_defaults(e, v);
     gt_run_init(&r, e, v, 1);
-    for (int i = 0; i < 3; i++)
-        for (int s = 0; s < GT_TX_NSERIES; s++) {
-            static const double sec[GT_TX_NSERIES] = {
-                [GT_TX_S_LINEAR] = 0.4e-3, [GT_TX_S_PITCHED] = 0.38e-3, [GT_TX_S_ARRAY] = 0.1e-3,
-                [GT_TX_S_LINTEX] = 0.3e-3, [GT_TX_S_FILL_ARRAY] = 1.5e-3,
-                [GT_TX_S_FILL_PITCH] = 1.2e-3};
-            gt_sample x = {.gen = 1, .series = (uint8_t)s, .verify = GT_V_FULL, .sec = sec[s],
-                           .bytes = 64 << 20};
-            gt_run_add(&r, &x);
-        }
+    {
+        static const double sec[GT_TX_NSERIES] = {
+            [GT_TX_S_LINEAR] = 0.4e-3, [GT_TX_S_PITCHED] = 0.38e-3, [GT_TX_S_ARRAY] = 0.1e-3,
+            [GT_TX_S_LINTEX] = 0.3e-3, [GT_TX_S_FILL_ARRAY] = 1.5e-3, [GT_TX_S_FILL_PITCH] = 1.2e-3};
+        run_add_each(&r, 1, sec, GT_TX_NSERIES, 64 << 20, 3);
+    }
     assert_int_equal(e->summary(&r, &p, lines, GT_SUMMARY_LINES), 3);
     assert_string_equal(lines[0], "the array through a texture: 0.25x linear memory's time");
     assert_string_equal(lines[1], "pitched memory 0.95x, linear memory through a texture 0.75x "

@@ -46,4 +46,19 @@ static inline int recording_props(const char *path, gt_devprops *p)
 }
 #endif
 
+/* 'times' verified samples of each of series 0..nseries-1 of r, of these
+ * durations (series order) and bytes. For files that include run.h first. */
+#ifdef GPUTUI_RUN_H
+static inline void run_add_each(gt_run *r, uint32_t gen, const double *sec, int nseries,
+                                uint64_t bytes, int times)
+{
+    for (int i = 0; i < times; i++)
+        for (int s = 0; s < nseries; s++) {
+            gt_sample x = {.gen = gen, .series = (uint8_t)s, .verify = GT_V_FULL,
+                           .sec = sec[s], .bytes = bytes};
+            gt_run_add(r, &x);
+        }
+}
+#endif
+
 #endif
