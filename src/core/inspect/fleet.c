@@ -191,6 +191,13 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Whether card c is judged among the cards of model name (a card, not
+ * busy). */
+static bool member(const gt_fleet_card *c, const char *name)
+{
+    return c->status >= 0 && c->status != GT_INSPECT_EXIT_BUSY && !strcmp(c->name, name);
+}
+
 static double median_of(const gt_fleet_card *cards, int n, const char *name, int k)
 {
     double *v = malloc((size_t)n * sizeof *v), m = NAN;
@@ -199,8 +206,7 @@ static double median_of(const gt_fleet_card *cards, int n, const char *name, int
     if (!v)
         return NAN;
     for (int i = 0; i < n; i++)
-        if (cards[i].status >= 0 && cards[i].status != GT_INSPECT_EXIT_BUSY &&
-            !strcmp(cards[i].name, name) && !isnan(cards[i].fig[k]))
+        if (member(&cards[i], name) && !isnan(cards[i].fig[k]))
             v[m_n++] = cards[i].fig[k];
     if (m_n >= 2) {
         qsort(v, (size_t)m_n, sizeof *v, by_value);
@@ -283,14 +289,36 @@ static int print_json(FILE *f, const gt_fleet_card *cards, int n)
     return rc || ferror(f) ? -1 : 0;
 }
 
+static const char *const status_word[] = {"pass", "?", "WARN", "FAIL", "BUSY"};
+
+/* The medians of model name's figures, column by column (NAN: none). */
+static void medians(const gt_fleet_card *cards, int n, const char *name, double *med)
+{
+    for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++)
+        med[k] = median_of(cards, n, name, k);
+}
+
+/* Figure k of card c as a cell: the figure, and its change against the
+ * model's median m when there is one; "-" when the card has none. */
+static char *fig_cell(const gt_fleet_card *c, int k, double m, char *buf, size_t len)
+{
+    if (isnan(c->fig[k]))
+        snprintf(buf, len, "-");
+    else if (isnan(m) || !(m > 0))
+        snprintf(buf, len, "%.5g", c->fig[k] * cols[k].scale);
+    else
+        snprintf(buf, len, "%.5g %+.1f%%", c->fig[k] * cols[k].scale, 100.0 * (c->fig[k] / m - 1));
+    return buf;
+}
+
 /* One page: a table a model, each figure against the model's median, the
  * outliers marked in their colour, then the busy cards and the files that
  * are no card (html.h). */
 static int print_html(FILE *f, const gt_fleet_card *cards, int n, bool *done)
 {
-    static const char *const status[] = {"pass", "?", "WARN", "FAIL", "BUSY"};
     int outliers = 0, busy = gt_fleet_busy(cards, n);
-    char line[400];
+    char line[400], cell[32];
+    double med[GT_FLEET_FIGS];
 
     for (int i = 0; i < n; i++)
         outliers += cards[i].outlier[0] != '\0';
@@ -302,22 +330,22 @@ static int print_html(FILE *f, const gt_fleet_card *cards, int n, bool *done)
                            ? cards[i].name : NULL;
         if (done[i] || !name)
             continue;
+        medians(cards, n, name, med);
         gt_html_text(f, "h2", NULL, name);
         fputs("<table class=\"fleet\">\n<tr><th>host</th><th>gpu</th><th>status</th>", f);
         for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++)
             fprintf(f, "<th>%s</th>", cols[k].head);
         fputs("</tr>\n<tr><th>median</th><td></td><td></td>", f);
         for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
-            double m = median_of(cards, n, name, k);
-            if (isnan(m))
+            if (isnan(med[k]))
                 fputs("<td>-</td>", f);
             else
-                fprintf(f, "<td>%.5g</td>", m * cols[k].scale);
+                fprintf(f, "<td>%.5g</td>", med[k] * cols[k].scale);
         }
         fputs("</tr>\n", f);
         for (int j = i; j < n; j++) {
             const gt_fleet_card *c = &cards[j];
-            if (c->status < 0 || c->status == GT_INSPECT_EXIT_BUSY || strcmp(c->name, name))
+            if (!member(c, name))
                 continue;
             done[j] = true;
             fprintf(f, "<tr data-card=\"%d\" class=\"%s\"><th>", j, c->outlier[0] ?
@@ -325,18 +353,12 @@ static int print_html(FILE *f, const gt_fleet_card *cards, int n, bool *done)
             gt_html_text(f, "span", NULL, c->host);
             fprintf(f, "</th><td>%d</td><td class=\"v-%s\">%s</td>", c->gpu,
                     c->status == GT_INSPECT_EXIT_FAIL ? "fail" : c->status == GT_INSPECT_EXIT_WARN
-                    ? "warn" : "pass", c->status >= 0 && c->status <= 4 ? status[c->status] : "?");
+                    ? "warn" : "pass", c->status <= 4 ? status_word[c->status] : "?");
             for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
-                double m = median_of(cards, n, name, k);
-                if (isnan(c->fig[k]))
-                    fprintf(f, "<td data-fig=\"%s\">-</td>", cols[k].id);
-                else if (isnan(m) || !(m > 0))
-                    fprintf(f, "<td data-fig=\"%s\" data-value=\"%.17g\">%.5g</td>", cols[k].id,
-                            c->fig[k], c->fig[k] * cols[k].scale);
-                else
-                    fprintf(f, "<td data-fig=\"%s\" data-value=\"%.17g\">%.5g %+.1f%%</td>",
-                            cols[k].id, c->fig[k], c->fig[k] * cols[k].scale,
-                            100.0 * (c->fig[k] / m - 1));
+                fprintf(f, "<td data-fig=\"%s\"", cols[k].id);
+                if (!isnan(c->fig[k]))
+                    fprintf(f, " data-value=\"%.17g\"", c->fig[k]);
+                fprintf(f, ">%s</td>", fig_cell(c, k, med[k], cell, sizeof cell));
             }
             fputs("</tr>\n", f);
             if (c->outlier[0]) {
@@ -367,8 +389,9 @@ static int print_html(FILE *f, const gt_fleet_card *cards, int n, bool *done)
 
 int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)
 {
-    static const char *const status[] = {"pass", "?", "WARN", "FAIL", "BUSY"};
     bool *done = calloc((size_t)n + 1, 1);
+    double med[GT_FLEET_FIGS];
+    char cell[32];
     int outliers = 0, busy = gt_fleet_busy(cards, n);
 
     if (fmt == GT_FMT_JSON) {
@@ -393,8 +416,8 @@ int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)
         if (done[i] || !name)
             continue;
         for (int k = i; k < n; k++)
-            members += cards[k].status >= 0 && cards[k].status != GT_INSPECT_EXIT_BUSY &&
-                       !strcmp(cards[k].name, name);
+            members += member(&cards[k], name);
+        medians(cards, n, name, med);
         fprintf(f, "\n%s: %d card%s; each figure's change against the model's median\n", name,
                 members, members == 1 ? "" : "s");
         fprintf(f, "  %-24s %3s %-6s", "host", "gpu", "status");
@@ -402,32 +425,21 @@ int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)
             fprintf(f, " %16s", cols[k].head);
         fprintf(f, "\n  %-24s %3s %-6s", "median", "", "");
         for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
-            double m = median_of(cards, n, name, k);
-            if (isnan(m))
+            if (isnan(med[k]))
                 fprintf(f, " %16s", "-");
             else
-                fprintf(f, " %16.5g", m * cols[k].scale);
+                fprintf(f, " %16.5g", med[k] * cols[k].scale);
         }
         fputc('\n', f);
         for (int j = i; j < n; j++) {
             const gt_fleet_card *c = &cards[j];
-            if (c->status < 0 || c->status == GT_INSPECT_EXIT_BUSY || strcmp(c->name, name))
+            if (!member(c, name))
                 continue;
             done[j] = true;
             fprintf(f, "  %-24.24s %3d %-6s", c->host, c->gpu,
-                    c->status >= 0 && c->status <= 4 ? status[c->status] : "?");
-            for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++) {
-                double m = median_of(cards, n, name, k);
-                char cell[32];
-                if (isnan(c->fig[k]))
-                    snprintf(cell, sizeof cell, "-");
-                else if (isnan(m) || !(m > 0))
-                    snprintf(cell, sizeof cell, "%.5g", c->fig[k] * cols[k].scale);
-                else
-                    snprintf(cell, sizeof cell, "%.5g %+.1f%%", c->fig[k] * cols[k].scale,
-                             100.0 * (c->fig[k] / m - 1));
-                fprintf(f, " %16s", cell);
-            }
+                    c->status <= 4 ? status_word[c->status] : "?");
+            for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++)
+                fprintf(f, " %16s", fig_cell(c, k, med[k], cell, sizeof cell));
             fputc('\n', f);
             if (c->outlier[0])
                 fprintf(f, "  %-24s OUTLIER: %s\n", "", c->outlier);
