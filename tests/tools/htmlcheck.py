@@ -5,7 +5,7 @@ against the --format json report of the same runs (or lesson):
     every SVG in it;
   - it loads nothing from elsewhere (no src=, href= or url() but its own);
   - every statistic's data-value is the JSON's figure for that run, series
-    and percentile; for a lesson, every step's verdict and its text; for
+    and percentile, and the cell shows it in its row's unit; for a lesson, every step's verdict and its text; for
     an inspection card, every row's figure and verdict; for a fleet, every
     card's figures, and the outliers marked; for a compare, every ratio A/B;
   - every histogram parses as XML, and each one drawn by a real renderer
@@ -175,9 +175,15 @@ def main():
                 if th is None or not th.text:
                     continue
                 metric = keys[th.text.split()[0]]
+                # what the cell shows: the value in the row's unit, rounded
+                shown = {"GB/s": (1e-9, 0.005), "ms": (1e3, 5e-4), "us": (1e6, 5e-4),
+                         "ns": (1e9, 5e-4)}[th.text.split()[1]]
                 for td in tr.iter(H + "td"):
                     want = series[metric][td.get("data-key")]
                     got = float(td.get("data-value"))
+                    if abs(float(td.text) - got * shown[0]) > shown[1] * 1.0001:
+                        wrong.append(f"{series['name']} {th.text} {td.get('data-key')}: shows "
+                                     f"{td.text} for {got}")
                     if metric == "bandwidth_GBps":
                         got /= 1e9
                     checked += 1

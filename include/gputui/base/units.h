@@ -18,4 +18,9 @@ char *gt_format_size(uint64_t bytes, char *buf, size_t len);
  * "812 ns", "12.3 us", "1.25 ms", "2.50 s". Returns buf. */
 char *gt_format_seconds(double s, char *buf, size_t len);
 
+/* The unit a table of latencies shows, chosen so that the p50 reads well:
+ * ms from 1 ms, us from 1 us, ns below (a dependent load is tens of ns).
+ * Sets *k, what seconds are multiplied by; returns "latency ms" ... */
+const char *gt_latency_unit(double p50, double *k);
+
 #endif

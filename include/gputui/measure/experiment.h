@@ -129,6 +129,11 @@ double gt_experiment_ceiling(const gt_experiment *e, const int64_t *vals, int s,
  * device copy uses twice (read + write: factor 2); and the link between
  * two GPUs. */
 double gt_ceiling_pcie(const gt_devprops *p, double *factor, char *label, size_t labellen);
+/* "p50 = 87.9% of PCIe Gen5 x16 (63.0 GB/s)": a bandwidth p50 (bytes/s,
+ * counted once) against a ceiling and its factor (gt_experiment_ceiling).
+ * Returns buf. */
+char *gt_ceiling_share(double bw_p50, double factor, double ceil, const char *label, char *buf,
+                       size_t len);
 double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t labellen);
 /* Between GPUs a and b: their NVLinks (links x the generation's rate, one
  * way), else the PCIe link; 0 when NVML could not say. */

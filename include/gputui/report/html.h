@@ -35,7 +35,7 @@ int gt_html_end(FILE *f);
  * (B's, or before's; NULL: none) outlined, dashed, on the same axis; p50,
  * p90 and p99 marked, and floor_s (> 0), the time the ceiling allows,
  * named by ceil_label. */
-void gt_html_histogram(FILE *f, const gt_series *s, const gt_series *ghost, double floor_s,
+void gt_html_histogram(FILE *f, gt_series *s, gt_series *ghost, double floor_s,
                        const char *ceil_label);
 
 #endif

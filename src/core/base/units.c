@@ -108,6 +108,12 @@ char *gt_format_size(uint64_t bytes, char *buf, size_t len)
     return buf;
 }
 
+const char *gt_latency_unit(double p50, double *k)
+{
+    *k = p50 >= 1e-3 ? 1e3 : p50 >= 1e-6 ? 1e6 : 1e9;
+    return *k == 1e3 ? "latency ms" : *k == 1e6 ? "latency us" : "latency ns";
+}
+
 char *gt_format_seconds(double s, char *buf, size_t len)
 {
     static const struct { double scale; const char *u; } t[] = {

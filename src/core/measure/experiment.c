@@ -133,6 +133,14 @@ double gt_ceiling_link(const gt_devprops *p, int a, int b, double *factor, char 
     return gt_ceiling_pcie(p, factor, label, n);
 }
 
+char *gt_ceiling_share(double bw_p50, double factor, double ceil, const char *label, char *buf,
+                       size_t len)
+{
+    snprintf(buf, len, "p50 = %.1f%% of %s (%.1f GB/s)%s", 100.0 * bw_p50 * factor / ceil, label,
+             ceil / 1e9, factor != 1.0 ? ", bytes counted twice for this comparison" : "");
+    return buf;
+}
+
 double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t n)
 {
     *factor = 2.0;

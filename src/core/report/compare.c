@@ -96,6 +96,10 @@ static void one_sided(FILE *f, gt_format fmt, const gt_recording *from, const gt
             json_array_append_new(arr, o);
         } else if (fmt == GT_FMT_CSV) {
             fprintf(f, "%s,%s,\"%s\",,,,,,,,,,,,,\n", tag, c->exp->name, desc);
+        } else if (fmt == GT_FMT_HTML) {
+            char li[600];
+            snprintf(li, sizeof li, "%s %s", c->exp->name, desc);
+            gt_html_text(f, "li", NULL, li);
         } else {
             fprintf(f, "  %s %s\n", c->exp->name, desc);
         }
@@ -125,79 +129,48 @@ static void html_cell(FILE *f, double v, double k, const char *fmt, const char *
         fprintf(f, "<td>%s</td>", c);
 }
 
-/* The page: every shared configuration's table of A against B, and each
- * experiment's default configuration drawn, A's histogram over B's ghost
- * (html.h); then what one side holds alone. */
-static int compare_html(FILE *f, const gt_recording *a, const gt_recording *b)
+/* HTML: a shared configuration's heading and its table's head (a drawn
+ * one, each experiment's default, is a section of its own), then its
+ * close, with A's histograms over B's dashed ghosts when drawn (html.h). */
+static void html_config_begin(FILE *f, int k, const gt_experiment *e, const char *desc, bool draw)
 {
-    char desc[512], na[32], nb[32], title[96], sub[1400];
-    int k = 0;
+    char h[600];
 
-    gt_compare_short_name(a->props.name, na, sizeof na);
-    gt_compare_short_name(b->props.name, nb, sizeof nb);
-    snprintf(title, sizeof title, "A against B: %s and %s", na, nb);
-    snprintf(sub, sizeof sub, "A: %s, %s (recorded %s). B: %s, %s (recorded %s). Ratios are "
-             "A/B: above 1, A takes longer (latency) or moves more (GB/s). Each experiment's "
-             "default configuration is drawn: A's bars, B's outline dashed. The device below is A.",
-             a->path, a->props.name, a->created, b->path, b->props.name, b->created);
-    gt_html_begin(f, &a->props, title, sub);
-    for (size_t i = 0; i < a->ncfg; i++) {
-        const gt_rec_config *ca = &a->cfg[i];
-        int j = gt_recording_find(b, ca->exp, ca->vals);
-        bool bw = gt_experiment_bandwidth(ca->exp, ca->vals), draw;
-        gt_run ra, rb;
+    fprintf(f, "<section class=\"run\" data-run=\"%d\">\n", k);
+    snprintf(h, sizeof h, "%s: %s", e->name, desc);
+    gt_html_text(f, draw ? "h2" : "h3", NULL, h);
+    fputs("<table class=\"compare\">\n<tr><th>series</th><th>A p50</th><th>B p50</th>"
+          "<th>A/B</th><th>A GB/s</th><th>B GB/s</th><th>A/B</th></tr>\n", f);
+}
 
-        if (j < 0 || gt_recording_find(a, ca->exp, ca->vals) != (int)i)
-            continue;
-        gt_rec_config_run(ca, &ra);
-        gt_rec_config_run(&b->cfg[j], &rb);
-        gt_experiment_describe(ca->exp, ca->vals, desc, sizeof desc);
-        draw = is_default(ca->exp, ca->vals);
-        fprintf(f, "<section class=\"run\" data-run=\"%d\">\n", ++k);
-        snprintf(sub, sizeof sub, "%s: %s", ca->exp->name, desc);
-        gt_html_text(f, draw ? "h2" : "h3", NULL, sub);
-        fputs("<table class=\"compare\">\n<tr><th>series</th><th>A p50</th><th>B p50</th>"
-              "<th>A/B</th><th>A GB/s</th><th>B GB/s</th><th>A/B</th></tr>\n", f);
-        for (int s = 0; s < ra.nseries && s < rb.nseries; s++) {
-            side da = side_of(&ra.s[s], bw), db = side_of(&rb.s[s], bw);
-            char la[32], lb[32];
-            fprintf(f, "<tr data-series=\"%d\"><th>", s);
-            gt_html_text(f, "span", NULL, ra.s[s].name);
-            fprintf(f, "</th><td>%s</td><td>%s</td>", gt_format_seconds(da.lat, la, sizeof la),
-                    gt_format_seconds(db.lat, lb, sizeof lb));
-            html_cell(f, ratio(da.lat, db.lat), 1, "%.2fx", "latency_a_over_b");
-            html_cell(f, da.bw, 1e-9, "%.2f", NULL);
-            html_cell(f, db.bw, 1e-9, "%.2f", NULL);
-            html_cell(f, ratio(da.bw, db.bw), 1, "%.2fx", "bandwidth_a_over_b");
-            fputs("</tr>\n", f);
+static void html_config_end(FILE *f, gt_run *ra, gt_run *rb, bool draw)
+{
+    fputs("</table>\n", f);
+    for (int s = 0; draw && s < ra->nseries && s < rb->nseries; s++)
+        if (ra->s[s].lat.count) {
+            gt_html_text(f, "h3", NULL, ra->s[s].name);
+            gt_html_histogram(f, &ra->s[s], &rb->s[s], 0, "");
         }
-        fputs("</table>\n", f);
-        for (int s = 0; draw && s < ra.nseries && s < rb.nseries; s++)
-            if (ra.s[s].lat.count) {
-                gt_html_text(f, "h3", NULL, ra.s[s].name);
-                gt_html_histogram(f, &ra.s[s], &rb.s[s], 0, "");
-            }
-        fputs("</section>\n", f);
-        gt_run_free(&ra);
-        gt_run_free(&rb);
-    }
-    for (int side_ = 0; side_ < 2; side_++) {
-        const gt_recording *from = side_ ? b : a, *other = side_ ? a : b;
-        snprintf(sub, sizeof sub, "on %s (%s) only", side_ ? "B" : "A", side_ ? nb : na);
-        gt_html_text(f, "h2", NULL, sub);
+    fputs("</section>\n", f);
+}
+
+/* What who ("A" or "B", of device name) holds alone, under a heading
+ * (text, HTML); JSON and CSV have theirs in one_sided's rows. */
+static void only_list(FILE *f, gt_format fmt, const gt_recording *from, const gt_recording *other,
+                      const char *who, const char *name, int *count)
+{
+    char h[96];
+
+    snprintf(h, sizeof h, "on %s (%s) only", who, name);
+    if (fmt == GT_FMT_TEXT)
+        fprintf(f, "\n== %s\n", h);
+    if (fmt == GT_FMT_HTML) {
+        gt_html_text(f, "h2", NULL, h);
         fputs("<ul>\n", f);
-        for (size_t i = 0; i < from->ncfg; i++) {
-            const gt_rec_config *c = &from->cfg[i];
-            if (gt_recording_find(other, c->exp, c->vals) >= 0 ||
-                gt_recording_find(from, c->exp, c->vals) != (int)i)
-                continue;
-            gt_experiment_describe(c->exp, c->vals, desc, sizeof desc);
-            snprintf(sub, sizeof sub, "%s %s", c->exp->name, desc);
-            gt_html_text(f, "li", NULL, sub);
-        }
-        fputs("</ul>\n", f);
     }
-    return gt_html_end(f);
+    one_sided(f, fmt, from, other, *who == 'A' ? "only_a" : "only_b", NULL, count);
+    if (fmt == GT_FMT_HTML)
+        fputs("</ul>\n", f);
 }
 
 int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_recording *b)
@@ -206,8 +179,6 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
     char desc[512], na[32], nb[32];
     int nshared = 0, only_a = 0, only_b = 0;
 
-    if (fmt == GT_FMT_HTML)
-        return compare_html(f, a, b);
     gt_compare_short_name(a->props.name, na, sizeof na);
     gt_compare_short_name(b->props.name, nb, sizeof nb);
     if (fmt == GT_FMT_JSON) {
@@ -217,6 +188,14 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
                                                  a->props.name, "created", a->created));
         json_object_set_new(root, "b", json_pack("{ssssss}", "path", b->path, "device",
                                                  b->props.name, "created", b->created));
+    } else if (fmt == GT_FMT_HTML) {
+        char title[96], sub[1400];
+        snprintf(title, sizeof title, "A against B: %s and %s", na, nb);
+        snprintf(sub, sizeof sub, "A: %s, %s (recorded %s). B: %s, %s (recorded %s). Ratios are "
+                 "A/B: above 1, A takes longer (latency) or moves more (GB/s). Each experiment's "
+                 "default configuration is drawn: A's bars, B's outline dashed. The device below "
+                 "is A.", a->path, a->props.name, a->created, b->path, b->props.name, b->created);
+        gt_html_begin(f, &a->props, title, sub);
     } else if (fmt == GT_FMT_CSV) {
         fprintf(f, "kind,experiment,config,series,a_latency_p50_s,b_latency_p50_s,latency_a_over_b,"
                    "a_GBps,b_GBps,bandwidth_a_over_b,a_verified,a_failed,b_verified,b_failed,"
@@ -230,6 +209,7 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
         const gt_rec_config *ca = &a->cfg[i];
         int j = gt_recording_find(b, ca->exp, ca->vals);
         bool bw = gt_experiment_bandwidth(ca->exp, ca->vals);
+        bool draw = fmt == GT_FMT_HTML && is_default(ca->exp, ca->vals);
         json_t *series = NULL;
         gt_run ra, rb;
 
@@ -241,6 +221,8 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
         gt_experiment_describe(ca->exp, ca->vals, desc, sizeof desc);
         if (fmt == GT_FMT_JSON)
             series = json_array();
+        else if (fmt == GT_FMT_HTML)
+            html_config_begin(f, nshared, ca->exp, desc, draw);
         else if (fmt == GT_FMT_TEXT)
             fprintf(f, "\n== %s %s\n  %-18s %10s %10s %7s %9s %9s %7s %13s %13s\n", ca->exp->name,
                     desc, "series", "A p50", "B p50", "A/B", "A GB/s", "B GB/s", "A/B",
@@ -256,6 +238,17 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
                 json_object_set_new(o, "latency_a_over_b", num(rl));
                 json_object_set_new(o, "bandwidth_a_over_b", num(rbw));
                 json_array_append_new(series, o);
+            } else if (fmt == GT_FMT_HTML) {
+                char la[32], lb[32];
+                fprintf(f, "<tr data-series=\"%d\"><th>", s);
+                gt_html_text(f, "span", NULL, ra.s[s].name);
+                fprintf(f, "</th><td>%s</td><td>%s</td>", gt_format_seconds(da.lat, la, sizeof la),
+                        gt_format_seconds(db.lat, lb, sizeof lb));
+                html_cell(f, rl, 1, "%.2fx", "latency_a_over_b");
+                html_cell(f, da.bw, 1e-9, "%.2f", NULL);
+                html_cell(f, db.bw, 1e-9, "%.2f", NULL);
+                html_cell(f, rbw, 1, "%.2fx", "bandwidth_a_over_b");
+                fputs("</tr>\n", f);
             } else if (fmt == GT_FMT_CSV) {
                 char c[6][24];
                 fmt_num(c[0], sizeof c[0], da.lat, "%.9g");
@@ -290,6 +283,8 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
         if (fmt == GT_FMT_JSON)
             json_array_append_new(shared, json_pack("{ssssso}", "experiment", ca->exp->name,
                                                     "config", desc, "series", series));
+        else if (fmt == GT_FMT_HTML)
+            html_config_end(f, &ra, &rb, draw);
         gt_run_free(&ra);
         gt_run_free(&rb);
     }
@@ -306,12 +301,10 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
         fputc('\n', f);
         return rc || ferror(f) ? -1 : 0;
     }
-    if (fmt == GT_FMT_TEXT)
-        fprintf(f, "\n== on A (%s) only\n", na);
-    one_sided(f, fmt, a, b, "only_a", NULL, &only_a);
-    if (fmt == GT_FMT_TEXT)
-        fprintf(f, "\n== on B (%s) only\n", nb);
-    one_sided(f, fmt, b, a, "only_b", NULL, &only_b);
+    only_list(f, fmt, a, b, "A", na, &only_a);
+    only_list(f, fmt, b, a, "B", nb, &only_b);
+    if (fmt == GT_FMT_HTML)
+        return gt_html_end(f);
     if (fmt == GT_FMT_TEXT)
         fprintf(f, "\n%d configurations on both, %d on A (%s) only, %d on B (%s) only\n", nshared,
                 only_a, na, only_b, nb);

@@ -70,7 +70,7 @@ static void device(FILE *f, const gt_devprops *p)
 }
 
 /* html.h: a latency histogram of series s. */
-void gt_html_histogram(FILE *f, const gt_series *s, const gt_series *ghost, double floor_s,
+void gt_html_histogram(FILE *f, gt_series *s, gt_series *ghost, double floor_s,
                        const char *ceil_label)
 {
     unsigned all[BINS] = {0}, clean[BINS] = {0}, other[BINS] = {0}, top = 1;
@@ -79,11 +79,11 @@ void gt_html_histogram(FILE *f, const gt_series *s, const gt_series *ghost, doub
     double lo, hi, w = (double)(SVG_W - 2 * PAD) / BINS;
     char a[32];
 
-    gt_dist_summary((gt_dist *)&s->lat, &sum);
+    gt_dist_summary(&s->lat, &sum);
     lo = lat->min;
     hi = lat->max;
     if (ghost && ghost->lat.count) {
-        gt_dist_summary((gt_dist *)&ghost->lat, &gsum);
+        gt_dist_summary(&ghost->lat, &gsum);
         lo = fmin(lo, gsum.min);
         hi = fmax(hi, gsum.max);
     }
@@ -179,11 +179,12 @@ static void stat_row(FILE *f, const char *what, const gt_summary *x, double k, c
     fputs("</tr>\n", f);
 }
 
-static void series(FILE *f, const gt_devprops *p, gt_run *r, int s, const gt_run *before)
+static void series(FILE *f, const gt_devprops *p, gt_run *r, int s, gt_run *before)
 {
     gt_series *se = &r->s[s];
     gt_summary lat, bw;
     double factor = 1.0, ceil, k, floor_s = 0;
+    const char *unit;
     char label[64];
     gt_summary_line lines[GT_SUMMARY_LINES];
     bool shows_bw = gt_experiment_bandwidth(r->exp, r->vals);
@@ -211,14 +212,14 @@ static void series(FILE *f, const gt_devprops *p, gt_run *r, int s, const gt_run
           "<th>p99</th><th>max</th><th>mean</th><th>stddev</th></tr>\n", f);
     if (shows_bw)
         stat_row(f, "bandwidth GB/s", &bw, 1e-9, "%.2f");
-    k = lat.p50 >= 1e-3 ? 1e3 : lat.p50 >= 1e-6 ? 1e6 : 1e9;
-    stat_row(f, k == 1e3 ? "latency ms" : k == 1e6 ? "latency us" : "latency ns", &lat, k,
-             "%.3f");
+    unit = gt_latency_unit(lat.p50, &k);     /* sets k: before k is passed */
+    stat_row(f, unit, &lat, k, "%.3f");
     fputs("</table>\n", f);
-    if (ceil > 0 && isfinite(bw.p50))
-        fprintf(f, "<p>p50 = %.1f%% of %s (%.1f GB/s)%s</p>\n", 100.0 * bw.p50 * factor / ceil,
-                label, ceil / 1e9, factor != 1.0 ? ", bytes counted twice for this comparison"
-                : "");
+    if (ceil > 0 && isfinite(bw.p50)) {
+        char share[160];
+        gt_html_text(f, "p", NULL, gt_ceiling_share(bw.p50, factor, ceil, label, share,
+                                                    sizeof share));
+    }
     n = gt_why(r, s, p, lines, GT_SUMMARY_LINES);
     if (n > 1) {
         fputs("<details><summary>", f);
@@ -236,7 +237,7 @@ static void series(FILE *f, const gt_devprops *p, gt_run *r, int s, const gt_run
 
 /* before: the configuration before it on the page, drawn as each
  * histogram's ghost where it is of the same experiment; NULL: none. */
-static void run(FILE *f, const gt_devprops *p, gt_run *r, int i, const gt_run *before)
+static void run(FILE *f, const gt_devprops *p, gt_run *r, int i, gt_run *before)
 {
     char cfg[512], t[32];
     gt_summary_line lines[GT_SUMMARY_LINES];

@@ -213,20 +213,19 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
             fprintf(f, "  %-16s %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f %10.2f\n",
                     "bandwidth GB/s", bw.min / 1e9, bw.p50 / 1e9, bw.p90 / 1e9,
                     bw.p99 / 1e9, bw.max / 1e9, bw.mean / 1e9, bw.stddev / 1e9);
-        /* The unit that keeps the p50 readable: ms from 1 ms, us from
-         * 1 us, ns below (a dependent load is tens of ns). */
         {
-            double k = lat.p50 >= 1e-3 ? 1e3 : lat.p50 >= 1e-6 ? 1e6 : 1e9;
-            fprintf(f, "  %-16s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n",
-                    k == 1e3 ? "latency ms" : k == 1e6 ? "latency us" : "latency ns",
+            double k;
+            const char *unit = gt_latency_unit(lat.p50, &k);
+            fprintf(f, "  %-16s %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f %10.3f\n", unit,
                     lat.min * k, lat.p50 * k, lat.p90 * k, lat.p99 * k, lat.max * k,
                     lat.mean * k, lat.stddev * k);
         }
         ceil = gt_experiment_ceiling(r->exp, r->vals, s, p, &factor, label, sizeof label);
-        if (ceil > 0 && isfinite(bw.p50))
-            fprintf(f, "  p50 = %.1f%% of %s (%.1f GB/s)%s\n",
-                    100.0 * bw.p50 * factor / ceil, label, ceil / 1e9,
-                    factor != 1.0 ? ", bytes counted twice for this comparison" : "");
+        if (ceil > 0 && isfinite(bw.p50)) {
+            char share[160];
+            fprintf(f, "  %s\n", gt_ceiling_share(bw.p50, factor, ceil, label, share,
+                                                  sizeof share));
+        }
         else if (gt_experiment_bandwidth(r->exp, r->vals))
             fprintf(f, "  ceiling: %s\n", label);
     }
