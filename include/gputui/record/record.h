@@ -16,6 +16,8 @@
  *   inspection t, inspection {what --inspect measured and read: the
  *           facts its card is built from; inspect/inspect_json.c} (since
  *           1.4; the last one stands)
+ *   end     t: the writer closed the recording cleanly (since 1.5; last; a
+ *           follower, --replay FILE --follow, stops waiting there)
  * t is seconds since the recording started. Readers reject another major
  * version, ignore unknown fields and unknown line types, load every
  * complete line of a file whose last line was cut off, and name the line
@@ -40,8 +42,8 @@
 
 #define GT_REC_MAJOR 1
 /* 1.2: "trace" lines (the CUDA calls of a configuration); 1.3: the
- * header's t0_unix_ns; 1.4: "inspection" lines. */
-#define GT_REC_MINOR 4
+ * header's t0_unix_ns; 1.4: "inspection" lines; 1.5: the "end" line. */
+#define GT_REC_MINOR 5
 
 /* How a sample was verified, as the "verify" field spells it. */
 extern const char *const gt_verify_names[3];
@@ -68,7 +70,8 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp,
 void gt_recorder_sample(gt_recorder *r, const gt_sample *s);
 /* Flushes lines written more than half a second ago: call it at least
  * once a second (the TUI's loop does), so a killed gputui loses at most a
- * second of samples. */
+ * second of samples, and a follower sees each sample within a second. A
+ * configuration's line and its first sample are flushed at once. */
 void gt_recorder_tick(gt_recorder *r);
 /* Whether a write has failed (a full disk): true with a message for the
  * status line. */
@@ -80,7 +83,7 @@ void gt_recorder_trace(gt_recorder *r, uint32_t gen, const gt_trace *t);
 /* An inspection: json is the text of a JSON object (inspect_json.h
  * writes it); the recording keeps it as it is. */
 void gt_recorder_inspection(gt_recorder *r, const char *json);
-/* Flushes, closes and renames PATH.partial to PATH (or removes it when
+/* Writes the "end" line, flushes, closes and renames PATH.partial to PATH (or removes it when
  * no configuration was recorded: no file, none replaced); -1 with a message
  * (the reason, and that the lines written are in PATH.partial) if
  * anything could not be written or renamed. */
@@ -111,6 +114,11 @@ typedef struct gt_recording {
     size_t ncfg, cfgcap;
     char *inspection;       /* the last "inspection" object as JSON text, NULL if none */
     size_t lines;           /* lines loaded */
+    bool ended;             /* the "end" line was read: the writer closed it */
+    uint32_t gen_offset;    /* added to every gen read: a follower's recording
+                             * goes on after a writer that restarted (follow.c) */
+    void *lock;             /* a followed recording: a pthread_mutex_t the reader
+                             * holds while it adds lines (follow.h); NULL else */
     size_t dropped;         /* cut-off lines at the end, not loaded */
     char cut_note[600];     /* "PATH:LINE: the compressed data ends early ...", or "" */
 } gt_recording;
@@ -147,6 +155,8 @@ const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len);
  * here; free it with gt_run_free). -1 if out of memory for its timeline. */
 int gt_rec_config_run(const gt_rec_config *c, struct gt_run *r);
 
+/* Whether c is that configuration (values that do not apply aside). */
+bool gt_rec_config_is(const gt_rec_config *c, const gt_experiment *exp, const int64_t *vals);
 /* Index of the configuration with exactly these values, or -1. */
 int gt_recording_find(const gt_recording *r, const gt_experiment *exp,
                       const int64_t *vals);

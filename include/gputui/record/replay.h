@@ -8,6 +8,12 @@
  * between iterations), so histograms keep filling as in a live run. Only a
  * configuration recorded without samples is done (GT_ST_DONE).
  *
+ * A followed recording (follow.h, rec->lock set) grows while it plays:
+ * the configuration still being written gives each sample as it arrives
+ * (no pace, no pass again until a newer configuration or the end line has
+ * come), and a configuration the writer came back to plays its newest
+ * recording.
+ *
  * One recording per process: gt_replay_backend() keeps the pointer, which
  * must stay valid until the engine is stopped. */
 #ifndef GPUTUI_REPLAY_H

@@ -58,6 +58,15 @@ static bool get_int(json_t *o, const char *k, json_int_t *out)
     return true;
 }
 
+/* A line's "gen", moved past the gens of a writer before a restart. */
+static bool get_gen(const gt_recording *r, json_t *o, json_int_t *gen)
+{
+    if (!get_int(o, "gen", gen) || *gen < 0 || *gen > UINT32_MAX - r->gen_offset)
+        return false;
+    *gen += r->gen_offset;
+    return true;
+}
+
 static gt_rec_config *config_of(gt_recording *r, json_int_t gen)
 {
     for (size_t i = r->ncfg; i-- > 0;)
@@ -162,7 +171,7 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         gt_rec_config *c;
         const gt_experiment *exp;
 
-        if (!get_int(o, "gen", &gen) || gen < 0 || gen > UINT32_MAX)
+        if (!get_gen(r, o, &gen))
             BAD("config without a valid \"gen\"");
         if (!en || !(exp = gt_experiment_find(en)))
             BAD("config of an unknown experiment '%s'", en ? en : "(none)");
@@ -215,7 +224,7 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
     if (!strcmp(type, "timeline")) {
         gt_rec_config *c;
         char why[200];
-        if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
+        if (!get_gen(r, o, &gen) || !(c = config_of(r, gen)))
             BAD("timeline of a configuration with no config line before it");
         if (parse_timeline(c, o, why, sizeof why))
             BAD("%s", why);
@@ -224,10 +233,14 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
     if (!strcmp(type, "trace")) {
         gt_rec_config *c;
         char why[200];
-        if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
+        if (!get_gen(r, o, &gen) || !(c = config_of(r, gen)))
             BAD("trace of a configuration with no config line before it");
         if (parse_trace(c, json_object_get(o, "calls"), why, sizeof why))
             BAD("%s", why);
+        return 0;
+    }
+    if (!strcmp(type, "end")) {
+        r->ended = true;
         return 0;
     }
     if (!strcmp(type, "inspection")) {
@@ -243,7 +256,7 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
     }
     if (!strcmp(type, "sample") || !strcmp(type, "error")) {
         gt_rec_config *c;
-        if (!get_int(o, "gen", &gen) || !(c = config_of(r, gen)))
+        if (!get_gen(r, o, &gen) || !(c = config_of(r, gen)))
             BAD("%s of configuration %s, which has no config line before it", type,
                 json_is_integer(json_object_get(o, "gen")) ? "given" : "(none)");
         get_number(o, "t", &t);
@@ -399,18 +412,22 @@ const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len)
     return buf;
 }
 
+bool gt_rec_config_is(const gt_rec_config *c, const gt_experiment *exp, const int64_t *vals)
+{
+    if (c->exp != exp)
+        return false;
+    for (int k = 0; k < exp->nparams; k++)
+        /* Values that do not apply are not part of the configuration. */
+        if (gt_param_applies(&exp->params[k], vals, NULL) && c->vals[k] != vals[k])
+            return false;
+    return true;
+}
+
 int gt_recording_find(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)
 {
-    for (size_t i = 0; i < r->ncfg; i++) {
-        const gt_rec_config *c = &r->cfg[i];
-        bool same = c->exp == exp;
-        for (int k = 0; same && k < exp->nparams; k++)
-            /* Values that do not apply are not part of the configuration. */
-            if (gt_param_applies(&exp->params[k], vals, NULL) && c->vals[k] != vals[k])
-                same = false;
-        if (same)
+    for (size_t i = 0; i < r->ncfg; i++)
+        if (gt_rec_config_is(&r->cfg[i], exp, vals))
             return (int)i;
-    }
     return -1;
 }
 

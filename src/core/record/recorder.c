@@ -2,7 +2,9 @@
  * or through zlib. It writes PATH.partial, created exclusively, and
  * renames it PATH only when the recording closes cleanly: a crash leaves
  * a readable PATH.partial, a failed write never leaves a PATH that looks
- * complete. Flushed at every configuration and at least twice a second.
+ * complete. Flushed at a configuration's first sample and at least twice a
+ * second, so that a follower (follow.c) sees each line within a second; a
+ * clean close writes the "end" line last.
  * The reader is record.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/record/record.h"
@@ -28,6 +30,7 @@ struct gt_recorder {
     bool force;             /* PATH may be replaced */
     int werrno;             /* the first failed write's errno, 0 if unknown */
     bool dirty;             /* lines written since the last flush */
+    bool first_sample;      /* a configuration was written: flush its first sample */
     int nconfig;            /* configurations and inspections written */
     double t0, last_flush;
     char path[512], partial[520];
@@ -225,7 +228,8 @@ void gt_recorder_config(gt_recorder *r, const gt_experiment *exp, const int64_t 
     if (others && others[0])
         json_object_set_new(o, "others", json_string(others));
     put_line(r, o);
-    flush(r);      /* a new configuration is on disk at once */
+    flush(r);      /* a new configuration is on disk at once, */
+    r->first_sample = true;     /* and so is its first sample */
     r->nconfig++;
 }
 
@@ -243,6 +247,10 @@ void gt_recorder_sample(gt_recorder *r, const gt_sample *s)
     if (s->disturbed)
         json_object_set_new(o, "disturbed", json_true());
     put_line(r, o);
+    if (r->first_sample) {
+        flush(r);
+        r->first_sample = false;
+    }
 }
 
 void gt_recorder_error(gt_recorder *r, uint32_t gen, const char *msg)
@@ -327,6 +335,13 @@ int gt_recorder_close(gt_recorder *r, gt_err *err)
 
     if (!r)
         return 0;
+    if (r->nconfig) {
+        json_t *o = json_object();
+        json_object_set_new(o, "type", json_string("end"));
+        json_object_set_new(o, "t", json_real(gt_now() - r->t0));
+        put_line(r, o);
+        bad = r->failed;
+    }
     if (r->gz) {
         if (gzclose(r->gz) != Z_OK && !bad)
             bad = 1, r->werrno = errno;

@@ -4,6 +4,7 @@
 #include "gputui/measure/trace.h"
 #include "gputui/experiments/registry.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -12,12 +13,42 @@ static const gt_recording *rec;
 static const gt_experiment *requested;   /* set by ops(), read by setup() */
 static _Atomic double speed = 1.0;
 
+/* A followed recording grows while it plays: its reader holds rec->lock
+ * while it adds lines, and this back-end holds it while it reads. */
+static void lock(void)
+{
+    if (rec->lock)
+        pthread_mutex_lock(rec->lock);
+}
+
+static void unlock(void)
+{
+    if (rec->lock)
+        pthread_mutex_unlock(rec->lock);
+}
+
+/* The configuration still being written: the newest of a followed
+ * recording that has not ended. Its samples play as they arrive. */
+static bool growing(size_t idx)
+{
+    return rec->lock && !rec->ended && idx + 1 == rec->ncfg;
+}
+
+/* The configuration with these values; a followed recording's newest
+ * (the writer came back to it), a file's first. */
+static int find(const gt_experiment *exp, const int64_t *vals)
+{
+    for (size_t i = rec->ncfg; rec->lock && i-- > 0;)
+        if (gt_rec_config_is(&rec->cfg[i], exp, vals))
+            return (int)i;
+    return gt_recording_find(rec, exp, vals);
+}
+
 typedef struct rp {
-    const gt_rec_config *c;
+    size_t idx;             /* rec->cfg[idx]: an index, the array grows when followed */
     size_t next;
     double vclock, last;    /* recorded seconds played so far; wall clock */
     double base;            /* recorded seconds before this pass began */
-    double period;          /* one pass: first to last sample, and one gap */
     bool tl_given;
 } rp;
 
@@ -51,69 +82,107 @@ static int setup(void **state, const int64_t *vals, const gt_devprops *p,
                  gt_setup_info *info, gt_err *err)
 {
     char desc[400];
-    int idx = requested ? gt_recording_find(rec, requested, vals) : -1;
+    const gt_rec_config *c;
+    int idx;
     rp *r;
 
     (void)p;
     *state = NULL;
+    lock();
+    idx = requested ? find(requested, vals) : -1;
     if (idx < 0) {
+        unlock();
         gt_err_set(err, GT_EXIT_FAIL, "the recording has no configuration %s",
                    requested ? gt_experiment_describe(requested, vals, desc, sizeof desc) : "");
         return -1;
     }
-    gt_trace_replay(rec->cfg[idx].trace);   /* the recorded calls stand for ours */
-    if (rec->cfg[idx].n == 0 && rec->cfg[idx].error[0]) {
-        *info = rec->cfg[idx].info;
-        gt_err_set(err, GT_EXIT_FAIL, "recorded: %s", rec->cfg[idx].error);
+    c = &rec->cfg[idx];
+    gt_trace_replay(c->trace);      /* the recorded calls stand for ours */
+    *info = c->info;
+    if (c->n == 0 && c->error[0]) {
+        gt_err_set(err, GT_EXIT_FAIL, "recorded: %s", c->error);
+        unlock();
         return -1;
     }
+    unlock();
     r = calloc(1, sizeof *r);
     if (!r) {
         gt_err_set(err, GT_EXIT_FAIL, "out of memory");
         return -1;
     }
-    r->c = &rec->cfg[idx];
+    r->idx = (size_t)idx;
     r->last = gt_now();
-    r->period = r->c->n ? pass_period(r->c) : 0;
-    *info = r->c->info;
     *state = r;
     return 0;
+}
+
+static void nap(double s)
+{
+    struct timespec ts = {0, (long)(s * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* Samples recorded at the same moment came from one iteration. */
+static int one_iteration(rp *r, const gt_rec_config *c, gt_sample *out)
+{
+    int k = 0;
+
+    do
+        out[k++] = c->s[r->next++];
+    while (k < GT_MAX_SERIES && r->next < c->n && c->t[r->next] == c->t[r->next - 1]);
+    return k;
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)
 {
     rp *r = state;
-    const gt_rec_config *c = r->c;
-    double now = gt_now(), dt = now - r->last, due;
-    int k = 0;
+    const gt_rec_config *c;
+    double now = gt_now(), dt = now - r->last, due, wait;
+    int k;
 
-    (void)err;
-    if (c->n == 0)
+    lock();
+    c = &rec->cfg[r->idx];
+    if (c->n == 0 && c->error[0]) {     /* followed: the writer's set-up failed */
+        gt_err_set(err, GT_EXIT_FAIL, "recorded: %s", c->error);
+        unlock();
+        return -1;
+    }
+    if (growing(r->idx)) {
+        /* Being written: each sample as it arrives, and the clock kept on
+         * the last one, so that a replay of it later goes on at its pace. */
+        r->last = now;
+        if (r->next >= c->n) {
+            unlock();
+            nap(0.02);
+            return 0;
+        }
+        k = one_iteration(r, c, out);
+        r->vclock = r->base + c->t[r->next - 1] - c->t[0];
+        unlock();
+        return k;
+    }
+    if (c->n == 0) {
+        unlock();
         return 0;
+    }
     /* Played out: the same samples again, in recorded order and at the
      * recorded pace, for as long as the configuration is on screen. */
     if (r->next >= c->n) {
         r->next = 0;
-        r->base += r->period;
+        r->base += pass_period(c);
     }
     /* A pause (the engine stops calling) does not jump the clock. */
     r->vclock += (dt < 0.25 ? dt : 0.25) * speed;
     r->last = now;
     due = r->base + c->t[r->next] - c->t[0];
     if (r->vclock < due) {
-        double wait = (due - r->vclock) / speed;
-        struct timespec ts;
-        if (wait > 0.05)
-            wait = 0.05;        /* stay responsive to changes */
-        ts.tv_sec = 0;
-        ts.tv_nsec = (long)(wait * 1e9);
-        nanosleep(&ts, NULL);
+        unlock();
+        wait = (due - r->vclock) / speed;
+        nap(wait > 0.05 ? 0.05 : wait);     /* stay responsive to changes */
         return 0;
     }
-    /* Samples recorded at the same moment came from one iteration. */
-    do
-        out[k++] = c->s[r->next++];
-    while (k < GT_MAX_SERIES && r->next < c->n && c->t[r->next] == c->t[r->next - 1]);
+    k = one_iteration(r, c, out);
+    unlock();
     return k;
 }
 
@@ -122,25 +191,34 @@ static void teardown(void *state)
     free(state);
 }
 
-/* Only a configuration recorded without samples has nothing to give. */
+/* Only a configuration recorded without samples, and no longer being
+ * written, has nothing to give. */
 static bool done(void *state)
 {
     rp *r = state;
-    return r->c->n == 0;
+    bool none;
+
+    lock();
+    none = rec->cfg[r->idx].n == 0 && !growing(r->idx);
+    unlock();
+    return none;
 }
 
-/* The recorded timeline, once per configuration. */
+/* The recorded timeline, once per configuration (a followed one's when
+ * it arrives). */
 static bool timeline(void *state, gt_timeline *tl)
 {
     rp *r = state;
+    bool given = false;
 
-    if (!r->c->tl || r->tl_given)
-        return false;
-    *tl = *r->c->tl;
-    r->tl_given = true;
-    return true;
+    lock();
+    if (rec->cfg[r->idx].tl && !r->tl_given) {
+        *tl = *rec->cfg[r->idx].tl;
+        r->tl_given = given = true;
+    }
+    unlock();
+    return given;
 }
-
 static const gt_exp_ops replay_ops = {.setup = setup, .run = run, .teardown = teardown,
                                       .done = done, .timeline = timeline, .replayed = true};
 
@@ -155,7 +233,9 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
 {
     (void)ordinal;
     (void)err;
+    lock();
     *p = rec->props;
+    unlock();
     return 0;
 }
 
@@ -170,11 +250,15 @@ static void close_rec(void)
 
 static const gt_exp_ops *ops(const char *name)
 {
+    const gt_exp_ops *o = NULL;
+
     requested = gt_experiment_find(name);
-    for (size_t i = 0; requested && i < rec->ncfg; i++)
+    lock();
+    for (size_t i = 0; requested && i < rec->ncfg && !o; i++)
         if (rec->cfg[i].exp == requested)
-            return &replay_ops;
-    return NULL;
+            o = &replay_ops;
+    unlock();
+    return o;
 }
 
 static const gt_backend replay_backend = {
