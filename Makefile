@@ -234,9 +234,10 @@ test: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) test-build
 	@TSAN_GPUTUI=$(BUILD)/tsan/gputui TSAN_UNITS="$(TSAN_BIN)" tests/run-all.sh $(BIN) $(UNIT_BIN)
 
-test-build: $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui $(BUILD)/recplan
+test-build: $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui $(BUILD)/recplan \
+            $(BUILD)/fakewriter
 
-test-e2e: $(BIN) $(BUILD)/recplan
+test-e2e: $(BIN) $(BUILD)/recplan $(BUILD)/fakewriter
 	@tests/e2e/run.sh $(BIN)
 
 test-layers: $(BIN)
@@ -303,6 +304,10 @@ endif
 
 # What the bundled recordings must hold (make recordings, and the e2e check).
 $(BUILD)/recplan: tests/tools/recplan.c $(CORE_OBJ)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) -lm
+
+# A teacher's gputui --record on a fake back-end, for the tests of --follow.
+$(BUILD)/fakewriter: tests/tools/fakewriter.c $(CORE_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) -lm
 
 # libFuzzer on the recording reader, the command line and the lesson files (clang);

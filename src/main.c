@@ -9,12 +9,16 @@
  * whatever needs a GPU with NO_CUDA and exit 64, and falls back to the
  * bundled recordings as a machine without a GPU does. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gputui/base/port.h"
 #include "gputui/report/batch.h"
@@ -30,6 +34,7 @@
 #include "gputui/inspect/fleet.h"
 #include "gputui/inspect/inspect_run.h"
 #include "gputui/lesson/lesson_batch.h"
+#include "gputui/record/follow.h"
 #include "gputui/record/record.h"
 #include "gputui/record/replay.h"
 #include "gputui/report/report.h"
@@ -188,6 +193,71 @@ static int replay(const gt_cli *cli, gt_ui_source *src)
     else
         rc = gt_ui_run(cli, src);
     gt_engine_stop(src->eng);
+    return rc;
+}
+
+/* --replay FILE --follow: the TUI on a recording that is still being
+ * written, once its first configuration has arrived. With "-" the
+ * recording comes on standard input, and the keys from the terminal. */
+static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
+{
+    static char why[700];
+    char status[700], shown[700] = "";
+    gt_follow *f;
+    gt_err err;
+    int rc = GT_EXIT_FAIL, tty;
+
+    gt_err_clear(&err);
+    if (!strcmp(cli->replay, "-") && isatty(STDIN_FILENO)) {
+        fprintf(stderr, "gputui: --replay -: standard input is a terminal; pipe the recording "
+                "into it (ssh SERVER tail -c +1 -F FILE.partial | gputui --replay - --follow)\n");
+        return GT_EXIT_USAGE;
+    }
+    if (gt_follow_open(&f, cli->replay, rec, &err)) {
+        fprintf(stderr, "gputui: %s\n", err.msg);
+        return err.code;
+    }
+    if (!strcmp(cli->replay, "-")) {
+        if ((tty = open("/dev/tty", O_RDWR)) < 0 || dup2(tty, STDIN_FILENO) < 0) {
+            fprintf(stderr, "gputui: --replay - --follow reads the keys from /dev/tty: %s\n",
+                    strerror(errno));
+            goto out;
+        }
+        close(tty);
+    }
+    while (!gt_signal_caught) {
+        struct pollfd pfd = {.fd = gt_follow_fd(f), .events = POLLIN};
+        gt_follow_poll(f);
+        if (rec->ncfg)
+            break;
+        if (gt_follow_stopped(f)) {
+            gt_ui_term_close();
+            fprintf(stderr, "gputui: --replay %s: %s, before its first configuration\n",
+                    cli->replay, gt_follow_status(f, gt_now(), status, sizeof status));
+            goto out;
+        }
+        snprintf(status, sizeof status, "%s (following): %s; Ctrl-C stops", cli->replay,
+                 rec->lines ? "waiting for its first configuration"
+                            : gt_follow_status(f, gt_now(), why, sizeof why));
+        if (strcmp(status, shown))
+            gt_ui_loading(status);
+        snprintf(shown, sizeof shown, "%s", status);
+        poll(&pfd, 1, (int)(GT_FOLLOW_PERIOD * 1e3));
+    }
+    if (gt_signal_caught) {
+        gt_ui_term_close();
+        fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+        rc = 128 + (int)gt_signal_caught;
+        goto out;
+    }
+    snprintf(why, sizeof why, "FOLLOWING %s", !strcmp(cli->replay, "-") ? "standard input"
+                                                                         : cli->replay);
+    src->rec = rec;
+    src->why = why;
+    src->follow = f;
+    rc = replay(cli, src);
+out:
+    gt_follow_close(f);
     return rc;
 }
 
@@ -359,6 +429,11 @@ int main(int argc, char **argv)
         }
     }
 
+    if (cli.replay && cli.follow) {
+        rc = follow(&cli, &src, &rec);
+        gt_recording_free(&rec);
+        goto out;
+    }
     if (cli.replay) {
         if ((rc = load_named(&bundle, "--replay", cli.replay, false, cli.mode == GT_MODE_TUI,
                              &rec)))

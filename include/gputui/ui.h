@@ -28,6 +28,7 @@ typedef struct gt_ui_source {
     bool share_off;             /* --no-share-lock: measured without turns */
     const gt_bundle *data;      /* the bundled recordings and thresholds ('I') */
     bool inspect;               /* --inspect: the TUI opens on the card */
+    struct gt_follow *follow;   /* --follow: rec grows as its writer writes, else NULL */
 } gt_ui_source;
 
 int gt_ui_run(const gt_cli *cli, gt_ui_source *src);

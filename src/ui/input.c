@@ -21,6 +21,14 @@ static int translate_key(int ch)
     }
 }
 
+/* --follow: the teacher's session sets the configuration. */
+static outcome follows(ui *u)
+{
+    ui_set_msg(u, true, "following the teacher's session: the configuration is theirs (p pauses; "
+               "y, t, s, w and x work)");
+    return OUT_REDRAW;
+}
+
 /* Validates a new value of parameter i and, when it is good, takes it. */
 static outcome try_value(ui *u, int i, int64_t v)
 {
@@ -29,6 +37,8 @@ static outcome try_value(ui *u, int i, int64_t v)
     const char *why;
     char err[400];
 
+    if (u->following)
+        return follows(u);
     if (!gt_param_applies(p, u->vals, &why)) {
         ui_set_msg(u, true, "%s applies %s", p->name, why);
         return OUT_REDRAW;
@@ -72,6 +82,8 @@ static outcome step_experiment(ui *u, int dir)
 {
     int n = gt_nexperiments;
 
+    if (u->following)
+        return follows(u);
     memcpy(u->saved[u->exp_idx], u->vals, sizeof u->vals);
     for (int k = 1; k <= n; k++) {
         int i = ((u->exp_idx + dir * k) % n + n) % n;
@@ -114,6 +126,8 @@ outcome ui_step_config(ui *u, int dir)
 {
     int n = (int)u->rec->ncfg;
 
+    if (u->following)
+        return follows(u);
     for (int k = 1; k <= n; k++) {
         int i = ((u->cfg_idx + dir * k) % n + n) % n;
         if (u->rec->cfg[i].exp == u->exp) {
@@ -314,7 +328,7 @@ outcome ui_handle_key(ui *u, int ch)
     case GT_A_SWEEP:
         return OUT_SWEEP;
     case GT_A_DEVICE:
-        return OUT_DEVICE;
+        return u->following ? follows(u) : OUT_DEVICE;
     case GT_A_NEXT_EXP:
     case GT_A_PREV_EXP:
         return step_experiment(u, a == GT_A_NEXT_EXP ? 1 : -1);
@@ -339,6 +353,8 @@ outcome ui_handle_key(ui *u, int ch)
         char allowed[200];
         if (u->pane != PANE_EXP)
             return OUT_NONE;
+        if (u->following)
+            return follows(u);
         if (!gt_param_applies(p, u->vals, &why)) {
             ui_set_msg(u, true, "%s applies %s", p->name, why);
             return OUT_REDRAW;

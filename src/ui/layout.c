@@ -41,7 +41,8 @@ static void ui_draw_header(ui *u)
             snprintf(where, sizeof where, "REPLAY recorded GPU %d of %d%s: %s",
                      u->src->bundle_idx + 1, u->src->bundle->n, level >= 2 ? "" : " (d: next)", d);
         else
-            snprintf(where, sizeof where, "%sGPU %d: %s", u->rec ? "REPLAY " : "", u->props.ordinal, d);
+            snprintf(where, sizeof where, "%sGPU %d: %s",
+                     u->src->follow ? "FOLLOW " : u->rec ? "REPLAY " : "", u->props.ordinal, d);
         snprintf(left, sizeof left, " gputui%s | %s | %s | %s", ver, where, u->exp->name, state);
         room = COLS - (level >= 4 ? 8 : 16);      /* "?:help " or "?:help  q:quit " */
         if ((int)strlen(left) <= room || level == 5)
@@ -60,7 +61,11 @@ static void ui_draw_header(ui *u)
            ui_role(u, C_HEAD), COLS - room <= 8 ? "?:help  " : " ?:help  q:quit ");
     u->head_help_x = COLS - room <= 8 ? COLS - 8 : COLS - 15;
     u->head_exp_x = (int)(strstr(left, u->exp->name) ? strstr(left, u->exp->name) - left : -1);
-    if (u->rec)
+    if (u->src->follow)
+        ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD,
+                " %s | configuration %d of %zu | %s", u->follow_line, u->cfg_idx + 1,
+                u->rec->ncfg, u->banner);
+    else if (u->rec)
         ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD,
                 " %s | x%g (< >)  n/N: configuration %d of %zu", u->banner, gt_replay_speed(),
                 u->cfg_idx + 1, u->rec->ncfg);

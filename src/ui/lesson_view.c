@@ -127,6 +127,11 @@ outcome ui_lesson_key(ui *u, int ch)
         }
     }
     if (ch == 'L') {
+        if (u->following) {
+            ui_set_msg(u, true, "L: following the teacher's session, whose configurations a "
+                       "lesson would change (gputui --lesson NAME runs one on its own)");
+            return OUT_REDRAW;
+        }
         if (!u->src->nlessons) {
             ui_set_msg(u, true, "L: %s", u->src->lessons_why ? u->src->lessons_why
                                                                : "no lessons loaded");

@@ -113,7 +113,9 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             u.exp_idx = i;
     }
     gt_engine_props(u.eng, &u.props);
-    if (u.rec) {
+    u.follow_idx = -1;
+    u.following = src->follow != NULL;
+    if (u.rec && !src->follow) {
         char warn[700], models[200];
         const gt_experiment *want = u.exp;
         bool held = false;
@@ -194,15 +196,17 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
          * ncurses wait for one after a wheel step (no terminal sends it) */
         u.mouse = mousemask(ALL_MOUSE_EVENTS, NULL) != 0;
     mouseinterval(0);
-    ui_apply(&u, false, gt_now());      /* resets the strip for its generation */
+    if (!ui_follow_tick(&u, gt_now()))     /* --follow: the teacher's newest */
+        ui_apply(&u, false, gt_now());      /* resets the strip for its generation */
     if (src->inspect)
         ui_inspect_open(&u);
 
     while (!quit) {
-        struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
-                                {.fd = gt_engine_fd(u.eng), .events = POLLIN}};
+        struct pollfd pfd[3] = {{.fd = STDIN_FILENO, .events = POLLIN},
+                                {.fd = gt_engine_fd(u.eng), .events = POLLIN},
+                                {.fd = -1, .events = POLLIN}};
         double now = gt_now(), wait;
-        int timeout = -1, ch;
+        int timeout = -1, wanted, ch;
         size_t n;
 
         if (gt_signal_caught)
@@ -229,7 +233,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             last_draw = now;
             dirty = false;
             if (u.trace && u.trace_gen && u.cur.gen == u.trace_gen && gt_run_count(&u.cur)) {
-                fprintf(u.trace, "%u %.3f\n", u.trace_gen, (gt_now() - u.trace_t0) * 1e3);
+                double drawn = gt_now();
+                fprintf(u.trace, "%u %.3f %.6f\n", u.trace_gen, (drawn - u.trace_t0) * 1e3, drawn);
                 fflush(u.trace);
                 u.trace_gen = 0;
             }
@@ -259,13 +264,21 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         bool idle_tick = u.recorder && timeout < 0;
         if (idle_tick)
             timeout = 1000;
-        if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
+        /* --follow: the file is read again, or the pipe wakes the loop. */
+        wanted = timeout;
+        timeout = ui_follow_timeout(&u, timeout, &pfd[2].fd);
+        if (poll(pfd, 3, timeout) < 0 && errno != EINTR)
             break;
-        if (timeout > 0 && !idle_tick && !pfd[0].revents && !pfd[1].revents)
+        if (timeout > 0 && timeout == wanted && !idle_tick && !pfd[0].revents && !pfd[1].revents)
+            dirty = true;
+        if (ui_follow_tick(&u, gt_now()))
             dirty = true;
         if (pfd[1].fd >= 0 && pfd[1].revents) {
             bool first = !u.drained;
-            while ((n = gt_engine_drain(u.eng, buf, GT_ARRAY_LEN(buf))) > 0) {
+            /* At most 16 batches a wake-up: a configuration faster than
+             * the loop (and --record) keeps the screen and keys live. */
+            for (int b = 0; b < 16 && (n = gt_engine_drain(u.eng, buf, GT_ARRAY_LEN(buf))) > 0;
+                 b++) {
                 double t = gt_now();
                 record_samples(&u, buf, n);
                 for (size_t i = 0; i < n; i++) {

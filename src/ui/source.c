@@ -14,7 +14,9 @@ void ui_make_banner(ui *u)
     size_t off = 0;
 
     u->banner[0] = '\0';
-    if (src->why && u->rec)
+    if (src->follow)            /* the line leads with the follower's status */
+        off += (size_t)snprintf(u->banner, sizeof u->banner, "%s", src->why);
+    else if (src->why && u->rec)
         off += (size_t)snprintf(u->banner, sizeof u->banner, "%s %s, recorded %s", src->why,
                                 u->rec->props.name, u->rec->created);
     else if (u->cmp)

@@ -21,6 +21,7 @@
  *   layout.c         where the widgets go; header, status line, help
  *   input.c          keys -> outcomes; parameter and experiment changes
  *   source.c         the recording placed on, the banner, 'd'
+ *   follow_view.c    --follow: the teacher's configurations as they arrive
  *   loop.c           the main loop: engine wake-ups, samples, recording,
  *                    and what a key's outcome does (apply, restart, quit)
  * Drawing functions read the state and never change the configuration;
@@ -91,6 +92,10 @@ typedef struct ui {
     bool cmp_have;              /* B holds the current configuration */
     char name_a[32], name_b[32];/* "H200", "H100": the labels of A and B */
     int cfg_idx;                /* replay: the recorded configuration shown */
+    bool following;             /* --follow, until the recording ends: keys that
+                                 * change the configuration are refused */
+    int follow_idx;             /* --follow: the newest configuration shown */
+    char follow_line[200];      /* --follow: "following: last sample 2 s ago" */
     uint64_t drained;           /* samples of the current configuration taken */
     gt_recorder *recorder;      /* --record, or NULL */
     int64_t record_samples;     /* --record-samples, shown while recording */
@@ -189,6 +194,11 @@ void ui_inspect_tick(ui *u);
 void ui_inspect_free(ui *u);
 bool ui_inspect_full(const ui *u);  /* the finished card takes the whole body */
 void ui_draw_inspect(ui *u, int y, int h);
+
+/* follow_view.c: reads what arrived and moves to the teacher's newest
+ * configuration (true: redraw); the loop's poll timeout and descriptor. */
+bool ui_follow_tick(ui *u, double now);
+int ui_follow_timeout(const ui *u, int timeout, int *fd);
 
 /* term.c: curses started (once: true if it is up) and the codeset. */
 bool ui_term_open(void);

@@ -40,7 +40,8 @@ typedef struct gt_cli {
     const char *record;     /* --record FILE (.gz: compressed) */
     int64_t record_samples; /* --record-samples: per series and configuration */
     double record_seconds;  /* --record-seconds: ... or this long, the sooner */
-    const char *replay;     /* --replay FILE */
+    const char *replay;     /* --replay FILE ("-": standard input, with --follow) */
+    bool follow;            /* --follow: the recording is still being written */
     const char *compare[2]; /* --compare [A] B: recordings or bundled models */
     int ncompare;
     bool no_fallback;       /* --no-fallback: no replay when there is no GPU */

@@ -227,6 +227,9 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             case GT_OPT_REPLAY:
                 c->replay = val;
                 break;
+            case GT_OPT_FOLLOW:
+                c->follow = true;
+                break;
             case GT_OPT_NO_FALLBACK:
                 c->no_fallback = true;
                 break;
@@ -395,7 +398,23 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
         gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --record FILE", record_opt);
         return -1;
     }
-    if (c->ncompare && (c->record || c->replay)) {
+    if (c->follow && (!c->replay || c->mode != GT_MODE_TUI || c->lesson || c->inspect ||
+                      c->ncompare > 1)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--follow %s", !c->replay
+                   ? "applies only with --replay FILE (or --replay - for standard input)"
+                   : c->mode != GT_MODE_TUI ? "is for the TUI: a report needs the whole "
+                     "recording (gputui --batch --replay FILE once it has ended)"
+                   : c->lesson ? "shows the teacher's configurations; --lesson sets its own"
+                   : c->inspect ? "shows the teacher's configurations, not an inspection"
+                   : "takes --compare B alone: A is the recording followed");
+        return -1;
+    }
+    if (c->replay && !strcmp(c->replay, "-") && !c->follow) {
+        gt_err_set(err, GT_EXIT_USAGE, "--replay - reads standard input only with --follow "
+                   "(a recording file: --replay FILE)");
+        return -1;
+    }
+    if (c->ncompare && (c->record || (c->replay && !c->follow))) {
         gt_err_set(err, GT_EXIT_USAGE, "--compare cannot be used with --%s",
                    c->record ? "record" : "replay");
         return -1;

@@ -25,7 +25,8 @@ const gt_option gt_options[] = {
     {.id = GT_OPT_NO_MOUSE, .name = "--no-mouse",
      .help = "the TUI leaves clicks and the wheel to the terminal"},
     {.id = GT_OPT_TRACE, .name = "--trace", .arg = "FILE", .value = true,
-     .help = "log key-press to first-sample latency"},
+     .help = "log key-press to first-sample latency: a line per configuration, its "
+             "generation, the milliseconds, and the CLOCK_MONOTONIC second it was drawn"},
     {.id = GT_OPT_RECORD, .name = "--record", .arg = "FILE", .value = true,
      .help = "write every configuration and sample to FILE (.gtr; a name ending in .gz is "
              "written compressed); it is written as FILE.partial, renamed FILE when closed "
@@ -41,6 +42,11 @@ const gt_option gt_options[] = {
     {.id = GT_OPT_REPLAY, .name = "--replay", .arg = "FILE", .value = true,
      .help = "play a recording back (TUI), or report it (--batch); FILE may be a bundled "
              "model (h200, h100, 2xh200)"},
+    {.id = GT_OPT_FOLLOW, .name = "--follow",
+     .help = "with --replay FILE (TUI): follow a recording while gputui --record FILE still "
+             "writes it, each new configuration on screen as it arrives, until the recording "
+             "ends; --replay - reads it from standard input (ssh SERVER tail -c +1 -F "
+             "FILE.partial | gputui --replay - --follow); --compare B adds B's ghost"},
     {.id = GT_OPT_COMPARE, .name = "--compare", .arg = "[A] B", .value = true,
      .help = "A as now and B as the ghost, same configuration, ratio A/B: A and B are "
              "recordings or bundled models (h200, h100); without A, A is this GPU (or the "

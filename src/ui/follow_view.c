@@ -1,0 +1,61 @@
+/* --replay FILE --follow: a student's screen follows the teacher's
+ * session. Each wake-up reads what the teacher's gputui --record wrote,
+ * moves to each new configuration as it arrives (not while the student
+ * has paused or sweeps: then on resuming), and keeps the banner's
+ * "following: last sample N s ago" current. Keys that would change the
+ * configuration are refused in input.c (u->following). */
+#include <string.h>
+
+#include "gputui/record/follow.h"
+#include "ui_priv.h"
+
+/* The newest configuration that arrived, on screen. */
+static void show_newest(ui *u, double now)
+{
+    size_t i = u->rec->ncfg - 1;
+    const gt_rec_config *c = &u->rec->cfg[i];
+
+    ui_show_config(u, c->exp, c->vals);
+    u->cfg_idx = (int)i;
+    u->follow_idx = (int)i;
+    ui_apply(u, false, now);
+}
+
+bool ui_follow_tick(ui *u, double now)
+{
+    gt_follow *f = u->src->follow;
+    bool changed, err;
+    char msg[700], status[sizeof u->follow_line];
+    int newest;
+
+    if (!f)
+        return false;
+    changed = gt_follow_poll(f);
+    if (gt_follow_take_msg(f, msg, sizeof msg, &err))
+        ui_set_msg(u, err, "%s", msg);
+    u->following = !gt_follow_stopped(f);
+    newest = (int)u->rec->ncfg - 1;
+    if (newest >= 0 && !u->paused && !u->sweeping &&
+        (newest != u->follow_idx || !gt_rec_config_is(&u->rec->cfg[newest], u->exp, u->vals))) {
+        show_newest(u, now);
+        changed = true;
+    }
+    gt_follow_status(f, now, status, sizeof status);
+    if (strcmp(status, u->follow_line)) {
+        snprintf(u->follow_line, sizeof u->follow_line, "%s", status);
+        changed = true;
+    }
+    return changed;
+}
+
+/* How long the loop may sleep, in ms, and the descriptor to wake on. */
+int ui_follow_timeout(const ui *u, int timeout, int *fd)
+{
+    int period = (int)(GT_FOLLOW_PERIOD * 1e3);
+
+    *fd = -1;
+    if (!u->src->follow)
+        return timeout;
+    *fd = gt_follow_fd(u->src->follow);
+    return timeout < 0 || timeout > period ? period : timeout;
+}
