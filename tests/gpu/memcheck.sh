@@ -25,6 +25,7 @@ one d2h-pageable-ce "${B[@]}" --dir d2h --host pageable
 one d2d-sm "${B[@]}" --dir d2d --method sm
 one bidir-hostalloc-sm "${B[@]}" --dir bidir --host hostalloc --mapped --write-combined --method sm
 one bidir-register-ce "${B[@]}" --dir bidir --host register --mapped
+one record "$BIN" --batch --samples 3 --warmup 1 --size 1M,2M --record "$LOG/memcheck.gtr" --force
 one hostalloc "$BIN" --batch --samples 3 --warmup 1 -e hostalloc --kind register --mapped --size 16M
 one transfer-kept "${B[@]}" --dir bidir --size 8M,4M,16M
 one zerocopy-cpu-repeat "$BIN" --batch --samples 3 --warmup 1 -e zerocopy --count 100000 --check cpu --repeat 3

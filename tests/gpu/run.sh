@@ -437,6 +437,9 @@ section "TUI on the device"
 # Serial: the TUI says what else is on the GPU, and judges it.
 if tests/gpu/tui.sh "$BIN" >"$LOG/tui.log" 2>&1; then ok "tui: $(tail -1 "$LOG/tui.log")"
 else cat "$LOG/tui.log"; bad "tui"; fi
+section "follow: 30 students following the teacher's live session"
+tests/gpu/follow.sh "$BIN" >"$LOG/follow.log" 2>&1
+tally < <(grep -E '^(ok|FAIL)' "$LOG/follow.log" || echo "FAIL follow: $(tail -3 "$LOG/follow.log")")
 section "TUI sample rate, every experiment's default"
 tally < <(tests/gpu/rate.sh "$BIN" 10 2>&1)
 

@@ -19,6 +19,7 @@
 
 #include "gputui/cuda_backend.h"
 #include "gputui/engine/engine.h"
+#include "gputui/record/record.h"
 #include "../tools/soak_run.h"
 
 static long status_kb(const char *key)
@@ -95,7 +96,9 @@ static void measure(soak_figures *f, void *ctx)
 
 int main(int argc, char **argv)
 {
-    char gputui[PATH_MAX];
+    char gputui[PATH_MAX], rec_path[PATH_MAX];
+    gt_devprops props;
+    gt_recording rec;
     soak_opts o;
     soak_result r;
     gt_engine *e;
@@ -121,17 +124,36 @@ int main(int argc, char **argv)
     }
     gt_cuda_set_child_program(gputui);
     o.measure = measure;
+    snprintf(rec_path, sizeof rec_path, "%s/gputui-soak-%d.gtr",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
     o.log = stdout;
     gt_err_clear(&err);
     if (gt_engine_start(&e, &gt_cuda_backend, 0, &err)) {
         printf("soak: no device: %s\n", err.msg);
         return 1;
     }
-    printf("soak: %d changes, seed %llu, second processes from %s\n", o.changes,
-           (unsigned long long)o.seed, gputui);
+    /* Recorded as the TUI's --record does, flushed every second. */
+    gt_engine_props(e, &props);
+    if (gt_recorder_open(&o.record, rec_path, true, &props, &err)) {
+        printf("soak: --record: %s\n", err.msg);
+        gt_engine_stop(e);
+        return 1;
+    }
+    printf("soak: %d changes, seed %llu, second processes from %s, recorded to %s\n",
+           o.changes, (unsigned long long)o.seed, gputui, rec_path);
     fflush(stdout);
     rc = soak_run(e, &o, &r);
     soak_print(stdout, &r);
     gt_engine_stop(e);
+    if (gt_recorder_close(o.record, &err) || gt_recording_load(&rec, rec_path, &err)) {
+        printf("soak: FAIL --record: %s\n", err.msg);
+        rc = 1;
+    } else {
+        printf("soak: --record: %zu configurations, %zu lines, read back whole (end line: %s)\n",
+               rec.ncfg, rec.lines, rec.ended ? "yes" : "NO");
+        rc |= !rec.ended;
+        gt_recording_free(&rec);
+    }
+    unlink(rec_path);
     return rc ? 1 : 0;
 }

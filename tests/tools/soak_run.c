@@ -10,6 +10,7 @@
 #include "gputui/experiments/exp_managed.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/experiment.h"
+#include "gputui/record/record.h"
 
 void soak_opts_init(soak_opts *o)
 {
@@ -126,15 +127,28 @@ static int run_change(soak *s, const gt_experiment *x, const int64_t *v, char *m
         s->r->uvm = 2 * v[GT_MG_SIZE];
     gt_sample buf[256];
     gt_status st;
+    bool recorded = false;
 
     for (;;) {
         struct pollfd pfd = {gt_engine_fd(s->e), POLLIN, 0};
         size_t n;
 
         poll(&pfd, 1, 20);
-        while ((n = gt_engine_drain(s->e, buf, 256)) > 0)
-            for (size_t i = 0; i < n; i++)
-                s->r->failed += buf[i].gen == gen && buf[i].verify == GT_V_FAILED;
+        /* A few batches a wake-up: writing a fast configuration's samples
+         * must not keep the loop from seeing that the change is done. */
+        for (int b = 0; b < 8 && (n = gt_engine_drain(s->e, buf, 256)) > 0; b++)
+            for (size_t i = 0; i < n; i++) {
+                if (buf[i].gen != gen)
+                    continue;
+                s->r->failed += buf[i].verify == GT_V_FAILED;
+                if (s->o->record && !recorded) {
+                    gt_engine_status(s->e, &st);
+                    gt_recorder_config(s->o->record, x, v, gen, &st.info, "", "");
+                    recorded = true;
+                }
+                gt_recorder_sample(s->o->record, &buf[i]);
+            }
+        gt_recorder_tick(s->o->record);
         gt_engine_status(s->e, &st);
         if (st.gen == gen && st.state == GT_ST_ERROR) {
             snprintf(msg, msglen, "%s", st.msg);

@@ -43,6 +43,8 @@ typedef struct soak_opts {
     void (*measure)(soak_figures *f, void *ctx);
     void *ctx;
     FILE *log;              /* one line per failed change */
+    struct gt_recorder *record;     /* NULL, or where each change and its samples are
+                                     * written, as the TUI's --record writes them */
 } soak_opts;
 
 typedef struct soak_result {

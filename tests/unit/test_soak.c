@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "gputui/engine/engine.h"
@@ -116,7 +117,8 @@ static int load(void **state)
 }
 
 /* A soak of n changes on the fake; its printed report in out. */
-static int soak(int n, double timeout, soak_result *r, char *out, size_t len)
+static int soak_rec(int n, double timeout, soak_result *r, char *out, size_t len,
+                    gt_recorder *rec)
 {
     gt_engine *e;
     gt_err err;
@@ -131,6 +133,7 @@ static int soak(int n, double timeout, soak_result *r, char *out, size_t len)
     o.slow_s = 0.2;
     o.measure = measure;
     o.log = log;
+    o.record = rec;
     gt_err_clear(&err);
     assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
     gt_engine_set_share(e, false, NULL, 0);
@@ -139,6 +142,11 @@ static int soak(int n, double timeout, soak_result *r, char *out, size_t len)
     gt_engine_stop(e);
     fclose(log);
     return rc;
+}
+
+static int soak(int n, double timeout, soak_result *r, char *out, size_t len)
+{
+    return soak_rec(n, timeout, r, out, len, NULL);
 }
 
 static void reset(void)
@@ -154,9 +162,22 @@ static void clean_soak_covers_everything(void **state)
 {
     soak_result r;
 
+    gt_recorder *w;
+    gt_recording rec;
+    gt_err err = {0};
+    char path[] = "/tmp/gputui-soak-test-XXXXXX";
     (void)state;
     reset();
-    int rc = soak(300, 5, &r, report, sizeof report);
+    close(mkstemp(path));
+    assert_int_equal(gt_recorder_open(&w, path, true, &h200, &err), 0);
+    int rc = soak_rec(300, 5, &r, report, sizeof report, w);
+    /* recorded as the TUI records: a configuration a change that ran */
+    assert_int_equal(gt_recorder_close(w, &err), 0);
+    assert_int_equal(gt_recording_load(&rec, path, &err), 0);
+    assert_true(rec.ended);
+    assert_true(rec.ncfg >= (size_t)r.sampled);
+    gt_recording_free(&rec);
+    unlink(path);
     assert_int_equal(rc, 0);
     assert_true(r.ok);
     assert_int_equal(r.changes, 300);
