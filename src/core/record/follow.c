@@ -89,24 +89,23 @@ static const char *find_header(const char *s, size_t n)
     return NULL;
 }
 
-/* One complete line (without its newline). */
+static bool is_header(const char *s, size_t n)
+{
+    return n >= sizeof HEADER - 1 && !memcmp(s, HEADER, sizeof HEADER - 1);
+}
+
+/* One complete line (without its newline). Only a line that does not
+ * read is searched for a header inside it. */
 static void take_line(gt_follow *f, const char *s, size_t n)
 {
-    const char *h = find_header(s, n);
+    bool header = is_header(s, n);
+    const char *h = NULL;
     gt_err err;
-    int rc;
+    int rc = 0;
 
     if (n == 0 || (n == 1 && s[0] == '\r'))
         return;
-    if (h && h != s) {
-        /* A writer cut off in the middle of a line, and a new one's header
-         * after it: the cut-off part is dropped, the header read. */
-        say(f, true, "%s:%zu: a line cut off by a writer that restarted; dropped",
-            f->rec->path, f->lineno + 1);
-        n -= (size_t)(h - s);
-        s = h;
-    }
-    if (h && f->lineno > 0) {
+    if (header && f->lineno > 0) {
         pthread_mutex_lock(&f->mu);
         f->rec->gen_offset = gens_after(f->rec);
         f->rec->ended = false;
@@ -114,19 +113,25 @@ static void take_line(gt_follow *f, const char *s, size_t n)
         f->lineno = 0;
         say(f, false, "the writer restarted: a new recording began; its configurations follow");
     }
-    if (f->lineno == 0 && !h) {
-        if (f->rec->lines == 0) {
-            stop(f, "not a gputui recording (the first line is not a JSON header)");
-            return;
-        }
-        say(f, true, "%s: a line before the restarted writer's header; skipped", f->rec->path);
+    if (f->lineno > 0 || header) {
+        gt_err_clear(&err);
+        f->lineno++;
+        pthread_mutex_lock(&f->mu);
+        rc = gt_recording_line(f->rec, s, n, true, f->lineno, &err);
+        pthread_mutex_unlock(&f->mu);
+    }
+    if ((rc < 0 || f->lineno == 0) && !header && (h = find_header(s + 1, n - 1))) {
+        /* A writer cut off in the middle of a line, and a new one's header
+         * after it: the cut-off part is dropped, the header read. */
+        say(f, true, "%s:%zu: a line cut off by a writer that restarted; dropped",
+            f->rec->path, f->lineno);
+        take_line(f, h, n - (size_t)(h - s));
         return;
     }
-    gt_err_clear(&err);
-    f->lineno++;
-    pthread_mutex_lock(&f->mu);
-    rc = gt_recording_line(f->rec, s, n, true, f->lineno, &err);
-    pthread_mutex_unlock(&f->mu);
+    if (f->lineno == 0) {
+        stop(f, "not a gputui recording (the first line is not a JSON header)");
+        return;
+    }
     if (rc < 0 && f->lineno == 1) {
         stop(f, err.msg);           /* a header it cannot read: another format */
         return;

@@ -38,10 +38,12 @@ static bool growing(size_t idx)
  * (the writer came back to it), a file's first. */
 static int find(const gt_experiment *exp, const int64_t *vals)
 {
-    for (size_t i = rec->ncfg; rec->lock && i-- > 0;)
+    if (!rec->lock)
+        return gt_recording_find(rec, exp, vals);
+    for (size_t i = rec->ncfg; i-- > 0;)
         if (gt_rec_config_is(&rec->cfg[i], exp, vals))
             return (int)i;
-    return gt_recording_find(rec, exp, vals);
+    return -1;
 }
 
 typedef struct rp {
