@@ -28,15 +28,34 @@ for i in $(seq 1 "$N"); do
         "$TMPD/s$i.trace" >"$TMPD/s$i.sh"
     tmux -L "$MANY" -f /dev/null new-session -d -s "s$i" -x 120 -y 40 "bash $TMPD/s$i.sh"
 done
-sleep 3
+# Every student has drawn a sample (a --trace line) after T0.
+drawn_after() {
+    awk -v t0="$1" -v n="$N" '$3 > t0 && !(FILENAME in s) { s[FILENAME] = 1; k++ }
+        END { exit k < n }' "$TMPD"/s*.trace 2>/dev/null
+}
+lines_above() { [ "$(wc -l <"$1")" -gt "$2" ]; }
+until_ok() {    # until_ok SECONDS CMD...: polls CMD every 50 ms
+    local limit=$1 i=0
+    shift
+    until "$@"; do
+        [ $i -ge $((limit * 20)) ] && return 1
+        sleep 0.05
+        i=$((i + 1))
+    done
+}
+until_ok 20 drawn_after 0 || echo "FAIL students: not all $N drew a sample in 20 s"
 check "students: the teacher's configuration on the screen of one following the file" \
     bash -c "tmux -L '$MANY' capture-pane -p -t s2 | grep -q 'following: last sample'"
 check "students: ... and of the one following across a pipe" \
     bash -c "tmux -L '$MANY' capture-pane -p -t s1 | grep -q 'FOLLOWING standard input'"
 for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done        # the size
+# Each key once the one before is on every student's screen.
 for k in + + -; do
+    c=$(wc -l <"$TMPD/teacher.trace")
     tm send-keys -t t "$k"
-    sleep 2.5
+    until_ok 5 lines_above "$TMPD/teacher.trace" "$c" ||
+        echo "FAIL teacher: no sample of the new configuration 5 s after '$k'"
+    until_ok 5 drawn_after "$(tail -n 1 "$TMPD/teacher.trace" | awk '{ printf "%.6f", $3 - $2 / 1e3 }')"
 done
 tm send-keys -t t q
 # The teacher's trace: a line a configuration, "gen ms drawn": the key was
@@ -53,11 +72,9 @@ med=$(sed -n "$(( (n + 1) / 2 ))p" <<<"$lats"); max=$(tail -n 1 <<<"$lats")
 teacher=$(tail -n 3 "$TMPD/teacher.trace" | awk '{ printf "%s%.0f", (NR > 1 ? ", " : ""), $2 }')
 check "follow: $N students, 3 keys: from the teacher's key to each screen's first sample, median ${med} s, slowest ${max} s (the teacher's own: ${teacher} ms; under 1.5 s)" \
     awk -v l="$max" -v n="$n" -v want=$((N * 3)) 'BEGIN { exit !(n == want && l < 1.5) }'
-sleep 1
 check "students: the recording ended (the teacher quit)" \
-    bash -c "tmux -L '$MANY' capture-pane -p -t s2 | grep -q 'the recording ended'"
+    until_ok 5 bash -c "tmux -L '$MANY' capture-pane -p -t s2 | grep -q 'the recording ended'"
 for i in $(seq 1 "$N"); do tmux -L "$MANY" send-keys -t "s$i" q; done
-sleep 1
-check "students: all quit" bash -c "! tmux -L '$MANY' ls 2>/dev/null | grep -q ."
+check "students: all quit" until_ok 5 bash -c "! tmux -L '$MANY' ls 2>/dev/null | grep -q ."
 echo "$E2E_PASS passed, $E2E_FAIL failed"
 [ "$E2E_FAIL" = 0 ]

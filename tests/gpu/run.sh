@@ -2,8 +2,9 @@
 # make test-gpu: on a machine with a CUDA GPU.
 #  1. the configurations judged on what they compute (tests/gpu/jobs.sh),
 #     eight jobs at once: every host-memory kind (with its flags) x
-#     direction x method at three sizes, zero-copy, VMM, constant, the
-#     concurrent kernels, runtime, pitched memory, host allocation: verified,
+#     direction x method at 4 KiB and 64 MiB, zero-copy, VMM, constant, the
+#     concurrent kernels, pitched memory, host allocation (before them,
+#     alone, runtime's new process a sample): verified,
 #     plausible against the device's ceilings, refusals naming the problem;
 #  2. then one process at a time, what is timed against a bound or a
 #     reference: pinned copy-engine H2D/D2H at 64 MiB at >= 80% of PCIe,
@@ -37,7 +38,10 @@ fi
 SAMPLES=${SAMPLES:-8}
 : >"$LOG/traced.list"
 : >"$LOG/times.txt"
-echo "0 the jobs judged on what they compute, $POOL at once" >"$LOG/sections.txt"
+echo "0 runtime: a new process a sample, alone" >"$LOG/sections.txt"
+JOB=r- job_runtime init
+JOB=r- job_runtime jit
+echo "$SECONDS the jobs judged on what they compute, $POOL at once" >>"$LOG/sections.txt"
 run_jobs
 
 section "transfer: pinned copies at 64 MiB against the link"
