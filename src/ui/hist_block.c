@@ -288,7 +288,7 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
     } else if (axis_row) {
         /* A series this device cannot produce says why instead. */
         if (u->st.gen == u->cur.gen && (u->st.info.skipped & (1u << si)))
-            ui_putf(row, x, w, ui_role(u, C_GHOST), " not run on this device: %s",
+            ui_putf(row, x, w, ui_role(u, C_GHOST), " not run here: %s",
                  u->st.info.why_skipped);
         else
             ui_put(row, x, w, ui_role(u, C_GHOST), " waiting for samples");

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "gputui/experiments/exp_transfer.h"
+#include "gputui/measure/run.h"
 #include "gputui/record/record.h"
 
 static char path[64];
@@ -103,6 +104,34 @@ static void tolerant_reading(void **state)
     gt_recording_free(&rec);
 }
 
+/* A recording made before a series existed: the series is marked never
+ * produced, with why, so that nothing waits for its samples. */
+static void older_series(void **state)
+{
+    gt_recording rec;
+    gt_err err;
+    gt_run r;
+    (void)state;
+    /* bidir has two series; this recording holds the first only */
+    assert_int_equal(parse_text(HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\","
+                                "\"values\":{\"dir\":\"bidir\"}}\n" SMP, &rec, &err), 0);
+    assert_int_equal(gt_rec_config_run(&rec.cfg[0], &r), 0);
+    assert_int_equal(r.nseries, 2);
+    assert_int_equal(r.info.skipped, 2u);
+    assert_non_null(strstr(r.info.why_skipped, "the recording has none"));
+    gt_run_free(&r);
+    gt_recording_free(&rec);
+    /* both series there: nothing is marked */
+    assert_int_equal(parse_text(HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\","
+                                "\"values\":{\"dir\":\"bidir\"}}\n" SMP
+                                "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":1,"
+                                "\"verify\":\"full\",\"sec\":0.001,\"bytes\":8}\n", &rec, &err), 0);
+    assert_int_equal(gt_rec_config_run(&rec.cfg[0], &r), 0);
+    assert_int_equal(r.info.skipped, 0u);
+    gt_run_free(&r);
+    gt_recording_free(&rec);
+}
+
 /* Files no reader should take: devices, FIFOs (not waited on), a
  * directory; a line over GT_REC_MAX_LINE, plain and compressed, stops the
  * reader with FILE:LINE in bounded memory. */
@@ -166,7 +195,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(bad_files), cmocka_unit_test(tolerant_reading),
-        cmocka_unit_test(hostile_files),
+        cmocka_unit_test(hostile_files), cmocka_unit_test(older_series),
     };
     return cmocka_run_group_tests_name("record_input", tests, NULL, NULL);
 }

@@ -155,6 +155,9 @@ const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len);
  * here; free it with gt_run_free). -1 if out of memory for its timeline. */
 int gt_rec_config_run(const gt_rec_config *c, struct gt_run *r);
 
+/* A series c holds no sample of (gputui measured it only after the
+ * recording was made) is marked in info as never produced, with why. */
+void gt_rec_config_skip_unrecorded(const gt_rec_config *c, gt_setup_info *info);
 /* Whether c is that configuration (values that do not apply aside). */
 bool gt_rec_config_is(const gt_rec_config *c, const gt_experiment *exp, const int64_t *vals);
 /* Index of the configuration with exactly these values, or -1. */

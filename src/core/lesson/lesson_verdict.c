@@ -238,6 +238,12 @@ void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_d
             return;
         }
         se = &r->s[s];
+        if (se->lat.count == 0 && (r->info.skipped & (1u << s))) {
+            v->kind = GT_VERDICT_CANNOT;
+            snprintf(v->text, sizeof v->text, "cannot tell here: %s is not run here: %s",
+                     ref[i]->label, r->info.why_skipped);
+            return;
+        }
         if (se->lat.count < need) {
             snprintf(v->text, sizeof v->text, "measuring: %s has %llu of %llu samples",
                      ref[i]->label, (unsigned long long)se->lat.count,

@@ -391,10 +391,30 @@ int gt_recording_parse(gt_recording *r, const char *name, const char *buf, size_
     return 0;
 }
 
+void gt_rec_config_skip_unrecorded(const gt_rec_config *c, gt_setup_info *info)
+{
+    const char *names[GT_MAX_SERIES];
+    uint32_t seen = 0, missing;
+    int ns = c->exp->series(c->vals, names);
+
+    if (c->n == 0)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        seen |= 1u << c->s[i].series;
+    missing = (ns >= 32 ? ~0u : (1u << ns) - 1) & ~seen & ~info->skipped;
+    if (!missing)
+        return;
+    if (!info->skipped)
+        snprintf(info->why_skipped, sizeof info->why_skipped,
+                 "the recording has none (made before gputui measured it)");
+    info->skipped |= missing;
+}
+
 int gt_rec_config_run(const gt_rec_config *c, gt_run *r)
 {
     gt_run_init(r, c->exp, c->vals, c->gen);
     r->info = c->info;
+    gt_rec_config_skip_unrecorded(c, &r->info);
     for (size_t k = 0; k < c->n; k++)
         gt_run_add(r, &c->s[k]);
     return c->tl ? gt_run_set_timeline(r, c->tl) : 0;

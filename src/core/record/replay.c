@@ -101,6 +101,8 @@ static int setup(void **state, const int64_t *vals, const gt_devprops *p,
     c = &rec->cfg[idx];
     gt_trace_replay(c->trace);      /* the recorded calls stand for ours */
     *info = c->info;
+    if (!growing((size_t)idx))
+        gt_rec_config_skip_unrecorded(c, info);
     if (c->n == 0 && c->error[0]) {
         gt_err_set(err, GT_EXIT_FAIL, "recorded: %s", c->error);
         unlock();

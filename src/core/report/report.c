@@ -188,6 +188,10 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
         double factor = 1.0, ceil;
         char label[64];
 
+        if (se->lat.count == 0 && se->failed == 0 && (r->info.skipped & (1u << s))) {
+            fprintf(f, "\n%s: not run here: %s\n", se->name, r->info.why_skipped);
+            continue;
+        }
         gt_dist_summary(&se->lat, &lat);
         gt_dist_summary(&se->bw, &bw);
         fprintf(f, "\n%s: %llu samples (%llu fully verified, %llu sampled check, "
