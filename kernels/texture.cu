@@ -1,9 +1,12 @@
 // The texture experiment's kernels (src/gpu/texture.c declares them): one
 // 5-point stencil (a texel and its four neighbours, summed), each thread
-// writing its result at gy * w + gx, read from memory by index (linear or
-// pitched), from a CUDA array through a texture object (tex2D), or from
-// linear memory through one (tex1Dfetch); and the check of every output.
-// A block is 32 x 8 threads, the grid w / 32 x h / 8.
+// writing its result for (gx, gy) whatever texel its walk centres on. The
+// taps are read from memory by index (linear or pitched), from linear
+// memory through a texture object (tex1Dfetch), from a CUDA array through
+// a surface object (surf2Dread, the result written with surf2Dwrite into
+// another array), or from a CUDA array through a texture object (tex2D,
+// filtering and addressing in the texture unit); and the check of every
+// output. A block is 32 x 8 threads, the grid w / 32 x h / 8.
 #include <stdint.h>
 
 #include <type_traits>
@@ -21,9 +24,51 @@ __device__ __forceinline__ int tap_y(int k) { return k == 3 ? -1 : k == 4 ? 1 : 
 __device__ float texel_sum(float v) { return v; }
 __device__ float texel_sum(uchar4 v) { return (float)v.x + v.y + v.z + v.w; }
 
-template <typename T, int ACC>
-__global__ void tx_mem(const char *base, size_t pitch, uint32_t w, uint32_t h, int address,
-                       float *out)
+// Where the taps come from, texel (x, y) inside the image.
+template <typename T> struct from_memory {
+    const char *base;
+    size_t pitch;
+    __device__ T operator()(uint32_t x, uint32_t y) const
+    {
+        return *(const T *)(base + (size_t)y * pitch + (size_t)x * sizeof(T));
+    }
+};
+template <typename T> struct from_lintex {
+    cudaTextureObject_t t;
+    uint32_t w;
+    __device__ T operator()(uint32_t x, uint32_t y) const
+    {
+        return tex1Dfetch<T>(t, (int)((size_t)y * w + x));
+    }
+};
+template <typename T> struct from_surface {    // x in bytes
+    cudaSurfaceObject_t s;
+    __device__ T operator()(uint32_t x, uint32_t y) const
+    {
+        return surf2Dread<T>(s, (int)(x * sizeof(T)), (int)y);
+    }
+};
+
+// Where a thread's result goes.
+struct to_memory {
+    float *out;
+    uint32_t w;
+    __device__ void operator()(uint32_t gx, uint32_t gy, float v) const
+    {
+        out[(size_t)gy * w + gx] = v;
+    }
+};
+struct to_surface {
+    cudaSurfaceObject_t s;
+    __device__ void operator()(uint32_t gx, uint32_t gy, float v) const
+    {
+        surf2Dwrite(v, s, (int)(gx * sizeof(float)), (int)gy);
+    }
+};
+
+// The reads that handle the edges by hand (clamped or wrapped here).
+template <typename T, int ACC, typename READ, typename WRITE>
+__global__ void tx_taps(READ read, WRITE write, uint32_t w, uint32_t h, int address)
 {
     uint32_t gx = blockIdx.x * 32 + threadIdx.x, gy = blockIdx.y * 8 + threadIdx.y, sx, sy;
     float sum = 0;
@@ -33,26 +78,9 @@ __global__ void tx_mem(const char *base, size_t pitch, uint32_t w, uint32_t h, i
     for (int k = 0; k < 5; k++) {
         uint32_t x = gt_tx_edge((int64_t)sx + tap_x(k), w, address);
         uint32_t y = gt_tx_edge((int64_t)sy + tap_y(k), h, address);
-        sum += texel_sum(*(const T *)(base + (size_t)y * pitch + (size_t)x * sizeof(T)));
+        sum += texel_sum(read(x, y));
     }
-    out[(size_t)gy * w + gx] = sum;
-}
-
-template <typename T, int ACC>
-__global__ void tx_lintex(cudaTextureObject_t t, uint32_t w, uint32_t h, int address,
-                          float *out)
-{
-    uint32_t gx = blockIdx.x * 32 + threadIdx.x, gy = blockIdx.y * 8 + threadIdx.y, sx, sy;
-    float sum = 0;
-
-    gt_tx_walk(ACC, gx, gy, w, h, &sx, &sy);
-#pragma unroll
-    for (int k = 0; k < 5; k++) {
-        uint32_t x = gt_tx_edge((int64_t)sx + tap_x(k), w, address);
-        uint32_t y = gt_tx_edge((int64_t)sy + tap_y(k), h, address);
-        sum += texel_sum(tex1Dfetch<T>(t, (int)((size_t)y * w + x)));
-    }
-    out[(size_t)gy * w + gx] = sum;
+    write(gx, gy, sum);
 }
 
 // The texture unit handles the edges: the coordinates go past them as
@@ -98,47 +126,37 @@ __global__ void tx_check(const float *out, const float *expect, size_t n, float 
         atomicAdd(bad, b);
 }
 
-template <typename T>
-cudaError_t mem(int access, const void *base, size_t pitch, uint32_t w, uint32_t h, int address,
-                float *out, cudaStream_t s)
+// The kernel of walk ACC, launched as launch(std::integral_constant<int, ACC>).
+template <typename LAUNCH> cudaError_t by_walk(int access, LAUNCH launch)
 {
-    dim3 grid(w / 32, h / 8), block(32, 8);
-    const char *b = (const char *)base;
     switch (access) {
-    case GT_TX_COLUMN: tx_mem<T, GT_TX_COLUMN><<<grid, block, 0, s>>>(b, pitch, w, h, address, out); break;
-    case GT_TX_ROTATED: tx_mem<T, GT_TX_ROTATED><<<grid, block, 0, s>>>(b, pitch, w, h, address, out); break;
-    case GT_TX_TILE: tx_mem<T, GT_TX_TILE><<<grid, block, 0, s>>>(b, pitch, w, h, address, out); break;
-    default: tx_mem<T, GT_TX_ROW><<<grid, block, 0, s>>>(b, pitch, w, h, address, out); break;
+    case GT_TX_COLUMN: launch(std::integral_constant<int, GT_TX_COLUMN>()); break;
+    case GT_TX_ROTATED: launch(std::integral_constant<int, GT_TX_ROTATED>()); break;
+    case GT_TX_TILE: launch(std::integral_constant<int, GT_TX_TILE>()); break;
+    default: launch(std::integral_constant<int, GT_TX_ROW>()); break;
     }
     return cudaGetLastError();
 }
 
-template <typename T>
-cudaError_t lintex(int access, cudaTextureObject_t t, uint32_t w, uint32_t h, int address,
-                   float *out, cudaStream_t s)
+const dim3 block(32, 8);
+
+template <typename T, typename READ, typename WRITE>
+cudaError_t taps(int access, READ r, WRITE o, uint32_t w, uint32_t h, int address,
+                 cudaStream_t s)
 {
-    dim3 grid(w / 32, h / 8), block(32, 8);
-    switch (access) {
-    case GT_TX_COLUMN: tx_lintex<T, GT_TX_COLUMN><<<grid, block, 0, s>>>(t, w, h, address, out); break;
-    case GT_TX_ROTATED: tx_lintex<T, GT_TX_ROTATED><<<grid, block, 0, s>>>(t, w, h, address, out); break;
-    case GT_TX_TILE: tx_lintex<T, GT_TX_TILE><<<grid, block, 0, s>>>(t, w, h, address, out); break;
-    default: tx_lintex<T, GT_TX_ROW><<<grid, block, 0, s>>>(t, w, h, address, out); break;
-    }
-    return cudaGetLastError();
+    return by_walk(access, [&](auto acc) {
+        tx_taps<T, decltype(acc)::value><<<dim3(w / 32, h / 8), block, 0, s>>>(r, o, w, h, address);
+    });
 }
 
 template <typename T>
 cudaError_t array(int access, cudaTextureObject_t t, uint32_t w, uint32_t h, int filtered,
                   int norm, float *out, cudaStream_t s)
 {
-    dim3 grid(w / 32, h / 8), block(32, 8);
-    switch (access) {
-    case GT_TX_COLUMN: tx_array<T, GT_TX_COLUMN><<<grid, block, 0, s>>>(t, w, h, filtered, norm, out); break;
-    case GT_TX_ROTATED: tx_array<T, GT_TX_ROTATED><<<grid, block, 0, s>>>(t, w, h, filtered, norm, out); break;
-    case GT_TX_TILE: tx_array<T, GT_TX_TILE><<<grid, block, 0, s>>>(t, w, h, filtered, norm, out); break;
-    default: tx_array<T, GT_TX_ROW><<<grid, block, 0, s>>>(t, w, h, filtered, norm, out); break;
-    }
-    return cudaGetLastError();
+    return by_walk(access, [&](auto acc) {
+        tx_array<T, decltype(acc)::value><<<dim3(w / 32, h / 8), block, 0, s>>>(t, w, h, filtered,
+                                                                                 norm, out);
+    });
 }
 
 }  // namespace
@@ -147,15 +165,30 @@ extern "C" cudaError_t gt_k_tx_mem(int type, int access, const void *base, size_
                                    uint32_t w, uint32_t h, int address, float *out,
                                    cudaStream_t s)
 {
-    return type == GT_TX_UCHAR4 ? mem<uchar4>(access, base, pitch, w, h, address, out, s)
-                                : mem<float>(access, base, pitch, w, h, address, out, s);
+    const char *b = (const char *)base;
+    to_memory o{out, w};
+    if (type == GT_TX_UCHAR4)
+        return taps<uchar4>(access, from_memory<uchar4>{b, pitch}, o, w, h, address, s);
+    return taps<float>(access, from_memory<float>{b, pitch}, o, w, h, address, s);
 }
 
 extern "C" cudaError_t gt_k_tx_lintex(int type, int access, cudaTextureObject_t t, uint32_t w,
                                       uint32_t h, int address, float *out, cudaStream_t s)
 {
-    return type == GT_TX_UCHAR4 ? lintex<uchar4>(access, t, w, h, address, out, s)
-                                : lintex<float>(access, t, w, h, address, out, s);
+    to_memory o{out, w};
+    if (type == GT_TX_UCHAR4)
+        return taps<uchar4>(access, from_lintex<uchar4>{t, w}, o, w, h, address, s);
+    return taps<float>(access, from_lintex<float>{t, w}, o, w, h, address, s);
+}
+
+extern "C" cudaError_t gt_k_tx_surface(int type, int access, cudaSurfaceObject_t in, uint32_t w,
+                                       uint32_t h, int address, cudaSurfaceObject_t out,
+                                       cudaStream_t s)
+{
+    to_surface o{out};
+    if (type == GT_TX_UCHAR4)
+        return taps<uchar4>(access, from_surface<uchar4>{in}, o, w, h, address, s);
+    return taps<float>(access, from_surface<float>{in}, o, w, h, address, s);
 }
 
 extern "C" cudaError_t gt_k_tx_array(int type, int access, cudaTextureObject_t t, uint32_t w,

@@ -2,15 +2,18 @@
  * src/core/experiments/exp_texture.c, the kernels kernels/texture.cu).
  *
  * Set-up writes the image into pinned memory and from there into a
- * cudaMalloc buffer, a cudaMallocPitch buffer and a CUDA array; makes a
- * texture object on the array (the filter, address mode and coordinates
- * asked for) and one on the cudaMalloc buffer (tex1Dfetch); and computes
- * on the host what every thread must write: the point stencil, and with
+ * cudaMalloc buffer, a cudaMallocPitch buffer, a CUDA array, and a second
+ * CUDA array made for surfaces (cudaArraySurfaceLoadStore) beside a third
+ * for the surface kernel's results; makes a texture object on the first
+ * array (the filter, address mode and coordinates asked for), one on the
+ * cudaMalloc buffer (tex1Dfetch) and two surface objects; and computes on
+ * the host what every thread must write: the point stencil, and with
  * filter=linear the bilinear one (gt_tx_expected). Each sample, behind
  * the timing gate: cudaMemcpy2DToArray and cudaMemcpy2D refill the array
- * and the pitched buffer, then the four stencil kernels run, each between
- * events; then a kernel compares every output with the host's, exactly,
- * or within the texture unit's 1/256 steps where it filtered. */
+ * and the pitched buffer, then the five stencil kernels run, each between
+ * events; then the surface's results are copied out of their array and a
+ * kernel compares every output with the host's, exactly, or within the
+ * texture unit's 1/256 steps where it filtered. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,11 +30,14 @@ cudaError_t gt_k_tx_lintex(int type, int access, cudaTextureObject_t t, uint32_t
                            int address, float *out, cudaStream_t s);
 cudaError_t gt_k_tx_array(int type, int access, cudaTextureObject_t t, uint32_t w, uint32_t h,
                           int filtered, int norm, float *out, cudaStream_t s);
+cudaError_t gt_k_tx_surface(int type, int access, cudaSurfaceObject_t in, uint32_t w, uint32_t h,
+                            int address, cudaSurfaceObject_t out, cudaStream_t s);
 cudaError_t gt_k_tx_check(const float *out, const float *expect, size_t n, float tol,
                           unsigned long long *bad, int blocks, cudaStream_t s);
 
-#define NEV 7
-#define NK 4            /* stencil kernels: the series GT_TX_S_LINEAR .. GT_TX_S_LINTEX */
+#define NEV 8
+#define NK 5            /* stencil kernels: their outputs, the surface's last (K_SURF) */
+#define K_SURF 4
 
 typedef struct tx {
     int type, access, filter, address, norm, blocks;
@@ -39,9 +45,10 @@ typedef struct tx {
     size_t n, bytes, pitch;
     void *host;                         /* the image, pinned */
     void *lin, *pit;                    /* cudaMalloc, cudaMallocPitch */
-    cudaArray_t arr;
+    cudaArray_t arr, arr_surf, arr_out;  /* the texture's; the surface's, its results */
     cudaTextureObject_t tex_arr, tex_lin;
-    bool has_tex_arr, has_tex_lin;
+    cudaSurfaceObject_t surf_in, surf_out;
+    bool has_tex_arr, has_tex_lin, has_surf_in, has_surf_out;
     float *out[NK];
     float *expect_point, *expect_filtered;
     unsigned long long *dbad, *hbad;    /* NK counts: device, read back (pinned) */
@@ -62,8 +69,16 @@ static void teardown(void *state)
         GT_CUDA_Q(cudaDestroyTextureObject(z->tex_arr));
     if (z->has_tex_lin)
         GT_CUDA_Q(cudaDestroyTextureObject(z->tex_lin));
+    if (z->has_surf_in)
+        GT_CUDA_Q(cudaDestroySurfaceObject(z->surf_in));
+    if (z->has_surf_out)
+        GT_CUDA_Q(cudaDestroySurfaceObject(z->surf_out));
     if (z->arr)
         GT_CUDA_Q(cudaFreeArray(z->arr));
+    if (z->arr_surf)
+        GT_CUDA_Q(cudaFreeArray(z->arr_surf));
+    if (z->arr_out)
+        GT_CUDA_Q(cudaFreeArray(z->arr_out));
     gt_free_device(&z->lin);
     gt_free_device(&z->pit);
     for (int i = 0; i < NK; i++)
@@ -127,6 +142,16 @@ static int textures(tx *z, gt_err *err)
     if (GT_CUDA(err, cudaCreateTextureObject(&z->tex_lin, &rd, &td, NULL)))
         return -1;
     z->has_tex_lin = true;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = z->arr_surf;
+    if (GT_CUDA(err, cudaCreateSurfaceObject(&z->surf_in, &rd)))
+        return -1;
+    z->has_surf_in = true;
+    rd.res.array.array = z->arr_out;
+    if (GT_CUDA(err, cudaCreateSurfaceObject(&z->surf_out, &rd)))
+        return -1;
+    z->has_surf_out = true;
     return 0;
 }
 
@@ -175,20 +200,29 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     fill_image(z);
     {
         struct cudaChannelFormatDesc cd = channel(z);
+        struct cudaChannelFormatDesc fd = cudaCreateChannelDesc(32, 0, 0, 0,
+                                                                cudaChannelFormatKindFloat);
         if (GT_CUDA_ALLOC(err, cudaMalloc(&z->lin, z->bytes)) ||
             GT_CUDA_ALLOC(err, cudaMallocPitch(&z->pit, &z->pitch, (size_t)z->w * 4, z->h)) ||
             GT_CUDA_ALLOC(err, cudaMallocArray(&z->arr, &cd, z->w, z->h, 0)) ||
+            GT_CUDA_ALLOC(err, cudaMallocArray(&z->arr_surf, &cd, z->w, z->h,
+                                               cudaArraySurfaceLoadStore)) ||
+            GT_CUDA_ALLOC(err, cudaMallocArray(&z->arr_out, &fd, z->w, z->h,
+                                               cudaArraySurfaceLoadStore)) ||
             GT_CUDA(err, cudaMemcpy(z->lin, z->host, z->bytes, cudaMemcpyHostToDevice)) ||
             GT_CUDA(err, cudaMemcpy2D(z->pit, z->pitch, z->host, (size_t)z->w * 4,
                                       (size_t)z->w * 4, z->h, cudaMemcpyHostToDevice)) ||
             GT_CUDA(err, cudaMemcpy2DToArray(z->arr, 0, 0, z->host, (size_t)z->w * 4,
+                                             (size_t)z->w * 4, z->h, cudaMemcpyHostToDevice)) ||
+            GT_CUDA(err, cudaMemcpy2DToArray(z->arr_surf, 0, 0, z->host, (size_t)z->w * 4,
                                              (size_t)z->w * 4, z->h, cudaMemcpyHostToDevice)) ||
             textures(z, err))
             goto fail;
     }
     gt_format_size(z->bytes, sz, sizeof sz);
     gt_setup_info_time(info, gt_now() - t0, "the image, %u x %u %s (%s): pinned, cudaMalloc, "
-                       "cudaMallocPitch (pitch %zu B), cudaMallocArray, two texture objects",
+                       "cudaMallocPitch (pitch %zu B), cudaMallocArray (three: one for surfaces, one for "
+                       "their results), two texture objects, two surface objects",
                        z->w, z->h, z->type == GT_TX_FLOAT ? "float" : "uchar4", sz, z->pitch);
     t0 = gt_now();
     for (int i = 0; i < NK; i++)
@@ -256,11 +290,17 @@ static int run(void *state, gt_sample *out, gt_err *err)
         GT_CUDA(err, cudaEventRecord(z->e[5], z->s)) ||
         GT_CUDA(err, gt_k_tx_lintex(z->type, z->access, z->tex_lin, z->w, z->h, z->address,
                                     z->out[GT_TX_S_LINTEX], z->s)) ||
-        GT_CUDA(err, cudaEventRecord(z->e[6], z->s))) {
+        GT_CUDA(err, cudaEventRecord(z->e[6], z->s)) ||
+        GT_CUDA(err, gt_k_tx_surface(z->type, z->access, z->surf_in, z->w, z->h, z->address,
+                                     z->surf_out, z->s)) ||
+        GT_CUDA(err, cudaEventRecord(z->e[7], z->s))) {
         gt_gate_open(&z->gate);
         return -1;
     }
     gt_gate_open(&z->gate);
+    if (GT_CUDA(err, cudaMemcpy2DFromArrayAsync(z->out[K_SURF], row, z->arr_out, 0, 0, row, z->h,
+                                                cudaMemcpyDeviceToDevice, z->s)))
+        return -1;
     for (int k = 0; k < NK; k++) {
         bool filtered = k == GT_TX_S_ARRAY && z->filter == GT_TX_LINEAR;
         if (GT_CUDA(err, gt_k_tx_check(z->out[k], filtered ? z->expect_filtered :
@@ -278,12 +318,18 @@ static int run(void *state, gt_sample *out, gt_err *err)
     static const int from[GT_TX_NSERIES] = {
         [GT_TX_S_FILL_ARRAY] = 0, [GT_TX_S_FILL_PITCH] = 1, [GT_TX_S_LINEAR] = 2,
         [GT_TX_S_PITCHED] = 3, [GT_TX_S_ARRAY] = 4, [GT_TX_S_LINTEX] = 5,
+        [GT_TX_S_SURFACE] = 6,
+    };
+    /* each series' output; a fill is checked by the kernel that reads what it wrote */
+    static const int checked_by[GT_TX_NSERIES] = {
+        [GT_TX_S_LINEAR] = GT_TX_S_LINEAR, [GT_TX_S_PITCHED] = GT_TX_S_PITCHED,
+        [GT_TX_S_ARRAY] = GT_TX_S_ARRAY, [GT_TX_S_LINTEX] = GT_TX_S_LINTEX,
+        [GT_TX_S_FILL_ARRAY] = GT_TX_S_ARRAY, [GT_TX_S_FILL_PITCH] = GT_TX_S_PITCHED,
+        [GT_TX_S_SURFACE] = K_SURF,
     };
     for (int s = 0; s < GT_TX_NSERIES; s++) {
         float ms = 0;
-        /* a fill is checked by the kernel that reads what it wrote */
-        uint64_t b = s == GT_TX_S_FILL_ARRAY ? bad[GT_TX_S_ARRAY] :
-                     s == GT_TX_S_FILL_PITCH ? bad[GT_TX_S_PITCHED] : bad[s];
+        uint64_t b = bad[checked_by[s]];
         if (GT_CUDA(err, cudaEventElapsedTime(&ms, z->e[from[s]], z->e[from[s] + 1])))
             return -1;
         out[s] = (gt_sample){.series = (uint8_t)s, .verify = b ? GT_V_FAILED : GT_V_FULL,

@@ -32,6 +32,7 @@ static void values_and_refusals(void **state)
     assert_int_equal(e->series(v, names), GT_TX_NSERIES);
     assert_string_equal(names[GT_TX_S_ARRAY], "array (texture)");
     assert_string_equal(names[GT_TX_S_FILL_PITCH], "fill pitched");
+    assert_string_equal(names[GT_TX_S_SURFACE], "array (surface)");
     assert_int_equal(gt_experiment_check(e, v, &p, err, sizeof err), 0);
     v[GT_TX_WIDTH] = 100;
     assert_int_equal(gt_experiment_check(e, v, &p, err, sizeof err), -1);
@@ -46,10 +47,10 @@ static void values_and_refusals(void **state)
     assert_non_null(strstr(err, "wrap needs normalized=on"));
     v[GT_TX_NORMALIZED] = 1;
     assert_int_equal(gt_experiment_check(e, v, &p, err, sizeof err), 0);
-    /* ten images' worth must fit in half the free memory */
+    /* twelve images' worth must fit in half the free memory */
     gt_dp_set(&p, GT_DP_MEM_FREE, 1ll << 30);
     assert_int_equal(gt_experiment_check(e, v, &p, err, sizeof err), -1);
-    assert_non_null(strstr(err, "640 MiB of device memory"));
+    assert_non_null(strstr(err, "768 MiB of device memory"));
     assert_non_null(strstr(err, "more than half of the 1 GiB free"));
 }
 
@@ -120,14 +121,17 @@ static void ceilings_and_summary(void **state)
     {
         static const double sec[GT_TX_NSERIES] = {
             [GT_TX_S_LINEAR] = 0.4e-3, [GT_TX_S_PITCHED] = 0.38e-3, [GT_TX_S_ARRAY] = 0.1e-3,
-            [GT_TX_S_LINTEX] = 0.3e-3, [GT_TX_S_FILL_ARRAY] = 1.5e-3, [GT_TX_S_FILL_PITCH] = 1.2e-3};
+            [GT_TX_S_LINTEX] = 0.3e-3, [GT_TX_S_FILL_ARRAY] = 1.5e-3, [GT_TX_S_FILL_PITCH] = 1.2e-3,
+            [GT_TX_S_SURFACE] = 0.12e-3};
         run_add_each(&r, 1, sec, GT_TX_NSERIES, 64 << 20, 3);
     }
-    assert_int_equal(e->summary(&r, &p, lines, GT_SUMMARY_LINES), 3);
+    assert_int_equal(e->summary(&r, &p, lines, GT_SUMMARY_LINES), 4);
     assert_string_equal(lines[0], "the array through a texture: 0.25x linear memory's time");
     assert_string_equal(lines[1], "pitched memory 0.95x, linear memory through a texture 0.75x "
                                   "linear memory's time");
-    assert_non_null(strstr(lines[2], "1.25x the time of filling pitched memory"));
+    assert_string_equal(lines[2], "the array through a surface (read, and the result written "
+                                  "into an array): 0.30x linear memory's time");
+    assert_non_null(strstr(lines[3], "1.25x the time of filling pitched memory"));
     /* y: the array's kernel as traffic, and what the walk does */
     int n = e->why(&r, GT_TX_S_ARRAY, &p, lines, GT_SUMMARY_LINES);
     assert_int_equal(n, 5);

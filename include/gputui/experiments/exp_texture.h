@@ -1,6 +1,7 @@
 /* exp_texture.h - parameter indices and series of the texture experiment
  * (one 2D stencil read from linear memory, pitched memory, a CUDA array
- * through a texture object, and linear memory through one), shared by its
+ * through a texture object, linear memory through one, and a CUDA array
+ * through a surface object), shared by its
  * table row (core) and its back-end (gpu). */
 #ifndef GPUTUI_EXP_TEXTURE_H
 #define GPUTUI_EXP_TEXTURE_H
@@ -22,7 +23,8 @@ enum { GT_TX_ROW, GT_TX_COLUMN, GT_TX_ROTATED, GT_TX_TILE };
 enum { GT_TX_POINT, GT_TX_LINEAR };
 enum { GT_TX_CLAMP, GT_TX_WRAP };
 
-/* The series, in this order. */
+/* The series, in this order (the surface last: recordings made before it
+ * keep their indices). */
 enum {
     GT_TX_S_LINEAR,     /* cudaMalloc, indexed loads */
     GT_TX_S_PITCHED,    /* cudaMallocPitch, indexed loads */
@@ -30,6 +32,8 @@ enum {
     GT_TX_S_LINTEX,     /* the cudaMalloc buffer through a texture object (tex1Dfetch) */
     GT_TX_S_FILL_ARRAY, /* cudaMemcpy2DToArray from pinned memory */
     GT_TX_S_FILL_PITCH, /* cudaMemcpy2D into the pitched buffer from pinned memory */
+    GT_TX_S_SURFACE,    /* a CUDA array through a surface object (surf2Dread), the result
+                         * written through another (surf2Dwrite) into a second array */
     GT_TX_NSERIES
 };
 

@@ -1,6 +1,7 @@
 /* The texture experiment's table row: one 5-point stencil over a 2D image
- * read four ways (linear memory, pitched memory, a CUDA array through a
- * texture object, linear memory through a texture object), under a walk
+ * read five ways (linear memory, pitched memory, a CUDA array through a
+ * texture object, linear memory through a texture object, a CUDA array
+ * through a surface object that also writes the result), under a walk
  * that suits linear memory (rows) or not (columns, a diagonal, scrambled
  * tiles), with the array's filtering and addressing; and what filling the
  * array costs beside filling pitched memory. The GPU side is
@@ -61,6 +62,7 @@ static int series(const int64_t *v, const char **names)
     names[GT_TX_S_LINTEX] = "linear (texture)";
     names[GT_TX_S_FILL_ARRAY] = "fill array";
     names[GT_TX_S_FILL_PITCH] = "fill pitched";
+    names[GT_TX_S_SURFACE] = "array (surface)";
     return GT_TX_NSERIES;
 }
 
@@ -74,6 +76,7 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     double lin = gt_run_p50(r, GT_TX_S_LINEAR), pit = gt_run_p50(r, GT_TX_S_PITCHED);
     double arr = gt_run_p50(r, GT_TX_S_ARRAY), ltx = gt_run_p50(r, GT_TX_S_LINTEX);
     double fa = gt_run_p50(r, GT_TX_S_FILL_ARRAY), fp = gt_run_p50(r, GT_TX_S_FILL_PITCH);
+    double sf = gt_run_p50(r, GT_TX_S_SURFACE);
     int n = 0;
 
     (void)p;
@@ -86,6 +89,9 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     if (n < max && isfinite(pit) && isfinite(ltx))
         snprintf(lines[n++], sizeof lines[0], "pitched memory %.2fx, linear memory through a "
                  "texture %.2fx linear memory's time", pit / lin, ltx / lin);
+    if (n < max && isfinite(sf))
+        snprintf(lines[n++], sizeof lines[0], "the array through a surface (read, and the result "
+                 "written into an array): %.2fx linear memory's time", sf / lin);
     if (n < max && isfinite(fa) && isfinite(fp) && fp > 0)
         snprintf(lines[n++], sizeof lines[0], "filling the array (cudaMemcpy2DToArray) %.2fx "
                  "the time of filling pitched memory (cudaMemcpy2D)", fa / fp);
@@ -95,8 +101,9 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
 {
     char a[32], b[32];
-    /* the image in four forms, four outputs, two expected results */
-    uint64_t need = 10 * image_bytes(v);
+    /* the image in four forms (one a surface's array), five outputs and the
+     * surface's output array, two expected results */
+    uint64_t need = 12 * image_bytes(v);
 
     if (v[GT_TX_WIDTH] % 32 || v[GT_TX_HEIGHT] % 8) {
         snprintf(err, n, "%s: %lld; allowed: a multiple of %d, 64 to 16384",
@@ -112,7 +119,7 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     }
     if (gt_dp_ok(p, GT_DP_MEM_FREE) && need > (uint64_t)gt_dp_get(p, GT_DP_MEM_FREE) / 2) {
         snprintf(err, n, "width x height: %s of device memory for the image's four forms, the "
-                 "outputs and the expected results, more than half of the %s free",
+                 "outputs (one an array) and the expected results, more than half of the %s free",
                  gt_format_size(need, a, sizeof a),
                  gt_format_size((uint64_t)gt_dp_get(p, GT_DP_MEM_FREE), b, sizeof b));
         return -1;
@@ -247,6 +254,9 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
              "them%s", v[GT_TX_FILTER] == GT_TX_LINEAR ? "; each fetch blends four texels" : "");
     else if (s == GT_TX_S_LINTEX)
         LINE("the same bytes as linear memory, read through the texture cache by index");
+    else if (s == GT_TX_S_SURFACE)
+        LINE("an array in the same layout, read by texel through a surface (no filtering; the "
+             "edges by hand), each result stored into a second array through another");
     if (s != GT_TX_S_LINEAR && isfinite(lin) && lin > 0)
         LINE("%.2fx linear memory's time", t / lin);
 #undef LINE
@@ -255,15 +265,17 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
 
 GT_EXPERIMENT(gt_exp_texture) = {
     .name = "texture",
-    .title = "CUDA arrays and textures: one stencil read four ways",
+    .title = "CUDA arrays, textures and surfaces: one stencil read five ways",
     .explain =
         "A CUDA array is an opaque layout made for texture fetches: texels close in 2D are "
         "close in memory, and the texture unit can filter and handle the edges. Each sample "
         "runs one 5-point stencil (a texel and its four neighbours, summed) over a width x "
-        "height image four times: from cudaMalloc memory, from cudaMallocPitch memory, from "
+        "height image five times: from cudaMalloc memory, from cudaMallocPitch memory, from "
         "a CUDA array through a texture object (tex2D, with the filter, address mode and "
-        "coordinates chosen), and from the cudaMalloc memory through a texture object "
-        "(tex1Dfetch). The walk decides which texels a warp's threads read together: a row "
+        "coordinates chosen), from the cudaMalloc memory through a texture object "
+        "(tex1Dfetch), and from a CUDA array through a surface object (surf2Dread), which "
+        "writes its result into a second array (surf2Dwrite): surfaces read and write arrays, "
+        "textures only read them. The walk decides which texels a warp's threads read together: a row "
         "(coalesced for linear memory), a column, a diagonal, or scrambled tiles. Each "
         "kernel is timed with events behind the timing gate and every output is checked "
         "against the host's own stencil (the filtered one within the texture unit's 1/256 "
