@@ -154,6 +154,21 @@ int gt_gate_check(gt_gate *g, gt_err *err);
 /* Opens, waits for the device, frees; safe on a zeroed gate. */
 void gt_gate_free(gt_gate *g);
 
+/* What a timed experiment holds (timing.c): a non-blocking stream, the
+ * events it records around each piece of work, and the timing gate (on
+ * unless GPUTUI_GATE=0). gt_timing_init makes them (nev events, at most
+ * GT_TIMING_EVENTS); gt_timing_free, first in a teardown, frees the gate,
+ * waits for the device and destroys them, whatever init made. */
+#define GT_TIMING_EVENTS 12
+typedef struct gt_timing {
+    cudaStream_t s;
+    cudaEvent_t e[GT_TIMING_EVENTS];
+    int nev;
+    gt_gate gate;
+} gt_timing;
+int gt_timing_init(gt_timing *t, int nev, gt_err *err);
+void gt_timing_free(gt_timing *t);
+
 /* A mismatch count a check kernel adds to on the device: zero it on s
  * before the kernel, then read it into the pinned *h (waits for s). */
 int gt_count_zero(unsigned long long *d, cudaStream_t s, gt_err *err);

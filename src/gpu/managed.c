@@ -37,9 +37,7 @@ typedef struct mg {
     uint32_t *m;                        /* this sample's managed buffer */
     uint32_t *pin, *dst;                /* the reference copy: pinned source, device copy */
     unsigned long long *dres, *hres;    /* mismatch counts: device, read back (pinned) */
-    gt_gate gate;
-    cudaStream_t s;
-    cudaEvent_t e[NEV];
+    gt_timing t;                        /* its stream, NEV events, the gate */
 } mg;
 
 static void teardown(void *state)
@@ -48,16 +46,12 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    gt_gate_free(&z->gate);
-    gt_gpu_quiesce();
+    gt_timing_free(&z->t);
     gt_free_device(&z->m);
     gt_free_device(&z->dst);
     gt_free_device(&z->dres);
     gt_free_pinned(&z->pin);
     gt_free_pinned(&z->hres);
-    for (int i = 0; i < NEV; i++)
-        gt_destroy_event(&z->e[i]);
-    gt_destroy_stream(&z->s);
     free(z);
 }
 
@@ -95,17 +89,13 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                    "(cudaDevAttrManagedMemory = 0)");
         goto fail;
     }
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)))
+    if (gt_timing_init(&z->t, NEV, err))
         goto fail;
-    for (int i = 0; i < NEV; i++)
-        if (GT_CUDA(err, cudaEventCreate(&z->e[i])))
-            goto fail;
     t0 = gt_now();
     if (GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->pin, z->bytes)) ||
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dst, z->bytes)) ||
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dres, 2 * sizeof *z->dres)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hres, sizeof *z->hres)) ||
-        gt_gate_init(&z->gate, true, true, err))
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hres, sizeof *z->hres)))
         goto fail;
     for (size_t i = 0; i < z->words; i++)
         z->pin[i] = gt_pattern_word(i, z->pin_seed);
@@ -165,18 +155,18 @@ static int advise(mg *z, gt_err *err)
  * the pattern's check, or (bump) the ping-pong's check and rewrite. */
 static int timed_pass(mg *z, int a, bool bump, uint32_t k, gt_err *err)
 {
-    if (gt_gate_hold(&z->gate, z->s, err) || GT_CUDA(err, cudaEventRecord(z->e[a], z->s)))
+    if (gt_gate_hold(&z->t.gate, z->t.s, err) || GT_CUDA(err, cudaEventRecord(z->t.e[a], z->t.s)))
         goto fail;
-    if (bump ? GT_CUDA(err, gt_k_mg_bump(z->m, z->words, z->seed, k, z->dres, z->blocks, z->s))
+    if (bump ? GT_CUDA(err, gt_k_mg_bump(z->m, z->words, z->seed, k, z->dres, z->blocks, z->t.s))
              : GT_CUDA(err, gt_k_verify_pattern(z->m, z->words, z->seed, z->dres, z->blocks,
-                                                z->s)))
+                                                z->t.s)))
         goto fail;
-    if (GT_CUDA(err, cudaEventRecord(z->e[a + 1], z->s)))
+    if (GT_CUDA(err, cudaEventRecord(z->t.e[a + 1], z->t.s)))
         goto fail;
-    gt_gate_open(&z->gate);
+    gt_gate_open(&z->t.gate);
     return 0;
 fail:
-    gt_gate_open(&z->gate);
+    gt_gate_open(&z->t.gate);
     return -1;
 }
 
@@ -196,7 +186,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
     dev.id = z->device;
     z->seed = z->seed * 1664525u + 1013904223u;
     if (GT_CUDA_ALLOC(err, cudaMallocManaged((void **)&z->m, z->bytes, cudaMemAttachGlobal)) ||
-        advise(z, err) || gt_count_zero(z->dres, z->s, err))
+        advise(z, err) || gt_count_zero(z->dres, z->t.s, err))
         goto fail;
     /* First touch. */
     if (z->touch == GT_MG_TOUCH_HOST) {
@@ -204,31 +194,31 @@ static int run(void *state, gt_sample *out, gt_err *err)
         for (size_t i = 0; i < z->words; i++)
             z->m[i] = gt_pattern_word(i, z->seed);
         put(z, out, GT_MG_S_TOUCH, gt_now() - t0);
-    } else if (GT_CUDA(err, cudaEventRecord(z->e[0], z->s)) ||
-               GT_CUDA(err, gt_k_fill_pattern(z->m, z->words, z->seed, z->blocks, z->s)) ||
-               GT_CUDA(err, cudaEventRecord(z->e[1], z->s))) {
+    } else if (GT_CUDA(err, cudaEventRecord(z->t.e[0], z->t.s)) ||
+               GT_CUDA(err, gt_k_fill_pattern(z->m, z->words, z->seed, z->blocks, z->t.s)) ||
+               GT_CUDA(err, cudaEventRecord(z->t.e[1], z->t.s))) {
         goto fail;
     }
     if (z->prefetch &&
-        (GT_CUDA(err, cudaEventRecord(z->e[2], z->s)) ||
-         GT_CUDA(err, cudaMemPrefetchAsync(z->m, z->bytes, dev, 0, z->s)) ||
-         GT_CUDA(err, cudaEventRecord(z->e[3], z->s))))
+        (GT_CUDA(err, cudaEventRecord(z->t.e[2], z->t.s)) ||
+         GT_CUDA(err, cudaMemPrefetchAsync(z->m, z->bytes, dev, 0, z->t.s)) ||
+         GT_CUDA(err, cudaEventRecord(z->t.e[3], z->t.s))))
         goto fail;
     /* The GPU's read (pingpong: its pass), then three more (repeat). */
     if (timed_pass(z, 4, z->access == GT_MG_ACCESS_PINGPONG, 0, err))
         goto fail;
     for (int r = 0; z->access == GT_MG_ACCESS_REPEAT && r < AGAIN; r++)
-        if (timed_pass(z, 6, false, 0, err) || GT_CUDA(err, cudaStreamSynchronize(z->s)) ||
-            (again += since(z->e[6], z->e[7], err, &rc), rc))
+        if (timed_pass(z, 6, false, 0, err) || GT_CUDA(err, cudaStreamSynchronize(z->t.s)) ||
+            (again += since(z->t.e[6], z->t.e[7], err, &rc), rc))
             goto fail;
-    if (gt_count_read(z->dres, z->hres, z->s, &n, err) || gt_gate_check(&z->gate, err))
+    if (gt_count_read(z->dres, z->hres, z->t.s, &n, err) || gt_gate_check(&z->t.gate, err))
         goto fail;
     bad += n;
     if (z->touch == GT_MG_TOUCH_DEVICE)
-        put(z, out, GT_MG_S_TOUCH, since(z->e[0], z->e[1], err, &rc));
+        put(z, out, GT_MG_S_TOUCH, since(z->t.e[0], z->t.e[1], err, &rc));
     if (z->prefetch)
-        put(z, out, GT_MG_S_PREFETCH, since(z->e[2], z->e[3], err, &rc));
-    put(z, out, GT_MG_S_READ, since(z->e[4], z->e[5], err, &rc));
+        put(z, out, GT_MG_S_PREFETCH, since(z->t.e[2], z->t.e[3], err, &rc));
+    put(z, out, GT_MG_S_READ, since(z->t.e[4], z->t.e[5], err, &rc));
     if (z->access == GT_MG_ACCESS_REPEAT)
         put(z, out, GT_MG_S_AGAIN, again / AGAIN);
     if (rc)
@@ -248,19 +238,19 @@ static int run(void *state, gt_sample *out, gt_err *err)
         goto fail;
     z->m = NULL;
     /* The reference: pinned H2D of the same bytes, checked. */
-    if (gt_count_zero(z->dres, z->s, err) || gt_gate_hold(&z->gate, z->s, err) ||
-        GT_CUDA(err, cudaEventRecord(z->e[8], z->s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->dst, z->pin, z->bytes, cudaMemcpyHostToDevice, z->s)) ||
-        GT_CUDA(err, cudaEventRecord(z->e[9], z->s))) {
-        gt_gate_open(&z->gate);
+    if (gt_count_zero(z->dres, z->t.s, err) || gt_gate_hold(&z->t.gate, z->t.s, err) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[8], z->t.s)) ||
+        GT_CUDA(err, cudaMemcpyAsync(z->dst, z->pin, z->bytes, cudaMemcpyHostToDevice, z->t.s)) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[9], z->t.s))) {
+        gt_gate_open(&z->t.gate);
         goto fail;
     }
-    gt_gate_open(&z->gate);
+    gt_gate_open(&z->t.gate);
     t1 = 0;
     if (GT_CUDA(err, gt_k_verify_pattern(z->dst, z->words, z->pin_seed, z->dres, z->blocks,
-                                         z->s)) ||
-        gt_count_read(z->dres, z->hres, z->s, &n, err) || gt_gate_check(&z->gate, err) ||
-        (t1 = since(z->e[8], z->e[9], err, &rc), rc))
+                                         z->t.s)) ||
+        gt_count_read(z->dres, z->hres, z->t.s, &n, err) || gt_gate_check(&z->t.gate, err) ||
+        (t1 = since(z->t.e[8], z->t.e[9], err, &rc), rc))
         goto fail;
     bad += n;
     put(z, out, GT_MG_S_COPY, t1);

@@ -52,9 +52,7 @@ typedef struct tx {
     float *out[NK];
     float *expect_point, *expect_filtered;
     unsigned long long *dbad, *hbad;    /* NK counts: device, read back (pinned) */
-    gt_gate gate;
-    cudaStream_t s;
-    cudaEvent_t e[NEV];
+    gt_timing t;                        /* its stream, NEV events, the gate */
 } tx;
 
 static void teardown(void *state)
@@ -63,8 +61,7 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    gt_gate_free(&z->gate);
-    gt_gpu_quiesce();
+    gt_timing_free(&z->t);
     if (z->has_tex_arr)
         GT_CUDA_Q(cudaDestroyTextureObject(z->tex_arr));
     if (z->has_tex_lin)
@@ -88,9 +85,6 @@ static void teardown(void *state)
     gt_free_device(&z->dbad);
     gt_free_pinned(&z->hbad);
     gt_free_pinned(&z->host);
-    for (int i = 0; i < NEV; i++)
-        gt_destroy_event(&z->e[i]);
-    gt_destroy_stream(&z->s);
     free(z);
 }
 
@@ -189,11 +183,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                    z->n, lin_max, lin_max);
         goto fail;
     }
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)))
+    if (gt_timing_init(&z->t, NEV, err))
         goto fail;
-    for (int i = 0; i < NEV; i++)
-        if (GT_CUDA(err, cudaEventCreate(&z->e[i])))
-            goto fail;
     t0 = gt_now();
     if (GT_CUDA_ALLOC(err, cudaMallocHost(&z->host, z->bytes)))
         goto fail;
@@ -221,8 +212,9 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     }
     gt_format_size(z->bytes, sz, sizeof sz);
     gt_setup_info_time(info, gt_now() - t0, "the image, %u x %u %s (%s): pinned, cudaMalloc, "
-                       "cudaMallocPitch (pitch %zu B), cudaMallocArray (three: one for surfaces, one for "
-                       "their results), two texture objects, two surface objects",
+                       "cudaMallocPitch (pitch %zu B), cudaMallocArray (three: one for "
+                       "surfaces, one for their results), two texture objects, two surface "
+                       "objects",
                        z->w, z->h, z->type == GT_TX_FLOAT ? "float" : "uchar4", sz, z->pitch);
     t0 = gt_now();
     for (int i = 0; i < NK; i++)
@@ -241,8 +233,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     }
     if (GT_CUDA(err, cudaMemcpy(z->expect_point, hp, z->bytes, cudaMemcpyHostToDevice)) ||
         (hf && GT_CUDA(err, cudaMemcpy(z->expect_filtered, hf, z->bytes,
-                                       cudaMemcpyHostToDevice))) ||
-        gt_gate_init(&z->gate, true, true, err))
+                                       cudaMemcpyHostToDevice))))
         goto fail;
     free(hp);
     free(hf);
@@ -270,47 +261,47 @@ static int run(void *state, gt_sample *out, gt_err *err)
     float range = z->type == GT_TX_FLOAT ? 1.0f : 1020.0f;
     uint64_t bad[NK];
 
-    if (GT_CUDA(err, cudaMemsetAsync(z->dbad, 0, NK * sizeof *z->dbad, z->s)) ||
-        gt_gate_hold(&z->gate, z->s, err) || GT_CUDA(err, cudaEventRecord(z->e[0], z->s)) ||
+    if (GT_CUDA(err, cudaMemsetAsync(z->dbad, 0, NK * sizeof *z->dbad, z->t.s)) ||
+        gt_gate_hold(&z->t.gate, z->t.s, err) || GT_CUDA(err, cudaEventRecord(z->t.e[0], z->t.s)) ||
         GT_CUDA(err, cudaMemcpy2DToArrayAsync(z->arr, 0, 0, z->host, row, row, z->h,
-                                              cudaMemcpyHostToDevice, z->s)) ||
-        GT_CUDA(err, cudaEventRecord(z->e[1], z->s)) ||
+                                              cudaMemcpyHostToDevice, z->t.s)) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[1], z->t.s)) ||
         GT_CUDA(err, cudaMemcpy2DAsync(z->pit, z->pitch, z->host, row, row, z->h,
-                                       cudaMemcpyHostToDevice, z->s)) ||
-        GT_CUDA(err, cudaEventRecord(z->e[2], z->s)) ||
+                                       cudaMemcpyHostToDevice, z->t.s)) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[2], z->t.s)) ||
         GT_CUDA(err, gt_k_tx_mem(z->type, z->access, z->lin, row, z->w, z->h, z->address,
-                                 z->out[GT_TX_S_LINEAR], z->s)) ||
-        GT_CUDA(err, cudaEventRecord(z->e[3], z->s)) ||
+                                 z->out[GT_TX_S_LINEAR], z->t.s)) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[3], z->t.s)) ||
         GT_CUDA(err, gt_k_tx_mem(z->type, z->access, z->pit, z->pitch, z->w, z->h, z->address,
-                                 z->out[GT_TX_S_PITCHED], z->s)) ||
-        GT_CUDA(err, cudaEventRecord(z->e[4], z->s)) ||
+                                 z->out[GT_TX_S_PITCHED], z->t.s)) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[4], z->t.s)) ||
         GT_CUDA(err, gt_k_tx_array(z->type, z->access, z->tex_arr, z->w, z->h,
                                    z->filter == GT_TX_LINEAR, z->norm, z->out[GT_TX_S_ARRAY],
-                                   z->s)) ||
-        GT_CUDA(err, cudaEventRecord(z->e[5], z->s)) ||
+                                   z->t.s)) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[5], z->t.s)) ||
         GT_CUDA(err, gt_k_tx_lintex(z->type, z->access, z->tex_lin, z->w, z->h, z->address,
-                                    z->out[GT_TX_S_LINTEX], z->s)) ||
-        GT_CUDA(err, cudaEventRecord(z->e[6], z->s)) ||
+                                    z->out[GT_TX_S_LINTEX], z->t.s)) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[6], z->t.s)) ||
         GT_CUDA(err, gt_k_tx_surface(z->type, z->access, z->surf_in, z->w, z->h, z->address,
-                                     z->surf_out, z->s)) ||
-        GT_CUDA(err, cudaEventRecord(z->e[7], z->s))) {
-        gt_gate_open(&z->gate);
+                                     z->surf_out, z->t.s)) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[7], z->t.s))) {
+        gt_gate_open(&z->t.gate);
         return -1;
     }
-    gt_gate_open(&z->gate);
+    gt_gate_open(&z->t.gate);
     if (GT_CUDA(err, cudaMemcpy2DFromArrayAsync(z->out[K_SURF], row, z->arr_out, 0, 0, row, z->h,
-                                                cudaMemcpyDeviceToDevice, z->s)))
+                                                cudaMemcpyDeviceToDevice, z->t.s)))
         return -1;
     for (int k = 0; k < NK; k++) {
         bool filtered = k == GT_TX_S_ARRAY && z->filter == GT_TX_LINEAR;
         if (GT_CUDA(err, gt_k_tx_check(z->out[k], filtered ? z->expect_filtered :
                                        z->expect_point, z->n, filtered ? 5 * range / 256 : 0,
-                                       z->dbad + k, z->blocks, z->s)))
+                                       z->dbad + k, z->blocks, z->t.s)))
             return -1;
     }
     if (GT_CUDA(err, cudaMemcpyAsync(z->hbad, z->dbad, NK * sizeof *z->hbad,
-                                     cudaMemcpyDeviceToHost, z->s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s)) || gt_gate_check(&z->gate, err))
+                                     cudaMemcpyDeviceToHost, z->t.s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->t.s)) || gt_gate_check(&z->t.gate, err))
         return -1;
     for (int k = 0; k < NK; k++)
         bad[k] = z->hbad[k];
@@ -330,7 +321,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
     for (int s = 0; s < GT_TX_NSERIES; s++) {
         float ms = 0;
         uint64_t b = bad[checked_by[s]];
-        if (GT_CUDA(err, cudaEventElapsedTime(&ms, z->e[from[s]], z->e[from[s] + 1])))
+        if (GT_CUDA(err, cudaEventElapsedTime(&ms, z->t.e[from[s]], z->t.e[from[s] + 1])))
             return -1;
         out[s] = (gt_sample){.series = (uint8_t)s, .verify = b ? GT_V_FAILED : GT_V_FULL,
                              .sec = ms * 1e-3, .bytes = z->bytes};
