@@ -51,31 +51,27 @@ stop() {
 }
 screen() { tm capture-pane -p -t t; }
 
-# wait_for REGEX [SECONDS]: polls the pane every 50 ms until REGEX shows.
-# wait_gone REGEX [SECONDS]: the same, until it is gone.
-wait_screen() {
-    local want=$1 re=$2 limit=${3:-10} i=0 seen
-    while [ $i -lt $((limit * 20)) ]; do
-        if screen | grep -Eq -- "$re"; then seen=1; else seen=0; fi
-        [ $seen = "$want" ] && return 0
+# until_ok SECONDS CMD...: runs CMD every 50 ms until it succeeds; fails
+# after SECONDS.
+until_ok() {
+    local limit=$1 i=0
+    shift
+    until "$@"; do
+        [ $i -ge $((limit * 20)) ] && return 1
         sleep 0.05
         i=$((i + 1))
     done
-    return 1
 }
-wait_for() { wait_screen 1 "$@"; }
-wait_gone() { wait_screen 0 "$@"; }
+# wait_for REGEX [SECONDS]: until REGEX shows in the pane.
+# wait_gone REGEX [SECONDS]: until it is gone.
+screen_has() { screen | grep -Eq -- "$1"; }
+screen_lacks() { ! screen_has "$1"; }
+wait_for() { until_ok "${2:-10}" screen_has "$1"; }
+wait_gone() { until_ok "${2:-10}" screen_lacks "$1"; }
 
 # wait_rc NAME [SECONDS]: waits for the command's exit status file.
 wait_rc() {
-    local name=$1 limit=${2:-10} i=0
-    while [ $i -lt $((limit * 20)) ]; do
-        [ -s "$TMPD/$name.rc" ] && { cat "$TMPD/$name.rc"; return 0; }
-        sleep 0.05
-        i=$((i + 1))
-    done
-    echo timeout
-    return 1
+    if until_ok "${2:-10}" test -s "$TMPD/$1.rc"; then cat "$TMPD/$1.rc"; else echo timeout; return 1; fi
 }
 
 ok() { E2E_PASS=$((E2E_PASS + 1)); echo "ok   $1"; }

@@ -34,15 +34,6 @@ drawn_after() {
         END { exit k < n }' "$TMPD"/s*.trace 2>/dev/null
 }
 lines_above() { [ "$(wc -l <"$1")" -gt "$2" ]; }
-until_ok() {    # until_ok SECONDS CMD...: polls CMD every 50 ms
-    local limit=$1 i=0
-    shift
-    until "$@"; do
-        [ $i -ge $((limit * 20)) ] && return 1
-        sleep 0.05
-        i=$((i + 1))
-    done
-}
 until_ok 20 drawn_after 0 || echo "FAIL students: not all $N drew a sample in 20 s"
 check "students: the teacher's configuration on the screen of one following the file" \
     bash -c "tmux -L '$MANY' capture-pane -p -t s2 | grep -q 'following: last sample'"

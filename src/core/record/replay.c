@@ -223,6 +223,7 @@ static bool timeline(void *state, gt_timeline *tl)
     unlock();
     return given;
 }
+
 static const gt_exp_ops replay_ops = {.setup = setup, .run = run, .teardown = teardown,
                                       .done = done, .timeline = timeline, .replayed = true};
 
