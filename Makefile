@@ -14,13 +14,14 @@
 #   make soak       1000 random changes, nothing leaked (GPU)
 #   make install PREFIX=$HOME/.local, make uninstall (no root needed)
 #   make dist       gputui-VERSION.tar.gz: sources, recordings, lessons
-# Variables: CUDA=0|1, CUDA_HOME, GPU_ARCH="75 80 86 89 90 100 120" (PTX for
-# the last), WERROR=1, CC, PREFIX, BUILD.
+#   make check-cuda  the GPU back-end's host code against the headers of every
+#                   CUDA toolkit from 11.7 to 13.x, and the choice of architectures
+# Variables: CUDA=0|1, CUDA_HOME, GPU_ARCH="80 90" (default: what nvcc lists,
+# one of each family from sm_60; PTX for the last), WERROR=1, CC, PREFIX, BUILD.
 
 CC       ?= cc
 PREFIX   ?= /usr/local
 BUILD    ?= build
-GPU_ARCH ?= 75 80 86 89 90 100 120
 PKG_CONFIG ?= pkg-config
 VERSION  := $(shell sed -n 's/^#define GT_VERSION "\(.*\)"/\1/p' include/gputui/base/common.h)
 UNAME_S  := $(shell uname -s)
@@ -41,7 +42,9 @@ NVCC     ?= $(CUDA_HOME)/bin/nvcc
 # viewer, which replays, compares and runs lessons from recordings.
 ifeq ($(origin CUDA),undefined)
 CUDA := $(if $(and $(wildcard $(NVCC)),$(wildcard $(CUDA_HOME)/include/cuda_runtime_api.h)),1,0)
-VIEWER_WHY := no CUDA toolkit (no $(NVCC) with its headers)
+VIEWER_WHY := $(if $(wildcard $(NVCC)),$(CUDA_HOME)/include has no cuda_runtime_api.h,$(if \
+              $(filter-out undefined,$(origin CUDA_HOME)),CUDA_HOME=$(CUDA_HOME) holds no bin/nvcc,no \
+              CUDA toolkit (no nvcc in /usr/local/cuda or on PATH)))
 else
 VIEWER_WHY := CUDA=0
 endif
@@ -49,9 +52,25 @@ ifneq ($(filter-out 0 1,$(CUDA)),)
 $(error CUDA=$(CUDA): allowed values are 0 (the replay viewer) and 1 (the GPU back-end))
 endif
 ifeq ($(CUDA),0)
-ifeq ($(filter clean uninstall dist deps deps-test,$(MAKECMDGOALS)),)
+ifeq ($(filter clean uninstall dist deps deps-test check-cuda,$(MAKECMDGOALS)),)
 $(info gputui: $(VIEWER_WHY): building the replay viewer (recordings, compare, lessons); install the toolkit for live measurements)
 endif
+endif
+
+# The architectures: what this nvcc lists (scripts/gpu-arch.sh says how it
+# chooses), or GPU_ARCH, checked against that list. Said once, not again
+# by the makes that make test starts.
+ifeq ($(CUDA),1)
+ARCH_QUIET := $(if $(filter 0,$(MAKELEVEL)),0,1)
+ifeq ($(origin GPU_ARCH),undefined)
+GPU_ARCH := $(shell GT_ARCH_QUIET=$(ARCH_QUIET) scripts/gpu-arch.sh '$(NVCC)')
+else
+override GPU_ARCH := $(shell GT_ARCH_QUIET=$(ARCH_QUIET) scripts/gpu-arch.sh '$(NVCC)' '$(GPU_ARCH)')
+ifeq ($(GPU_ARCH),)
+$(error GPU_ARCH refused (see above))
+endif
+endif
+NVCC_RELEASE := $(shell '$(NVCC)' --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9.]*\),.*/\1/p')
 endif
 
 LAST_ARCH := $(lastword $(GPU_ARCH))
@@ -90,6 +109,8 @@ NVCCFLAGS ?= -O3
 NVCCFLAGS += -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall
 # main.c alone knows which build it is.
 MAIN_DEFS := -DGT_WITH_CUDA=$(CUDA) -DGT_GPU_ARCH='"$(GPU_ARCH)"'
+# The back-end names the architectures when a GPU has no code here.
+GPU_DEFS  := -DGT_GPU_ARCH='"$(GPU_ARCH)"'
 
 CORE_SRC := $(wildcard src/core/*/*.c)
 UI_SRC   := $(wildcard src/ui/*.c)
@@ -125,7 +146,8 @@ TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)
              $(BUILD)/tsan/src/main.o
 
 .SECONDARY:
-.PHONY: all run test test-build test-tsan test-e2e test-layers check-portable test-gpu soak test-gpu-memcheck \
+.PHONY: all run test test-build test-tsan test-e2e test-layers check-portable check-cuda print-gpu-arch \
+        test-gpu soak test-gpu-memcheck \
         bench recordings fuzz deps deps-test install uninstall dist clean
 all: $(BIN)
 
@@ -137,10 +159,15 @@ deps-test:
 # The kind of build the objects in $(BUILD) were made for: when CUDA
 # changes, what depends on it (main.o, the binaries) is made again.
 KIND := $(BUILD)/kind
-$(shell mkdir -p $(BUILD) && { [ "$$(cat $(KIND) 2>/dev/null)" = "cuda=$(CUDA)" ] || echo "cuda=$(CUDA)" > $(KIND); })
+# The architectures too: when they change, the kernels are made again.
+KIND_NOW := cuda=$(CUDA)$(if $(filter 1,$(CUDA)), arch=$(GPU_ARCH))
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(KIND) 2>/dev/null)" = "$(KIND_NOW)" ] || echo "$(KIND_NOW)" > $(KIND); })
 
 $(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ) $(KIND)
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(NCURSES_LIBS) $(STATIC_LIBS) $(CUDA_LIBS) -lm
+ifeq ($(CUDA),1)
+	@echo "gputui: $@ has kernels for $(addprefix sm_,$(GPU_ARCH)) and PTX for compute_$(LAST_ARCH) (nvcc $(NVCC_RELEASE))"
+endif
 
 $(MAIN_OBJ): src/main.c $(KIND)
 	@mkdir -p $(@D)
@@ -152,22 +179,23 @@ $(BUILD)/src/ui/%.o: src/ui/%.c
 
 $(BUILD)/src/gpu/%.o: src/gpu/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(GPU_DEFS) -I$(CUDA_HOME)/include $(CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/src/gpu/cuda_backend.o: $(KIND)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/kernels/%.o: kernels/%.cu
+$(BUILD)/kernels/%.o: kernels/%.cu $(KIND)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -c -o $@ $<
 
 # Cubins for every architecture built, without PTX; PTX for the first alone.
-$(BUILD)/jit/memory.fatbin: kernels/memory.cu include/gputui/kernels.h
+$(BUILD)/jit/memory.fatbin: kernels/memory.cu include/gputui/kernels.h $(KIND)
 	@mkdir -p $(@D)
 	$(NVCC) -std=c++17 -Iinclude -O3 $(foreach a,$(GPU_ARCH),-gencode=arch=compute_$(a),code=sm_$(a)) -fatbin -o $@ $<
 
-$(BUILD)/jit/memory.ptx: kernels/memory.cu include/gputui/kernels.h
+$(BUILD)/jit/memory.ptx: kernels/memory.cu include/gputui/kernels.h $(KIND)
 	@mkdir -p $(@D)
 	$(NVCC) -std=c++17 -Iinclude -O3 -arch=compute_$(firstword $(GPU_ARCH)) -ptx -o $@ $<
 
@@ -205,7 +233,7 @@ $(BUILD)/tsan/src/ui/%.o: src/ui/%.c
 
 $(BUILD)/tsan/src/gpu/%.o: src/gpu/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(GPU_DEFS) -I$(CUDA_HOME)/include $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tsan/src/main.o: src/main.c $(KIND)
 	@mkdir -p $(@D)
@@ -261,6 +289,15 @@ check-portable:
 	  done; \
 	  echo "check-portable: the $(words $(PORTABLE_SRC)) files of core/, ui/ and main.c are POSIX C with $$c"; \
 	done
+
+# The host code of src/gpu/ against every toolkit's headers from the
+# package registry, and the choice of architectures (scripts/check-cuda.sh).
+check-cuda:
+	@CC="$(CC)" CPPFLAGS="$(CPPFLAGS)" BUILD="$(BUILD)" scripts/check-cuda.sh
+
+# The architectures this build targets, on one line (the viewer: none).
+print-gpu-arch:
+	@echo "$(or $(GPU_ARCH),none)"
 
 # The GPU suite, memcheck, the soak, the bench and new recordings need the
 # GPU back-end; a viewer build says so.

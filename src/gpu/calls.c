@@ -54,6 +54,9 @@ void gt_call_start(void)
 static const char *call_name(const char *expr)
 {
     const char *call = strstr(expr, "cu->cu");
+
+    if (!strncmp(expr, "gt_cuda", 7))     /* cuda_compat.h's form of a runtime call */
+        return expr + 3;
     return call ? call + 4 : expr;
 }
 
@@ -166,15 +169,7 @@ int gt_gpu_sms(void)
 
 void *gt_driver_fn(const char *name)
 {
-    void *fn = NULL;
-    enum cudaDriverEntryPointQueryResult q;
-
-    if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q) !=
-            cudaSuccess || q != cudaDriverEntryPointSuccess) {
-        cudaGetLastError();
-        return NULL;
-    }
-    return fn;
+    return gt_cuda_driver_entry(name, 12000);
 }
 
 static gt_cu_api cu;
@@ -196,7 +191,7 @@ const gt_cu_api *gt_cu(gt_err *err)
         void *f = gt_driver_fn(fns[i].name);
         if (!f) {
             gt_err_set(err, GT_EXIT_FAIL, "the CUDA driver does not provide %s "
-                       "(cudaGetDriverEntryPointByVersion, CUDA 12.0 ABI)", fns[i].name);
+                       "(its CUDA 12.0 form, through the runtime's entry points)", fns[i].name);
             return NULL;
         }
         memcpy((char *)&cu + fns[i].off, &f, sizeof f);

@@ -15,6 +15,7 @@
 
 #include "gputui/engine/backend.h"
 #include "gputui/cuda_backend.h"
+#include "cuda_compat.h"
 #include "trace_args.h"
 
 int gt_cuda_check(cudaError_t rc, const char *expr, const char *file, int line,
@@ -92,7 +93,7 @@ void gt_keep_trim(int slot, int kind, unsigned flags);
 /* Frees every kept buffer. */
 void gt_keep_release(void);
 
-/* ---- driver API, loaded through cudaGetDriverEntryPointByVersion ---- */
+/* ---- driver API, loaded through the runtime's entry points (cuda_compat.h) ---- */
 
 typedef struct gt_cu_api {
     CUresult (*cuGetErrorName)(CUresult, const char **);

@@ -108,15 +108,9 @@ static int make_graph(l2 *z, const struct cudaAccessPolicyWindow *w, cudaGraph_t
     if (GT_CUDA(err, cudaStreamEndCapture(z->s_base, g)) ||
         GT_CUDA(err, cudaGraphGetNodes(*g, &node, &n)))
         return -1;
-    if (w) {
-        cudaLaunchAttributeValue val;
-        memset(&val, 0, sizeof val);
-        val.accessPolicyWindow = *w;
-        if (GT_CUDA(err, cudaGraphKernelNodeSetAttribute(node, cudaLaunchAttributeAccessPolicyWindow,
-                                                        &val)))
-            return -1;
-    }
-    return GT_CUDA(err, cudaGraphInstantiate(x, *g, 0));
+    if (w && GT_CUDA(err, gt_cudaGraphKernelNodeSetAttribute(node, w)))
+        return -1;
+    return GT_CUDA(err, gt_cudaGraphInstantiate(x, *g));
 }
 
 static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,

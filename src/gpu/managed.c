@@ -135,18 +135,15 @@ static double since(cudaEvent_t a, cudaEvent_t b, gt_err *err, int *rc)
 
 static int advise(mg *z, gt_err *err)
 {
-    struct cudaMemLocation dev = {cudaMemLocationTypeDevice, z->device};
-    struct cudaMemLocation host = {cudaMemLocationTypeHost, 0};
-
-    if (z->read_mostly && GT_CUDA(err, cudaMemAdvise(z->m, z->bytes, cudaMemAdviseSetReadMostly,
-                                                     dev)))
+    if (z->read_mostly && GT_CUDA(err, gt_cudaMemAdvise(z->m, z->bytes,
+                                                        cudaMemAdviseSetReadMostly, z->device)))
         return -1;
     if (z->pref != GT_MG_PREF_NONE &&
-        GT_CUDA(err, cudaMemAdvise(z->m, z->bytes, cudaMemAdviseSetPreferredLocation,
-                                   z->pref == GT_MG_PREF_HOST ? host : dev)))
+        GT_CUDA(err, gt_cudaMemAdvise(z->m, z->bytes, cudaMemAdviseSetPreferredLocation,
+                                      z->pref == GT_MG_PREF_HOST ? cudaCpuDeviceId : z->device)))
         return -1;
-    if (z->accessed_by && GT_CUDA(err, cudaMemAdvise(z->m, z->bytes, cudaMemAdviseSetAccessedBy,
-                                                     dev)))
+    if (z->accessed_by && GT_CUDA(err, gt_cudaMemAdvise(z->m, z->bytes,
+                                                        cudaMemAdviseSetAccessedBy, z->device)))
         return -1;
     return 0;
 }
@@ -178,12 +175,10 @@ static void put(mg *z, gt_sample *out, int k, double sec)
 static int run(void *state, gt_sample *out, gt_err *err)
 {
     mg *z = state;
-    struct cudaMemLocation dev = {cudaMemLocationTypeDevice, 0};
     uint64_t bad = 0, n;
     double t0, t1, cpu = 0, again = 0;
     int rc = 0;
 
-    dev.id = z->device;
     z->seed = z->seed * 1664525u + 1013904223u;
     if (GT_CUDA_ALLOC(err, cudaMallocManaged((void **)&z->m, z->bytes, cudaMemAttachGlobal)) ||
         advise(z, err) || gt_count_zero(z->dres, z->t.s, err))
@@ -201,7 +196,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
     }
     if (z->prefetch &&
         (GT_CUDA(err, cudaEventRecord(z->t.e[2], z->t.s)) ||
-         GT_CUDA(err, cudaMemPrefetchAsync(z->m, z->bytes, dev, 0, z->t.s)) ||
+         GT_CUDA(err, gt_cudaMemPrefetchAsync(z->m, z->bytes, z->device, z->t.s)) ||
          GT_CUDA(err, cudaEventRecord(z->t.e[3], z->t.s))))
         goto fail;
     /* The GPU's read (pingpong: its pass), then three more (repeat). */

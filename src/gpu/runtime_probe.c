@@ -59,17 +59,6 @@ typedef CUresult (*unload_fn)(CUmodule);
 typedef CUresult (*count_fn)(unsigned *, CUmodule);
 typedef CUresult (*name_fn)(CUresult, const char **);
 
-static void *driver_fn(const char *name, int version)
-{
-    void *fn = NULL;
-    enum cudaDriverEntryPointQueryResult q;
-
-    if (cudaGetDriverEntryPointByVersion(name, &fn, version, cudaEnableDefault, &q) !=
-            cudaSuccess || q != cudaDriverEntryPointSuccess)
-        return NULL;
-    return fn;
-}
-
 static int jit_probe(int device)
 {
     const void *image[3] = {gt_jit_cubin, gt_jit_ptx, gt_jit_ptx};
@@ -90,10 +79,10 @@ static int jit_probe(int device)
         printf("failed no CUDA context on device %d\n", device);
         return 1;
     }
-    load = (load_fn)driver_fn("cuModuleLoadData", 12000);
-    unload = (unload_fn)driver_fn("cuModuleUnload", 12000);
-    fcount = (count_fn)driver_fn("cuModuleGetFunctionCount", 12040);
-    ename = (name_fn)driver_fn("cuGetErrorName", 12000);
+    load = (load_fn)gt_cuda_driver_entry("cuModuleLoadData", 12000);
+    unload = (unload_fn)gt_cuda_driver_entry("cuModuleUnload", 12000);
+    fcount = (count_fn)gt_cuda_driver_entry("cuModuleGetFunctionCount", 12040);
+    ename = (name_fn)gt_cuda_driver_entry("cuGetErrorName", 12000);
     if (!load || !unload || !fcount || !ename) {
         printf("failed the driver lacks cuModuleLoadData, cuModuleUnload or "
                "cuModuleGetFunctionCount (CUDA 12.4)\n");

@@ -43,8 +43,10 @@ const char *gt_ta_hostflags(unsigned flags, int reg, char *buf);   /* hostmem.c 
     (GT_TA("%s, %s, stream", GT_TA_S(n), gt_ta_kind((int)(k))), cudaMemcpyAsync(d, s, n, k, st))
 #define cudaMemsetAsync(d, v, n, st) \
     (GT_TA("%s, value 0x%x, stream", GT_TA_S(n), (unsigned)(v)), cudaMemsetAsync(d, v, n, st))
-#define cudaMemPrefetchAsync(p, n, loc, f, st) \
-    (GT_TA("%s, to the device, stream", GT_TA_S(n)), cudaMemPrefetchAsync(p, n, loc, f, st))
+#define gt_cudaMemPrefetchAsync(p, n, dev, st)                                        \
+    (GT_TA("%s, to %s, stream", GT_TA_S(n),                                           \
+           (dev) == cudaCpuDeviceId ? "the host" : "the device"),                     \
+     gt_cudaMemPrefetchAsync(p, n, dev, st))
 #define cudaDeviceSetLimit(l, v)                                                      \
     (GT_TA("%s, %s", (l) == cudaLimitPersistingL2CacheSize ?                          \
                          "cudaLimitPersistingL2CacheSize" : "limit", GT_TA_S(v)),     \

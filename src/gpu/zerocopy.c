@@ -226,16 +226,14 @@ static int check_gpu(zc *z, const float *ko, uint32_t seed, bool *ok, gt_err *er
 static int enqueue(zc *z, int var, const float *a, const float *b, float *ka, float *kb,
                    float *ko, gt_err *err)
 {
-    struct cudaMemLocation dev = {cudaMemLocationTypeDevice, z->device};
-
     if (var == GT_ZC_EXPLICIT &&
         (GT_CUDA(err, cudaMemcpyAsync(z->d_a, a, z->bytes, cudaMemcpyHostToDevice, z->s)) ||
          GT_CUDA(err, cudaMemcpyAsync(z->d_b, b, z->bytes, cudaMemcpyHostToDevice, z->s))))
         return -1;
     if (var == GT_ZC_PREFETCH &&
-        (GT_CUDA(err, cudaMemPrefetchAsync(z->u_a, z->bytes, dev, 0, z->s)) ||
-         GT_CUDA(err, cudaMemPrefetchAsync(z->u_b, z->bytes, dev, 0, z->s)) ||
-         GT_CUDA(err, cudaMemPrefetchAsync(z->u_out, z->bytes, dev, 0, z->s))))
+        (GT_CUDA(err, gt_cudaMemPrefetchAsync(z->u_a, z->bytes, z->device, z->s)) ||
+         GT_CUDA(err, gt_cudaMemPrefetchAsync(z->u_b, z->bytes, z->device, z->s)) ||
+         GT_CUDA(err, gt_cudaMemPrefetchAsync(z->u_out, z->bytes, z->device, z->s))))
         return -1;
     if (GT_CUDA(err, gt_k_add_passes(ko, ka, kb, z->n, z->passes, z->blocks, z->threads, z->s)))
         return -1;
