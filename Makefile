@@ -263,9 +263,10 @@ test: deps-test
 	@TSAN_GPUTUI=$(BUILD)/tsan/gputui TSAN_UNITS="$(TSAN_BIN)" tests/run-all.sh $(BIN) $(UNIT_BIN)
 
 test-build: $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui $(BUILD)/recplan \
-            $(BUILD)/fakewriter
+            $(BUILD)/fakewriter $(if $(filter 1,$(CUDA)),$(BUILD)/fakedriver/libcuda.so.1)
 
-test-e2e: $(BIN) $(BUILD)/recplan $(BUILD)/fakewriter
+test-e2e: $(BIN) $(BUILD)/recplan $(BUILD)/fakewriter \
+          $(if $(filter 1,$(CUDA)),$(BUILD)/fakedriver/libcuda.so.1)
 	@tests/e2e/run.sh $(BIN)
 
 test-layers: $(BIN)
@@ -346,6 +347,13 @@ $(BUILD)/recplan: tests/tools/recplan.c $(CORE_OBJ)
 # A teacher's gputui --record on a fake back-end, for the tests of --follow.
 $(BUILD)/fakewriter: tests/tools/fakewriter.c $(CORE_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) -lm
+
+# A stand-in NVIDIA driver older than the build, for the e2e tests of what
+# gputui says then (tests/e2e/driver.sh): one library, under both names.
+$(BUILD)/fakedriver/libcuda.so.1: tests/tools/fakedriver.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -shared -fPIC -o $@ $<
+	cp $@ $(@D)/libnvidia-ml.so.1
 
 # libFuzzer on the recording reader, the command line and the lesson files (clang);
 # FUZZ_TIME seconds each.

@@ -32,3 +32,9 @@ extern "C" cudaError_t gt_k_gate_wait(const int *flag, int want, unsigned long l
     gate_wait<<<1, 1, 0, s>>>(flag, want, timeout_ns, timed_out);
     return cudaGetLastError();
 }
+
+extern "C" cudaError_t gt_k_image_check(void)
+{
+    cudaFuncAttributes a;
+    return cudaFuncGetAttributes(&a, gate_wait);
+}

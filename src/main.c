@@ -103,6 +103,35 @@ static int version(void)
     return GT_EXIT_OK;
 }
 
+/* The banner's reason: the first clause of a diagnosis that names the GPU
+ * ("NVIDIA A100-PCIE-40GB: driver 535.54 runs CUDA 12.2, older than ...",
+ * up to its ';'), true; else "cudaErrorNoDevice" out of a longer message. */
+static bool short_reason(const char *msg, char *out, size_t len)
+{
+    const char *p = strstr(msg, "cudaError"), *semi = strchr(msg, ';');
+    size_t n = 0;
+
+    if (strncmp(msg, "no usable CUDA device", 21) && semi) {
+        snprintf(out, len, "%.*s", (int)(semi - msg), msg);
+        return true;
+    }
+    if (!p) {
+        snprintf(out, len, "no usable device");
+        return false;
+    }
+    while (p[n] && (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z')))
+        n++;
+    snprintf(out, len, "%.*s", (int)n, p);
+    return false;
+}
+
+/* What follows the reason a device cannot be used: what works meanwhile. */
+static const char *meanwhile(const char *msg)
+{
+    char r[200];
+    return short_reason(msg, r, sizeof r) ? "until then" : "without a GPU";
+}
+
 static int list_devices(const gt_backend *be)
 {
     gt_err err;
@@ -115,7 +144,7 @@ static int list_devices(const gt_backend *be)
         return GT_EXIT_USAGE;
     }
     if (be->device_count(&n, &err)) {
-        fprintf(stderr, "gputui: %s; without a GPU, %s\n", err.msg,
+        fprintf(stderr, "gputui: %s; %s, %s\n", err.msg, meanwhile(err.msg),
                 without_gpu(&(gt_cli){.mode = GT_MODE_LIST}, NULL));
         return GT_EXIT_FAIL;
     }
@@ -136,21 +165,6 @@ static int list_devices(const gt_backend *be)
     }
     be->close();
     return GT_EXIT_OK;
-}
-
-/* "cudaErrorNoDevice" out of a longer message, for the banner. */
-static void short_reason(const char *msg, char *out, size_t len)
-{
-    const char *p = strstr(msg, "cudaError");
-    size_t n = 0;
-
-    if (!p) {
-        snprintf(out, len, "no usable device");
-        return;
-    }
-    while (p[n] && (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z')))
-        n++;
-    snprintf(out, len, "%.*s", (int)n, p);
 }
 
 /* --fleet: the cards as one table; 3 when there is an outlier, else 4
@@ -457,7 +471,7 @@ int main(int argc, char **argv)
     if (cli.pairs && be) {
         int n;
         if (be->device_count(&n, &err)) {      /* no GPU: say what works without one */
-            fprintf(stderr, "gputui: %s; without a GPU, %s\n", err.msg,
+            fprintf(stderr, "gputui: %s; %s, %s\n", err.msg, meanwhile(err.msg),
                     without_gpu(&cli, &bundle));
             rc = GT_EXIT_FAIL;
             goto out;
@@ -486,7 +500,7 @@ int main(int argc, char **argv)
         if (!fallback) {
             gt_ui_term_close();
             if (err.code != GT_EXIT_USAGE || !be)
-                fprintf(stderr, "gputui: %s; %s, %s\n", err.msg, be ? "without a GPU" : "here",
+                fprintf(stderr, "gputui: %s; %s, %s\n", err.msg, be ? meanwhile(err.msg) : "here",
                         without_gpu(&cli, &bundle));
             else
                 fprintf(stderr, "gputui: %s\n", err.msg);
@@ -521,13 +535,14 @@ int main(int argc, char **argv)
             fprintf(stderr, "gputui: and the bundled recording does not load: %s\n", lerr.msg);
             goto out;
         }
-        short_reason(err.msg, reason, sizeof reason);
+        bool named = short_reason(err.msg, reason, sizeof reason);
         if (lesson)
             fprintf(stderr, "gputui: %s: lesson %s runs on the bundled %s recording (%s); "
                     "--no-fallback refuses instead\n", be ? reason : "built without the CUDA "
                     "toolkit", cli.lesson, bundle.model[cli.device], bundle.path[cli.device]);
         if (be)
-            snprintf(why, sizeof why, "no CUDA device here (%s) %s replaying", reason,
+            snprintf(why, sizeof why, named ? "%s %s replaying" : "no CUDA device here (%s) %s "
+                     "replaying", reason,
                      strcmp(nl_langinfo(CODESET), "UTF-8") ? "--" : "\u2014");
         else
             snprintf(why, sizeof why, "this gputui was built without the CUDA toolkit %s "

@@ -80,6 +80,10 @@ cudaError_t gt_k_rows_add1(uint8_t *p, size_t pitch, size_t width, size_t rows, 
  * *timed_out = 1. The gate (src/gpu/gate.c) holds a stream with it. */
 cudaError_t gt_k_gate_wait(const int *flag, int want, unsigned long long timeout_ns,
                            int *timed_out, cudaStream_t stream);
+/* Whether this binary has code the current device runs: the gate's kernel
+ * asked for its attributes, which loads it (cudaErrorNoKernelImageForDevice
+ * when no cubin or PTX of the build fits the device). */
+cudaError_t gt_k_image_check(void);
 /* p[i] = gt_pi_byte(i, seed) (patterns.h) for i < n. */
 cudaError_t gt_k_pi_fill(uint8_t *p, size_t n, uint32_t seed, int blocks, cudaStream_t stream);
 /* *bad += bytes c < width of rows r < rows at p + r * pitch (device or

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gputui/base/port.h"
+#include "gputui/kernels.h"
 #include "gpu.h"
 
 static int opened = -1;        /* the device open_device made current */
@@ -66,17 +67,9 @@ static void eager_modules(void)
 static int device_count(int *n, gt_err *err)
 {
     eager_modules();
-    int rt = 0, drv = 0;
-
     *n = 0;
-    cudaRuntimeGetVersion(&rt);
-    cudaDriverGetVersion(&drv);
     if (GT_CUDA(err, cudaGetDeviceCount(n))) {
-        char m[sizeof err->msg];
-        snprintf(m, sizeof m, "no usable CUDA device: %s; CUDA runtime %d.%d, driver %s",
-                 err->msg, rt / 1000, rt % 1000 / 10,
-                 drv ? "found" : "not found (libcuda.so.1)");
-        gt_err_set(err, GT_EXIT_FAIL, "%s", m);
+        gt_diagnose_no_device(err);
         return -1;
     }
     if (*n == 0) {
@@ -118,6 +111,10 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         {.a = cudaDevAttrConcurrentManagedAccess, .id = GT_DP_CONC_MANAGED},
         {.a = cudaDevAttrAsyncEngineCount, .id = GT_DP_ASYNC_ENGINES},
         {.a = cudaDevAttrConcurrentKernels, .id = GT_DP_CONC_KERNELS},
+        {.a = cudaDevAttrEccEnabled, .id = GT_DP_ECC},
+        {.a = cudaDevAttrPageableMemoryAccessUsesHostPageTables, .id = GT_DP_HOST_PAGE_TABLES},
+        {.a = cudaDevAttrMaxTexture2DWidth, .id = GT_DP_TEX2D_W},
+        {.a = cudaDevAttrMaxTexture2DHeight, .id = GT_DP_TEX2D_H},
     };
 
     gt_devprops_init(p);
@@ -156,6 +153,7 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         gt_dp_set(p, GT_DP_DRIVER_CUDA, v);
     if (cudaRuntimeGetVersion(&v) == cudaSuccess)
         gt_dp_set(p, GT_DP_RUNTIME, v);
+    gt_dp_set(p, GT_DP_BUILD_CUDA, CUDART_VERSION);
     if (cudaDeviceGetPCIBusId(p->pci_bus_id, sizeof p->pci_bus_id, ordinal) != cudaSuccess) {
         cudaGetLastError();
         p->pci_bus_id[0] = '\0';
@@ -207,6 +205,7 @@ static unsigned long long users_ts;    /* NVML's time of the last look at the ot
 static int open_device(int ordinal, gt_devprops *p, gt_err *err)
 {
     size_t l2_initial;
+    cudaError_t rc;
     int v;
 
     gt_fault_init();
@@ -217,6 +216,11 @@ static int open_device(int ordinal, gt_devprops *p, gt_err *err)
      * include it. */
     if (GT_CUDA(err, cudaFree(NULL)))
         return -1;
+    if ((rc = gt_k_image_check()) != cudaSuccess) {
+        cudaGetLastError();
+        gt_diagnose_no_image(rc, p, err);
+        return -1;
+    }
     if (cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, ordinal) != cudaSuccess)
         v = gt_gpu_sms();       /* the count known before stands */
     if (cudaDeviceGetLimit(&l2_initial, cudaLimitPersistingL2CacheSize) != cudaSuccess) {

@@ -5,7 +5,7 @@
  * call it makes (calls.c drops the "gt_").
  *
  * What a toolkit lacks altogether is not here: the experiment that needs
- * it refuses, naming the version (gputui/device/features.h). */
+ * it refuses, naming the version (gt_dp_need_cuda, gputui/device/devprops.h). */
 #ifndef GPUTUI_GPU_CUDA_COMPAT_H
 #define GPUTUI_GPU_CUDA_COMPAT_H
 

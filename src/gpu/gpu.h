@@ -186,6 +186,16 @@ void gt_nvml_close(void);
  * its memory, where every GPU of the machine has the same ones (NVML and
  * CUDA number GPUs differently). 0, or -1 when NVML cannot say. */
 int gt_nvml_peek(int ordinal, gt_devprops *p);
+/* What NVML sees without CUDA: the GPUs' names ("NVIDIA A100-PCIE-40GB",
+ * "2 GPUs: ..."), and the driver's version ("535.183.01"); -1 (both "")
+ * when NVML cannot say. */
+int gt_nvml_gpus(char *names, size_t n, char *driver, size_t dn);
+/* diagnose.c: why there is no usable device (after cudaGetDeviceCount
+ * failed into err), or no code of this build for the one opened (rc of
+ * gt_k_image_check), into err: what the machine has, what this gputui was
+ * built with, and what to do. */
+void gt_diagnose_no_device(gt_err *err);
+void gt_diagnose_no_image(cudaError_t rc, const gt_devprops *p, gt_err *err);
 /* The other processes on the device at PCI bus, without those in skip;
  * their activity since *last_ts (NVML's microseconds), which moves on. */
 void gt_nvml_users(const char *bus, const int *skip, int nskip, unsigned long long *last_ts,

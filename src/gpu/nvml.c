@@ -78,6 +78,37 @@ void *gt_nvml_handle(const char *bus, void **dev, char *why, size_t n)
     return nvml;
 }
 
+/* nvml.h's nvmlFieldValue_t: the field and link asked for, then NVML's
+ * answer (an 8-byte union; the C2C fields are unsigned ints). */
+typedef struct nvml_field {
+    unsigned int field, scope;
+    long long timestamp, latency_us;
+    int type, rc;
+    union { unsigned int u; unsigned long long ull; double d; } value;
+} nvml_field;
+typedef int (*pfn_nvml_fields)(nvml_device, int, nvml_field *);
+enum { NVML_FI_C2C_LINK_COUNT = 170, NVML_FI_C2C_LINK_STATUS = 171, NVML_FI_C2C_LINK_MAX_BW = 172 };
+
+/* The NVLink-C2C links to the CPU (Grace Hopper): the sum of the active
+ * links' speed, which NVML gives in MB/s (as NCCL reads it); 0 when NVML
+ * says the GPU has none; unknown when the driver does not say. */
+static void c2c(nvml_device d, gt_devprops *p)
+{
+    pfn_nvml_fields f = (pfn_nvml_fields)dlsym(nvml, "nvmlDeviceGetFieldValues");
+    nvml_field count = {.field = NVML_FI_C2C_LINK_COUNT};
+    unsigned long long mbps = 0;
+
+    if (!f || f(d, 1, &count) != 0 || count.rc != 0)
+        return;
+    for (unsigned l = 0; l < count.value.u && l < 64; l++) {
+        nvml_field q[2] = {{.field = NVML_FI_C2C_LINK_STATUS, .scope = l},
+                           {.field = NVML_FI_C2C_LINK_MAX_BW, .scope = l}};
+        if (f(d, 2, q) == 0 && q[0].rc == 0 && q[0].value.u == 1 && q[1].rc == 0)
+            mbps += q[1].value.u;
+    }
+    gt_dp_set(p, GT_DP_C2C_BW, (int64_t)(mbps * 1000000ull));
+}
+
 void gt_nvml_device(gt_devprops *p)
 {
     pfn_nvml_str drv;
@@ -104,6 +135,7 @@ void gt_nvml_device(gt_devprops *p)
         if (f && f(d, &v) == 0 && v > 0 && v < 1000)
             gt_dp_set(p, links[i].id, v);
     }
+    c2c(d, p);
 }
 
 /* "0000:1B:00.0" -> domain, bus, device numbers. */
@@ -442,5 +474,38 @@ int gt_nvml_peek(int ordinal, gt_devprops *p)
     snprintf(p->name, sizeof p->name, "%s", first);
     if (mem && total && !(vis && strstr(vis, "MIG")))
         gt_dp_set(p, GT_DP_MEM_TOTAL, (int64_t)total);
+    return 0;
+}
+
+int gt_nvml_gpus(char *names, size_t n, char *driver, size_t dn)
+{
+    pfn_nvml_count count;
+    pfn_nvml_by_index by_index;
+    pfn_nvml_name name;
+    pfn_nvml_str drv;
+    unsigned int k = 0;
+    size_t o = 0;
+    char why[80];
+
+    names[0] = driver[0] = '\0';
+    if (!nvml_lib(why, sizeof why))
+        return -1;
+    drv = (pfn_nvml_str)dlsym(nvml, "nvmlSystemGetDriverVersion");
+    if (drv && drv(driver, (unsigned)dn) != 0)
+        driver[0] = '\0';
+    count = (pfn_nvml_count)dlsym(nvml, "nvmlDeviceGetCount_v2");
+    by_index = (pfn_nvml_by_index)dlsym(nvml, "nvmlDeviceGetHandleByIndex_v2");
+    name = (pfn_nvml_name)dlsym(nvml, "nvmlDeviceGetName");
+    if (!count || !by_index || !name || count(&k) != 0 || k == 0)
+        return -1;
+    if (k > 1)
+        o = (size_t)snprintf(names, n, "%u GPUs: ", k);
+    for (unsigned i = 0; i < k && o < n; i++) {
+        nvml_device d;
+        char nm[96];
+        if (by_index(i, &d) != 0 || name(d, nm, sizeof nm) != 0)
+            snprintf(nm, sizeof nm, "GPU %u (no name)", i);
+        o += (size_t)snprintf(names + o, n - o, "%s%s", i ? ", " : "", nm);
+    }
     return 0;
 }

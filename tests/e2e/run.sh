@@ -10,8 +10,8 @@ trap 'kill "${part_pids[@]}" 2>/dev/null; stop; rm -rf "$TMPD"' EXIT
 cd "$(dirname "$0")/../.."
 
 # The parts first, in the background: replay, classroom, lessons, peers,
-# crash, screens, html and follow (tests/e2e/PART.sh BIN OUTDIR).
-PARTS=(screens lessons replay classroom peers crash html follow)
+# crash, screens, html, follow and driver (tests/e2e/PART.sh BIN OUTDIR).
+PARTS=(screens lessons replay classroom peers crash html follow driver)
 for part in "${PARTS[@]}"; do
     tests/e2e/$part.sh "$BIN" "$TMPD" >"$TMPD/$part.log" 2>&1 &
     part_pids+=($!)

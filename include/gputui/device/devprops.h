@@ -19,6 +19,7 @@ typedef enum {
     GT_DP_BUS_WIDTH,        /* bits */
     GT_DP_MEM_CLOCK,        /* kHz, peak */
     GT_DP_MEM_PEAK,         /* bytes/s, from clock x width x 2 (DDR) */
+    GT_DP_ECC,              /* cudaDevAttrEccEnabled: ECC on now */
     GT_DP_L2,
     GT_DP_PERSIST_MAX,
     GT_DP_WINDOW_MAX,
@@ -27,21 +28,26 @@ typedef enum {
     GT_DP_INTEGRATED,
     GT_DP_UVA,
     GT_DP_PAGEABLE,
+    GT_DP_HOST_PAGE_TABLES, /* pageableMemoryAccessUsesHostPageTables (ATS: Grace Hopper) */
     GT_DP_CONC_MANAGED,     /* concurrentManagedAccess: GPU and CPU on managed memory at once */
     GT_DP_ASYNC_ENGINES,
     GT_DP_CONC_KERNELS,
     GT_DP_VMM,
     GT_DP_GRAN_MIN,
     GT_DP_GRAN_REC,
+    GT_DP_TEX2D_W,          /* maxTexture2D: the largest 2D texture */
+    GT_DP_TEX2D_H,
     GT_DP_PEERS,            /* other GPUs that can access this one's memory */
     GT_DP_DRIVER_CUDA,      /* cudaDriverGetVersion, e.g. 13000 */
     GT_DP_RUNTIME,          /* cudaRuntimeGetVersion */
+    GT_DP_BUILD_CUDA,       /* CUDART_VERSION gputui was built with */
     GT_DP_PCIE_GEN,
     GT_DP_PCIE_GEN_MAX,
     GT_DP_PCIE_WIDTH,
     GT_DP_PCIE_WIDTH_MAX,
     GT_DP_PCIE_BW,          /* bytes/s per direction, max gen x max width */
     GT_DP_PCIE_MPS,         /* bytes: Max_Payload_Size in the link's Device Control */
+    GT_DP_C2C_BW,           /* bytes/s of the NVLink-C2C link to the CPU (NVML), 0: none */
     GT_DP_COUNT
 } gt_dp_id;
 
@@ -75,8 +81,27 @@ void gt_devprops_init(gt_devprops *p);
 void gt_dp_set(gt_devprops *p, gt_dp_id id, int64_t v);
 bool gt_dp_ok(const gt_devprops *p, gt_dp_id id);
 int64_t gt_dp_get(const gt_devprops *p, gt_dp_id id); /* 0 if invalid */
-/* Formats a property for display: "60 MiB", "yes", "Gen5", "N/A". */
+/* NULL when property id means something on this device; otherwise why it
+ * does not ("no PCIe link: an integrated GPU shares the host's memory"). */
+const char *gt_dp_not_applicable(const gt_devprops *p, gt_dp_id id);
+/* Formats a property for display: "60 MiB", "yes", "Gen5"; "n/a" where it
+ * does not apply here, "N/A" where it is unknown. */
 char *gt_dp_format(const gt_devprops *p, gt_dp_id id, char *buf, size_t len);
+/* 0 when this gputui and this driver both have CUDA 'version' (12040 for
+ * 12.4), which 'what' needs for 'call'; else -1 with err naming the
+ * version, what is older and what to do. An unknown version is no
+ * objection: a recording made before gputui recorded it. */
+int gt_dp_need_cuda(const gt_devprops *p, int version, const char *what, const char *call,
+                    char *err, size_t errlen);
+
+/* The properties as label and value lines: the TUI's device panel. "" as
+ * a label continues the line before (the topology's lines). */
+typedef struct gt_dp_line {
+    char label[32];
+    char value[120];
+    bool unknown;       /* N/A or n/a: drawn dim */
+} gt_dp_line;
+int gt_devprops_lines(const gt_devprops *p, gt_dp_line *out, int max);
 /* Derives MEM_PEAK and PCIE_BW from the raw fields when those are valid. */
 void gt_devprops_derive(gt_devprops *p);
 /* Theoretical bytes/s per direction of a PCIe link; 0 if gen unknown. */

@@ -17,6 +17,7 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
     {.id = GT_DP_MEM_CLOCK, .key = "memory_clock_khz", .label = "Memory clock", .kind = GT_DPK_KHZ},
     {.id = GT_DP_MEM_PEAK, .key = "memory_peak_bytes_per_s", .label = "  peak bandwidth",
      .kind = GT_DPK_BPS},
+    {.id = GT_DP_ECC, .key = "ecc_enabled", .label = "ECC", .kind = GT_DPK_BOOL},
     {.id = GT_DP_L2, .key = "l2_bytes", .label = "L2 cache", .kind = GT_DPK_BYTES},
     {.id = GT_DP_PERSIST_MAX, .key = "persisting_l2_max_bytes", .label = "  persisting max",
      .kind = GT_DPK_BYTES},
@@ -32,6 +33,8 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
      .kind = GT_DPK_BOOL},
     {.id = GT_DP_PAGEABLE, .key = "pageable_memory_access", .label = "pageableMemoryAccess",
      .kind = GT_DPK_BOOL},
+    {.id = GT_DP_HOST_PAGE_TABLES, .key = "pageable_uses_host_page_tables",
+     .label = "  via host page tables", .kind = GT_DPK_BOOL},
     {.id = GT_DP_CONC_MANAGED, .key = "concurrent_managed_access",
      .label = "concurrentManaged", .kind = GT_DPK_BOOL},
     {.id = GT_DP_ASYNC_ENGINES, .key = "async_engine_count", .label = "asyncEngineCount",
@@ -43,10 +46,15 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
      .kind = GT_DPK_BYTES},
     {.id = GT_DP_GRAN_REC, .key = "vmm_granularity_recommended_bytes", .label = "  granularity rec",
      .kind = GT_DPK_BYTES},
+    {.id = GT_DP_TEX2D_W, .key = "max_texture_2d_width", .label = "Texture 2D max",
+     .kind = GT_DPK_INT},
+    {.id = GT_DP_TEX2D_H, .key = "max_texture_2d_height", .label = "", .kind = GT_DPK_INT},
     {.id = GT_DP_PEERS, .key = "peer_devices", .label = "Peer GPUs", .kind = GT_DPK_INT},
     {.id = GT_DP_DRIVER_CUDA, .key = "driver_cuda_version", .label = "Driver (CUDA)",
      .kind = GT_DPK_CUDAVER},
     {.id = GT_DP_RUNTIME, .key = "runtime_version", .label = "Runtime", .kind = GT_DPK_CUDAVER},
+    {.id = GT_DP_BUILD_CUDA, .key = "build_cuda_version", .label = "  gputui built with",
+     .kind = GT_DPK_CUDAVER},
     {.id = GT_DP_PCIE_GEN, .key = "pcie_gen_current", .label = "PCIe gen now/max",
      .kind = GT_DPK_GEN},
     {.id = GT_DP_PCIE_GEN_MAX, .key = "pcie_gen_max", .label = "", .kind = GT_DPK_GEN},
@@ -57,6 +65,8 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
      .kind = GT_DPK_BPS},
     {.id = GT_DP_PCIE_MPS, .key = "pcie_max_payload_bytes", .label = "  max payload",
      .kind = GT_DPK_BYTES},
+    {.id = GT_DP_C2C_BW, .key = "c2c_bytes_per_s", .label = "NVLink-C2C to CPU",
+     .kind = GT_DPK_BPS},
 };
 
 void gt_devprops_init(gt_devprops *p)
@@ -82,12 +92,58 @@ int64_t gt_dp_get(const gt_devprops *p, gt_dp_id id)
     return gt_dp_ok(p, id) ? p->v[id] : 0;
 }
 
+const char *gt_dp_not_applicable(const gt_devprops *p, gt_dp_id id)
+{
+    bool integrated = gt_dp_get(p, GT_DP_INTEGRATED) != 0;
+
+    switch (id) {
+    case GT_DP_PCIE_GEN: case GT_DP_PCIE_GEN_MAX: case GT_DP_PCIE_WIDTH:
+    case GT_DP_PCIE_WIDTH_MAX: case GT_DP_PCIE_BW: case GT_DP_PCIE_MPS:
+        return integrated ? "no PCIe link: an integrated GPU shares the host's memory" : NULL;
+    case GT_DP_C2C_BW:
+        return integrated ? "no link to the CPU: an integrated GPU shares the host's memory"
+             : gt_dp_ok(p, id) && !gt_dp_get(p, id) ? "the GPU reaches the CPU over PCIe" : NULL;
+    case GT_DP_PERSIST_MAX: case GT_DP_WINDOW_MAX: case GT_DP_PERSIST_LIMIT:
+        return gt_dp_ok(p, GT_DP_CC) && gt_dp_get(p, GT_DP_CC) < 80
+               ? "L2 persistence needs compute capability 8.0" : NULL;
+    case GT_DP_GRAN_MIN: case GT_DP_GRAN_REC:
+        return gt_dp_ok(p, GT_DP_VMM) && !gt_dp_get(p, GT_DP_VMM)
+               ? "no virtual memory management on this device" : NULL;
+    case GT_DP_HOST_PAGE_TABLES:
+        return gt_dp_ok(p, GT_DP_PAGEABLE) && !gt_dp_get(p, GT_DP_PAGEABLE)
+               ? "the GPU does not reach pageable memory" : NULL;
+    default:
+        return NULL;
+    }
+}
+
+int gt_dp_need_cuda(const gt_devprops *p, int version, const char *what, const char *call,
+                    char *err, size_t errlen)
+{
+    int64_t build = gt_dp_get(p, GT_DP_BUILD_CUDA), drv = gt_dp_get(p, GT_DP_DRIVER_CUDA);
+
+    if (gt_dp_ok(p, GT_DP_BUILD_CUDA) && build < version) {
+        snprintf(err, errlen, "%s needs CUDA %d.%d (%s); this gputui was built with %lld.%lld: "
+                 "rebuild it with a %d.%d or newer toolkit (make clean && make CUDA_HOME=...)",
+                 what, version / 1000, version % 1000 / 10, call, (long long)build / 1000,
+                 (long long)build % 1000 / 10, version / 1000, version % 1000 / 10);
+        return -1;
+    }
+    if (gt_dp_ok(p, GT_DP_DRIVER_CUDA) && drv < version) {
+        snprintf(err, errlen, "%s needs CUDA %d.%d (%s); the driver here runs CUDA %lld.%lld: "
+                 "update the driver", what, version / 1000, version % 1000 / 10, call,
+                 (long long)drv / 1000, (long long)drv % 1000 / 10);
+        return -1;
+    }
+    return 0;
+}
+
 char *gt_dp_format(const gt_devprops *p, gt_dp_id id, char *buf, size_t len)
 {
     int64_t v = p->v[id];
 
-    if (!gt_dp_ok(p, id)) {
-        snprintf(buf, len, "N/A");
+    if (gt_dp_not_applicable(p, id) || !gt_dp_ok(p, id)) {
+        snprintf(buf, len, "%s", gt_dp_not_applicable(p, id) ? "n/a" : "N/A");
         return buf;
     }
     switch (gt_dp_table[id].kind) {
@@ -190,4 +246,42 @@ void gt_devprops_read(json_t *d, gt_devprops *p)
         if (json_is_integer(v = json_object_get(d, gt_dp_table[i].key)))
             gt_dp_set(p, (gt_dp_id)i, json_integer_value(v));
     gt_topo_read(json_object_get(d, "topology"), &p->topo);
+}
+
+int gt_devprops_lines(const gt_devprops *p, gt_dp_line *out, int max)
+{
+    int n = 0;
+    char a[48], b[48];
+
+#define LINE(l, ...) do { if (n < max) { snprintf(out[n].label, sizeof out[n].label, "%s", l); \
+        snprintf(out[n].value, sizeof out[n].value, __VA_ARGS__);                              \
+        out[n].unknown = !strcmp(out[n].value, "N/A") || !strcmp(out[n].value, "n/a");         \
+        n++; } } while (0)
+    LINE("Name", "%s", p->name);
+    LINE("PCI bus", "%s", p->pci_bus_id[0] ? p->pci_bus_id : "N/A");
+    for (int i = 0; i < GT_DP_COUNT; i++) {
+        const gt_dp_desc *d = &gt_dp_table[i];
+        if (!d->label[0])
+            continue;           /* shown with the line before it */
+        gt_dp_format(p, (gt_dp_id)i, a, sizeof a);
+        if (i + 1 < GT_DP_COUNT && !gt_dp_table[i + 1].label[0] && strcmp(a, "n/a"))
+            LINE(d->label, "%s / %s", a, gt_dp_format(p, (gt_dp_id)(i + 1), b, sizeof b));
+        else
+            LINE(d->label, "%s", a);
+        if (i == GT_DP_DRIVER_CUDA)
+            LINE("Driver", "%s", p->driver[0] ? p->driver : "N/A");
+    }
+    if (p->nvml_note[0])
+        LINE("NVML", "%s", p->nvml_note);
+    if (p->topo.count > 1) {
+        gt_topo_line tl[GT_MAX_DEVICES * GT_MAX_DEVICES + 12];
+        int k = gt_topo_lines(&p->topo, p->ordinal, tl, (int)(sizeof tl / sizeof tl[0]));
+        LINE("GPUs", "%d (d: the next)", p->topo.count);
+        for (int i = 0; i < k; i++)
+            LINE("", "%s", tl[i]);
+    } else if (p->topo.count == 1) {
+        LINE("GPUs", "1 (peer experiments need 2)");
+    }
+#undef LINE
+    return n;
 }

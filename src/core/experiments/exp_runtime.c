@@ -158,6 +158,16 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     }
 }
 
+/* op=jit counts the module's kernels with cuModuleGetFunctionCount, which
+ * came with CUDA 12.4: a gputui built with an older toolkit, or a driver
+ * older than that, cannot load the module the way it times. */
+static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
+{
+    if (v[GT_RT_OP] == GT_RT_OP_JIT)
+        return gt_dp_need_cuda(p, 12040, "op=jit", "cuModuleGetFunctionCount", err, n);
+    return 0;
+}
+
 GT_EXPERIMENT(gt_exp_runtime) = {
     .name = "runtime",
     .title = "CUDA runtime: the first call, JIT, and when a call returns",
@@ -184,5 +194,6 @@ GT_EXPERIMENT(gt_exp_runtime) = {
     .nparams = GT_RT_NPARAMS,
     .warmup_param = GT_RT_WARMUP,
     .series = series,
+    .check = check,
     .summary = summary,
 };

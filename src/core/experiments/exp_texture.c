@@ -112,6 +112,14 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
                  v[GT_TX_WIDTH] % 32 ? 32 : 8);
         return -1;
     }
+    if ((gt_dp_ok(p, GT_DP_TEX2D_W) && v[GT_TX_WIDTH] > gt_dp_get(p, GT_DP_TEX2D_W)) ||
+        (gt_dp_ok(p, GT_DP_TEX2D_H) && v[GT_TX_HEIGHT] > gt_dp_get(p, GT_DP_TEX2D_H))) {
+        snprintf(err, n, "width x height: %lld x %lld is larger than this device's largest 2D "
+                 "texture (maxTexture2D %lld x %lld)", (long long)v[GT_TX_WIDTH],
+                 (long long)v[GT_TX_HEIGHT], (long long)gt_dp_get(p, GT_DP_TEX2D_W),
+                 (long long)gt_dp_get(p, GT_DP_TEX2D_H));
+        return -1;
+    }
     if (v[GT_TX_ADDRESS] == GT_TX_WRAP && !v[GT_TX_NORMALIZED]) {
         snprintf(err, n, "address: wrap needs normalized=on: CUDA wraps normalized coordinates "
                  "only (allowed with normalized=off: clamp)");
