@@ -103,12 +103,33 @@ else
 STATIC_LIBS    := -Wl,-Bstatic -ljansson -lz -Wl,-Bdynamic
 endif
 ifeq ($(CUDA),1)
+ifeq ($(CUDART),)
+CUDA_INC       := $(CUDA_HOME)/include
 CUDA_LIBS      := -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+CUDART_LINK    := static
+else
+# CUDART=DIR: the host side built against DIR/include and linked with
+# DIR/lib's shared libcudart, copied beside the binary: another toolkit's
+# runtime (scripts/cuda-headers.sh fetches 11.7 to 13.5 from the package
+# registry), to run its API paths on a GPU; the kernels still come from
+# $(NVCC).
+CUDART_SO      := $(firstword $(wildcard $(CUDART)/lib/libcudart.so.*))
+ifeq ($(CUDART_SO),)
+$(error CUDART=$(CUDART): no lib/libcudart.so.* there (scripts/cuda-headers.sh DIR fetches one))
+endif
+CUDA_INC       := $(CUDART)/include
+CUDA_LIBS      := $(BUILD)/$(notdir $(CUDART_SO)) -Wl,-rpath,'$$ORIGIN' -ldl -lrt -lpthread -lstdc++
+CUDART_LINK    := shared, $(CUDART)
+# nvcc 13's launch stubs call __cudaLaunchKernel, which older runtimes lack;
+# its legacy stubs call cudaLaunchKernel, which every runtime has (the macro
+# must reach the host compiler too, which compiles the stubs last).
+NVCC_LAUNCH    := -D__NV_LEGACY_LAUNCH -Xcompiler -D__NV_LEGACY_LAUNCH
+endif
 endif
 NVCCFLAGS ?= -O3
-NVCCFLAGS += -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall
+NVCCFLAGS += -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall $(NVCC_LAUNCH)
 # main.c alone knows which build it is.
-MAIN_DEFS := -DGT_WITH_CUDA=$(CUDA) -DGT_GPU_ARCH='"$(GPU_ARCH)"'
+MAIN_DEFS := -DGT_WITH_CUDA=$(CUDA) -DGT_GPU_ARCH='"$(GPU_ARCH)"' -DGT_CUDART_LINK='"$(CUDART_LINK)"'
 # The back-end names the architectures when a GPU has no code here.
 GPU_DEFS  := -DGT_GPU_ARCH='"$(GPU_ARCH)"'
 
@@ -147,7 +168,7 @@ TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)
 
 .SECONDARY:
 .PHONY: all run test test-build test-tsan test-e2e test-layers check-portable check-cuda print-gpu-arch \
-        test-gpu soak test-gpu-memcheck \
+        test-gpu soak test-gpu-memcheck nocode \
         bench recordings fuzz deps deps-test install uninstall dist clean
 all: $(BIN)
 
@@ -160,10 +181,10 @@ deps-test:
 # changes, what depends on it (main.o, the binaries) is made again.
 KIND := $(BUILD)/kind
 # The architectures too: when they change, the kernels are made again.
-KIND_NOW := cuda=$(CUDA)$(if $(filter 1,$(CUDA)), arch=$(GPU_ARCH))
+KIND_NOW := cuda=$(CUDA)$(if $(filter 1,$(CUDA)), arch=$(GPU_ARCH) cudart=$(CUDART_LINK))
 $(shell mkdir -p $(BUILD) && { [ "$$(cat $(KIND) 2>/dev/null)" = "$(KIND_NOW)" ] || echo "$(KIND_NOW)" > $(KIND); })
 
-$(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ) $(KIND)
+$(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ) $(KIND) $(filter $(BUILD)/%,$(CUDA_LIBS))
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(NCURSES_LIBS) $(STATIC_LIBS) $(CUDA_LIBS) -lm
 ifeq ($(CUDA),1)
 	@echo "gputui: $@ has kernels for $(addprefix sm_,$(GPU_ARCH)) and PTX for compute_$(LAST_ARCH) (nvcc $(NVCC_RELEASE))"
@@ -179,7 +200,7 @@ $(BUILD)/src/ui/%.o: src/ui/%.c
 
 $(BUILD)/src/gpu/%.o: src/gpu/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(GPU_DEFS) -I$(CUDA_HOME)/include $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(GPU_DEFS) -I$(CUDA_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
 $(BUILD)/src/gpu/cuda_backend.o: $(KIND)
 
 $(BUILD)/%.o: %.c
@@ -233,7 +254,7 @@ $(BUILD)/tsan/src/ui/%.o: src/ui/%.c
 
 $(BUILD)/tsan/src/gpu/%.o: src/gpu/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(GPU_DEFS) -I$(CUDA_HOME)/include $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(GPU_DEFS) -I$(CUDA_INC) $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tsan/src/main.o: src/main.c $(KIND)
 	@mkdir -p $(@D)
@@ -303,8 +324,13 @@ print-gpu-arch:
 # The GPU suite, memcheck, the soak, the bench and new recordings need the
 # GPU back-end; a viewer build says so.
 ifeq ($(CUDA),1)
-test-gpu: $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe
-	@tests/gpu/run.sh $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe
+test-gpu: $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe nocode
+	@NOCODE=$(BUILD)/nocode/gputui tests/gpu/run.sh $(BIN) $(BUILD)/test_unwind $(BUILD)/refprobe
+
+# gputui with kernels for the newest architecture alone: what a GPU it has
+# no code for sees (the GPU suite runs it on an older one).
+nocode:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/nocode GPU_ARCH=$(LAST_ARCH) all
 
 test-gpu-memcheck: $(BIN) $(BUILD)/test_unwind
 	@tests/gpu/memcheck.sh $(BIN) $(BUILD)/test_unwind
@@ -314,13 +340,13 @@ test-gpu-memcheck: $(BIN) $(BUILD)/test_unwind
 # host memory, descriptors, child processes, the persisting-L2 limit).
 # SOAK_CHANGES, SOAK_SEED. Second processes run $(BIN).
 $(BUILD)/soak: tests/gpu/soak.c tests/tools/soak_run.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
-	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm
+	$(CC) $(CPPFLAGS) -I$(CUDA_INC) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm
 
 soak: $(BUILD)/soak $(BIN)
 	@$(BUILD)/soak $(or $(SOAK_CHANGES),1000) $(or $(SOAK_SEED),1) $(BIN)
 
 $(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
-	$(CC) $(CPPFLAGS) -I$(CUDA_HOME)/include $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm
+	$(CC) $(CPPFLAGS) -I$(CUDA_INC) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm
 
 # Reference timings beside gputui's in the same run (GPU suite, make bench).
 $(BUILD)/refprobe: tests/gpu/refprobe.cu tests/gpu/refprobe_memory.cu tests/gpu/refprobe_load.cu \
@@ -336,7 +362,7 @@ bench: $(BIN) $(BUILD)/refprobe
 recordings: $(BIN) $(BUILD)/recplan
 	@scripts/make-recordings.sh $(BIN) $(BUILD)/recplan share/gputui
 else
-test-gpu test-gpu-memcheck soak bench recordings $(BUILD)/soak $(BUILD)/test_unwind $(BUILD)/refprobe:
+test-gpu test-gpu-memcheck soak bench recordings nocode $(BUILD)/soak $(BUILD)/test_unwind $(BUILD)/refprobe:
 	@echo "gputui: 'make $@' needs the GPU back-end, and this is the replay viewer ($(VIEWER_WHY))" >&2; exit 2
 endif
 
@@ -347,6 +373,13 @@ $(BUILD)/recplan: tests/tools/recplan.c $(CORE_OBJ)
 # A teacher's gputui --record on a fake back-end, for the tests of --follow.
 $(BUILD)/fakewriter: tests/tools/fakewriter.c $(CORE_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) -lm
+
+ifneq ($(CUDART_SO),)
+$(BUILD)/$(notdir $(CUDART_SO)): $(CUDART_SO)
+	@mkdir -p $(@D)
+	cp $< $@
+$(BUILD)/soak $(BUILD)/test_unwind: $(BUILD)/$(notdir $(CUDART_SO))
+endif
 
 # A stand-in NVIDIA driver older than the build, for the e2e tests of what
 # gputui says then (tests/e2e/driver.sh): one library, under both names.

@@ -29,6 +29,9 @@
 #if GT_WITH_CUDA
 #include "gputui/cuda_backend.h"
 #endif
+#ifndef GT_CUDART_LINK
+#define GT_CUDART_LINK "static"
+#endif
 #include "gputui/engine/engine.h"
 #include "gputui/inspect/card.h"
 #include "gputui/inspect/fleet.h"
@@ -81,8 +84,9 @@ static int version(void)
 
     printf("gputui %s (recording format %d.%d)\n", GT_VERSION, GT_REC_MAJOR, GT_REC_MINOR);
 #if GT_WITH_CUDA
-    printf("build: GPU back-end, CUDA runtime %d.%d (static), kernels for sm %s and PTX\n",
-           gt_cuda_runtime_version / 1000, gt_cuda_runtime_version % 1000 / 10, GT_GPU_ARCH);
+    printf("build: GPU back-end, CUDA runtime %d.%d (%s), kernels for sm %s and PTX\n",
+           gt_cuda_runtime_version / 1000, gt_cuda_runtime_version % 1000 / 10, GT_CUDART_LINK,
+           GT_GPU_ARCH);
     printf("other programs on the GPU: NVML's process list and per-process utilisation; "
            "their copies from NVML PCIe throughput (nvmlDeviceGetPcieThroughput, 20 ms a "
            "direction) in quiet windows; GPM is not read (on an H200 its PCIe and DRAM "

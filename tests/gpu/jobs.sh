@@ -110,8 +110,14 @@ job_vmm_use() {
 # child's context takes seconds to make, alone a tenth of one).
 job_runtime() {  # job_runtime OP
     section "runtime: op=$1, a new process a sample"
+    local built
+    built=$("$BIN" --version | sed -n 's/.*CUDA runtime \([0-9]*\)\.\([0-9]\).*/\1\2/p')
     if [ "$1" = init ]; then
         TRACE=1 run_one "" -e runtime --op init --warmup 0
+    elif [ "$1" = jit ] && [ "${built:-999}" -lt 124 ]; then
+        refused "runtime: op=jit on a gputui built before CUDA 12.4" \
+            "op=jit needs CUDA 12.4 (cuModuleGetFunctionCount); this gputui was built with" \
+            -e runtime --op jit
     else
         run_one "" -e runtime --op "$1" --warmup 0
     fi

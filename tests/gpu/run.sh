@@ -44,6 +44,43 @@ JOB=r- job_runtime jit
 echo "$SECONDS the jobs judged on what they compute, $POOL at once" >>"$LOG/sections.txt"
 run_jobs
 
+# NOCODE (make test-gpu builds it): gputui with kernels for the newest
+# architecture alone. On an older GPU it must name the GPU, its
+# architecture and the GPU_ARCH to build, and measure nothing.
+if [ -n "${NOCODE:-}" ] && [ -x "$NOCODE" ]; then
+    section "a gputui without code for this GPU"
+    cc=$("$BIN" --list-devices 2>/dev/null | sed -n 's/^0: .*, cc \([0-9]*\)\.\([0-9]\), .*/\1\2/p')
+    built=$("$NOCODE" --version | sed -n 's/.*kernels for sm \([0-9 ]*\) and PTX.*/\1/p')
+    if [ -z "$cc" ] || [ "$cc" -ge "${built##* }" ]; then
+        skip "no code for this GPU: it is sm_${cc:-?}, and $NOCODE has sm $built"
+    else
+        msg=$("$NOCODE" --batch --inspect 2>&1 >"$LOG/nocode.out"); rc=$?
+        if [ $rc = 1 ] && [ ! -s "$LOG/nocode.out" ] &&
+           grep -q "(sm_$cc): this gputui has no code it can run (cudaErrorNoKernelImageForDevice): it was built for sm $built and PTX for compute_${built##* }; rebuild with make clean && make GPU_ARCH=$cc" <<<"$msg"; then
+            ok "no code for this GPU: --batch --inspect exits 1 and says so: $msg"
+        else
+            bad "no code for this GPU: rc $rc: $msg"
+        fi
+        msg=$("$NOCODE" --batch -e transfer 2>&1 >/dev/null); rc=$?
+        [ $rc = 1 ] && grep -q "no code it can run" <<<"$msg" &&
+            ok "no code for this GPU: --batch exits 1 with the reason" ||
+            bad "no code for this GPU: --batch: rc $rc: $msg"
+    fi
+fi
+
+# GPU_SUITE=jobs: only what is judged on what it computes (every
+# experiment's configurations verified) and the unwind test: a build on
+# another toolkit's runtime (make CUDART=DIR) runs its API paths so.
+if [ "${GPU_SUITE:-all}" = jobs ]; then
+    section "unwind"
+    if "$UNWIND" >"$LOG/unwind.log" 2>&1; then ok "unwind: $(grep -c '^ok' "$LOG/unwind.log") checks"
+    else cat "$LOG/unwind.log"; bad "unwind"; fi
+    echo "test-gpu (GPU_SUITE=jobs, $("$BIN" --version | sed -n 2p)): $pass passed, $fail failed," \
+         "$skipped not judged, in ${SECONDS}s"
+    [ $fail = 0 ]
+    exit
+fi
+
 section "transfer: pinned copies at 64 MiB against the link"
 case " $SIZES " in
 *" 64M "*) run_one 80 --host pinned --dir h2d,d2h,bidir --method ce,sm --size 64M ;;
