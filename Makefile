@@ -16,6 +16,7 @@
 #   make dist       gputui-VERSION.tar.gz: sources, recordings, lessons
 #   make check-cuda  the GPU back-end's host code against the headers of every
 #                   CUDA toolkit from 11.7 to 13.x, and the choice of architectures
+#   make check-aarch64  the viewer and the unit tests for aarch64, run under qemu
 # Variables: CUDA=0|1, CUDA_HOME, GPU_ARCH="80 90" (default: what nvcc lists,
 # one of each family from sm_60; PTX for the last), WERROR=1, CC, PREFIX, BUILD.
 
@@ -167,7 +168,8 @@ TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)
              $(BUILD)/tsan/src/main.o
 
 .SECONDARY:
-.PHONY: all run test test-build test-tsan test-e2e test-layers check-portable check-cuda print-gpu-arch \
+.PHONY: all run test test-build test-tsan test-e2e test-layers check-portable check-cuda check-aarch64 \
+        print-gpu-arch \
         test-gpu soak test-gpu-memcheck nocode \
         bench recordings fuzz deps deps-test install uninstall dist clean
 all: $(BIN)
@@ -316,6 +318,13 @@ check-portable:
 # package registry, and the choice of architectures (scripts/check-cuda.sh).
 check-cuda:
 	@CC="$(CC)" CPPFLAGS="$(CPPFLAGS)" BUILD="$(BUILD)" scripts/check-cuda.sh
+
+# aarch64 (Jetson, Grace): the viewer and the unit tests with Debian's
+# cross compiler, the tests run under qemu-user, the viewer's reports
+# compared with this build's (scripts/cross-aarch64.sh).
+check-aarch64: $(BIN)
+	@scripts/deps.sh cross
+	@JOBS=$(NPROC) scripts/cross-aarch64.sh $(BIN)
 
 # The architectures this build targets, on one line (the viewer: none).
 print-gpu-arch:

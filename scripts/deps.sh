@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # deps.sh WHAT... - checks what building gputui needs (build), what its tests
-# need as well (test), and clang (clang, for the portability checks).
+# need as well (test), clang (clang, for the portability checks), and the
+# aarch64 cross build (cross: Debian's cross compiler, qemu-user and the
+# arm64 libraries, for make check-aarch64).
 # CUDA=0 (the replay viewer, as make sets it) needs no CUDA toolkit; CUDA=1
 # does. Missing packages: as root with apt-get it installs them; otherwise it
 # prints the exact line (apt-get, or brew on macOS) and fails.
@@ -31,6 +33,34 @@ case $want in *" test "*)
     ;;
 esac
 case $want in *" clang "*) have clang || need+=(clang) ;; esac
+case $want in *" test "*|*" cross "*)
+    # make check-cuda fetches the toolkits' headers with pip
+    python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip) ;;
+esac
+cross=()
+case $want in *" cross "*)
+    have aarch64-linux-gnu-gcc || cross+=(gcc-aarch64-linux-gnu)
+    have qemu-aarch64 || cross+=(qemu-user)
+    for p in ncursesw:libncurses-dev jansson:libjansson-dev zlib:zlib1g-dev cmocka:libcmocka-dev; do
+        [ -e "/usr/lib/aarch64-linux-gnu/pkgconfig/${p%%:*}.pc" ] || cross+=("${p#*:}:arm64")
+    done
+    [ -e /usr/lib/aarch64-linux-gnu/libasan.so.8 ] || cross+=(libasan8:arm64 libubsan1:arm64)
+    ;;
+esac
+if [ ${#cross[@]} -gt 0 ]; then
+    if [ "$(uname -s)" = Linux ] && [ "$(id -u)" = 0 ] && have apt-get && have dpkg; then
+        echo "gputui: installing ${cross[*]} (aarch64 cross build)"
+        export DEBIAN_FRONTEND=noninteractive
+        { dpkg --add-architecture arm64 && apt-get update -qq &&
+          apt-get install -y -qq "${cross[@]}"; } >/dev/null || {
+            echo "gputui: apt-get install ${cross[*]} failed" >&2; exit 1; }
+    else
+        echo "gputui: the aarch64 cross build needs: ${cross[*]}" >&2
+        echo "  on Debian or Ubuntu: sudo dpkg --add-architecture arm64 && sudo apt-get update &&" \
+             "sudo apt-get install -y ${cross[*]}" >&2
+        exit 1
+    fi
+fi
 
 if [ "${CUDA:-}" = 1 ]; then
     nvcc=${NVCC:-${CUDA_HOME:-/usr/local/cuda}/bin/nvcc}

@@ -81,8 +81,11 @@ static void memory(const nv *n, gt_health *h)
         {.error = 1, .counter = 1, .to = &h->ecc_agg_unc},
     };
 
-    if (mode && mode(n->dev, &cur, &pend) == 0)
+    int mrc = mode ? mode(n->dev, &cur, &pend) : -1;
+    if (mrc == 0)
         h->ecc_on = cur ? 1 : 0;
+    else if (mrc == 3)           /* NVML_ERROR_NOT_SUPPORTED: a board without ECC */
+        h->ecc_on = GT_ECC_NONE;
     for (size_t i = 0; total && h->ecc_on == 1 && i < sizeof ecc / sizeof ecc[0]; i++)
         if (total(n->dev, ecc[i].error, ecc[i].counter, &errors) == 0)
             *ecc[i].to = (int64_t)errors;

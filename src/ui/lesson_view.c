@@ -62,6 +62,10 @@ void ui_lesson_tick(ui *u)
     if (!u->lesson)
         return;
     st = &u->lesson->step[u->step];
+    if (gt_lesson_unmet(st, &u->props, u->verdict.text, sizeof u->verdict.text)) {
+        u->verdict.kind = GT_VERDICT_NO;        /* a claim about another kind of device */
+        return;
+    }
     if (!on_script(u, &u->cur, u->step_cfg)) {
         u->verdict.kind = GT_VERDICT_WAIT;
         snprintf(u->verdict.text, sizeof u->verdict.text, "the configuration was changed: "
@@ -168,8 +172,11 @@ int ui_lesson_width(const ui *u)
 
 void ui_draw_lesson(ui *u, int y, int x, int w, int h)
 {
-    const gt_lesson_step *st = &u->lesson->step[u->step];
+    static gt_lesson_step here;     /* this kind of device's words (large for the stack) */
+    const gt_lesson_step *st = &here;
     int row = y, end = y + h, role;
+
+    gt_lesson_step_for(&u->lesson->step[u->step], &u->props, &here);
 
     ui_putf(row++, x, w, ui_role(u, C_TITLE) | A_REVERSE, " Lesson %s, step %d/%d",
             u->lesson->name, u->step + 1, u->lesson->nsteps);

@@ -107,6 +107,8 @@ static void ceilings_and_summary(void **state)
     (void)state;
     gt_devprops_init(&p);
     gt_dp_set(&p, GT_DP_PCIE_BW, 63000000000ll);
+    gt_dp_set(&p, GT_DP_PCIE_GEN_MAX, 5);
+    gt_dp_set(&p, GT_DP_PCIE_WIDTH_MAX, 16);
     gt_dp_set(&p, GT_DP_MEM_PEAK, 4800000000000ll);
     gt_dp_set(&p, GT_DP_L2, 60ll << 20);
     gt_experiment_defaults(e, v);
@@ -142,7 +144,7 @@ static void ceilings_and_summary(void **state)
     assert_non_null(strstr(lines[4], "0.25x linear memory's time"));
     n = e->why(&r, GT_TX_S_FILL_PITCH, &p, lines, GT_SUMMARY_LINES);
     assert_int_equal(n, 3);
-    assert_non_null(strstr(lines[1], "the link: 63.0 GB/s a direction"));
+    assert_non_null(strstr(lines[1], "the link (PCIe Gen5 x16): 63.0 GB/s a direction"));
     gt_run_free(&r);
 }
 

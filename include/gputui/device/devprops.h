@@ -106,6 +106,13 @@ int gt_devprops_lines(const gt_devprops *p, gt_dp_line *out, int max);
 void gt_devprops_derive(gt_devprops *p);
 /* Theoretical bytes/s per direction of a PCIe link; 0 if gen unknown. */
 double gt_pcie_bw(int gen, int width);
+/* How the GPU reaches the host's memory: a PCIe link, NVLink-C2C (Grace
+ * Hopper), or no link at all (an integrated GPU shares the host's memory). */
+typedef enum { GT_LINK_UNKNOWN, GT_LINK_PCIE, GT_LINK_C2C, GT_LINK_NONE } gt_link_kind;
+/* That link's theoretical bytes/s a direction (0 when none or unknown),
+ * its kind in *kind (may be NULL) and its name in label: "PCIe Gen5 x16",
+ * "NVLink-C2C", "no link: an integrated GPU shares the host's memory". */
+double gt_host_link(const gt_devprops *p, gt_link_kind *kind, char *label, size_t n);
 
 struct json_t;
 /* The properties as a JSON object, as reports and recordings hold them

@@ -26,6 +26,7 @@ enum {
 };
 
 #define GT_HEALTH_NVLINKS 18
+#define GT_ECC_NONE (-2)    /* NVML: ECC is not supported on this board */
 
 typedef struct gt_health {
     bool nvml;              /* NVML answered for this device */
@@ -33,8 +34,8 @@ typedef struct gt_health {
     /* PCIe: the link now, and the card's maximum. -1: unknown. */
     int pcie_gen, pcie_width, pcie_gen_max, pcie_width_max;
     int64_t pcie_replays;   /* nvmlDeviceGetPcieReplayCounter; -1 unknown */
-    /* Memory. -1: unknown (or no ECC on this board). */
-    int ecc_on;             /* 1 on, 0 off */
+    /* Memory. -1: unknown. */
+    int ecc_on;             /* 1 on, 0 off, GT_ECC_NONE: the board has none */
     int64_t ecc_vol_corr, ecc_vol_unc, ecc_agg_corr, ecc_agg_unc;
     int64_t retired_sbe, retired_dbe;   /* pages retired for each cause */
     int retired_pending;                /* 1: a retirement waits for a reset */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "gputui/base/common.h"
+#include "gputui/device/devprops.h"
 #include "gputui/device/health.h"
 
 /* busy: the figure was measured beside another program's work, so it says
@@ -79,7 +80,9 @@ typedef struct gt_inspect_facts {
     bool during_known;
     double h2d, d2h, bidir;             /* bytes/s, p50; bidir: both directions together */
     double pcie_ceiling;                /* bytes/s per direction after encoding and packets */
-    char pcie_label[48];                /* "PCIe Gen5 x16" */
+    char pcie_label[64];                /* "PCIe Gen5 x16", "NVLink-C2C" */
+    char host_link[16];                 /* which thresholds judge the copies: "gen3" ...
+                                         * "gen6", "c2c", "integrated"; "" unknown */
     double h2d_ref, d2h_ref, bidir_ref;
     double d2d, d2d_peak, d2d_ref;      /* bytes/s; d2d counts each byte once, so
                                          * d2d_peak is half the memory's peak */
@@ -126,6 +129,9 @@ typedef struct gt_inspect_card {
 } gt_inspect_card;
 
 void gt_inspect_facts_init(gt_inspect_facts *f);
+/* The facts' host_link for device p: the key of the thresholds that judge
+ * its copies ("pcie.h2d@gen3" before "pcie.h2d"). */
+void gt_inspect_host_link(const gt_devprops *p, char *key, size_t n);
 /* Fills the rows of c from f and th (c's device, uuid, host, ordinal and
  * wall_s are the caller's). */
 void gt_inspect_build(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th);

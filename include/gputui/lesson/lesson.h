@@ -31,8 +31,21 @@
  * program disturbed are left out, and a step with too few clean ones
  * says "the GPU was busy: cannot tell";
  * plus optional "samples" (per series, default 20) and "peers" (the step
- * needs that many other GPUs with peer access). Every error names
- * FILE:LINE. */
+ * needs that many other GPUs with peer access).
+ *
+ * What the claim needs of the device, and what it becomes on another kind
+ * of device, are conditions on a device property (its key in the
+ * properties' JSON, devprops.h):
+ *   "requires": [{"property": "compute_capability", "at_least": 80,
+ *                 "why": "L2 persistence needs compute capability 8.0"}]
+ *     (or "at_most", or "equals"; a number, true/false, or a size "32M"):
+ *     a device that fails one gets "not on this machine" with the why and
+ *     its own value, and nothing is measured; a property the device does
+ *     not report is no objection;
+ *   "variants": [{"if": {"property": "integrated", "equals": true},
+ *                 "say": [...], "expect": {...}, "otherwise": "..."}]:
+ *     the first whose condition holds replaces the step's words and claim.
+ * Every error names FILE:LINE. */
 #ifndef GPUTUI_LESSON_H
 #define GPUTUI_LESSON_H
 
@@ -45,6 +58,8 @@
 #define GT_LESSON_SAY 4
 #define GT_LESSON_MAX 32
 #define GT_LESSON_SAMPLES 20
+#define GT_LESSON_CONDS 3
+#define GT_LESSON_VARIANTS 2
 
 /* The ratio a / b above, below or between bounds; a's share of its
  * ceiling; (note_has) a's set-up note holding a text: what the device
@@ -69,6 +84,28 @@ typedef struct gt_lesson_expect {
     int peers;
 } gt_lesson_expect;
 
+/* A condition on one property of the device. */
+typedef enum { GT_COND_AT_LEAST, GT_COND_AT_MOST, GT_COND_EQUALS } gt_cond_op;
+typedef struct gt_lesson_cond {
+    gt_dp_id prop;
+    gt_cond_op op;
+    int64_t value;
+    char why[160];              /* "requires": why the claim needs it */
+} gt_lesson_cond;
+
+/* What the step says and claims (on devices a variant's "if" picks, its own). */
+typedef struct gt_lesson_claim {
+    int nsay;
+    char say[GT_LESSON_SAY][240];
+    gt_lesson_expect expect;
+    char otherwise[240];
+} gt_lesson_claim;
+
+typedef struct gt_lesson_variant {
+    gt_lesson_cond when;
+    gt_lesson_claim claim;
+} gt_lesson_variant;
+
 typedef struct gt_lesson_step {
     char title[96];
     const gt_experiment *exp;
@@ -78,6 +115,9 @@ typedef struct gt_lesson_step {
     char say[GT_LESSON_SAY][240];
     gt_lesson_expect expect;
     char otherwise[240];
+    int nrequires, nvariants;
+    gt_lesson_cond requires[GT_LESSON_CONDS];
+    gt_lesson_variant variant[GT_LESSON_VARIANTS];
 } gt_lesson_step;
 
 typedef struct gt_lesson {
@@ -86,6 +126,15 @@ typedef struct gt_lesson {
     int nsteps;
     gt_lesson_step step[GT_LESSON_STEPS];
 } gt_lesson;
+
+/* The step as it stands on device p: its words and claim replaced by
+ * those of the first variant whose condition holds (out may be st). */
+void gt_lesson_step_for(const gt_lesson_step *st, const gt_devprops *p, gt_lesson_step *out);
+/* NULL when device p meets every requirement of the step (or does not
+ * report a property one is about); else buf: "not on this machine: WHY
+ * (this device: LABEL VALUE)". */
+const char *gt_lesson_unmet(const gt_lesson_step *st, const gt_devprops *p, char *buf,
+                            size_t len);
 
 /* Parses a lesson from text ('path' names it in messages). */
 int gt_lesson_parse(gt_lesson *l, const char *path, const char *text, gt_err *err);

@@ -125,10 +125,11 @@ double gt_experiment_ceiling(const gt_experiment *e, const int64_t *vals, int s,
                              size_t labellen);
 
 /* The two physical ceilings, for an experiment's ceiling function: the
- * PCIe link per direction (factor 1), or the device memory peak, which a
+ * link to the host per direction (factor 1; PCIe or NVLink-C2C, none on an
+ * integrated GPU: gt_host_link), or the device memory peak, which a
  * device copy uses twice (read + write: factor 2); and the link between
  * two GPUs. */
-double gt_ceiling_pcie(const gt_devprops *p, double *factor, char *label, size_t labellen);
+double gt_ceiling_host(const gt_devprops *p, double *factor, char *label, size_t labellen);
 /* "p50 = 87.9% of PCIe Gen5 x16 (63.0 GB/s)": a bandwidth p50 (bytes/s,
  * counted once) against a ceiling and its factor (gt_experiment_ceiling).
  * Returns buf. */

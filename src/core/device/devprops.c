@@ -194,6 +194,34 @@ double gt_pcie_bw(int gen, int width)
     return lane[gen] * 1e9 / 8.0 * width;
 }
 
+double gt_host_link(const gt_devprops *p, gt_link_kind *kind, char *label, size_t n)
+{
+    gt_link_kind k = GT_LINK_UNKNOWN;
+    double bw = 0;
+
+    if (gt_dp_get(p, GT_DP_INTEGRATED)) {
+        k = GT_LINK_NONE;
+        snprintf(label, n, "no link: an integrated GPU shares the host's memory");
+    } else if (gt_dp_get(p, GT_DP_C2C_BW) > 0) {
+        k = GT_LINK_C2C;
+        bw = (double)gt_dp_get(p, GT_DP_C2C_BW);
+        snprintf(label, n, "NVLink-C2C");
+    } else if (gt_dp_ok(p, GT_DP_PCIE_BW)) {
+        k = GT_LINK_PCIE;
+        bw = (double)gt_dp_get(p, GT_DP_PCIE_BW);
+        if (gt_dp_ok(p, GT_DP_PCIE_GEN_MAX) && gt_dp_ok(p, GT_DP_PCIE_WIDTH_MAX))
+            snprintf(label, n, "PCIe Gen%lld x%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX),
+                     (long long)gt_dp_get(p, GT_DP_PCIE_WIDTH_MAX));
+        else
+            snprintf(label, n, "PCIe");
+    } else {
+        snprintf(label, n, "PCIe link N/A");
+    }
+    if (kind)
+        *kind = k;
+    return bw;
+}
+
 void gt_devprops_derive(gt_devprops *p)
 {
     if (gt_dp_ok(p, GT_DP_MEM_CLOCK) && gt_dp_ok(p, GT_DP_BUS_WIDTH) &&

@@ -191,16 +191,16 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
     *factor = 1.0;
     gt_mg_series(v, slot);
     if (s == slot[GT_MG_S_READ])
-        return on_gpu(v) ? hbm(v, p, factor, label, n, pp) : gt_ceiling_pcie(p, factor, label, n);
+        return on_gpu(v) ? hbm(v, p, factor, label, n, pp) : gt_ceiling_host(p, factor, label, n);
     /* Read-mostly pages are copied to the GPU by the first read, even
      * where the host is preferred. */
     if (s == slot[GT_MG_S_AGAIN])
         return v[GT_MG_PREFERRED] == GT_MG_PREF_HOST && !v[GT_MG_PREFETCH] &&
                !v[GT_MG_READ_MOSTLY] ?
-            gt_ceiling_pcie(p, factor, label, n) : hbm(v, p, factor, label, n, false);
+            gt_ceiling_host(p, factor, label, n) : hbm(v, p, factor, label, n, false);
     if (s == slot[GT_MG_S_COPY] ||
         (s == slot[GT_MG_S_PREFETCH] && v[GT_MG_TOUCH] == GT_MG_TOUCH_HOST))
-        return gt_ceiling_pcie(p, factor, label, n);
+        return gt_ceiling_host(p, factor, label, n);
     snprintf(label, n, s == slot[GT_MG_S_PREFETCH] ? "none known: the pages are on the GPU "
              "already" : "none known: page faults, not a link, set the pace");
     return 0;
@@ -218,8 +218,7 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
     gt_mg_series(v, slot);
     t = gt_run_p50(r, s);
     copy = gt_run_p50(r, slot[GT_MG_S_COPY]);
-    if (gt_dp_ok(p, GT_DP_PCIE_BW))
-        link = (double)gt_dp_get(p, GT_DP_PCIE_BW);
+    link = gt_host_link(p, NULL, a, sizeof a);
     if (!isfinite(t) || t <= 0)
         return 0;
     gt_format_size((uint64_t)v[GT_MG_SIZE], a, sizeof a);

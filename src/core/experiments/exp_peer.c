@@ -180,7 +180,7 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
     }
     /* Staged through the host without peer access: this GPU's PCIe link. */
     if (v[GT_PE_ACCESS] == GT_PE_ACCESS_OFF)
-        return gt_ceiling_pcie(p, factor, label, n);
+        return gt_ceiling_host(p, factor, label, n);
     return gt_ceiling_link(p, p->ordinal, gt_peer_device(v, p), factor, label, n);
 }
 

@@ -95,7 +95,7 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
     (void)s;
     /* The kernel reads and writes each byte. */
     return v[GT_PI_MEASURE] == GT_PI_KERNEL ? gt_ceiling_hbm(p, factor, label, n)
-                                            : gt_ceiling_pcie(p, factor, label, n);
+                                            : gt_ceiling_host(p, factor, label, n);
 }
 
 GT_EXPERIMENT(gt_exp_pitched) = {

@@ -142,7 +142,7 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
 {
     *factor = 1.0;
     if (s == GT_TX_S_FILL_ARRAY || s == GT_TX_S_FILL_PITCH)
-        return gt_ceiling_pcie(p, factor, label, n);
+        return gt_ceiling_host(p, factor, label, n);
     if (gt_dp_ok(p, GT_DP_L2) && image_bytes(v) > (uint64_t)gt_dp_get(p, GT_DP_L2))
         return gt_ceiling_hbm(p, factor, label, n);
     snprintf(label, n, "none known: the image fits in the L2");
@@ -226,9 +226,11 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
 #define LINE(...) do { if (n < max) snprintf(lines[n++], sizeof lines[0], __VA_ARGS__); } while (0)
     if (s == GT_TX_S_FILL_ARRAY || s == GT_TX_S_FILL_PITCH) {
         LINE("%s from pinned memory in %.3f ms (p50): %.1f GB/s", a, t * 1e3, bytes / t / 1e9);
-        if (gt_dp_ok(p, GT_DP_PCIE_BW))
-            LINE("the link: %.1f GB/s a direction; %.0f%% of it", gt_dp_get(p, GT_DP_PCIE_BW) / 1e9,
-                 100 * bytes / t / (double)gt_dp_get(p, GT_DP_PCIE_BW));
+        char what[64];
+        double link = gt_host_link(p, NULL, what, sizeof what);
+        if (link > 0)
+            LINE("the link (%s): %.1f GB/s a direction; %.0f%% of it", what, link / 1e9,
+                 100 * bytes / t / link);
         if (s == GT_TX_S_FILL_ARRAY)
             LINE("the copy also lays the rows out in the array's opaque 2D layout");
         else

@@ -174,7 +174,7 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p,
 {
     (void)s;
     return v[GT_TR_DIR] == GT_DIR_D2D ? gt_ceiling_hbm(p, factor, label, n)
-                                      : gt_ceiling_pcie(p, factor, label, n);
+                                      : gt_ceiling_host(p, factor, label, n);
 }
 
 GT_EXPERIMENT(gt_exp_transfer) = {

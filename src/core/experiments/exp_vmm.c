@@ -270,7 +270,7 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
         return 0;
     }
     return v[GT_VMM_DIR] == GT_VMM_D2D ? gt_ceiling_hbm(p, factor, label, n)
-                                       : gt_ceiling_pcie(p, factor, label, n);
+                                       : gt_ceiling_host(p, factor, label, n);
 }
 
 GT_EXPERIMENT(gt_exp_vmm) = {

@@ -68,11 +68,23 @@ static void expect_text(const gt_threshold *t, const char *basis, char *buf, siz
         snprintf(buf + n, len - n, " of %s", basis);
 }
 
-/* The verdict of value (over basis, unless the threshold is of "value"). */
-static void judge(gt_inspect_row *r, const gt_thresholds *th, double value, double basis,
-                  const char *basis_text)
+void gt_inspect_host_link(const gt_devprops *p, char *key, size_t n)
 {
-    const gt_threshold *t = gt_threshold_get(th, r->id);
+    gt_link_kind kind;
+    char label[64];
+
+    gt_host_link(p, &kind, label, sizeof label);
+    if (kind == GT_LINK_PCIE)
+        snprintf(key, n, "gen%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX));
+    else
+        snprintf(key, n, "%s", kind == GT_LINK_C2C ? "c2c" : kind == GT_LINK_NONE ? "integrated" : "");
+}
+
+/* The verdict of value against threshold t (over basis, unless t is of
+ * "value"); th names the file when there is no t. */
+static void judge_by(gt_inspect_row *r, const gt_threshold *t, const gt_thresholds *th,
+                     double value, double basis, const char *basis_text)
+{
     double x;
 
     if (!t) {
@@ -100,6 +112,28 @@ static void judge(gt_inspect_row *r, const gt_thresholds *th, double value, doub
             r->verdict != GT_IV_PASS ? ": " : "", r->verdict != GT_IV_PASS ? t->reason : "");
     else
         say(r->reason, sizeof r->reason, "%s", r->verdict != GT_IV_PASS ? t->reason : "within bounds");
+}
+
+static void judge(gt_inspect_row *r, const gt_thresholds *th, double value, double basis,
+                  const char *basis_text)
+{
+    judge_by(r, gt_threshold_get(th, r->id), th, value, basis, basis_text);
+}
+
+/* The threshold of a copy over the host link: "ID@LINK" (pcie.h2d@gen3,
+ * pcie.h2d@c2c) where the file has one, else ID, which holds for PCIe
+ * (Gen3 to Gen6 share their 128b/130b encoding and packet overheads). An
+ * NVLink-C2C figure with none of its own is not judged against PCIe's. */
+static const gt_threshold *link_threshold(const gt_thresholds *th, const char *id,
+                                          const char *link)
+{
+    char key[48];
+    const gt_threshold *t;
+
+    snprintf(key, sizeof key, "%s@%s", id, link);
+    if (link[0] && (t = gt_threshold_get(th, key)))
+        return t;
+    return strcmp(link, "c2c") ? gt_threshold_get(th, id) : NULL;
 }
 
 /* A switch of the board's (1 on, 0 off, -1 unknown): pass when it is
@@ -133,6 +167,11 @@ static void bw_text(char *buf, size_t len, double bps)
         say(buf, len, "%.2f GB/s", bps / 1e9);
 }
 
+/* The reason of the memory rows on a board without ECC (most GeForce
+ * cards): not a fault, nothing to count. */
+static const char *const NO_ECC = "this board has no ECC (NVML: not supported), as most GeForce "
+                                  "cards: its memory errors are neither corrected nor counted";
+
 static const char *health_why(const gt_health *h)
 {
     return h->nvml ? "the driver does not say on this GPU" : h->note[0] ? h->note : "no NVML";
@@ -160,7 +199,9 @@ static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
         }
     } else {
         say(r->figure, sizeof r->figure, "-");
-        say(r->reason, sizeof r->reason, "%s", health_why(h));
+        say(r->reason, sizeof r->reason, "%s", !strcmp(f->host_link, "integrated")
+            ? "an integrated GPU has no PCIe link" : !strcmp(f->host_link, "c2c")
+            ? "the GPU reaches the host over NVLink-C2C" : health_why(h));
     }
 
     say(ceil, sizeof ceil, "%s %.1f GB/s", f->pcie_label[0] ? f->pcie_label : "PCIe",
@@ -174,11 +215,22 @@ static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
          .basis = 2 * f->pcie_ceiling},
     };
     for (size_t i = 0; i < sizeof bw / sizeof *bw; i++) {
+        const gt_threshold *t = link_threshold(th, bw[i].id, f->host_link);
         r = gt_inspect_add_row(c, S_PCIE, bw[i].id, bw[i].name);
         bw_text(r->figure, sizeof r->figure, bw[i].v);
         r->value = bw[i].v;
         r->unit = "bytes_per_second";
-        judge(r, th, bw[i].v, bw[i].basis, i == 2 ? "twice the ceiling" : ceil);
+        if (!strcmp(f->host_link, "integrated")) {
+            say(r->reason, sizeof r->reason, "no link to judge: an integrated GPU's copies move "
+                "within the host's own memory");
+            continue;
+        }
+        if (!t && !strcmp(f->host_link, "c2c")) {
+            say(r->reason, sizeof r->reason, "not judged: no measured figure of a healthy "
+                "NVLink-C2C to set a bound from (%s)", ceil);
+            continue;
+        }
+        judge_by(r, t, th, bw[i].v, bw[i].basis, i == 2 ? "twice the ceiling" : ceil);
         if (isnan(bw[i].v))
             say(r->reason, sizeof r->reason, "not measured");
         else if (!isnan(bw[i].ref) && r->verdict == GT_IV_PASS)
@@ -262,7 +314,8 @@ static gt_inspect_row *ecc_row(gt_inspect_card *c, const gt_thresholds *th, cons
     if (vol >= 0)
         judge(r, th, (double)vol, 1, NULL);
     else
-        say(r->reason, sizeof r->reason, "%s", h->ecc_on == 0 ? "ECC is off" : health_why(h));
+        say(r->reason, sizeof r->reason, "%s", h->ecc_on == 0 ? "ECC is off"
+            : h->ecc_on == GT_ECC_NONE ? NO_ECC : health_why(h));
     return r;
 }
 
@@ -291,9 +344,13 @@ static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_
     else if (isnan(f->d2d_ref))
         say(r->reason, sizeof r->reason, "no bundled recording of this model to compare with");
 
-    switch_row(c, S_MEM, "mem.ecc", "ECC", h->ecc_on, 1, "errors are corrected and counted",
-               "memory errors go unnoticed; nvidia-smi -e 1 and a reset turn it on",
-               health_why(h));
+    r = switch_row(c, S_MEM, "mem.ecc", "ECC", h->ecc_on, 1, "errors are corrected and counted",
+                   "memory errors go unnoticed; nvidia-smi -e 1 and a reset turn it on",
+                   h->ecc_on == GT_ECC_NONE ? NO_ECC : health_why(h));
+    if (h->ecc_on == GT_ECC_NONE) {
+        say(r->figure, sizeof r->figure, "none on this board");
+        r->value = NAN;
+    }
 
     r = ecc_row(c, th, h, "mem.ecc_unc", "ECC uncorrected, since boot", h->ecc_vol_unc,
                 h->ecc_agg_unc);

@@ -42,6 +42,7 @@ static const field health_fields[] = {
 static const field fact_fields[] = {
     F(during_known, F_BOOL),
     F(h2d, F_DBL), F(d2h, F_DBL), F(bidir, F_DBL), F(pcie_ceiling, F_DBL), F(pcie_label, F_STR),
+    F(host_link, F_STR),
     F(h2d_ref, F_DBL), F(d2h_ref, F_DBL), F(bidir_ref, F_DBL),
     F(d2d, F_DBL), F(d2d_peak, F_DBL), F(d2d_ref, F_DBL),
     F(host_lat, F_DBL), F(host_lat_ref, F_DBL),

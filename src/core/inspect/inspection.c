@@ -387,6 +387,7 @@ void gt_inspection_finish(gt_inspection *in, const gt_status *st, gt_inspect_fac
     in->f.pcie_ceiling = gt_experiment_ceiling(in->exp[ST_H2D], in->vals[ST_H2D], 0, &in->p,
                                                &factor, label, sizeof label) / factor;
     snprintf(in->f.pcie_label, sizeof in->f.pcie_label, "%s", label);
+    gt_inspect_host_link(&in->p, in->f.host_link, sizeof in->f.host_link);
     in->f.d2d_peak = gt_experiment_ceiling(in->exp[ST_D2D], in->vals[ST_D2D], 0, &in->p,
                                            &factor, label, sizeof label) / factor;
     if (in->cur > ST_D2D_SM) {

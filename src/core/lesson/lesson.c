@@ -14,6 +14,7 @@
 
 #include "gputui/record/bundle.h"
 #include "gputui/base/files.h"
+#include "gputui/base/units.h"
 #include "gputui/measure/param.h"
 #include "gputui/experiments/registry.h"
 
@@ -280,19 +281,168 @@ static int parse_expect(const char *name, const char *text, json_t *o, gt_lesson
     return 0;
 }
 
+/* "say", "expect" and "otherwise" of object o (at[0..n) is where o is)
+ * into st. */
+static int parse_claim(const char *name, const char *text, json_t *o, gt_lesson_step *st,
+                       comp *at, int n, gt_err *err)
+{
+    json_t *say = json_object_get(o, "say");
+
+    if (get_text(name, text, o, "otherwise", st->otherwise, sizeof st->otherwise, false, at, n,
+                 err))
+        return -1;
+    at[n] = (comp){"say", 0};
+    if (!json_is_array(say) || json_array_size(say) < 1 || json_array_size(say) > GT_LESSON_SAY)
+        BAD(at, say ? n + 1 : n, "\"say\" must be a list of 1 to %d lines", GT_LESSON_SAY);
+    st->nsay = (int)json_array_size(say);
+    for (int k = 0; k < st->nsay; k++) {
+        json_t *v = json_array_get(say, (size_t)k);
+        at[n + 1] = (comp){NULL, k};
+        if (!json_is_string(v) || strlen(json_string_value(v)) >= sizeof st->say[0])
+            BAD(at, n + 2, "\"say\" line %d must be a string of at most %zu characters", k + 1,
+                sizeof st->say[0] - 1);
+        snprintf(st->say[k], sizeof st->say[k], "%s", json_string_value(v));
+    }
+    at[n] = (comp){"expect", 0};
+    return parse_expect(name, text, json_object_get(o, "expect"), st, at, n + 1, err);
+}
+
+/* A condition on a device property, object o at at[0..n). */
+static int parse_cond(const char *name, const char *text, json_t *o, bool need_why,
+                      gt_lesson_cond *c, comp *at, int n, gt_err *err)
+{
+    static const char *const ops[] = {"at_least", "at_most", "equals"};
+    const char *key = json_string_value(json_object_get(o, "property"));
+    json_t *v = NULL;
+    int found = -1;
+
+    if (!json_is_object(o))
+        BAD(at, n, "a condition is an object {\"property\": KEY, \"at_least\"|\"at_most\"|"
+            "\"equals\": VALUE%s}", need_why ? ", \"why\": TEXT" : "");
+    for (c->prop = 0; key && c->prop < GT_DP_COUNT; c->prop++)
+        if (!strcmp(gt_dp_table[c->prop].key, key))
+            break;
+    if (!key || c->prop == GT_DP_COUNT) {
+        at[n] = (comp){"property", 0};
+        BAD(at, n + 1, "unknown device property \"%s\" (allowed: a key of the device in gputui "
+            "--batch --format json, e.g. compute_capability, integrated, async_engine_count, "
+            "persisting_l2_max_bytes)", key ? key : "");
+    }
+    for (int i = 0; i < (int)GT_ARRAY_LEN(ops); i++)
+        if (json_object_get(o, ops[i])) {
+            if (found >= 0)
+                BAD(at, n, "a condition has one of at_least, at_most, equals");
+            found = i;
+            v = json_object_get(o, ops[i]);
+        }
+    if (found < 0)
+        BAD(at, n, "a condition needs one of at_least, at_most, equals");
+    c->op = (gt_cond_op)found;
+    at[n] = (comp){ops[found], 0};
+    if (json_is_boolean(v)) {
+        c->value = json_is_true(v);
+    } else if (json_is_integer(v)) {
+        c->value = json_integer_value(v);
+    } else {
+        uint64_t b;
+        char msg[120];
+        if (!json_is_string(v) || gt_parse_size(json_string_value(v), &b, msg, sizeof msg))
+            BAD(at, n + 1, "\"%s\": a number, true, false or a size (\"32M\")", ops[found]);
+        c->value = (int64_t)b;
+    }
+    return get_text(name, text, o, "why", c->why, sizeof c->why, need_why, at, n, err);
+}
+
+/* "requires" and "variants" (lesson.h) of step st, object o. */
+static int parse_device(const char *name, const char *text, json_t *o, gt_lesson_step *st,
+                        comp *at, gt_err *err)
+{
+    json_t *req = json_object_get(o, "requires"), *var = json_object_get(o, "variants");
+
+    at[2] = (comp){"requires", 0};
+    if (req && (!json_is_array(req) || json_array_size(req) > GT_LESSON_CONDS))
+        BAD(at, 3, "\"requires\" must be a list of at most %d conditions", GT_LESSON_CONDS);
+    st->nrequires = req ? (int)json_array_size(req) : 0;
+    for (int k = 0; k < st->nrequires; k++) {
+        at[3] = (comp){NULL, k};
+        if (parse_cond(name, text, json_array_get(req, (size_t)k), true, &st->requires[k], at, 4,
+                       err))
+            return -1;
+    }
+    at[2] = (comp){"variants", 0};
+    if (var && (!json_is_array(var) || json_array_size(var) > GT_LESSON_VARIANTS))
+        BAD(at, 3, "\"variants\" must be a list of at most %d", GT_LESSON_VARIANTS);
+    st->nvariants = var ? (int)json_array_size(var) : 0;
+    for (int k = 0; k < st->nvariants; k++) {
+        json_t *vo = json_array_get(var, (size_t)k);
+        gt_lesson_variant *vt = &st->variant[k];
+        gt_lesson_step tmp = *st;
+        at[3] = (comp){NULL, k};
+        if (!json_is_object(vo))
+            BAD(at, 4, "a variant is an object {\"if\": CONDITION, \"say\": [...], "
+                "\"expect\": {...}}");
+        at[4] = (comp){"if", 0};
+        if (parse_cond(name, text, json_object_get(vo, "if"), false, &vt->when, at, 5, err) ||
+            parse_claim(name, text, vo, &tmp, at, 4, err))
+            return -1;
+        vt->claim.nsay = tmp.nsay;
+        memcpy(vt->claim.say, tmp.say, sizeof tmp.say);
+        vt->claim.expect = tmp.expect;
+        memcpy(vt->claim.otherwise, tmp.otherwise, sizeof tmp.otherwise);
+    }
+    return 0;
+}
+
+static bool holds(const gt_lesson_cond *c, const gt_devprops *p)
+{
+    int64_t v = gt_dp_get(p, c->prop);
+
+    return c->op == GT_COND_AT_LEAST ? v >= c->value : c->op == GT_COND_AT_MOST ? v <= c->value
+                                                                                 : v == c->value;
+}
+
+void gt_lesson_step_for(const gt_lesson_step *st, const gt_devprops *p, gt_lesson_step *out)
+{
+    if (out != st)
+        *out = *st;
+    for (int k = 0; k < st->nvariants; k++) {
+        const gt_lesson_variant *vt = &st->variant[k];
+        if (!gt_dp_ok(p, vt->when.prop) || !holds(&vt->when, p))
+            continue;
+        out->nsay = vt->claim.nsay;
+        memcpy(out->say, vt->claim.say, sizeof out->say);
+        out->expect = vt->claim.expect;
+        memcpy(out->otherwise, vt->claim.otherwise, sizeof out->otherwise);
+        return;
+    }
+}
+
+const char *gt_lesson_unmet(const gt_lesson_step *st, const gt_devprops *p, char *buf,
+                            size_t len)
+{
+    for (int k = 0; k < st->nrequires; k++) {
+        const gt_lesson_cond *c = &st->requires[k];
+        char v[48];
+        if (!gt_dp_ok(p, c->prop) || holds(c, p))
+            continue;
+        snprintf(buf, len, "not on this machine: %s (this device: %s %s)", c->why,
+                 gt_dp_table[c->prop].key, gt_dp_format(p, c->prop, v, sizeof v));
+        return buf;
+    }
+    return NULL;
+}
+
 static int parse_step(const char *name, const char *text, json_t *o, gt_lesson_step *st, int i,
                       gt_err *err)
 {
     comp at[DEPTH] = {{.key = "steps"}, {.idx = i}};
-    json_t *cfgs, *say;
+    json_t *cfgs;
     char en[32], msg[300];
 
     if (!json_is_object(o))
         BAD(at, 2, "step %d is not an object", i + 1);
     if (get_text(name, text, o, "title", st->title, sizeof st->title, true, at, 2, err) ||
-        get_text(name, text, o, "experiment", en, sizeof en, true, at, 2, err) ||
-        get_text(name, text, o, "otherwise", st->otherwise, sizeof st->otherwise, false, at, 2,
-                 err))
+        get_text(name, text, o, "experiment", en, sizeof en, true, at, 2, err))
         return -1;
     if (!(st->exp = gt_experiment_find(en))) {
         size_t off = 0;
@@ -335,21 +485,9 @@ static int parse_step(const char *name, const char *text, json_t *o, gt_lesson_s
         if (gt_experiment_validate(st->exp, st->vals[c], 0, msg, sizeof msg))
             BAD(at, 4, "config %d: %s", c + 1, msg);
     }
-    say = json_object_get(o, "say");
-    at[2] = (comp){"say", 0};
-    if (!json_is_array(say) || json_array_size(say) < 1 || json_array_size(say) > GT_LESSON_SAY)
-        BAD(at, say ? 3 : 2, "\"say\" must be a list of 1 to %d lines", GT_LESSON_SAY);
-    st->nsay = (int)json_array_size(say);
-    for (int k = 0; k < st->nsay; k++) {
-        json_t *v = json_array_get(say, (size_t)k);
-        at[3] = (comp){NULL, k};
-        if (!json_is_string(v) || strlen(json_string_value(v)) >= sizeof st->say[0])
-            BAD(at, 4, "\"say\" line %d must be a string of at most %zu characters", k + 1,
-                sizeof st->say[0] - 1);
-        snprintf(st->say[k], sizeof st->say[k], "%s", json_string_value(v));
-    }
-    at[2] = (comp){"expect", 0};
-    return parse_expect(name, text, json_object_get(o, "expect"), st, at, 3, err);
+    if (parse_claim(name, text, o, st, at, 2, err))
+        return -1;
+    return parse_device(name, text, o, st, at, err);
 }
 
 int gt_lesson_parse(gt_lesson *l, const char *name, const char *text, gt_err *err)

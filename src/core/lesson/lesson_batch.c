@@ -62,13 +62,19 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             printf("(recorded in %s)\n", rec->path);
     }
     for (int i = 0; i < l->nsteps; i++) {
-        const gt_lesson_step *st = &l->step[i];
+        gt_lesson_step here;
+        const gt_lesson_step *st = &here;
         gt_run runs[GT_LESSON_CONFIGS];
         gt_run *have[GT_LESSON_CONFIGS] = {NULL, NULL};
-        uint64_t need = gt_lesson_need(st, rec);
+        uint64_t need;
         gt_verdict v = {.kind = GT_VERDICT_CANNOT};
+        char unmet[400];
         int r = 0, c = 0, round = 0, rounds = 0;
         uint64_t used = 0;
+
+        gt_engine_props(eng, &props);
+        gt_lesson_step_for(&l->step[i], &props, &here);     /* this kind of device's claim */
+        need = gt_lesson_need(st, rec);
         /* A step that measures what the step before did starts from its
          * samples (live: a recording's are read again anyway). */
         bool reused = have_last && !rec && same_configs(&l->step[i - 1], st);
@@ -87,7 +93,9 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         if (cli->format == GT_FMT_TEXT)
             printf("\nstep %d/%d: %s\n", i + 1, l->nsteps, st->title);
         gt_engine_props(eng, &props);
-        bool runnable = !st->expect.peers || gt_dp_get(&props, GT_DP_PEERS) >= st->expect.peers;
+        /* A device the claim is not about gets its verdict unmeasured. */
+        bool runnable = (!st->expect.peers || gt_dp_get(&props, GT_DP_PEERS) >= st->expect.peers) &&
+                        !gt_lesson_unmet(st, &props, unmet, sizeof unmet);
         for (c = 0; runnable && c < st->nconfigs; c++) {
             char msg[400];
             gt_experiment_describe(st->exp, st->vals[c], desc, sizeof desc);

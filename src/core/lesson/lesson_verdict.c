@@ -206,12 +206,14 @@ static void marked(const gt_lesson_step *st, const gt_series *se, bool final, gt
              ? "; " : "", v->kind == GT_VERDICT_NO ? st->otherwise : "");
 }
 
-void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_devprops *p,
+void gt_lesson_verdict(const gt_lesson_step *step, gt_run *const *runs, const gt_devprops *p,
                        uint64_t need, bool final, gt_verdict *v)
 {
-    const gt_lesson_expect *x = &st->expect;
+    gt_lesson_step here;
+    const gt_lesson_step *st = &here;
+    const gt_lesson_expect *x = &here.expect;
     const gt_lesson_ref *ref[2] = {&x->a, &x->b};
-    int nref = x->rel >= GT_REL_CEIL_ABOVE ? 1 : 2;
+    int nref;
     double m[2] = {NAN, NAN}, lo, hi;
     gt_dist *d[2] = {NULL, NULL};
     uint64_t left_out = 0;
@@ -221,6 +223,12 @@ void gt_lesson_verdict(const gt_lesson_step *st, gt_run *const *runs, const gt_d
     memset(v, 0, sizeof *v);
     v->kind = GT_VERDICT_WAIT;
     v->ratio = v->lo = v->hi = NAN;
+    if (gt_lesson_unmet(step, p, v->text, sizeof v->text)) {
+        v->kind = GT_VERDICT_NO;
+        return;
+    }
+    gt_lesson_step_for(step, p, &here);     /* this kind of device's claim */
+    nref = x->rel >= GT_REL_CEIL_ABOVE ? 1 : 2;
     if (x->peers && (!gt_dp_ok(p, GT_DP_PEERS) || gt_dp_get(p, GT_DP_PEERS) < x->peers)) {
         v->kind = GT_VERDICT_CANNOT;
         snprintf(v->text, sizeof v->text, "cannot tell here: this step needs %d other GPU%s "

@@ -98,16 +98,10 @@ bool gt_experiment_bandwidth(const gt_experiment *e, const int64_t *vals)
     return e->bandwidth_for ? e->bandwidth_for(vals) : e->bandwidth;
 }
 
-double gt_ceiling_pcie(const gt_devprops *p, double *factor, char *label, size_t n)
+double gt_ceiling_host(const gt_devprops *p, double *factor, char *label, size_t n)
 {
     *factor = 1.0;
-    if (!gt_dp_ok(p, GT_DP_PCIE_BW)) {
-        snprintf(label, n, "PCIe link N/A");
-        return 0.0;
-    }
-    snprintf(label, n, "PCIe Gen%lld x%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX),
-             (long long)gt_dp_get(p, GT_DP_PCIE_WIDTH_MAX));
-    return (double)gt_dp_get(p, GT_DP_PCIE_BW);
+    return gt_host_link(p, NULL, label, n);
 }
 
 double gt_ceiling_link(const gt_devprops *p, int a, int b, double *factor, char *label,
@@ -130,7 +124,7 @@ double gt_ceiling_link(const gt_devprops *p, int a, int b, double *factor, char 
         snprintf(label, n, "link N/A (no NVML)");
         return 0;
     }
-    return gt_ceiling_pcie(p, factor, label, n);
+    return gt_ceiling_host(p, factor, label, n);
 }
 
 char *gt_ceiling_share(double bw_p50, double factor, double ceil, const char *label, char *buf,

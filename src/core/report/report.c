@@ -12,12 +12,16 @@
 
 void gt_report_device_line(FILE *f, const gt_devprops *p)
 {
-    char cc[16], mem[32], l2[32], pcie[64] = "PCIe N/A";
+    char cc[16], mem[32], l2[32], pcie[64], link[64];
+    gt_link_kind kind;
+    double bw = gt_host_link(p, &kind, link, sizeof link);
 
-    if (gt_dp_ok(p, GT_DP_PCIE_BW))
-        snprintf(pcie, sizeof pcie, "PCIe Gen%lld x%lld (%.1f GB/s)",
-                 (long long)p->v[GT_DP_PCIE_GEN_MAX], (long long)p->v[GT_DP_PCIE_WIDTH_MAX],
-                 (double)p->v[GT_DP_PCIE_BW] / 1e9);
+    if (kind == GT_LINK_NONE)
+        snprintf(pcie, sizeof pcie, "integrated (one memory with the host)");
+    else if (bw > 0)
+        snprintf(pcie, sizeof pcie, "%s (%.1f GB/s)", link, bw / 1e9);
+    else
+        snprintf(pcie, sizeof pcie, "PCIe N/A");
     fprintf(f, "%d: %s, cc %s, %s, L2 %s, %s, %s\n", p->ordinal, p->name,
             gt_dp_format(p, GT_DP_CC, cc, sizeof cc),
             gt_dp_format(p, GT_DP_MEM_TOTAL, mem, sizeof mem),

@@ -54,8 +54,24 @@ static void why_pcie(out *o, gt_run *r, int s, const gt_devprops *p, bool h2d)
     double m = median_bw(r, s), raw, enc, pkt = 0;
     int gen = (int)gt_dp_get(p, GT_DP_PCIE_GEN_MAX), w = (int)gt_dp_get(p, GT_DP_PCIE_WIDTH_MAX);
     static const double gts[] = {0, 2.5, 5, 8, 16, 32, 64};
-    char a[16], b[16], c[16];
+    char a[16], b[16], c[16], what[64];
+    gt_link_kind kind;
+    double link = gt_host_link(p, &kind, what, sizeof what);
 
+    if (kind == GT_LINK_NONE) {
+        say(o, "%s: the copy reads and writes that one memory", what);
+        say(o, "measured p50 %.1f GB/s; no link to set it against (the memory's peak: %s)",
+            m / 1e9, gt_dp_ok(p, GT_DP_MEM_PEAK) ? (snprintf(a, sizeof a, "%.0f GB/s",
+            (double)gt_dp_get(p, GT_DP_MEM_PEAK) / 1e9), a) : "N/A");
+        return;
+    }
+    if (kind == GT_LINK_C2C) {
+        share(a, sizeof a, m, link);
+        say(o, "NVLink-C2C to the CPU: %.1f GB/s per direction (NVML's link speed; no PCIe "
+            "encoding or packets to take off)", link / 1e9);
+        say(o, "measured p50 %.1f GB/s = %s of it", m / 1e9, a);
+        return;
+    }
     if (!gt_dp_ok(p, GT_DP_PCIE_GEN_MAX) || !gt_dp_ok(p, GT_DP_PCIE_WIDTH_MAX) || gen < 1 ||
         gen > 6) {
         say(o, "PCIe link: N/A (generation and width are read through NVML: %s)",
@@ -163,24 +179,29 @@ static void why_zerocopy(out *o, gt_run *r, int s, const gt_devprops *p)
     const int64_t *v = r->vals;
     uint64_t n = (uint64_t)v[GT_ZC_COUNT], passes = (uint64_t)v[GT_ZC_PASSES];
     uint64_t bytes = n * 4 * (2 * passes + 1);
-    double link = (double)gt_dp_get(p, GT_DP_PCIE_BW), t = median_lat(r, s);
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], what[64];
+    gt_link_kind kind;
+    double link = gt_host_link(p, &kind, what, sizeof what), t = median_lat(r, s);
 
     say(o, "the kernel reads a and b (%llu floats each) %llu time%s and writes out once",
         (unsigned long long)n, (unsigned long long)passes, passes == 1 ? "" : "s");
     if (s == GT_ZC_MAPPED)
-        say(o, "mapped: every read crosses PCIe (not cached on the GPU): %s per iteration",
+        say(o, "mapped: every read goes to host memory (not cached on the GPU): %s per iteration",
             gt_format_size(bytes, a, sizeof a));
     else
-        say(o, "%s: a and b cross PCIe once (%s), then the kernel reads device memory",
+        say(o, "%s: a and b are copied to the device once (%s), then the kernel reads device memory",
             r->s[s].name, gt_format_size(n * 4 * 3, a, sizeof a));
-    if (gt_dp_ok(p, GT_DP_PCIE_BW) && link > 0) {
+    if (link > 0) {
         double need = (double)(s == GT_ZC_MAPPED ? bytes : n * 12) / link;
-        say(o, "at the link's %.1f GB/s (PCIe after encoding, not measured here) that alone "
-            "takes %s", link / 1e9, gt_format_seconds(need, b, sizeof b));
+        say(o, "at the link's %.1f GB/s (%s%s, not measured here) that alone takes %s",
+            link / 1e9, what, kind == GT_LINK_PCIE ? " after encoding" : "",
+            gt_format_seconds(need, b, sizeof b));
         if (isfinite(t) && t > 0)
             say(o, "measured p50 %s: the transfer is %.0f%% of it", gt_format_seconds(t, c, sizeof c),
                 100.0 * need / t);
+    } else if (kind == GT_LINK_NONE) {
+        say(o, "no link to cross: %s, so mapped memory saves the copies and costs no "
+            "transfer", what);
     } else {
         say(o, "time over the link: N/A (PCIe generation/width unknown)");
     }

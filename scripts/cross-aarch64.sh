@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# cross-aarch64.sh NATIVE-BIN - make check-aarch64: gputui for aarch64 (a
+# Jetson, a Grace machine) from this one. The replay viewer and every unit
+# test are built with Debian's cross compiler against Debian's arm64
+# libraries (scripts/deps.sh cross installs them) and run under qemu-user:
+# the tests with ASan and UBSan (leak checking off: LeakSanitizer cannot
+# run under qemu), the viewer's batch replays and lessons compared with
+# NATIVE-BIN's, byte for byte. The GPU back-end's host side for aarch64 is
+# compiled by make check-cuda. Environment: JOBS, BUILD (build-aarch64).
+set -u
+cd "$(dirname "$0")/.."
+native=${1:?usage: cross-aarch64.sh NATIVE-BIN}
+build=${BUILD:-build-aarch64}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+cc=aarch64-linux-gnu-gcc
+libdir=/usr/lib/aarch64-linux-gnu
+start=$(date +%s)
+fails=0
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+missing=
+command -v $cc >/dev/null || missing="$missing gcc-aarch64-linux-gnu"
+command -v qemu-aarch64 >/dev/null || missing="$missing qemu-user"
+for pc in ncursesw jansson zlib cmocka; do
+    [ -e "$libdir/pkgconfig/$pc.pc" ] || missing="$missing $pc (arm64)"
+done
+[ -e "$libdir/libasan.so.8" ] || missing="$missing libasan8:arm64"
+if [ -n "$missing" ]; then
+    echo "check-aarch64: missing:$missing; scripts/deps.sh cross installs them (as root), or:" >&2
+    echo "  dpkg --add-architecture arm64 && apt-get update && apt-get install gcc-aarch64-linux-gnu" \
+         "qemu-user libncurses-dev:arm64 libjansson-dev:arm64 zlib1g-dev:arm64" \
+         "libcmocka-dev:arm64 libasan8:arm64 libubsan1:arm64" >&2
+    exit 1
+fi
+
+# The arm64 .pc files; the multiarch libc the programs run on under qemu
+# (with no -L prefix: the cross toolchain's own libc beside Debian's arm64
+# one leaves threads hanging).
+pkg="env PKG_CONFIG_LIBDIR=$libdir/pkgconfig:/usr/share/pkgconfig pkg-config"
+units=$(ls tests/unit/test_*.c | sed "s|tests/unit/\\(.*\\)\\.c|$build/san/\\1|")
+echo "== the viewer and $(echo "$units" | wc -w) unit tests, built with $cc"
+if ! make -s -j"$jobs" CC=$cc CUDA=0 BUILD="$build" PKG_CONFIG="$pkg" WERROR=1 all $units \
+        "$build/san/test_port_posix" >"$build.log" 2>&1; then
+    tail -20 "$build.log"
+    fail "the aarch64 build (log: $build.log)"
+    echo "check-aarch64: $fails failed"
+    exit 1
+fi
+file -b "$build/gputui" | grep -q 'ARM aarch64' && echo "ok   $build/gputui is an aarch64 program" ||
+    fail "$build/gputui is not an aarch64 program: $(file -b "$build/gputui")"
+
+echo "== the unit tests under qemu-aarch64"
+export ASAN_OPTIONS=detect_leaks=0
+results=$(mktemp)
+# shellcheck disable=SC2016
+printf '%s\n' $units "$build/san/test_port_posix" | xargs -P "$jobs" -I{} sh -c '
+    out=$(timeout -s KILL 600 qemu-aarch64 {} 2>&1); rc=$?
+    n=$(printf "%s\n" "$out" | sed -n "s/.*PASSED  \] \([0-9]*\) test.*/\1/p")
+    if [ $rc = 0 ]; then echo "ok   {}: ${n:-0} tests"; else
+        echo "FAIL {}: exit $rc: $(printf "%s\n" "$out" | grep -E "FAILED|ERROR|error" | head -3 | tr "\n" " ")"; fi
+' >"$results"
+sort "$results"
+fails=$((fails + $(grep -c '^FAIL' "$results")))
+rm -f "$results"
+
+echo "== the viewer under qemu-aarch64 beside $native"
+rec=share/gputui/h200.gtr.gz
+for what in "--batch --replay $rec -e transfer --format json" \
+            "--batch --replay $rec -e latency --format csv" \
+            "--batch --replay share/gputui/h100.gtr.gz --lesson pinned --format json" \
+            "--batch --inspect --replay $rec --format json"; do
+    # shellcheck disable=SC2086
+    a=$(qemu-aarch64 "$build/gputui" $what 2>&1); ra=$?
+    # shellcheck disable=SC2086
+    b=$("$native" $what 2>&1); rb=$?
+    if [ $ra = $rb ] && [ "$a" = "$b" ] && [ ${#a} -gt 100 ]; then
+        echo "ok   gputui $what: the same ${#a} bytes and exit $ra on aarch64 and here"
+    else
+        fail "gputui $what: aarch64 exit $ra (${#a} bytes), here exit $rb (${#b} bytes): $(diff <(echo "$a") <(echo "$b") | head -4 | tr '\n' ' ')"
+    fi
+done
+echo "check-aarch64: $fails failed, in $(( $(date +%s) - start )) s"
+[ $fails = 0 ]
