@@ -44,7 +44,7 @@ case $want in *" cross "*)
     for p in ncursesw:libncurses-dev jansson:libjansson-dev zlib:zlib1g-dev cmocka:libcmocka-dev; do
         [ -e "/usr/lib/aarch64-linux-gnu/pkgconfig/${p%%:*}.pc" ] || cross+=("${p#*:}:arm64")
     done
-    [ -e /usr/lib/aarch64-linux-gnu/libasan.so.8 ] || cross+=(libasan8:arm64 libubsan1:arm64)
+    [ -e /usr/lib/aarch64-linux-gnu/libubsan.so.1 ] || cross+=(libubsan1:arm64)
     ;;
 esac
 if [ ${#cross[@]} -gt 0 ]; then
