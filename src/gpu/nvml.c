@@ -91,14 +91,21 @@ enum { NVML_FI_C2C_LINK_COUNT = 170, NVML_FI_C2C_LINK_STATUS = 171, NVML_FI_C2C_
 
 /* The NVLink-C2C links to the CPU (Grace Hopper): the sum of the active
  * links' speed, which NVML gives in MB/s (as NCCL reads it); 0 when NVML
- * says the GPU has none; unknown when the driver does not say. */
+ * says the GPU has none or does not support the field (a PCIe GPU);
+ * unknown when the driver does not say. */
 static void c2c(nvml_device d, gt_devprops *p)
 {
     pfn_nvml_fields f = (pfn_nvml_fields)dlsym(nvml, "nvmlDeviceGetFieldValues");
     nvml_field count = {.field = NVML_FI_C2C_LINK_COUNT};
     unsigned long long mbps = 0;
 
-    if (!f || f(d, 1, &count) != 0 || count.rc != 0)
+    if (!f || f(d, 1, &count) != 0)
+        return;
+    if (count.rc == 3) {        /* NVML_ERROR_NOT_SUPPORTED: a PCIe GPU (an H200's answer) */
+        gt_dp_set(p, GT_DP_C2C_BW, 0);
+        return;
+    }
+    if (count.rc != 0)
         return;
     for (unsigned l = 0; l < count.value.u && l < 64; l++) {
         nvml_field q[2] = {{.field = NVML_FI_C2C_LINK_STATUS, .scope = l},

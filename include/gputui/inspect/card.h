@@ -61,6 +61,11 @@ int gt_thresholds_load(gt_thresholds *th, const char *path, gt_err *err);
 /* Parses the same from text (tests); name is used in messages. */
 int gt_thresholds_parse(gt_thresholds *th, const char *text, const char *name, gt_err *err);
 const gt_threshold *gt_threshold_get(const gt_thresholds *th, const char *id);
+/* The threshold of a copy over the host link whose key is link (the facts'
+ * host_link): "ID@LINK" where the file has one, else ID, which holds for
+ * PCIe; NULL for an NVLink-C2C copy with no bound of its own. */
+const gt_threshold *gt_threshold_for_link(const gt_thresholds *th, const char *id,
+                                          const char *link);
 
 #define GT_PEERS_MAX 28
 typedef struct gt_peer_fact {

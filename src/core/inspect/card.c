@@ -68,18 +68,6 @@ static void expect_text(const gt_threshold *t, const char *basis, char *buf, siz
         snprintf(buf + n, len - n, " of %s", basis);
 }
 
-void gt_inspect_host_link(const gt_devprops *p, char *key, size_t n)
-{
-    gt_link_kind kind;
-    char label[64];
-
-    gt_host_link(p, &kind, label, sizeof label);
-    if (kind == GT_LINK_PCIE)
-        snprintf(key, n, "gen%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX));
-    else
-        snprintf(key, n, "%s", kind == GT_LINK_C2C ? "c2c" : kind == GT_LINK_NONE ? "integrated" : "");
-}
-
 /* The verdict of value against threshold t (over basis, unless t is of
  * "value"); th names the file when there is no t. */
 static void judge_by(gt_inspect_row *r, const gt_threshold *t, const gt_thresholds *th,
@@ -118,22 +106,6 @@ static void judge(gt_inspect_row *r, const gt_thresholds *th, double value, doub
                   const char *basis_text)
 {
     judge_by(r, gt_threshold_get(th, r->id), th, value, basis, basis_text);
-}
-
-/* The threshold of a copy over the host link: "ID@LINK" (pcie.h2d@gen3,
- * pcie.h2d@c2c) where the file has one, else ID, which holds for PCIe
- * (Gen3 to Gen6 share their 128b/130b encoding and packet overheads). An
- * NVLink-C2C figure with none of its own is not judged against PCIe's. */
-static const gt_threshold *link_threshold(const gt_thresholds *th, const char *id,
-                                          const char *link)
-{
-    char key[48];
-    const gt_threshold *t;
-
-    snprintf(key, sizeof key, "%s@%s", id, link);
-    if (link[0] && (t = gt_threshold_get(th, key)))
-        return t;
-    return strcmp(link, "c2c") ? gt_threshold_get(th, id) : NULL;
 }
 
 /* A switch of the board's (1 on, 0 off, -1 unknown): pass when it is
@@ -215,7 +187,7 @@ static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
          .basis = 2 * f->pcie_ceiling},
     };
     for (size_t i = 0; i < sizeof bw / sizeof *bw; i++) {
-        const gt_threshold *t = link_threshold(th, bw[i].id, f->host_link);
+        const gt_threshold *t = gt_threshold_for_link(th, bw[i].id, f->host_link);
         r = gt_inspect_add_row(c, S_PCIE, bw[i].id, bw[i].name);
         bw_text(r->figure, sizeof r->figure, bw[i].v);
         r->value = bw[i].v;

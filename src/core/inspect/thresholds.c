@@ -3,11 +3,13 @@
  *                          "warn_below": x, "fail_below": x,
  *                          "warn_above": x, "fail_above": x,
  *                          "reason": "...", "source": "..."}, ...}}
- * Each entry needs "of", a reason, a source and at least one bound. */
+ * Each entry needs "of", a reason, a source and at least one bound. A copy
+ * over the host link is judged by the entry for its link (ID@gen3, ID@c2c). */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/inspect/card.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -142,4 +144,32 @@ const gt_threshold *gt_threshold_get(const gt_thresholds *th, const char *id)
         if (!strcmp(th->t[i].id, id))
             return &th->t[i];
     return NULL;
+}
+
+void gt_inspect_host_link(const gt_devprops *p, char *key, size_t n)
+{
+    gt_link_kind kind;
+    char label[64];
+
+    gt_host_link(p, &kind, label, sizeof label);
+    if (kind == GT_LINK_PCIE)
+        snprintf(key, n, "gen%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX));
+    else
+        snprintf(key, n, "%s", kind == GT_LINK_C2C ? "c2c" : kind == GT_LINK_NONE ? "integrated" : "");
+}
+
+/* The threshold of a copy over the host link: "ID@LINK" (pcie.h2d@gen3,
+ * pcie.h2d@c2c) where the file has one, else ID, which holds for PCIe
+ * (Gen3 to Gen6 share their 128b/130b encoding and packet overheads). An
+ * NVLink-C2C figure with none of its own is not judged against PCIe's. */
+const gt_threshold *gt_threshold_for_link(const gt_thresholds *th, const char *id,
+                                          const char *link)
+{
+    char key[48];
+    const gt_threshold *t;
+
+    snprintf(key, sizeof key, "%s@%s", id, link);
+    if (link[0] && (t = gt_threshold_get(th, key)))
+        return t;
+    return strcmp(link, "c2c") ? gt_threshold_get(th, id) : NULL;
 }
