@@ -285,11 +285,13 @@ test: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) test-build
 	@TSAN_GPUTUI=$(BUILD)/tsan/gputui TSAN_UNITS="$(TSAN_BIN)" tests/run-all.sh $(BIN) $(UNIT_BIN)
 
-test-build: $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui $(BUILD)/recplan \
-            $(BUILD)/fakewriter $(if $(filter 1,$(CUDA)),$(BUILD)/fakedriver/libcuda.so.1)
+# The e2e tests' stand-in driver (tests/e2e/driver.sh), for the GPU back-end.
+FAKEDRIVER := $(if $(filter 1,$(CUDA)),$(BUILD)/fakedriver/libcuda.so.1)
 
-test-e2e: $(BIN) $(BUILD)/recplan $(BUILD)/fakewriter \
-          $(if $(filter 1,$(CUDA)),$(BUILD)/fakedriver/libcuda.so.1)
+test-build: $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui $(BUILD)/recplan \
+            $(BUILD)/fakewriter $(FAKEDRIVER)
+
+test-e2e: $(BIN) $(BUILD)/recplan $(BUILD)/fakewriter $(FAKEDRIVER)
 	@tests/e2e/run.sh $(BIN)
 
 test-layers: $(BIN)
@@ -323,7 +325,6 @@ check-cuda:
 # cross compiler, the tests run under qemu-user, the viewer's reports
 # compared with this build's (scripts/cross-aarch64.sh).
 check-aarch64: $(BIN)
-	@scripts/deps.sh cross
 	@JOBS=$(NPROC) scripts/cross-aarch64.sh $(BIN)
 
 # The architectures this build targets, on one line (the viewer: none).

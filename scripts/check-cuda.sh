@@ -49,19 +49,20 @@ compile_all() {
     return $(( n > 125 ? 125 : n ))
 }
 
+# check_set CC WHAT DIR: the files against the headers in DIR/include.
+check_set() {
+    local c=$1 what=$2 d=$3 out n
+    out=$(compile_all "$c" "$d/include")
+    n=$?
+    if [ $n -eq 0 ]; then echo "ok   $what: $nfiles files"
+    else fail "$what: $n of $nfiles files do not compile"; echo "$out"; fi
+}
+
 echo "== 1. the GPU back-end's $nfiles files against each toolkit's headers"
 sets=$(scripts/cuda-headers.sh "$build/cuda-headers" x86_64) || { fail "fetching the headers"; sets=; }
 for d in $sets; do
-    v=$(basename "$d")
     rt=$(sed -n 's/^#define CUDART_VERSION *\([0-9]*\).*/\1/p' "$d/include/cuda_runtime_api.h")
-    out=$(compile_all "$cc" "$d/include")
-    n=$?
-    if [ $n -eq 0 ]; then
-        echo "ok   CUDA $v (CUDART_VERSION $rt): $nfiles files"
-    else
-        fail "CUDA $v (CUDART_VERSION $rt): $n of $nfiles files do not compile"
-        echo "$out"
-    fi
+    check_set "$cc" "CUDA $(basename "$d") (CUDART_VERSION $rt)" "$d"
 done
 
 cross=aarch64-linux-gnu-gcc
@@ -69,11 +70,7 @@ if command -v $cross >/dev/null; then
     asets=$(scripts/cuda-headers.sh "$build/cuda-headers-aarch64" aarch64 11.8 12.9 13.5) ||
         { fail "fetching the aarch64 headers"; asets=; }
     for d in $asets; do
-        v=$(basename "$d")
-        out=$(compile_all $cross "$d/include")
-        n=$?
-        if [ $n -eq 0 ]; then echo "ok   CUDA $v for aarch64 ($cross): $nfiles files"
-        else fail "CUDA $v for aarch64: $n of $nfiles files do not compile"; echo "$out"; fi
+        check_set $cross "CUDA $(basename "$d") for aarch64 ($cross)" "$d"
     done
 else
     echo "skip aarch64: no $cross (apt-get install gcc-aarch64-linux-gnu)"

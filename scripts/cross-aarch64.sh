@@ -2,7 +2,7 @@
 # cross-aarch64.sh NATIVE-BIN - make check-aarch64: gputui for aarch64 (a
 # Jetson, a Grace machine) from this one. The replay viewer and every unit
 # test are built with Debian's cross compiler against Debian's arm64
-# libraries (scripts/deps.sh cross installs them) and run under qemu-user:
+# libraries (scripts/deps.sh cross) and run under qemu-user:
 # the tests with UBSan (ASan and LeakSanitizer run on the same code in
 # make test; under qemu ASan makes the suite four times slower and LSan
 # cannot run), the viewer's batch replays, a lesson and a card compared
@@ -19,20 +19,9 @@ start=$(date +%s)
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-missing=
-command -v $cc >/dev/null || missing="$missing gcc-aarch64-linux-gnu"
-command -v qemu-aarch64 >/dev/null || missing="$missing qemu-user"
-for pc in ncursesw jansson zlib cmocka; do
-    [ -e "$libdir/pkgconfig/$pc.pc" ] || missing="$missing $pc (arm64)"
-done
-[ -e "$libdir/libubsan.so.1" ] || missing="$missing libubsan1:arm64"
-if [ -n "$missing" ]; then
-    echo "check-aarch64: missing:$missing; scripts/deps.sh cross installs them (as root), or:" >&2
-    echo "  dpkg --add-architecture arm64 && apt-get update && apt-get install gcc-aarch64-linux-gnu" \
-         "qemu-user libncurses-dev:arm64 libjansson-dev:arm64 zlib1g-dev:arm64" \
-         "libcmocka-dev:arm64 libubsan1:arm64" >&2
-    exit 1
-fi
+# The cross compiler, qemu-user and the arm64 libraries: installed as
+# root, else the line that installs them.
+scripts/deps.sh cross || exit 1
 
 # The arm64 .pc files; the multiarch libc the programs run on under qemu
 # (with no -L prefix: the cross toolchain's own libc beside Debian's arm64

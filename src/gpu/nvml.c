@@ -442,13 +442,24 @@ typedef int (*pfn_nvml_by_index)(unsigned int, nvml_device *);
 typedef int (*pfn_nvml_name)(nvml_device, char *, unsigned int);
 typedef int (*pfn_nvml_mem)(nvml_device, nvml_memory *);
 
+/* NVML's GPUs (nvml_lib loaded): their count in *n, and the functions
+ * that give each one's handle and name; -1 when NVML lists none. */
+static int nvml_list(unsigned int *n, pfn_nvml_by_index *by_index, pfn_nvml_name *name)
+{
+    pfn_nvml_count count = (pfn_nvml_count)dlsym(nvml, "nvmlDeviceGetCount_v2");
+
+    *n = 0;
+    *by_index = (pfn_nvml_by_index)dlsym(nvml, "nvmlDeviceGetHandleByIndex_v2");
+    *name = (pfn_nvml_name)dlsym(nvml, "nvmlDeviceGetName");
+    return count && *by_index && *name && count(n) == 0 && *n > 0 ? 0 : -1;
+}
+
 int gt_nvml_peek(int ordinal, gt_devprops *p)
 {
-    pfn_nvml_count count;
     pfn_nvml_by_index by_index;
     pfn_nvml_name name;
     pfn_nvml_mem mem;
-    unsigned int n = 0;
+    unsigned int n;
     unsigned long long total = 0;
     const char *vis = getenv("CUDA_VISIBLE_DEVICES");
     char why[80], first[sizeof p->name] = "";
@@ -456,12 +467,9 @@ int gt_nvml_peek(int ordinal, gt_devprops *p)
     gt_devprops_init(p);
     if (ordinal < 0 || !nvml_lib(why, sizeof why))
         return -1;
-    count = (pfn_nvml_count)dlsym(nvml, "nvmlDeviceGetCount_v2");
-    by_index = (pfn_nvml_by_index)dlsym(nvml, "nvmlDeviceGetHandleByIndex_v2");
-    name = (pfn_nvml_name)dlsym(nvml, "nvmlDeviceGetName");
-    mem = (pfn_nvml_mem)dlsym(nvml, "nvmlDeviceGetMemoryInfo");
-    if (!count || !by_index || !name || count(&n) != 0 || n == 0)
+    if (nvml_list(&n, &by_index, &name))
         return -1;
+    mem = (pfn_nvml_mem)dlsym(nvml, "nvmlDeviceGetMemoryInfo");
     /* NVML counts in PCI order, CUDA fastest first: only what every GPU
      * has in common is this ordinal's for sure. */
     for (unsigned i = 0; i < n; i++) {
@@ -486,11 +494,10 @@ int gt_nvml_peek(int ordinal, gt_devprops *p)
 
 int gt_nvml_gpus(char *names, size_t n, char *driver, size_t dn)
 {
-    pfn_nvml_count count;
     pfn_nvml_by_index by_index;
     pfn_nvml_name name;
     pfn_nvml_str drv;
-    unsigned int k = 0;
+    unsigned int k;
     size_t o = 0;
     char why[80];
 
@@ -500,10 +507,7 @@ int gt_nvml_gpus(char *names, size_t n, char *driver, size_t dn)
     drv = (pfn_nvml_str)dlsym(nvml, "nvmlSystemGetDriverVersion");
     if (drv && drv(driver, (unsigned)dn) != 0)
         driver[0] = '\0';
-    count = (pfn_nvml_count)dlsym(nvml, "nvmlDeviceGetCount_v2");
-    by_index = (pfn_nvml_by_index)dlsym(nvml, "nvmlDeviceGetHandleByIndex_v2");
-    name = (pfn_nvml_name)dlsym(nvml, "nvmlDeviceGetName");
-    if (!count || !by_index || !name || count(&k) != 0 || k == 0)
+    if (nvml_list(&k, &by_index, &name))
         return -1;
     if (k > 1)
         o = (size_t)snprintf(names, n, "%u GPUs: ", k);

@@ -172,17 +172,15 @@ int ui_lesson_width(const ui *u)
 
 void ui_draw_lesson(ui *u, int y, int x, int w, int h)
 {
-    static gt_lesson_step here;     /* this kind of device's words (large for the stack) */
-    const gt_lesson_step *st = &here;
+    const gt_lesson_step *st = &u->lesson->step[u->step];
+    const gt_lesson_claim *claim = gt_lesson_claim_for(st, &u->props);   /* this kind of device's */
     int row = y, end = y + h, role;
-
-    gt_lesson_step_for(&u->lesson->step[u->step], &u->props, &here);
 
     ui_putf(row++, x, w, ui_role(u, C_TITLE) | A_REVERSE, " Lesson %s, step %d/%d",
             u->lesson->name, u->step + 1, u->lesson->nsteps);
     ui_putf(row++, x, w, A_BOLD, " %s", st->title);
-    for (int i = 0; i < st->nsay && row < end - 2; i++)
-        row += ui_wrap(row, x + 1, w - 2, end - 2 - row, A_NORMAL, st->say[i]);
+    for (int i = 0; i < claim->nsay && row < end - 2; i++)
+        row += ui_wrap(row, x + 1, w - 2, end - 2 - row, A_NORMAL, claim->say[i]);
     role = u->verdict.kind == GT_VERDICT_YES ? C_OK
          : u->verdict.kind == GT_VERDICT_NO || u->verdict.kind == GT_VERDICT_CLOSE ? C_WARN
          : u->verdict.kind == GT_VERDICT_CANNOT ? C_ERR : C_GHOST;

@@ -44,6 +44,13 @@ JOB=r- job_runtime jit
 echo "$SECONDS the jobs judged on what they compute, $POOL at once" >>"$LOG/sections.txt"
 run_jobs
 
+# The unwind test: no device memory left at any failure point.
+unwind() {
+    section "unwind"
+    if "$UNWIND" >"$LOG/unwind.log" 2>&1; then ok "unwind: $(grep -c '^ok' "$LOG/unwind.log") checks"
+    else cat "$LOG/unwind.log"; bad "unwind"; fi
+}
+
 # NOCODE (make test-gpu builds it): gputui with kernels for the newest
 # architecture alone. On an older GPU it must name the GPU, its
 # architecture and the GPU_ARCH to build, and measure nothing.
@@ -72,9 +79,7 @@ fi
 # experiment's configurations verified) and the unwind test: a build on
 # another toolkit's runtime (make CUDART=DIR) runs its API paths so.
 if [ "${GPU_SUITE:-all}" = jobs ]; then
-    section "unwind"
-    if "$UNWIND" >"$LOG/unwind.log" 2>&1; then ok "unwind: $(grep -c '^ok' "$LOG/unwind.log") checks"
-    else cat "$LOG/unwind.log"; bad "unwind"; fi
+    unwind
     echo "test-gpu (GPU_SUITE=jobs, $("$BIN" --version | sed -n 2p)): $pass passed, $fail failed," \
          "$skipped not judged, in ${SECONDS}s"
     [ $fail = 0 ]
@@ -470,9 +475,7 @@ PY
     ); then ok "trace $e: $out"; else bad "trace $e: $out"; fi
 done
 
-section "unwind"
-if "$UNWIND" >"$LOG/unwind.log" 2>&1; then ok "unwind: $(grep -c '^ok' "$LOG/unwind.log") checks"
-else cat "$LOG/unwind.log"; bad "unwind"; fi
+unwind
 
 section "TUI on the device"
 # Serial: the TUI says what else is on the GPU, and judges it.

@@ -498,8 +498,8 @@ static int lessons(int argc, char **argv)
                 }
                 if (dup || (have && gt_recording_find(&rec, st->exp, st->vals[c]) >= 0))
                     continue;
-                if (st->expect.peers && have &&
-                    gt_dp_get(&rec.props, GT_DP_PEERS) < st->expect.peers)
+                if (st->claim.expect.peers && have &&
+                    gt_dp_get(&rec.props, GT_DP_PEERS) < st->claim.expect.peers)
                     continue;   /* the device cannot run it: the verdict says so */
                 missing++;
                 if (check_only) {

@@ -58,13 +58,13 @@ static void test_parse_good(void **s)
     assert_int_equal(l.step[0].vals[0][GT_TR_HOST], GT_HOST_PAGEABLE);
     assert_int_equal(l.step[0].vals[1][GT_TR_HOST], GT_HOST_PINNED);
     assert_int_equal(l.step[0].vals[1][GT_TR_SIZE], 64ll << 20);   /* the default */
-    assert_int_equal(l.step[0].expect.rel, GT_REL_ABOVE);
-    assert_int_equal(l.step[0].expect.a.config, 1);
-    assert_int_equal(l.step[0].expect.samples, GT_LESSON_SAMPLES);
-    assert_string_equal(l.step[0].otherwise, "a VM");
-    assert_int_equal(l.step[1].expect.rel, GT_REL_CEIL_ABOVE);
-    assert_int_equal(l.step[1].expect.samples, 5);
-    assert_string_equal(l.step[1].expect.a.label, "H2D");   /* the series when no label */
+    assert_int_equal(l.step[0].claim.expect.rel, GT_REL_ABOVE);
+    assert_int_equal(l.step[0].claim.expect.a.config, 1);
+    assert_int_equal(l.step[0].claim.expect.samples, GT_LESSON_SAMPLES);
+    assert_string_equal(l.step[0].claim.otherwise, "a VM");
+    assert_int_equal(l.step[1].claim.expect.rel, GT_REL_CEIL_ABOVE);
+    assert_int_equal(l.step[1].claim.expect.samples, 5);
+    assert_string_equal(l.step[1].claim.expect.a.label, "H2D");   /* the series when no label */
     assert_int_equal(l.step[1].vals[0][GT_TR_SIZE], 256ll << 20);
 }
 
@@ -285,7 +285,7 @@ static void test_note(void **s)
     gt_verdict v;
     (void)s;
     parse_ok(&l, text);
-    assert_int_equal(l.step[0].expect.rel, GT_REL_NOTE);
+    assert_int_equal(l.step[0].claim.expect.rel, GT_REL_NOTE);
     props(&p);
     gt_run_init(&a, l.step[0].exp, l.step[0].vals[0], 1);
     for (int i = 0; i < 3; i++) {

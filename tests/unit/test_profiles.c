@@ -356,13 +356,14 @@ static gt_verdict_kind judged(const gt_lesson_step *st, const gt_devprops *p, do
     gt_verdict v;
 
     gt_lesson_step_for(st, p, &eff);
+    const gt_lesson_expect *x = &eff.claim.expect;
     for (int c = 0; c < st->nconfigs; c++) {
         const char *names[GT_MAX_SERIES];
         double sec[GT_MAX_SERIES];
         int ns = st->exp->series(st->vals[c], names);
         for (int s = 0; s < ns; s++)
-            sec[s] = (c == eff.expect.a.config && !strcmp(names[s], eff.expect.a.series)) ? sa
-                   : (c == eff.expect.b.config && !strcmp(names[s], eff.expect.b.series)) ? sb
+            sec[s] = (c == x->a.config && !strcmp(names[s], x->a.series)) ? sa
+                   : (c == x->b.config && !strcmp(names[s], x->b.series)) ? sb
                    : 1e-3;
         gt_run_init(&runs[c], st->exp, st->vals[c], (uint32_t)c + 1);
         run_add_each(&runs[c], (uint32_t)c + 1, sec, ns, 1u << 20, 20);
@@ -396,13 +397,13 @@ static void an_integrated_gpu_gets_its_own_claims(void **state)
     assert_int_equal(judged(&zc->step[1], t4, 0.43e-3, 2.34e-3), GT_VERDICT_NO);
     assert_int_equal(judged(&zc->step[1], t4, 3.6e-3, 0.28e-3), GT_VERDICT_YES);
     gt_lesson_step_for(&zc->step[1], orin, &eff);
-    assert_non_null(strstr(eff.say[1], "Seed 000"));
-    assert_int_equal(eff.expect.rel, GT_REL_BELOW);
+    assert_non_null(strstr(eff.claim.say[1], "Seed 000"));
+    assert_int_equal(eff.claim.expect.rel, GT_REL_BELOW);
     gt_lesson_step_for(&pin->step[0], orin, &eff);
-    assert_non_null(strstr(eff.say[1], "Seed 001"));
-    assert_non_null(strstr(eff.say[1], "I/O coherence"));
+    assert_non_null(strstr(eff.claim.say[1], "Seed 001"));
+    assert_non_null(strstr(eff.claim.say[1], "I/O coherence"));
     gt_lesson_step_for(&pin->step[0], t4, &eff);
-    assert_null(strstr(eff.say[1], "Seed 001"));
+    assert_null(strstr(eff.claim.say[1], "Seed 001"));
 }
 
 /* The card: copies judged against the profile's link with its thresholds;

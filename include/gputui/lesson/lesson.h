@@ -111,10 +111,7 @@ typedef struct gt_lesson_step {
     const gt_experiment *exp;
     int nconfigs;
     int64_t vals[GT_LESSON_CONFIGS][GT_MAX_PARAMS];
-    int nsay;
-    char say[GT_LESSON_SAY][240];
-    gt_lesson_expect expect;
-    char otherwise[240];
+    gt_lesson_claim claim;      /* on a device a variant picks, that variant's */
     int nrequires, nvariants;
     gt_lesson_cond requires[GT_LESSON_CONDS];
     gt_lesson_variant variant[GT_LESSON_VARIANTS];
@@ -127,8 +124,11 @@ typedef struct gt_lesson {
     gt_lesson_step step[GT_LESSON_STEPS];
 } gt_lesson;
 
-/* The step as it stands on device p: its words and claim replaced by
- * those of the first variant whose condition holds (out may be st). */
+/* The claim of the step on device p: that of the first variant whose
+ * condition holds, else the step's own. */
+const gt_lesson_claim *gt_lesson_claim_for(const gt_lesson_step *st, const gt_devprops *p);
+/* The step as it stands on device p: its claim gt_lesson_claim_for's (out
+ * may be st). */
 void gt_lesson_step_for(const gt_lesson_step *st, const gt_devprops *p, gt_lesson_step *out);
 /* NULL when device p meets every requirement of the step (or does not
  * report a property one is about); else buf: "not on this machine: WHY

@@ -141,9 +141,10 @@ int gt_dp_need_cuda(const gt_devprops *p, int version, const char *what, const c
 char *gt_dp_format(const gt_devprops *p, gt_dp_id id, char *buf, size_t len)
 {
     int64_t v = p->v[id];
+    bool na = gt_dp_not_applicable(p, id) != NULL;
 
-    if (gt_dp_not_applicable(p, id) || !gt_dp_ok(p, id)) {
-        snprintf(buf, len, "%s", gt_dp_not_applicable(p, id) ? "n/a" : "N/A");
+    if (na || !gt_dp_ok(p, id)) {
+        snprintf(buf, len, "%s", na ? "n/a" : "N/A");
         return buf;
     }
     switch (gt_dp_table[id].kind) {

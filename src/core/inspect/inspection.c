@@ -369,6 +369,18 @@ static void stop_polling(gt_inspection *in)
     in->polling = false;
 }
 
+void gt_inspect_host_link(const gt_devprops *p, char *key, size_t n)
+{
+    gt_link_kind kind;
+    char label[64];
+
+    gt_host_link(p, &kind, label, sizeof label);
+    if (kind == GT_LINK_PCIE)
+        snprintf(key, n, "gen%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX));
+    else
+        snprintf(key, n, "%s", kind == GT_LINK_C2C ? "c2c" : kind == GT_LINK_NONE ? "integrated" : "");
+}
+
 void gt_inspection_finish(gt_inspection *in, const gt_status *st, gt_inspect_facts *f,
                           gt_inspect_card *c)
 {

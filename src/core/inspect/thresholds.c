@@ -146,18 +146,6 @@ const gt_threshold *gt_threshold_get(const gt_thresholds *th, const char *id)
     return NULL;
 }
 
-void gt_inspect_host_link(const gt_devprops *p, char *key, size_t n)
-{
-    gt_link_kind kind;
-    char label[64];
-
-    gt_host_link(p, &kind, label, sizeof label);
-    if (kind == GT_LINK_PCIE)
-        snprintf(key, n, "gen%lld", (long long)gt_dp_get(p, GT_DP_PCIE_GEN_MAX));
-    else
-        snprintf(key, n, "%s", kind == GT_LINK_C2C ? "c2c" : kind == GT_LINK_NONE ? "integrated" : "");
-}
-
 /* The threshold of a copy over the host link: "ID@LINK" (pcie.h2d@gen3,
  * pcie.h2d@c2c) where the file has one, else ID, which holds for PCIe
  * (Gen3 to Gen6 share their 128b/130b encoding and packet overheads). An

@@ -192,12 +192,12 @@ static int parse_ref(const char *name, const char *text, json_t *o, const gt_les
     return 0;
 }
 
-static int parse_expect(const char *name, const char *text, json_t *o, gt_lesson_step *st,
-                        comp *at, int n, gt_err *err)
+/* "expect" of the step st (its experiment and configs) into x. */
+static int parse_expect(const char *name, const char *text, json_t *o, const gt_lesson_step *st,
+                        gt_lesson_expect *x, comp *at, int n, gt_err *err)
 {
     static const char *const rels[] = {"above", "below", "between", "ceiling_above",
                                        "ceiling_below", "note_has", "marked_above"};
-    gt_lesson_expect *x = &st->expect;
     const char *metric = json_string_value(json_object_get(o, "metric"));
     json_t *v;
     int found = -1;
@@ -281,30 +281,31 @@ static int parse_expect(const char *name, const char *text, json_t *o, gt_lesson
     return 0;
 }
 
-/* "say", "expect" and "otherwise" of object o (at[0..n) is where o is)
- * into st. */
-static int parse_claim(const char *name, const char *text, json_t *o, gt_lesson_step *st,
-                       comp *at, int n, gt_err *err)
+/* "say", "expect" and "otherwise" of object o (at[0..n) is where o is), a
+ * claim of step st, into c. */
+static int parse_claim(const char *name, const char *text, json_t *o, const gt_lesson_step *st,
+                       gt_lesson_claim *c, comp *at, int n, gt_err *err)
 {
     json_t *say = json_object_get(o, "say");
 
-    if (get_text(name, text, o, "otherwise", st->otherwise, sizeof st->otherwise, false, at, n,
+    if (get_text(name, text, o, "otherwise", c->otherwise, sizeof c->otherwise, false, at, n,
                  err))
         return -1;
     at[n] = (comp){"say", 0};
     if (!json_is_array(say) || json_array_size(say) < 1 || json_array_size(say) > GT_LESSON_SAY)
         BAD(at, say ? n + 1 : n, "\"say\" must be a list of 1 to %d lines", GT_LESSON_SAY);
-    st->nsay = (int)json_array_size(say);
-    for (int k = 0; k < st->nsay; k++) {
+    c->nsay = (int)json_array_size(say);
+    for (int k = 0; k < c->nsay; k++) {
         json_t *v = json_array_get(say, (size_t)k);
         at[n + 1] = (comp){NULL, k};
-        if (!json_is_string(v) || strlen(json_string_value(v)) >= sizeof st->say[0])
+        if (!json_is_string(v) || strlen(json_string_value(v)) >= sizeof c->say[0])
             BAD(at, n + 2, "\"say\" line %d must be a string of at most %zu characters", k + 1,
-                sizeof st->say[0] - 1);
-        snprintf(st->say[k], sizeof st->say[k], "%s", json_string_value(v));
+                sizeof c->say[0] - 1);
+        snprintf(c->say[k], sizeof c->say[k], "%s", json_string_value(v));
     }
     at[n] = (comp){"expect", 0};
-    return parse_expect(name, text, json_object_get(o, "expect"), st, at, n + 1, err);
+    return parse_expect(name, text, json_object_get(o, "expect"), st, &c->expect, at, n + 1,
+                        err);
 }
 
 /* A condition on a device property, object o at at[0..n). */
@@ -376,19 +377,14 @@ static int parse_device(const char *name, const char *text, json_t *o, gt_lesson
     for (int k = 0; k < st->nvariants; k++) {
         json_t *vo = json_array_get(var, (size_t)k);
         gt_lesson_variant *vt = &st->variant[k];
-        gt_lesson_step tmp = *st;
         at[3] = (comp){NULL, k};
         if (!json_is_object(vo))
             BAD(at, 4, "a variant is an object {\"if\": CONDITION, \"say\": [...], "
                 "\"expect\": {...}}");
         at[4] = (comp){"if", 0};
         if (parse_cond(name, text, json_object_get(vo, "if"), false, &vt->when, at, 5, err) ||
-            parse_claim(name, text, vo, &tmp, at, 4, err))
+            parse_claim(name, text, vo, st, &vt->claim, at, 4, err))
             return -1;
-        vt->claim.nsay = tmp.nsay;
-        memcpy(vt->claim.say, tmp.say, sizeof tmp.say);
-        vt->claim.expect = tmp.expect;
-        memcpy(vt->claim.otherwise, tmp.otherwise, sizeof tmp.otherwise);
     }
     return 0;
 }
@@ -446,7 +442,7 @@ static int parse_step(const char *name, const char *text, json_t *o, gt_lesson_s
         if (gt_experiment_validate(st->exp, st->vals[c], 0, msg, sizeof msg))
             BAD(at, 4, "config %d: %s", c + 1, msg);
     }
-    if (parse_claim(name, text, o, st, at, 2, err))
+    if (parse_claim(name, text, o, st, &st->claim, at, 2, err))
         return -1;
     return parse_device(name, text, o, st, at, err);
 }

@@ -92,9 +92,9 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         have_last = false;
         if (cli->format == GT_FMT_TEXT)
             printf("\nstep %d/%d: %s\n", i + 1, l->nsteps, st->title);
-        gt_engine_props(eng, &props);
         /* A device the claim is not about gets its verdict unmeasured. */
-        bool runnable = (!st->expect.peers || gt_dp_get(&props, GT_DP_PEERS) >= st->expect.peers) &&
+        int peers = st->claim.expect.peers;
+        bool runnable = (!peers || gt_dp_get(&props, GT_DP_PEERS) >= peers) &&
                         !gt_lesson_unmet(st, &props, unmet, sizeof unmet);
         for (c = 0; runnable && c < st->nconfigs; c++) {
             char msg[400];
@@ -188,8 +188,8 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             snprintf(h, sizeof h, "step %d/%d: %s", i + 1, l->nsteps, st->title);
             printf("<section class=\"step\" data-step=\"%d\">\n", i + 1);
             gt_html_text(stdout, "h2", NULL, h);
-            for (int k = 0; k < st->nsay; k++)
-                gt_html_text(stdout, "p", NULL, st->say[k]);
+            for (int k = 0; k < st->claim.nsay; k++)
+                gt_html_text(stdout, "p", NULL, st->claim.say[k]);
             snprintf(vc, sizeof vc, "verdict %s", cls[v.kind]);
             gt_html_text(stdout, "p", vc, v.text);
             for (int k = 0; k < st->nconfigs; k++)

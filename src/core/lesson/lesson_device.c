@@ -15,20 +15,24 @@ static bool holds(const gt_lesson_cond *c, const gt_devprops *p)
                                                                                  : v == c->value;
 }
 
-void gt_lesson_step_for(const gt_lesson_step *st, const gt_devprops *p, gt_lesson_step *out)
+const gt_lesson_claim *gt_lesson_claim_for(const gt_lesson_step *st, const gt_devprops *p)
 {
-    if (out != st)
-        *out = *st;
     for (int k = 0; k < st->nvariants; k++) {
         const gt_lesson_variant *vt = &st->variant[k];
-        if (!gt_dp_ok(p, vt->when.prop) || !holds(&vt->when, p))
-            continue;
-        out->nsay = vt->claim.nsay;
-        memcpy(out->say, vt->claim.say, sizeof out->say);
-        out->expect = vt->claim.expect;
-        memcpy(out->otherwise, vt->claim.otherwise, sizeof out->otherwise);
-        return;
+        if (gt_dp_ok(p, vt->when.prop) && holds(&vt->when, p))
+            return &vt->claim;
     }
+    return &st->claim;
+}
+
+void gt_lesson_step_for(const gt_lesson_step *st, const gt_devprops *p, gt_lesson_step *out)
+{
+    const gt_lesson_claim *c = gt_lesson_claim_for(st, p);
+
+    if (out != st)
+        *out = *st;
+    if (c != &st->claim)
+        out->claim = *c;
 }
 
 const char *gt_lesson_unmet(const gt_lesson_step *st, const gt_devprops *p, char *buf,

@@ -133,7 +133,7 @@ static int side_of_bounds(const gt_lesson_expect *x, double lo, double hi)
 static void judge(const gt_lesson_step *st, double lo, double hi, bool pct, bool final,
                   const char *text, const char *want, gt_verdict *v)
 {
-    int at = side_of_bounds(&st->expect, lo, hi);
+    int at = side_of_bounds(&st->claim.expect, lo, hi);
     char iv[64] = "";
 
     v->lo = lo;
@@ -151,8 +151,8 @@ static void judge(const gt_lesson_step *st, double lo, double hi, bool pct, bool
     }
     v->kind = at < 0 ? GT_VERDICT_CLOSE : at ? GT_VERDICT_YES : GT_VERDICT_NO;
     snprintf(v->text, sizeof v->text, "%s: %s%s (expected %s)%s%s", gt_verdict_name(v->kind),
-             text, iv, want, v->kind == GT_VERDICT_NO && st->otherwise[0] ? "; " : "",
-             v->kind == GT_VERDICT_NO ? st->otherwise : "");
+             text, iv, want, v->kind == GT_VERDICT_NO && st->claim.otherwise[0] ? "; " : "",
+             v->kind == GT_VERDICT_NO ? st->claim.otherwise : "");
 }
 
 /* A figure of clean samples says how many were left out. */
@@ -190,20 +190,21 @@ static void marked(const gt_lesson_step *st, const gt_series *se, bool final, gt
     uint64_t n = se->lat.count + se->failed;
     double share = gt_series_disturbed_share(se);
 
-    if (!final && n < (uint64_t)st->expect.samples) {
+    if (!final && n < (uint64_t)st->claim.expect.samples) {
         v->more = true;     /* a share of a first look's few samples says little */
         snprintf(v->text, sizeof v->text, "measuring: %llu of %llu samples of %s marked "
                  "disturbed so far", (unsigned long long)se->disturbed, (unsigned long long)n,
-                 st->expect.a.label);
+                 st->claim.expect.a.label);
         return;
     }
     v->ratio = v->lo = v->hi = share;
-    v->kind = share >= st->expect.lo ? GT_VERDICT_YES : GT_VERDICT_NO;
+    v->kind = share >= st->claim.expect.lo ? GT_VERDICT_YES : GT_VERDICT_NO;
     snprintf(v->text, sizeof v->text, "%s: %llu of %llu samples of %s marked disturbed, %.0f%% "
              "(expected at least %.0f%%)%s%s", gt_verdict_name(v->kind),
-             (unsigned long long)se->disturbed, (unsigned long long)n, st->expect.a.label,
-             100 * share, 100 * st->expect.lo, v->kind == GT_VERDICT_NO && st->otherwise[0]
-             ? "; " : "", v->kind == GT_VERDICT_NO ? st->otherwise : "");
+             (unsigned long long)se->disturbed, (unsigned long long)n, st->claim.expect.a.label,
+             100 * share, 100 * st->claim.expect.lo,
+             v->kind == GT_VERDICT_NO && st->claim.otherwise[0] ? "; " : "",
+             v->kind == GT_VERDICT_NO ? st->claim.otherwise : "");
 }
 
 void gt_lesson_verdict(const gt_lesson_step *step, gt_run *const *runs, const gt_devprops *p,
@@ -211,7 +212,7 @@ void gt_lesson_verdict(const gt_lesson_step *step, gt_run *const *runs, const gt
 {
     gt_lesson_step here;
     const gt_lesson_step *st = &here;
-    const gt_lesson_expect *x = &here.expect;
+    const gt_lesson_expect *x = &here.claim.expect;
     const gt_lesson_ref *ref[2] = {&x->a, &x->b};
     int nref;
     double m[2] = {NAN, NAN}, lo, hi;
@@ -283,7 +284,7 @@ void gt_lesson_verdict(const gt_lesson_step *step, gt_run *const *runs, const gt
         v->kind = yes ? GT_VERDICT_YES : GT_VERDICT_NO;
         snprintf(v->text, sizeof v->text, "%s: %s (expected \"%s\")%s%s",
                  gt_verdict_name(v->kind), note[0] ? note : "the set-up said nothing", x->note,
-                 !yes && st->otherwise[0] ? "; " : "", !yes ? st->otherwise : "");
+                 !yes && st->claim.otherwise[0] ? "; " : "", !yes ? st->claim.otherwise : "");
         return;
     }
     if (nref == 1) {
@@ -325,7 +326,7 @@ void gt_lesson_verdict(const gt_lesson_step *step, gt_run *const *runs, const gt
 
 uint64_t gt_lesson_need(const gt_lesson_step *st, const gt_recording *rec)
 {
-    uint64_t need = (uint64_t)st->expect.samples;
+    uint64_t need = (uint64_t)st->claim.expect.samples;
 
     for (int c = 0; rec && c < st->nconfigs; c++) {
         int idx = gt_recording_find(rec, st->exp, st->vals[c]);

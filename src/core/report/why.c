@@ -61,8 +61,7 @@ static void why_pcie(out *o, gt_run *r, int s, const gt_devprops *p, bool h2d)
     if (kind == GT_LINK_NONE) {
         say(o, "%s: the copy reads and writes that one memory", what);
         say(o, "measured p50 %.1f GB/s; no link to set it against (the memory's peak: %s)",
-            m / 1e9, gt_dp_ok(p, GT_DP_MEM_PEAK) ? (snprintf(a, sizeof a, "%.0f GB/s",
-            (double)gt_dp_get(p, GT_DP_MEM_PEAK) / 1e9), a) : "N/A");
+            m / 1e9, gt_dp_format(p, GT_DP_MEM_PEAK, a, sizeof a));
         return;
     }
     if (kind == GT_LINK_C2C) {
