@@ -49,7 +49,7 @@
 #define MIN_LINES 24
 #define FRAME_S (1.0 / 30.0)
 #define SWEEP_SAMPLES 15        /* samples per series at each value of a sweep */
-#define MAX_EXPS 16
+#define MAX_EXPS GT_NEXPERIMENTS  /* experiments/registry.h */
 
 enum { PANE_EXP, PANE_DEV, PANE_SERIES, PANE_COUNT };   /* series: the compact table */
 enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE, C_H2D, C_KERNEL, C_D2H };

@@ -17,6 +17,7 @@ static void one_entry_per_line_in_order(void **state)
 {
     (void)state;
     assert_int_equal(gt_nexperiments, (int)(sizeof names / sizeof names[0]));
+    assert_int_equal(GT_NEXPERIMENTS, gt_nexperiments);     /* the constant arrays use */
     for (int i = 0; i < gt_nexperiments; i++)
         assert_string_equal(gt_experiments[i]->name, names[i]);
     assert_string_equal(gt_experiments[0]->name, "transfer");      /* the default */

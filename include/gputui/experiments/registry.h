@@ -6,6 +6,13 @@
 
 #include "gputui/measure/experiment.h"
 
+/* How many there are, as a constant (arrays of one entry an experiment). */
+enum {
+#define GT_EXP(name) GT_EXP_INDEX_##name,
+#include "gputui/experiments/all.h"
+    GT_NEXPERIMENTS
+};
+
 const gt_experiment *const *gt_experiment_list(void);
 int gt_experiment_count(void);
 #define gt_experiments (gt_experiment_list())
