@@ -105,6 +105,48 @@ cudaError_t gt_k_chase(const uint32_t *p, uint32_t start, unsigned long long hop
 /* An empty kernel<<<1, 1>>> (work on the legacy default stream). */
 cudaError_t gt_k_empty(cudaStream_t stream);
 
+/* Coalescing (kernels/warp.cu): thread i < n moves the element of
+ * 'width' bytes (4, 8 or 16) in[i * si + oi] to out[i * so + oo], adding
+ * k to each of its 32-bit words; blocks of 256 threads, one element each. */
+cudaError_t gt_k_co_move(void *out, const void *in, uint64_t n, unsigned width, uint32_t si,
+                         uint32_t oi, uint32_t so, uint32_t oo, uint32_t k, cudaStream_t stream);
+/* *bad += 32-bit words of out (len elements of 'width' bytes, device or
+ * host-mapped) that differ from what gt_k_co_move(k) wrote there from an
+ * input of gt_pattern_word(seed); with 'all', also the words of the gaps
+ * between written elements that differ from GT_CO_POISON (without it,
+ * only the written elements are read). */
+cudaError_t gt_k_co_check(const void *out, uint64_t len, unsigned width, uint64_t n,
+                          uint32_t si, uint32_t oi, uint32_t so, uint32_t oo, uint32_t k,
+                          uint32_t seed, int all, unsigned long long *bad, int blocks,
+                          cudaStream_t stream);
+/* Reads 'bytes' (a multiple of 16) at p, so that the L2 holds these clean
+ * lines and nothing of what came before; *sink is written only if the
+ * words read add up to a value they never do. */
+cudaError_t gt_k_l2_flush(const void *p, size_t bytes, unsigned *sink, int blocks,
+                          cudaStream_t stream);
+/* Shared-memory banks (kernels/warp.cu): every block fills GT_BK_SMEM
+ * bytes with gt_bk_word(seed); lane l of each warp then reads 'reads'
+ * elements of 'width' bytes at gt_bk_addr(l, stride, width, r mod 8) with
+ * volatile loads, and writes their words' sum to out[thread]. */
+cudaError_t gt_k_bk_read(uint32_t *out, unsigned width, uint32_t stride, uint32_t reads,
+                         uint32_t seed, int blocks, int threads, cudaStream_t stream);
+/* *bad += threads t < n whose out[t] differs from expect[t mod 32]. */
+cudaError_t gt_k_bk_check(const uint32_t *out, size_t n, const uint32_t *expect,
+                          unsigned long long *bad, cudaStream_t stream);
+/* The transpose (kernels/transpose.cu) of an n x n matrix of words by
+ * 'kind' (GT_TP_S_*: copy, naive, tiled, padded), blocks of tile x rows
+ * threads over n / tile x n / tile tiles. */
+cudaError_t gt_k_tp(int kind, uint32_t *out, const uint32_t *in, int n, int tile, int rows,
+                    cudaStream_t stream);
+/* 1 when gt_k_tp has kernels compiled for tile x rows (constants, the
+ * loops unrolled, as NVIDIA's article has them), 0 when it takes them at
+ * run time. */
+int gt_k_tp_compiled(int tile, int rows);
+/* *bad += words of out that differ from the input gt_pattern_word(seed),
+ * transposed or (copy) not. */
+cudaError_t gt_k_tp_check(const uint32_t *out, int n, int transposed, uint32_t seed,
+                          unsigned long long *bad, int blocks, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,4 +24,7 @@ GT_EXP(runtime)
 GT_EXP(sharing)
 GT_EXP(managed)
 GT_EXP(texture)
+GT_EXP(coalesce)
+GT_EXP(banks)
+GT_EXP(transpose)
 #undef GT_EXP
