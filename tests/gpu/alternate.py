@@ -13,8 +13,9 @@ widens the interval, not the ratio.
   else:  host too noisy to judge yet: another set of rounds, up to the
          check's retries, then SKIP (counted as not judged), never "ok".
 
-Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture, or
-d2d: its reference is nvbandwidth, $NVBANDWIDTH)
+Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
+coalesce, banks, transpose, or d2d: its reference is nvbandwidth,
+$NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
 starting with "#" say why a figure is measured again."""
 import json
@@ -75,6 +76,46 @@ CHECKS = {
         "what": {"row": "texture: the stencil from linear memory, 4096 x 4096 floats by rows, "
                         "against a plain kernel of it"},
     },
+    # How a warp touches memory: each kernel beside a plain kernel of the
+    # same access (tests/gpu/refprobe_warp.cu), timed alike (events around
+    # one kernel; for coalesce, after twice the L2 read), within 3%.
+    "coalesce": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "coalesce", "--stride", "1,32", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: f"s{cfg['stride']}" if series == "strided" else None,
+        "probe": ["coalesce", "float", "1,32", "0"],
+        "figures": {"s1": "coalesce_float_s1_o0", "s32": "coalesce_float_s32_o0"},
+        "metric": "time",
+        "what": {"s1": "coalesce: float reads at stride 1, 64 MiB, against a plain kernel",
+                 "s32": "coalesce: float reads at stride 32, 64 MiB, against a plain kernel"},
+    },
+    "banks": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "banks", "--stride", "1,32,33", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: f"s{cfg['stride']}" if series == "strided" else None,
+        "probe": ["banks", "1", "32", "33"],
+        "figures": {"s1": "banks_s1", "s32": "banks_s32", "s33": "banks_s33"},
+        "metric": "time",
+        "what": {f"s{k}": f"banks: shared-memory floats at stride {k} against a plain kernel"
+                 for k in (1, 32, 33)},
+    },
+    "transpose": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "transpose", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: series,
+        "probe": ["transpose", "8192"],
+        "figures": {"copy": "transpose_copy", "naive": "transpose_naive",
+                    "tiled": "transpose_tiled", "tiled, padded": "transpose_padded"},
+        "metric": "time",
+        "what": {k: f"transpose 8192 x 8192, {k}, against the article's kernel"
+                 for k in ("copy", "naive", "tiled", "tiled, padded")},
+    },
     "d2d": {
         # 10 copies a sample, timed as one: nvbandwidth's -i 10. One copy
         # timed alone carries the copy engine's start (about 1.5% of a
@@ -100,10 +141,16 @@ def gputui_figures(c, bin_, log, tag):
     figs = {}
     for run in json.loads(out.stdout)["runs"]:
         cfg = run["config"]
-        key = cfg.get("dir") or cfg.get("variant") or cfg.get("access")
-        s = run["series"][0]
-        figs[key] = (s["bandwidth_GBps"]["p50"] if c["metric"] == "bandwidth"
-                     else s["latency_s"]["p50"] * 1e3)
+        for n, s in enumerate(run["series"]):
+            if "key" in c:
+                key = c["key"](cfg, s["name"])
+            elif n == 0:
+                key = cfg.get("dir") or cfg.get("variant") or cfg.get("access")
+            else:
+                key = None
+            if key is not None:
+                figs[key] = (s["bandwidth_GBps"]["p50"] if c["metric"] == "bandwidth"
+                             else s["latency_s"]["p50"] * 1e3)
     return figs
 
 

@@ -225,6 +225,37 @@ job_texture() {
     refused "texture: a width not a multiple of 32" "allowed: a multiple of 32" "${TX[@]}" --width 100
 }
 
+# How a warp touches memory: every side, element width and memory once,
+# strides and offsets where the sectors change, every bank stride class,
+# the compiled and the run-time transpose shapes; and the refusals.
+job_coalesce() {
+    section "coalesce: every side, width and memory; strides and offsets"
+    CO=(-e coalesce --warmup 1)
+    TRACE=1 run_one "" "${CO[@]}" --stride 1,2,32,128 --size 16M
+    run_one "" "${CO[@]}" --op write,both --width float,float2,float4 --stride 3 --offset 5 --size 16M
+    run_one "" "${CO[@]}" --memory mapped --op read,write,both --stride 1,8 --size 4M
+    run_one "" "${CO[@]}" --buffer 1G --stride 15,16 --offset 15 --size 64M
+    refused "coalesce: a stride that reads past the buffer" "past the 1 GiB buffer of 268435456; allowed at this size and offset: stride 1 to 16, or buffer=auto" \
+        "${CO[@]}" --buffer 1G --stride 32
+    refused "coalesce: mapped memory past its limit" "spans 8.00 GiB of pinned host memory; at most 4 GiB: lower size or stride" \
+        "${CO[@]}" --memory mapped --stride 128 --width float4
+}
+
+job_banks_transpose() {
+    section "banks and transpose: every width, the shapes compiled and not"
+    TRACE=1 run_one "" -e banks --warmup 1 --stride 1,2,32,33 --width float,float2,float4 --reads 1024
+    TRACE=1 run_one "" -e transpose --warmup 1 --n 2048 --tile 32,16 --rows 8
+    run_one "" -e transpose --warmup 1 --n 1000 --tile 8 --rows 2,8
+    TP=(-e transpose)
+    refused "transpose: N not a multiple of the tile" "not a multiple of the tile (32); allowed: a multiple such as 992 or 1024" \
+        "${TP[@]}" --n 1000
+    refused "transpose: a tile that does not fit the shared memory" "more than the 49152 B a block has without opting in; allowed: tile 4 to 110" \
+        "${TP[@]}" --tile 128 --rows 8
+    refused "transpose: a block beyond 1024 threads" "at most 1024: rows 1 to 16" "${TP[@]}" --tile 64 --rows 32
+    refused "transpose: rows that do not divide the tile" "allowed: a divisor of 32" "${TP[@]}" --rows 12
+    refused "banks: reads not a multiple of 8" "allowed: multiples of 8" -e banks --reads 300
+}
+
 job_recording() {
     section "compressed recording"
     # Two configurations recorded through zlib: the per-configuration
@@ -259,6 +290,8 @@ JOBS=(
     "job_hostalloc_1g register"     # 15
     job_pitched_rows                # 14
     job_texture                     # 13
+    job_coalesce                    # ?
+    job_banks_transpose             # ?
     "job_hostalloc register register_--mapped hostalloc_--portable_--mapped" # 11
     "job_hostalloc_1g pinned"       # 11
     job_zerocopy_wc                 # 10

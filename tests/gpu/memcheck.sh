@@ -53,6 +53,10 @@ one sharing "$BIN" --batch --samples 2 --warmup 1 -e sharing --measure latency,c
 M=("$BIN" --batch --samples 3 --warmup 1 -e managed --size 4M)
 one managed "${M[@]}" --touch host,device --access once,pingpong
 one managed-advice "${M[@]}" --prefetch --read-mostly --preferred host --accessed-by --access repeat
+one coalesce "$BIN" --batch --samples 3 --warmup 1 -e coalesce --size 2M --op read,write,both --stride 3 --offset 5 --width float,float4
+one coalesce-mapped "$BIN" --batch --samples 3 --warmup 1 -e coalesce --size 1M --memory mapped --op write --stride 8
+one banks "$BIN" --batch --samples 3 --warmup 1 -e banks --reads 256 --stride 1,33 --width float,float2,float4
+one transpose "$BIN" --batch --samples 3 --warmup 1 -e transpose --n 512 --tile 32,8 --rows 8
 T=("$BIN" --batch --samples 3 --warmup 1 -e texture --width 256 --height 128)
 one texture "${T[@]}" --access row,tile --filter linear --normalized --address wrap
 one texture-uchar4 "${T[@]}" --type uchar4 --access column,rotated --filter point,linear

@@ -32,6 +32,16 @@
 //                            image, row by row, edges clamped, N kernels
 //                            (default 30), each after twice the L2 was
 //                            written and behind a 50 us spin; ms.
+//   refprobe coalesce WIDTH STRIDE[,STRIDE...] OFFSET [MiB]  y[i] = x[i * STRIDE +
+//                            OFFSET] over MiB (default 64) of float, float2 or float4, 256
+//                            threads a block, one element each, after twice
+//                            the L2 was read; ms.
+//   refprobe banks STRIDE... every lane l of SMs x 4 blocks of 256 threads
+//                            adds 4096 volatile shared-memory floats at
+//                            l * STRIDE + (r mod 8) * 32; ms a kernel.
+//   refprobe transpose N     the article's copy, naive, tiled and padded
+//                            transposes of N x N floats (32 x 32 tiles, 8
+//                            rows a block), each result checked; ms.
 //   refprobe l2mix [MiB]     a 16 MiB chase, its chain read by the whole
 //                            grid before each walk, after MiB (default 48)
 //                            of other data was read or written, with and
@@ -298,7 +308,7 @@ void pageable(size_t mib, int reps)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N]\n");
+        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -315,11 +325,18 @@ int main(int argc, char **argv)
         l2mix(argc > 2 ? (size_t)atoi(argv[2]) : 48);
     else if (!strcmp(argv[1], "stencil") && argc > 3)
         stencil(atoi(argv[2]), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 30);
+    else if (!strcmp(argv[1], "coalesce") && argc > 4)
+        coalesce(argv[2], argv[3], atoi(argv[4]), argc > 5 ? (size_t)atoi(argv[5]) : 64);
+    else if (!strcmp(argv[1], "banks") && argc > 2)
+        banks(argc - 2, argv + 2);
+    else if (!strcmp(argv[1], "transpose") && argc > 2)
+        transpose(atoi(argv[2]));
     else if (!strcmp(argv[1], "idle") && argc > 2)
         idle(atof(argv[2]));
     else {
         fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, zc-article, pageable, chase KiB..., "
-                "load SECONDS, idle SECONDS, l2mix [MiB], stencil W H [N])\n",
+                "load SECONDS, idle SECONDS, l2mix [MiB], stencil W H [N], coalesce WIDTH STRIDE OFFSET [MiB], "
+                "banks STRIDE..., transpose N)\n",
                 argv[1]);
         return 64;
     }

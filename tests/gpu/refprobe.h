@@ -39,4 +39,9 @@ void stencil(int w, int h, int n);
 void load(double seconds);
 void idle(double seconds);
 
+// refprobe_warp.cu: a strided read, shared-memory banks, the transpose
+void coalesce(const char *width, const char *strides, int offset, size_t mib);
+void banks(int argc, char **argv);
+void transpose(int n);
+
 #endif

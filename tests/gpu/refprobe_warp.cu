@@ -1,0 +1,245 @@
+// refprobe's plain kernels of how a warp touches memory (usage:
+// refprobe.cu): a strided read, shared-memory reads at a stride, and the
+// four kernels of NVIDIA's "efficient matrix transpose" article with its
+// tile of 32 x 32 and 8 rows a block. Each is timed with events around
+// one kernel, behind a 50 us spin so that the events bracket it alone,
+// 30 times; the first two are left out.
+#include "refprobe.h"
+
+namespace {
+
+__global__ void spin(long long cycles)
+{
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
+
+// Reads the whole scratch buffer: what the L2 held before is gone, and
+// what it holds now is clean.
+__global__ void evict(const float4 *p, size_t n, float *sink)
+{
+    float acc = 0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        acc += p[i].x + p[i].w;
+    if (acc == 1.5f)
+        *sink = acc;
+}
+
+template <typename T>
+__global__ void strided_read(T *y, const T *x, size_t n, int stride, int offset)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = x[i * stride + offset];
+}
+
+__global__ void shared_reads(float *out, int stride, int reads)
+{
+    __shared__ float s[8192];
+    for (int i = threadIdx.x; i < 8192; i += blockDim.x)
+        s[i] = (float)(i & 7);
+    __syncthreads();
+    volatile float *v = s;
+    int lane = threadIdx.x % 32;
+    float acc = 0;
+    for (int r = 0; r < reads; r += 8) {
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            acc += v[lane * stride + k * 32];
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+constexpr int TILE = 32, ROWS = 8;
+
+__global__ void t_copy(float *o, const float *in, int n)
+{
+    int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS)
+        o[(size_t)(y + j) * n + x] = in[(size_t)(y + j) * n + x];
+}
+
+__global__ void t_naive(float *o, const float *in, int n)
+{
+    int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS)
+        o[(size_t)x * n + y + j] = in[(size_t)(y + j) * n + x];
+}
+
+template <int PAD>
+__global__ void t_shared(float *o, const float *in, int n)
+{
+    __shared__ float tile[TILE][TILE + PAD];
+    int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS)
+        tile[threadIdx.y + j][threadIdx.x] = in[(size_t)(y + j) * n + x];
+    __syncthreads();
+    x = blockIdx.y * TILE + threadIdx.x;
+    y = blockIdx.x * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS)
+        o[(size_t)(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+struct Timer {
+    cudaStream_t s;
+    cudaEvent_t a, b;
+    long long spin_cycles;
+    float4 *scratch = nullptr;
+    size_t scratch_n = 0;
+    float *sink;
+    Timer(bool flush)
+    {
+        int dev, rate, l2;
+        CK(cudaGetDevice(&dev));
+        CK(cudaDeviceGetAttribute(&rate, cudaDevAttrClockRate, dev));    // kHz
+        CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+        spin_cycles = 50LL * rate / 1000;
+        CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        CK(cudaEventCreate(&a));
+        CK(cudaEventCreate(&b));
+        CK(cudaMalloc(&sink, 4));
+        if (flush) {
+            scratch_n = 2 * (size_t)l2 / 16;
+            CK(cudaMalloc(&scratch, scratch_n * 16));
+            CK(cudaMemset(scratch, 0, scratch_n * 16));
+        }
+    }
+    ~Timer()
+    {
+        cudaFree(scratch);
+        cudaFree(sink);
+        cudaEventDestroy(a);
+        cudaEventDestroy(b);
+        cudaStreamDestroy(s);
+    }
+    template <typename F> std::vector<double> time(F launch, int reps = 32)
+    {
+        std::vector<double> ms;
+        for (int i = 0; i < reps; i++) {
+            if (scratch)
+                evict<<<1024, 256, 0, s>>>(scratch, scratch_n, sink);
+            spin<<<1, 1, 0, s>>>(spin_cycles);
+            CK(cudaEventRecord(a, s));
+            launch(s);
+            CK(cudaEventRecord(b, s));
+            CK(cudaStreamSynchronize(s));
+            CK(cudaGetLastError());
+            float t;
+            CK(cudaEventElapsedTime(&t, a, b));
+            if (i >= 2)
+                ms.push_back(t);
+        }
+        return ms;
+    }
+};
+
+template <typename T> void strided_one(size_t mib, int stride, int offset, const char *name)
+{
+    size_t n = (mib << 20) / sizeof(T), span = (n - 1) * stride + offset + 1;
+    T *x, *y;
+    CK(cudaMalloc(&x, span * sizeof(T)));
+    CK(cudaMalloc(&y, n * sizeof(T)));
+    CK(cudaMemset(x, 1, span * sizeof(T)));
+    Timer t(true);
+    auto ms = t.time([&](cudaStream_t s) {
+        strided_read<<<(unsigned)((n + 255) / 256), 256, 0, s>>>(y, x, n, stride, offset);
+    });
+    char what[64];
+    snprintf(what, sizeof what, "coalesce_%s_s%d_o%d", name, stride, offset);
+    dist(what, ms);
+    cudaFree(x);
+    cudaFree(y);
+}
+
+}  // namespace
+
+void coalesce(const char *width, const char *strides, int offset, size_t mib)
+{
+    for (const char *p = strides; *p;) {
+        int stride = atoi(p);
+        if (stride < 1 || stride > 128) {
+            fprintf(stderr, "refprobe: coalesce: stride %d; allowed: 1 to 128\n", stride);
+            exit(64);
+        }
+        if (!strcmp(width, "float4"))
+            strided_one<float4>(mib, stride, offset, width);
+        else if (!strcmp(width, "float2"))
+            strided_one<float2>(mib, stride, offset, width);
+        else
+            strided_one<float>(mib, stride, offset, "float");
+        p += strcspn(p, ",");
+        p += *p == ',';
+    }
+}
+
+void banks(int argc, char **argv)
+{
+    int dev, sms, reads = 4096;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    int blocks = sms * 4;
+    float *out;
+    std::vector<float> got(32);
+    CK(cudaMalloc(&out, (size_t)blocks * 256 * 4));
+    Timer t(false);
+    for (int a = 0; a < argc; a++) {
+        int stride = atoi(argv[a]);
+        if (stride < 1 || stride > 64) {
+            fprintf(stderr, "refprobe: banks: stride %d; allowed: 1 to 64\n", stride);
+            exit(64);
+        }
+        auto ms = t.time([&](cudaStream_t s) {
+            shared_reads<<<blocks, 256, 0, s>>>(out, stride, reads);
+        });
+        CK(cudaMemcpy(got.data(), out, 32 * 4, cudaMemcpyDeviceToHost));
+        for (int l = 0; l < 32; l++) {
+            float want = 0;
+            for (int k = 0; k < 8; k++)
+                want += (float)((l * stride + k * 32) & 7);
+            if (got[l] != want * (reads / 8)) {
+                fprintf(stderr, "refprobe: banks: lane %d summed %g, not %g\n", l, got[l],
+                        want * (reads / 8));
+                exit(1);
+            }
+        }
+        char what[32];
+        snprintf(what, sizeof what, "banks_s%d", stride);
+        dist(what, ms);
+    }
+    cudaFree(out);
+}
+
+void transpose(int n)
+{
+    size_t count = (size_t)n * n;
+    std::vector<float> h(count), back(count);
+    float *in, *out;
+    for (size_t i = 0; i < count; i++)
+        h[i] = (float)(i % 1000003);
+    CK(cudaMalloc(&in, count * 4));
+    CK(cudaMalloc(&out, count * 4));
+    CK(cudaMemcpy(in, h.data(), count * 4, cudaMemcpyHostToDevice));
+    Timer t(false);
+    dim3 grid(n / TILE, n / TILE), block(TILE, ROWS);
+    struct { const char *name; void (*k)(float *, const float *, int); bool tr; } ks[] = {
+        {"transpose_copy", t_copy, false}, {"transpose_naive", t_naive, true},
+        {"transpose_tiled", t_shared<0>, true}, {"transpose_padded", t_shared<1>, true},
+    };
+    for (auto &k : ks) {
+        CK(cudaMemset(out, 0, count * 4));
+        auto ms = t.time([&](cudaStream_t s) { k.k<<<grid, block, 0, s>>>(out, in, n); });
+        CK(cudaMemcpy(back.data(), out, count * 4, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < count; i++) {
+            size_t src = k.tr ? (i % n) * n + i / n : i;
+            if (back[i] != h[src]) {
+                fprintf(stderr, "refprobe: %s: wrong at %zu\n", k.name, i);
+                exit(1);
+            }
+        }
+        dist(k.name, ms);
+    }
+    cudaFree(in);
+    cudaFree(out);
+}
