@@ -116,6 +116,11 @@ for c in d["shared"]:
     for s in c["series"]:
         for side in ("a", "b"):
             assert s[side]["verified"] > 0 and s[side]["failed"] == 0, (c["config"], s)
+        # a series all of whose samples another program disturbed (sharing
+        # beside=stranger) has no clean median, so no ratio, and says so
+        if any(s[side]["disturbed_left_out"] == s[side]["verified"] for side in ("a", "b")):
+            assert s["latency_a_over_b"] is None, (c["config"], s)
+            continue
         assert s["latency_a_over_b"] > 0
 pin = [c for c in d["shared"] if c["experiment"] == "transfer" and
        c["config"].startswith("dir=h2d method=ce host=pinned size=64M ")]

@@ -2,6 +2,6 @@
 # The bundled recordings' gaps, RECORDING:EXPERIMENT, each with its reason
 # (sourced by the e2e parts that replay every experiment): a test checks
 # that replaying one says so instead of showing it.
-#  - h100.gtr.gz: recorded before the managed and texture experiments
-#    existed; no H100 has been at hand since.
-GAPS=" h100.gtr.gz:managed h100.gtr.gz:texture "
+#  - h200.gtr.gz: recorded before the coalescing, bank and transpose
+#    experiments existed; every GPU lent since has been an H100.
+GAPS=" h200.gtr.gz:coalesce h200.gtr.gz:banks h200.gtr.gz:transpose "

@@ -290,6 +290,21 @@ head -c 300000 "$REC" >"$TMPD/cut.gtr.gz"
 msg=$("$BIN" --batch --replay "$TMPD/cut.gtr.gz" --format csv 2>&1 >/dev/null); rc=$?
 check "cut-off compressed recording: loads what came before the cut (rc $rc)" \
     bash -c "[ $rc = 0 ] && grep -q 'cut.gtr.gz:[0-9]*: the compressed data ends early' <<<\"\$0\"" "$msg"
+# 'e' walks every experiment of the H100 recording, the last of the list
+# included, and wraps to the first.
+start walk 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay share/gputui/h100.gtr.gz -e texture"
+wait_for "Experiment: CUDA arrays, textures" 10
+tm send-keys -t t e
+check "e from texture: coalescing" wait_for "Experiment: Coalescing: a warp's addresses" 5
+tm send-keys -t t e
+check "e: the banks" wait_for "Experiment: Shared-memory banks" 5
+check "... the conflict degree its addresses give" wait_for "stride 1: conflict degree 1 \\(the addresses" 10
+tm send-keys -t t e
+check "e: the transpose, the last of the list" wait_for "Experiment: Matrix transpose: naive, tiled, padded" 5
+check "... its four kernels against the copy" wait_for "of the copy's rate: naive [0-9]+%" 10
+tm send-keys -t t e
+check "e from the last: the first again" wait_for "Experiment: Host/device transfer" 5
+stop
 # --replay takes the bundled models' names, as --compare does.
 out=$("$BIN" --batch --replay h100 -e constant --format json 2>&1); rc=$?
 check "--replay h100: the bundled H100 recording" \
