@@ -298,8 +298,9 @@ void ui_draw(ui *u)
     } else {
         if (u->lesson)
             ui_draw_lesson(u, y0, 0, dw, top);
-        else
-            ui_draw_device(u, y0, 0, dw, top);
+        else    /* a blank column before the separator: a value that fills the
+                 * pane reads as whole, one cut short ends in its mark */
+            ui_draw_device(u, y0, 0, dw - 1, top);
         ui_draw_params(u, y0, dw + 1, COLS - dw - 1, top);
         for (int r = y0; r < y0 + top; r++)
             ui_put(r, dw, 1, ui_role(u, C_GHOST), u->utf8 ? "\u2502" : "|");

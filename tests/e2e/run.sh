@@ -13,7 +13,8 @@ cd "$(dirname "$0")/../.."
 # crash, screens, html, follow and driver (tests/e2e/PART.sh BIN OUTDIR).
 PARTS=(screens lessons replay classroom peers crash html follow driver)
 for part in "${PARTS[@]}"; do
-    tests/e2e/$part.sh "$BIN" "$TMPD" >"$TMPD/$part.log" 2>&1 &
+    ( s=$SECONDS; tests/e2e/$part.sh "$BIN" "$TMPD"; echo "(e2e part $part: $((SECONDS - s)) s)" ) \
+        >"$TMPD/$part.log" 2>&1 &
     part_pids+=($!)
 done
 

@@ -27,13 +27,19 @@ for size in 80x24 120x40 160x48 250x70; do
         [ "$e" = peer ] && rec=share/gputui/2xh200.gtr.gz
         # every experiment at the smallest and largest; three between
         case "$size:$e" in 80x24:* | 250x70:* | *:transfer | *:vmm | *:latency) ;; *) continue ;; esac
-        # a gap: the replay names what is missing, on every size
+        # a gap: the replay names what is missing (for the first gap of a
+        # recording: the message is the same); the screens come from the
+        # H100's recording where it holds the experiment
         if [[ $GAPS == *" $(basename "$rec"):$e "* ]]; then
-            start "s-$e" "$c" "$r" "LC_ALL=C.UTF-8 '$BIN' --replay $rec -e $e"
-            check "$size $e: not in $(basename "$rec"), and says so" \
-                wait_for "$e is not in this" 10
-            stop
-            continue
+            if [ "$size" = 80x24 ] && [[ " ${said:-} " != *" $rec "* ]]; then
+                said="${said:-} $rec"
+                start "s-$e" "$c" "$r" "LC_ALL=C.UTF-8 '$BIN' --replay $rec -e $e"
+                check "$size $e: not in $(basename "$rec"), and says so" \
+                    wait_for "$e is not in this" 10
+                stop
+            fi
+            [[ $GAPS == *" h100.gtr.gz:$e "* ]] && continue
+            rec=share/gputui/h100.gtr.gz
         fi
         start "s-$e" "$c" "$r" "LC_ALL=C.UTF-8 '$BIN' --replay $rec -e $e"
         if wait_for "\| $e \| (RUNNING|ERROR|DONE)" 10; then look "$size $e: default screen" "$c" "$e"
