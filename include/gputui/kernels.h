@@ -146,6 +146,17 @@ int gt_k_tp_compiled(int tile, int rows);
  * transposed or (copy) not. */
 cudaError_t gt_k_tp_check(const uint32_t *out, int n, int transposed, uint32_t seed,
                           unsigned long long *bad, int blocks, cudaStream_t stream);
+/* The stream-ordered allocator (kernels/pool.cu): buffer b < n of the
+ * device array ptrs gets word w = gt_pattern_word(w, seed + b), w < words;
+ * the check adds the words that differ to *bad; wait: one thread that
+ * runs for ns of the GPU's global timer. */
+cudaError_t gt_k_pool_fill(void *const *ptrs, int n, size_t words, uint32_t seed, int blocks,
+                           cudaStream_t stream);
+cudaError_t gt_k_pool_check(void *const *ptrs, int n, size_t words, uint32_t seed,
+                            unsigned long long *bad, int blocks, cudaStream_t stream);
+cudaError_t gt_k_pool_wait(unsigned long long ns, cudaStream_t stream);
+/* *flag = value (host-mapped memory the host polls), in stream order. */
+cudaError_t gt_k_pool_signal(int *flag, int value, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -100,6 +100,12 @@ static const cplan plans[] = {
     {"banks", "reads", {{"reads", .values = "256,1024,4096,16384,65536"}}},
     {"transpose", "n", {{"n"}}},
     {"transpose", "tile", {{"tile"}, {"rows"}}},
+    {"pool", "op", {{"op"}, {"threshold"}, {"trim"}}},
+    {"pool", "count", {{"count", .sweep = true}}},
+    {"pool", "size", {{"size", .sweep = true}}},
+    {"pool", "order", {{"op", .values = "reuse"}, {"order"}, {"follow-events"},
+                       {"opportunistic"}, {"internal-deps"}}},
+    {"pool", "spin", {{"op", .values = "sync"}, {"spin", .values = "100,1000,10000"}}},
     /* Two GPUs: a single-GPU recording is not expected to hold these (the
      * device refuses them, and check leaves them out). */
     {"peer", "access", {{"measure"}, {"engine"}, {"op"}, {"dir"}, {"access"},

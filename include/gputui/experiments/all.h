@@ -27,4 +27,5 @@ GT_EXP(texture)
 GT_EXP(coalesce)
 GT_EXP(banks)
 GT_EXP(transpose)
+GT_EXP(pool)
 #undef GT_EXP
