@@ -14,7 +14,7 @@ widens the interval, not the ratio.
          check's retries, then SKIP (counted as not judged), never "ok".
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
-coalesce, banks, transpose, or d2d: its reference is nvbandwidth,
+coalesce, banks, transpose, pool, or d2d: its reference is nvbandwidth,
 $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
 starting with "#" say why a figure is measured again."""
@@ -115,6 +115,28 @@ CHECKS = {
         "metric": "time",
         "what": {k: f"transpose 8192 x 8192, {k}, against the article's kernel"
                  for k in ("copy", "naive", "tiled", "tiled, padded")},
+    },
+    # The stream-ordered allocator's costs beside a plain program calling
+    # the same APIs (refprobe pool): 64 buffers of 1 MiB each way, and a
+    # free while a 1 ms kernel runs; all on the host's clock, so 10%.
+    "pool": {
+        "band": 0.10,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "pool", "--op", "alloc,sync", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: {"cudaMalloc + cudaFree": "malloc",
+                                    "default pool (cudaMallocAsync)": "default",
+                                    "own pool (cudaMallocFromPoolAsync)": "own",
+                                    "cudaFree": "free", "cudaFreeAsync": "freeasync"}.get(series),
+        "probe": ["pool", "64", "1024"],
+        "figures": {"malloc": "pool_malloc", "default": "pool_default", "own": "pool_own_keep",
+                    "free": "pool_cudafree_busy", "freeasync": "pool_cudafreeasync_busy"},
+        "metric": "time",
+        "what": {"malloc": "pool: 64 x 1 MiB by cudaMalloc + cudaFree against a plain program",
+                 "default": "pool: the same on the default pool (cudaMallocAsync)",
+                 "own": "pool: the same on a pool that keeps everything",
+                 "free": "pool: cudaFree while a 1 ms kernel runs",
+                 "freeasync": "pool: cudaFreeAsync while a 1 ms kernel runs"},
     },
     "d2d": {
         # 10 copies a sample, timed as one: nvbandwidth's -i 10. One copy

@@ -256,6 +256,21 @@ job_banks_transpose() {
     refused "banks: reads not a multiple of 8" "allowed: multiples of 8" -e banks --reads 300
 }
 
+# The stream-ordered allocator: every allocator and threshold, trimmed
+# or not; each reuse order under each policy alone; the free beside a
+# kernel; and the refusal.
+job_pool() {
+    section "pool: allocators, thresholds, reuse policies, cudaFree beside a kernel"
+    PL=(-e pool --warmup 1)
+    TRACE=1 run_one "" "${PL[@]}" --op alloc,sync --count 16
+    run_one "" "${PL[@]}" --threshold zero,keep --trim --count 4,64 --size 4K,16M
+    run_one "" "${PL[@]}" --op reuse --order running,done,synced,event --spin 200
+    run_one "" "${PL[@]}" --op reuse --order running,done,synced,event --follow-events=off \
+        --opportunistic=off --internal-deps=off --spin 200 --count 8
+    refused "pool: more than half of the free memory" "more than half of the .* free; allowed: a total up to" \
+        "${PL[@]}" --count 4096 --size 1G
+}
+
 job_recording() {
     section "compressed recording"
     # Two configurations recorded through zlib: the per-configuration
@@ -292,6 +307,7 @@ JOBS=(
     job_texture                     # 13
     job_coalesce                    # ?
     job_banks_transpose             # ?
+    job_pool                        # ?
     "job_hostalloc register register_--mapped hostalloc_--portable_--mapped" # 11
     "job_hostalloc_1g pinned"       # 11
     job_zerocopy_wc                 # 10

@@ -42,6 +42,10 @@
 //   refprobe transpose N     the article's copy, naive, tiled and padded
 //                            transposes of N x N floats (32 x 32 tiles, 8
 //                            rows a block), each result checked; ms.
+//   refprobe pool [N [KiB]]  N buffers (default 64) of KiB (default 1024)
+//                            allocated and freed by cudaMalloc, cudaMallocAsync
+//                            and a pool that keeps everything; then cudaFree and
+//                            cudaFreeAsync while a 1 ms kernel runs; ms.
 //   refprobe l2mix [MiB]     a 16 MiB chase, its chain read by the whole
 //                            grid before each walk, after MiB (default 48)
 //                            of other data was read or written, with and
@@ -308,7 +312,7 @@ void pageable(size_t mib, int reps)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N\n");
+        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]]\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -331,12 +335,14 @@ int main(int argc, char **argv)
         banks(argc - 2, argv + 2);
     else if (!strcmp(argv[1], "transpose") && argc > 2)
         transpose(atoi(argv[2]));
+    else if (!strcmp(argv[1], "pool"))
+        pool(argc > 2 ? atoi(argv[2]) : 64, (argc > 3 ? (size_t)atoi(argv[3]) : 1024) << 10);
     else if (!strcmp(argv[1], "idle") && argc > 2)
         idle(atof(argv[2]));
     else {
         fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, zc-article, pageable, chase KiB..., "
                 "load SECONDS, idle SECONDS, l2mix [MiB], stencil W H [N], coalesce WIDTH STRIDE OFFSET [MiB], "
-                "banks STRIDE..., transpose N)\n",
+                "banks STRIDE..., transpose N, pool [N [KiB]])\n",
                 argv[1]);
         return 64;
     }

@@ -44,4 +44,7 @@ void coalesce(const char *width, const char *strides, int offset, size_t mib);
 void banks(int argc, char **argv);
 void transpose(int n);
 
+// refprobe_pool.cu: the stream-ordered allocator's calls
+void pool(int n, size_t bytes);
+
 #endif
