@@ -300,8 +300,12 @@ tm send-keys -t t e
 check "e: the banks" wait_for "Experiment: Shared-memory banks" 5
 check "... the conflict degree its addresses give" wait_for "stride 1: conflict degree 1 \\(the addresses" 10
 tm send-keys -t t e
-check "e: the transpose, the last of the list" wait_for "Experiment: Matrix transpose: naive, tiled, padded" 5
+check "e: the transpose" wait_for "Experiment: Matrix transpose: naive, tiled, padded" 5
 check "... its four kernels against the copy" wait_for "of the copy's rate: naive [0-9]+%" 10
+tm send-keys -t t e
+check "e: the stream-ordered allocator, the last of the list" \
+    wait_for "Experiment: The stream-ordered allocator" 5
+check "... cudaMalloc against the pools" wait_for "64 allocations and frees: cudaMalloc [0-9]+ us" 10
 tm send-keys -t t e
 check "e from the last: the first again" wait_for "Experiment: Host/device transfer" 5
 stop
