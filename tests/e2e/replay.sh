@@ -211,13 +211,20 @@ check "batch replay, one of two recorded: reports it, names the other (rc $rc)" 
 # Every bundled recording holds each experiment's default configuration
 # (today's defaults, every parameter), so a class without a GPU sees what a
 # live user sees: the one-GPU recordings every one-GPU experiment, the
-# two-GPU recording the peer experiment.
+# two-GPU recording the peer experiment. recplan checks all of them from
+# one load of each recording (screens.sh: the calls of the defaults and of
+# every configuration a key reaches, which the defaults are among); gputui
+# itself replays the first of each recording's list, the last, and the
+# gaps (tests/e2e/gaps.sh), which it must name.
 EXPS=$("$BIN" --batch -e none 2>&1 | sed -n 's/.*(allowed: \(.*\))$/\1/p' | tr -d ,)
 check "the experiment list is read from gputui ($EXPS)" [ "$(wc -w <<<"$EXPS")" -ge 9 ]
-# The gaps, named (tests/e2e/gaps.sh): replaying them says so.
 . tests/e2e/gaps.sh
 for rec in share/gputui/*.gtr.gz; do
-    case $(basename "$rec") in 2x*) want=peer ;; *) want=${EXPS/peer/} ;; esac
+    case $(basename "$rec") in
+    2x*) want=peer ;;
+    *) all=(${EXPS/peer/}); want="${all[0]} ${all[${#all[@]} - 1]}"
+       for e in "${all[@]:1:${#all[@]}-2}"; do [[ $GAPS == *" $(basename "$rec"):$e "* ]] && want+=" $e"; done ;;
+    esac
     for e in $want; do
         msg=$("$BIN" --batch --replay "$rec" -e "$e" --format csv 2>&1 >/dev/null); rc=$?
         if [[ $GAPS == *" $(basename "$rec"):$e "* ]]; then
