@@ -23,8 +23,10 @@ teacher() {
 }
 say() { echo "$*" >&7; }
 teacher_done() { exec 7>&-; wait "$FWPID" 2>/dev/null; FWPID=""; }
-# The CLOCK_MONOTONIC second the teacher's newest configuration was on disk.
-shown_at() { local n=$1 i=0; while [ $i -lt 100 ]; do
+# The CLOCK_MONOTONIC second the teacher's newest configuration was on disk
+# (up to 15 s: the teacher first reads the bundled recording, which on a
+# loaded 2-core machine takes several seconds).
+shown_at() { local n=$1 i=0; while [ $i -lt 300 ]; do
     [ "$(grep -c '^shown' "$TMPD/shown.txt" 2>/dev/null)" -ge "$n" ] &&
         { sed -n 's/^shown [0-9]* //p' "$TMPD/shown.txt" | sed -n "${n}p"; return 0; }
     sleep 0.05; i=$((i + 1)); done; echo 0; }
