@@ -91,8 +91,11 @@ tm send-keys -t t Tab Tab Down
 check "Tab, Down: the next series' histogram" wait_for "│ cuMemCreate latency per sa" 5
 stop
 start few 250 70 "LC_ALL=C.UTF-8 '$BIN' --replay $REC -e vmm"
+# (the screen first drawn, whenever the recording is read: a loaded machine
+# takes seconds)
+wait_for "cudaFreeAsync latency per sample" 15
 check "250x70 vmm: a histogram block a series, no table" \
-    bash -c "sleep 2; s=\$(tmux -L '$SOCK' capture-pane -p -t t); grep -q 'cudaFreeAsync latency per sample' <<<\"\$s\" && ! grep -q '11 series' <<<\"\$s\""
+    bash -c "s=\$(tmux -L '$SOCK' capture-pane -p -t t); grep -q 'cudaFreeAsync latency per sample' <<<\"\$s\" && ! grep -q '11 series' <<<\"\$s\""
 stop
 
 # A sweep over a choice whose values measure different series is refused.
