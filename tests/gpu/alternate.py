@@ -26,6 +26,11 @@ import statistics
 import subprocess
 import sys
 
+def strided_by_stride(cfg, series):
+    """The strided series of each configuration, keyed by its stride."""
+    return f"s{cfg['stride']}" if series == "strided" else None
+
+
 CHECKS = {
     # figure: (gputui arguments, its series/config key, refprobe arguments, reference probe, band)
     "pageable": {
@@ -84,7 +89,7 @@ CHECKS = {
         "rounds": 3,
         "retries": 1,
         "gputui": ["-e", "coalesce", "--stride", "1,32", "--samples", "30", "--warmup", "2"],
-        "key": lambda cfg, series: f"s{cfg['stride']}" if series == "strided" else None,
+        "key": strided_by_stride,
         "probe": ["coalesce", "float", "1,32", "0"],
         "figures": {"s1": "coalesce_float_s1_o0", "s32": "coalesce_float_s32_o0"},
         "metric": "time",
@@ -96,7 +101,7 @@ CHECKS = {
         "rounds": 3,
         "retries": 1,
         "gputui": ["-e", "banks", "--stride", "1,32,33", "--samples", "30", "--warmup", "2"],
-        "key": lambda cfg, series: f"s{cfg['stride']}" if series == "strided" else None,
+        "key": strided_by_stride,
         "probe": ["banks", "1", "32", "33"],
         "figures": {"s1": "banks_s1", "s32": "banks_s32", "s33": "banks_s33"},
         "metric": "time",

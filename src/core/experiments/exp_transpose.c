@@ -168,11 +168,12 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
              "of the shared tile, %lld words apart: %d-way bank conflicts", tile,
              gt_tp_conflict((int)tile, 0));
         break;
-    default:
+    default: {
+        int k = gt_tp_conflict((int)tile, 1);
         LINE("a tile row of %lld words: a column's words, %lld apart, are %d-way in conflict%s",
-             tile + 1, tile + 1, gt_tp_conflict((int)tile, 1),
-             gt_tp_conflict((int)tile, 1) == 1 ? ": none" : "");
+             tile + 1, tile + 1, k, k == 1 ? ": none" : "");
         break;
+    }
     }
     return n;
 }
