@@ -444,32 +444,36 @@ static int traces(int argc, char **argv)
  * --drop-gens leaves out so that the parts' take their place. */
 static int dups(int argc, char **argv)
 {
-    gt_recording base, part;
+    gt_recording base, *part = calloc((size_t)argc, sizeof *part);
     gt_err err;
-    int n = 0;
+    int n = 0, loaded = 1, rc = 0;
 
     gt_err_clear(&err);
-    if (gt_recording_load(&base, argv[0], &err)) {
-        fprintf(stderr, "recplan: %s\n", err.msg);
+    if (!part || gt_recording_load(&base, argv[0], &err)) {
+        fprintf(stderr, "recplan: %s\n", part ? err.msg : "out of memory");
+        free(part);
         return 2;
     }
+    for (; loaded < argc; loaded++)         /* each part once */
+        if (gt_recording_load(&part[loaded], argv[loaded], &err)) {
+            fprintf(stderr, "recplan: %s\n", err.msg);
+            rc = 2;
+            goto out;
+        }
     for (size_t i = 0; i < base.ncfg; i++) {
         bool found = false;
-        for (int a = 1; a < argc && !found; a++) {
-            if (gt_recording_load(&part, argv[a], &err)) {
-                fprintf(stderr, "recplan: %s\n", err.msg);
-                gt_recording_free(&base);
-                return 2;
-            }
-            found = gt_recording_find(&part, base.cfg[i].exp, base.cfg[i].vals) >= 0;
-            gt_recording_free(&part);
-        }
+        for (int a = 1; a < argc && !found; a++)
+            found = gt_recording_find(&part[a], base.cfg[i].exp, base.cfg[i].vals) >= 0;
         if (found)
             printf("%s%u", n++ ? "," : "", base.cfg[i].gen);
     }
     printf("\n");
+out:
+    while (--loaded >= 1)
+        gt_recording_free(&part[loaded]);
     gt_recording_free(&base);
-    return 0;
+    free(part);
+    return rc;
 }
 
 /* recplan lessons DIR [--missing-from REC] [--check] */
