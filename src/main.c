@@ -260,7 +260,7 @@ static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
         if (strcmp(status, shown))
             gt_ui_loading(status);
         snprintf(shown, sizeof shown, "%s", status);
-        poll(&pfd, 1, (int)(GT_FOLLOW_PERIOD * 1e3));
+        poll(&pfd, 1, gt_follow_behind(f) ? 0 : (int)(GT_FOLLOW_PERIOD * 1e3));
     }
     if (gt_signal_caught) {
         gt_ui_term_close();
@@ -330,11 +330,49 @@ static bool only_inspection(const gt_recording *rec)
     return true;
 }
 
+/* Reads the recording at path: whole (rd NULL), or for the TUI up to the
+ * configuration it opens on (the lesson's first step, else the
+ * experiment and values asked for), the rest behind the screen (*rd). */
+static int read_recording(const char *path, gt_recording *rec, gt_rec_reader **rd,
+                          const gt_cli *cli, const gt_ui_source *src, gt_err *err)
+{
+    const gt_experiment *e = cli->exp;
+    const int64_t *v = cli->vals;
+
+    if (!rd)
+        return gt_recording_load(rec, path, err);
+    if (gt_rec_reader_open(rd, rec, path, err))
+        return -1;
+    if (src->start) {
+        e = src->start->step[0].exp;
+        v = src->start->step[0].vals[0];
+    }
+    if (gt_rec_reader_until(*rd, e, v) < 0) {
+        *err = *gt_rec_reader_error(*rd);
+        gt_rec_reader_close(*rd);
+        *rd = NULL;
+        gt_recording_free(rec);
+        return -1;
+    }
+    gt_rec_reader_share(*rd);
+    return 0;
+}
+
+static void drop_recording(gt_recording *rec, gt_rec_reader **rd)
+{
+    if (rd) {
+        gt_rec_reader_close(*rd);
+        *rd = NULL;
+    }
+    gt_recording_free(rec);
+}
+
 /* Loads a recording that option 'opt' names (a file or a bundled model);
  * a name that is neither is a usage error. With 'configs', a recording of
- * an inspection alone is refused. */
+ * an inspection alone is refused. With rd, for the TUI: read_recording. */
 static int load_named(const gt_bundle *b, const char *opt, const char *name, bool configs,
-                      bool screen, gt_recording *rec)
+                      bool screen, gt_recording *rec, gt_rec_reader **rd, const gt_cli *cli,
+                      const gt_ui_source *src)
 {
     char path[1024], msg[700];
     gt_err err;
@@ -346,13 +384,13 @@ static int load_named(const gt_bundle *b, const char *opt, const char *name, boo
     }
     if (screen)                 /* the TUI's first frame, while it is read */
         gt_ui_loading(path);
-    if (gt_recording_load(rec, path, &err)) {
+    if (read_recording(path, rec, rd, cli, src, &err)) {
         gt_ui_term_close();
         fprintf(stderr, "gputui: %s\n", err.msg);
         return GT_EXIT_FAIL;
     }
     if (configs && only_inspection(rec)) {
-        gt_recording_free(rec);
+        drop_recording(rec, rd);
         return GT_EXIT_FAIL;
     }
     return 0;
@@ -418,17 +456,18 @@ int main(int argc, char **argv)
     }
 
     /* Compare mode: B is a recording; A is one too, or this machine. */
+    bool tui = cli.mode == GT_MODE_TUI;
     if (cli.ncompare) {
         if ((rc = load_named(&bundle, "--compare", cli.compare[cli.ncompare - 1], true, false,
-                             &cmp)))
+                             &cmp, tui ? &src.cmp_reader : NULL, &cli, &src)))
             goto done;
         if (gt_recording_warning(&cmp, warn, sizeof warn)[0])
             fprintf(stderr, "gputui: %s\n", warn);
         src.compare = &cmp;
         if (cli.ncompare == 2) {
-            if ((rc = load_named(&bundle, "--compare", cli.compare[0], true,
-                                 cli.mode == GT_MODE_TUI, &rec))) {
-                gt_recording_free(&cmp);
+            if ((rc = load_named(&bundle, "--compare", cli.compare[0], true, tui, &rec,
+                                 tui ? &src.reader : NULL, &cli, &src))) {
+                drop_recording(&cmp, &src.cmp_reader);
                 goto done;
             }
             if (cli.mode == GT_MODE_BATCH) {
@@ -441,8 +480,8 @@ int main(int argc, char **argv)
                 src.why = why;
                 rc = replay(&cli, &src);
             }
-            gt_recording_free(&rec);
-            gt_recording_free(&cmp);
+            drop_recording(&rec, &src.reader);
+            drop_recording(&cmp, &src.cmp_reader);
             goto done;
         }
     }
@@ -453,8 +492,8 @@ int main(int argc, char **argv)
         goto out;
     }
     if (cli.replay) {
-        if ((rc = load_named(&bundle, "--replay", cli.replay, false, cli.mode == GT_MODE_TUI,
-                             &rec)))
+        if ((rc = load_named(&bundle, "--replay", cli.replay, false, tui, &rec,
+                             tui ? &src.reader : NULL, &cli, &src)))
             goto done;
         if (cli.mode == GT_MODE_BATCH && cli.inspect) {
             rc = gt_inspect_batch_replay(&cli, &rec, &bundle);
@@ -468,7 +507,7 @@ int main(int argc, char **argv)
             src.why = why;
             rc = replay(&cli, &src);
         }
-        gt_recording_free(&rec);
+        drop_recording(&rec, &src.reader);
         goto done;
     }
 
@@ -533,7 +572,8 @@ int main(int argc, char **argv)
                      bundle.path[cli.device]);
             gt_ui_loading(why);
         }
-        if (gt_recording_load(&rec, bundle.path[cli.device], &lerr)) {
+        if (read_recording(bundle.path[cli.device], &rec, tui ? &src.reader : NULL, &cli, &src,
+                           &lerr)) {
             gt_ui_term_close();
             fprintf(stderr, "gputui: %s\n", err.msg);
             fprintf(stderr, "gputui: and the bundled recording does not load: %s\n", lerr.msg);
@@ -556,7 +596,7 @@ int main(int argc, char **argv)
         src.bundle = &bundle;
         src.bundle_idx = cli.device;
         rc = replay(&cli, &src);
-        gt_recording_free(&rec);
+        drop_recording(&rec, &src.reader);
         goto out;
     }
     src.live = be;
@@ -572,7 +612,7 @@ int main(int argc, char **argv)
     gt_engine_stop(src.eng);
 out:
     if (src.compare)
-        gt_recording_free(&cmp);
+        drop_recording(&cmp, &src.cmp_reader);
 done:
     free(lessons);
     return rc;

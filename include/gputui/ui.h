@@ -29,6 +29,8 @@ typedef struct gt_ui_source {
     const gt_bundle *data;      /* the bundled recordings and thresholds ('I') */
     bool inspect;               /* --inspect: the TUI opens on the card */
     struct gt_follow *follow;   /* --follow: rec grows as its writer writes, else NULL */
+    gt_rec_reader *reader;              /* rec still being read behind the screen, or NULL */
+    gt_rec_reader *cmp_reader;          /* the same for compare */
 } gt_ui_source;
 
 int gt_ui_run(const gt_cli *cli, gt_ui_source *src);

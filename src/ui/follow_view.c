@@ -35,6 +35,10 @@ bool ui_follow_tick(ui *u, double now)
         ui_set_msg(u, err, "%s", msg);
     u->following = !gt_follow_stopped(f);
     newest = (int)u->rec->ncfg - 1;
+    /* Catching up with a backlog: the first configuration on screen at
+     * once, then the newest once all that was written is read. */
+    if (gt_follow_behind(f) && u->follow_idx >= 0)
+        newest = -1;
     if (newest >= 0 && !u->paused && !u->sweeping &&
         (newest != u->follow_idx || !gt_rec_config_is(&u->rec->cfg[newest], u->exp, u->vals))) {
         show_newest(u, now);
@@ -57,5 +61,7 @@ int ui_follow_timeout(const ui *u, int timeout, int *fd)
     if (!u->src->follow)
         return timeout;
     *fd = gt_follow_fd(u->src->follow);
+    if (gt_follow_behind(u->src->follow))
+        return 0;
     return timeout < 0 || timeout > period ? period : timeout;
 }

@@ -52,9 +52,13 @@ static outcome try_value(ui *u, int i, int64_t v)
     if (vals[i] == u->vals[i])
         return OUT_REDRAW;
     if (u->rec) {
-        /* Replaying: move to the recorded configuration with that value. */
+        /* Replaying: move to the recorded configuration with that value
+         * (once it is read: the nearest one is chosen from all of them). */
         char have[300], vb[48];
-        int idx = gt_recording_match(u->rec, u->exp, vals, i, have, sizeof have);
+        int idx;
+        if (ui_unread(u, u->exp, vals))
+            return OUT_WAIT;
+        idx = gt_recording_match(u->rec, u->exp, vals, i, have, sizeof have);
         if (idx < 0) {
             ui_set_msg(u, true, "not recorded%s: %s=%s (recorded: %s)%s", u->cmp ? " on A" : "",
                        p->name, gt_param_format(p, v, vb, sizeof vb), have,
@@ -90,7 +94,10 @@ static outcome step_experiment(ui *u, int dir)
         const gt_experiment *e = gt_experiments[i];
         if (u->rec) {
             /* Its last configuration if that was recorded, else its first. */
-            int c = gt_recording_place(u->rec, e, u->saved[i]);
+            int c;
+            if (ui_unread(u, e, u->saved[i]))
+                return OUT_WAIT;
+            c = gt_recording_place(u->rec, e, u->saved[i]);
             if (c < 0)
                 continue;       /* not in this recording */
             u->cfg_idx = c;
@@ -130,6 +137,11 @@ outcome ui_step_config(ui *u, int dir)
         return follows(u);
     for (int k = 1; k <= n; k++) {
         int i = ((u->cfg_idx + dir * k) % n + n) % n;
+        if (u->rec->loading && (dir > 0 ? i <= u->cfg_idx : i >= u->cfg_idx)) {
+            /* past the end: the configurations still to be read come first */
+            ui_set_msg(u, false, "reading the recording; the key waits for it");
+            return OUT_WAIT;
+        }
         if (u->rec->cfg[i].exp == u->exp) {
             u->cfg_idx = i;
             memcpy(u->vals, u->rec->cfg[i].vals, sizeof u->vals);
@@ -172,11 +184,9 @@ static outcome edit_key(ui *u, int ch)
  * (the table's row, or a histogram block: 'y' explains it). */
 static outcome mouse_event(ui *u)
 {
-    MEVENT ev;
+    MEVENT ev = u->mev;         /* the loop took it with the key */
     bool wheel_up, wheel_down, click;
 
-    if (getmouse(&ev) != OK)
-        return OUT_NONE;
     wheel_up = ev.bstate & BUTTON4_PRESSED;
     wheel_down = ev.bstate & BUTTON5_PRESSED;
     click = ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED);

@@ -106,6 +106,10 @@ static outcome start(ui *u)
 
 outcome ui_inspect_open(ui *u)
 {
+    if (u->rec && u->rec->loading) {   /* the last inspection line stands */
+        ui_set_msg(u, false, "reading the recording for its card; I waits for it");
+        return OUT_WAIT;
+    }
     u->inspect_shown = true;
     u->lesson_list = false;
     if (u->rec) {
@@ -189,6 +193,8 @@ static outcome show_row(ui *u)
         ui_set_msg(u, true, "%s is read from the driver, not measured", r->name);
         return OUT_REDRAW;
     }
+    if (ui_unread(u, e, vals))
+        return OUT_WAIT;
     if (u->rec && gt_recording_find(u->rec, e, vals) < 0) {
         ui_set_msg(u, true, "%s: its configuration is not in this recording", r->name);
         return OUT_REDRAW;

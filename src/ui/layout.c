@@ -65,10 +65,14 @@ static void ui_draw_header(ui *u)
         ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD,
                 " %s | configuration %d of %zu | %s", u->follow_line, u->cfg_idx + 1,
                 u->rec->ncfg, u->banner);
-    else if (u->rec)
-        ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD,
-                " %s | x%g (< >)  n/N: configuration %d of %zu", u->banner, gt_replay_speed(),
-                u->cfg_idx + 1, u->rec->ncfg);
+    else if (u->rec) {
+        /* +: more to read. The last column stays blank: a text that
+         * fills the line is then cut with its mark, never taken for cut. */
+        ui_putf(1, 0, COLS - 1, ui_role(u, C_WARN) | A_REVERSE | A_BOLD,
+                " %s | x%g (< >)  n/N: configuration %d of %zu%s", u->banner, gt_replay_speed(),
+                u->cfg_idx + 1, u->rec->ncfg, u->rec->loading ? "+" : "");
+        ui_put(1, COLS - 1, 1, ui_role(u, C_WARN) | A_REVERSE | A_BOLD, " ");
+    }
     else if (u->banner[0])
         ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD, " %s", u->banner);
 }

@@ -92,6 +92,50 @@ static void record_error(ui *u)
     u->error_gen = u->cur.gen;
 }
 
+/* What a key asks for, carried out; its outcome (OUT_WAIT: nothing was
+ * done, the key waits for more of the recording). */
+static outcome dispatch(ui *u, int ch, double tkey, bool *quit)
+{
+    outcome o = ui_handle_key(u, ch);
+
+    switch (o) {
+    case OUT_QUIT:
+        *quit = true;
+        break;
+    case OUT_APPLY:
+        ui_sweep_stop(u, true);
+        ui_apply(u, false, tkey);
+        break;
+    case OUT_SWEEP:
+        if (u->sweeping) {
+            ui_sweep_stop(u, false);
+            ui_set_msg(u, false, "sweep stopped");
+        } else {
+            ui_sweep_start(u, tkey);
+        }
+        break;
+    case OUT_RESTART:
+        ui_sweep_stop(u, true);
+        ui_apply(u, true, tkey);
+        ui_set_msg(u, false, "restarted");
+        break;
+    case OUT_PAUSE:
+        gt_engine_set_paused(u->eng, u->paused);
+        break;
+    case OUT_DEVICE:
+        *quit = !ui_switch_device(u, tkey);
+        break;
+    case OUT_CLEAR:
+        gt_run_clear(&u->cur);
+        gt_run_free(&u->prev);
+        ui_set_msg(u, false, "histograms cleared");
+        break;
+    default:
+        break;
+    }
+    return o;
+}
+
 int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
 {
     ui u;
@@ -198,8 +242,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     mouseinterval(0);
     if (!ui_follow_tick(&u, gt_now()))     /* --follow: the teacher's newest */
         ui_apply(&u, false, gt_now());      /* resets the strip for its generation */
-    if (src->inspect)
-        ui_inspect_open(&u);
+    if (src->inspect && ui_inspect_open(&u) == OUT_WAIT)
+        u.keys_waiting[u.nkeys_waiting++] = 'I';    /* once the recording is read */
 
     while (!quit) {
         struct pollfd pfd[3] = {{.fd = STDIN_FILENO, .events = POLLIN},
@@ -267,6 +311,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         /* --follow: the file is read again, or the pipe wakes the loop. */
         wanted = timeout;
         timeout = ui_follow_timeout(&u, timeout, &pfd[2].fd);
+        if (ui_reading(&u))
+            timeout = 0;        /* read on at once, keys between slices */
         if (poll(pfd, 3, timeout) < 0 && errno != EINTR)
             break;
         if (timeout > 0 && timeout == wanted && !idle_tick && !pfd[0].revents && !pfd[1].revents)
@@ -293,47 +339,41 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
                 last_draw = 0;      /* the first sample after a change: show it now */
         }
         take_timeline(&u);
-        /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll). */
-        while ((ch = getch()) != ERR) {
-            double tkey = gt_now();
-            switch (ui_handle_key(&u, ch)) {
-            case OUT_QUIT:
-                quit = true;
-                break;
-            case OUT_APPLY:
-                ui_sweep_stop(&u, true);
-                ui_apply(&u, false, tkey);
-                break;
-            case OUT_SWEEP:
-                if (u.sweeping) {
-                    ui_sweep_stop(&u, false);
-                    ui_set_msg(&u, false, "sweep stopped");
-                } else {
-                    ui_sweep_start(&u, tkey);
-                }
-                break;
-            case OUT_RESTART:
-                ui_sweep_stop(&u, true);
-                ui_apply(&u, true, tkey);
-                ui_set_msg(&u, false, "restarted");
-                break;
-            case OUT_PAUSE:
-                gt_engine_set_paused(u.eng, u.paused);
-                break;
-            case OUT_DEVICE:
-                quit = !ui_switch_device(&u, tkey);
-                break;
-            case OUT_CLEAR:
-                gt_run_clear(&u.cur);
-                gt_run_free(&u.prev);
-                ui_set_msg(&u, false, "histograms cleared");
-                break;
-            default:
-                break;
-            }
+        /* The recording read behind the screen: a slice, then what
+         * waited for it (an apply, keys in order). */
+        if (ui_reading(&u) && ui_read_tick(&u)) {
             dirty = true;
-            if (quit)
-                break;
+            if (u.apply_waiting)
+                ui_apply(&u, u.apply_restart, u.apply_t);
+            while (!quit && u.nkeys_waiting && !u.apply_waiting) {
+                u.mev = u.mev_waiting[0];
+                if (dispatch(&u, u.keys_waiting[0], u.apply_t, &quit) == OUT_WAIT)
+                    break;
+                u.nkeys_waiting--;
+                memmove(u.keys_waiting, u.keys_waiting + 1,
+                        (size_t)u.nkeys_waiting * sizeof u.keys_waiting[0]);
+                memmove(u.mev_waiting, u.mev_waiting + 1,
+                        (size_t)u.nkeys_waiting * sizeof u.mev_waiting[0]);
+            }
+        }
+        /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll); behind
+         * keys that wait for the recording, in order, but q and resizes. */
+        while (!quit && (ch = getch()) != ERR) {
+            double tkey = gt_now();
+            int queued = u.nkeys_waiting;
+            dirty = true;
+            if (ch == KEY_MOUSE && getmouse(&u.mev) != OK)
+                continue;
+            if (!queued || ch == 'q' || ch == KEY_RESIZE) {
+                if (dispatch(&u, ch, tkey, &quit) != OUT_WAIT)
+                    continue;
+                u.apply_t = tkey;
+            }
+            if (queued < (int)GT_ARRAY_LEN(u.keys_waiting)) {    /* else dropped */
+                u.keys_waiting[queued] = ch;
+                u.mev_waiting[queued] = u.mev;
+                u.nkeys_waiting++;
+            }
         }
     }
     gt_ui_term_close();

@@ -56,6 +56,7 @@ bool ui_switch_device(ui *u, double now)
 {
     gt_ui_source *src = u->src;
     gt_recording next_rec;
+    gt_rec_reader *next_rd = NULL;
     gt_err err;
     char models[200], msg[400];
     int n = 0, next;
@@ -77,10 +78,16 @@ bool ui_switch_device(ui *u, double now)
         next = (u->props.ordinal + 1) % n;
     } else if (src->bundle && src->bundle->n > 1) {
         next = (src->bundle_idx + 1) % src->bundle->n;
-        ui_set_msg(u, false, "loading the recorded %s ...", src->bundle->model[next]);
+        ui_set_msg(u, false, "reading the recorded %s ...", src->bundle->model[next]);
         ui_draw(u);
-        if (gt_recording_load(&next_rec, src->bundle->path[next], &err)) {
-            ui_set_msg(u, true, "d: %s", err.msg);
+        /* up to this configuration; the rest behind the screen */
+        if (gt_rec_reader_open(&next_rd, &next_rec, src->bundle->path[next], &err) ||
+            gt_rec_reader_until(next_rd, u->exp, u->vals) < 0) {
+            ui_set_msg(u, true, "d: %s", next_rd ? gt_rec_reader_error(next_rd)->msg : err.msg);
+            if (next_rd) {
+                gt_rec_reader_close(next_rd);
+                gt_recording_free(&next_rec);
+            }
             return true;
         }
     } else {
@@ -92,8 +99,12 @@ bool ui_switch_device(ui *u, double now)
     gt_engine_stop(src->eng);
     src->eng = u->eng = NULL;
     if (!src->live) {
+        gt_rec_reader_close(src->reader);
         gt_recording_free(src->rec);
         *src->rec = next_rec;
+        gt_rec_reader_moved(next_rd, src->rec);
+        gt_rec_reader_share(next_rd);
+        src->reader = next_rd;
         src->bundle_idx = next;
     }
     if (gt_engine_start(&src->eng, src->live ? src->live : gt_replay_backend(src->rec),

@@ -36,11 +36,33 @@ void ui_show_config(ui *u, const gt_experiment *e, const int64_t *vals)
     }
 }
 
-/* tkey: when the key that caused this was read (for --trace). */
+/* Compare mode: B follows A to the same configuration, with all its
+ * samples, once B has them (B may still be being read). */
+void ui_cmp_take(ui *u)
+{
+    int j = gt_recording_find(u->cmp, u->exp, u->vals);
+
+    gt_run_free(&u->cmp_run);
+    u->cmp_have = j >= 0 && u->cmp->cfg[j].n > 0 &&
+                  !(u->cmp->loading && (size_t)j + 1 == u->cmp->ncfg);
+    if (u->cmp_have && gt_rec_config_run(&u->cmp->cfg[j], &u->cmp_run))
+        ui_set_msg(u, true, "out of memory for B's timeline");
+}
+
+/* tkey: when the key that caused this was read (for --trace). A replay
+ * whose configuration is not read yet waits for it (apply_waiting: the
+ * loop applies it once it is read, or once the whole file is). */
 void ui_apply(ui *u, bool restart, double tkey)
 {
     uint32_t gen;
 
+    u->apply_waiting = u->rec && u->rec->loading &&
+                       gt_recording_find(u->rec, u->exp, u->vals) < 0;
+    if (u->apply_waiting) {
+        u->apply_restart = restart;
+        u->apply_t = tkey;
+        return;
+    }
     if (gt_run_count(&u->cur) || !u->prev.exp || restart)
         gt_run_move(&u->prev, &u->cur);
     else
@@ -50,14 +72,8 @@ void ui_apply(ui *u, bool restart, double tkey)
     if (u->strip)
         gt_strip_reset(u->strip, gen);
     u->drained = 0;
-    if (u->cmp) {
-        /* B follows A to the same configuration, with all its samples. */
-        int j = gt_recording_find(u->cmp, u->exp, u->vals);
-        gt_run_free(&u->cmp_run);
-        u->cmp_have = j >= 0 && u->cmp->cfg[j].n > 0;
-        if (u->cmp_have && gt_rec_config_run(&u->cmp->cfg[j], &u->cmp_run))
-            ui_set_msg(u, true, "out of memory for B's timeline");
-    }
+    if (u->cmp)
+        ui_cmp_take(u);
     u->trace_t0 = tkey;
     u->trace_gen = gen;
 }

@@ -5,6 +5,7 @@
  * files listed before it (tests/layers.py checks it):
  *   screen.c         drawing primitives: colour roles, put, wrap
  *   state.c          the status message; a configuration to the engine
+ *   reading.c        a recording read behind the screen; keys that wait
  *   crash.c          the terminal given back when the TUI crashes
  *   term.c           the terminal opened once and closed once
  *   starting.c       the first frame, before the GPU is up
@@ -56,7 +57,8 @@ enum { C_HEAD = 1, C_BW, C_LAT, C_GHOST, C_ERR, C_WARN, C_OK, C_TITLE, C_H2D, C_
 
 /* What a key asks of the main loop. */
 typedef enum { OUT_NONE, OUT_REDRAW, OUT_APPLY, OUT_RESTART, OUT_PAUSE,
-               OUT_CLEAR, OUT_SWEEP, OUT_DEVICE, OUT_QUIT } outcome;
+               OUT_CLEAR, OUT_SWEEP, OUT_DEVICE, OUT_QUIT,
+               OUT_WAIT } outcome;      /* WAIT: again once more of the recording is read */
 
 /* A rectangle of the screen that a click on selects a series. */
 typedef struct ui_hit {
@@ -90,6 +92,13 @@ typedef struct ui {
     const gt_recording *cmp;    /* compare mode: B, or NULL */
     gt_run cmp_run;             /* B's samples of the current configuration */
     bool cmp_have;              /* B holds the current configuration */
+    bool apply_waiting;         /* ui_apply waits for its configuration to be read */
+    bool apply_restart;
+    double apply_t;
+    int keys_waiting[32];       /* keys that wait for the recording (OUT_WAIT), in order */
+    MEVENT mev_waiting[32];     /* a waiting KEY_MOUSE's event */
+    int nkeys_waiting;
+    MEVENT mev;                 /* the event of the KEY_MOUSE being handled */
     char name_a[32], name_b[32];/* "H200", "H100": the labels of A and B */
     int cfg_idx;                /* replay: the recorded configuration shown */
     bool following;             /* --follow, until the recording ends: keys that
@@ -158,6 +167,16 @@ void ui_apply(ui *u, bool restart, double tkey);
 /* Experiment e with vals on screen (each experiment keeps its last
  * values; a replay moves to the recorded configuration): apply it next. */
 void ui_show_config(ui *u, const gt_experiment *e, const int64_t *vals);
+/* Compare mode: B's run of the configuration on screen, if B holds it. */
+void ui_cmp_take(ui *u);
+
+/* reading.c: a recording read behind the screen (gt_ui_source's readers).
+ * ui_reading: more is to be read (the loop must not sleep); ui_unread:
+ * the configuration is not read yet (a key waits: the status line says
+ * so); ui_read_tick: a slice read, true when something came. */
+bool ui_reading(const ui *u);
+bool ui_unread(ui *u, const gt_experiment *e, const int64_t *vals);
+bool ui_read_tick(ui *u);
 
 /* layout.c: the whole screen */
 void ui_draw(ui *u);

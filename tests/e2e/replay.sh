@@ -316,6 +316,29 @@ check "... cudaMalloc against the pools" wait_for "64 allocations and frees: cud
 tm send-keys -t t e
 check "e from the last: the first again" wait_for "Experiment: Host/device transfer" 5
 stop
+# The rest of the recording is read behind the screen: a key that needs a
+# configuration not read yet waits for it ("reading the recording: N%"),
+# while the screen goes on (its samples count on); then it is applied.
+start lazy 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay share/gputui/h100.gtr.gz"
+wait_for "^ now +[0-9]" 10
+tm send-keys -t t Down Down Down Down Down Down +
+seen=0 moved=0 last=""
+for _ in $(seq 100); do
+    s=$(screen)
+    if grep -q "reading the recording: [0-9]*%; the key waits for it" <<<"$s"; then
+        seen=$((seen + 1))
+        n=$(sed -n 's/.* \([0-9]*\) samples.*/\1/p' <<<"$s" | tail -1)
+        [ -n "$last" ] && [ "$n" != "$last" ] && moved=1
+        last=$n
+    elif grep -q "size  *128 MiB" <<<"$s"; then
+        break
+    fi
+    sleep 0.05
+done
+check "a key for a configuration not read yet: applied once it is read (said so ${seen}x)" \
+    wait_for "size  *128 MiB" 10
+check "... and the screen went on meanwhile" bash -c "[ $seen -lt 2 ] || [ $moved = 1 ]"
+stop
 # --replay takes the bundled models' names, as --compare does.
 out=$("$BIN" --batch --replay h100 -e constant --format json 2>&1); rc=$?
 check "--replay h100: the bundled H100 recording" \

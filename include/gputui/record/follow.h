@@ -43,6 +43,10 @@ int gt_follow_open(gt_follow **out, const char *path, gt_recording *rec, gt_err 
 /* Reads what has arrived without blocking; true when a line was added or
  * the status changed. */
 bool gt_follow_poll(gt_follow *f);
+/* Whether the last poll stopped with more to read at once (a follower
+ * that joined late, or fell behind): poll again without waiting. Each
+ * poll reads for at most a few ms. */
+bool gt_follow_behind(const gt_follow *f);
 /* A descriptor that poll() wakes on (a pipe), or -1: poll again within
  * GT_FOLLOW_PERIOD. */
 int gt_follow_fd(const gt_follow *f);

@@ -117,8 +117,13 @@ typedef struct gt_recording {
     bool ended;             /* the "end" line was read: the writer closed it */
     uint32_t gen_offset;    /* added to every gen read: a follower's recording
                              * goes on after a writer that restarted (follow.c) */
-    void *lock;             /* a followed recording: a pthread_mutex_t the reader
-                             * holds while it adds lines (follow.h); NULL else */
+    void *lock;             /* a recording that grows while it plays: a
+                             * pthread_mutex_t its reader holds while it adds
+                             * lines (follow.h, gt_rec_reader_share); NULL else */
+    bool followed;          /* read while its writer writes (follow.h) */
+    bool loading;           /* a whole file still being read behind the screen
+                             * (gt_rec_reader_share): its last configuration may
+                             * lack samples yet, and later ones are to come */
     size_t dropped;         /* cut-off lines at the end, not loaded */
     char cut_note[600];     /* "PATH:LINE: the compressed data ends early ...", or "" */
 } gt_recording;
@@ -133,6 +138,30 @@ typedef struct gt_recording {
  * one line at a time besides what it has parsed. On failure everything is
  * freed and err says what and, for a bad line, "PATH:LINE: ...". */
 int gt_recording_load(gt_recording *r, const char *path, gt_err *err);
+/* The same a piece at a time, so that a viewer shows the configuration
+ * it opens on while the rest is read (record_file.c):
+ *   open: the file checked and opened, r begun (-1 with err);
+ *   share: from now on the lines go in under a lock that r->lock names,
+ *     and r->loading says whether more are to come: the replay back-end
+ *     reads r from another thread (replay.h);
+ *   step: reads on for about 'seconds' (0: to the end): 0 when there is
+ *     more, 1 when the file is all read, -1 when it stopped on an error
+ *     (gt_rec_reader_error says why; what was read before stays in r);
+ *   until: reads on until r holds the configuration (exp, vals) and the
+ *     one after it (its samples are all in), or to the end; step's value;
+ *   progress: how much of the file is read, 0 to 1;
+ *   moved: r was copied elsewhere (before share): rd fills the copy;
+ *   close: r stays (free it with gt_recording_free), and no longer grows.
+ * Close it only once nothing reads r from another thread. */
+typedef struct gt_rec_reader gt_rec_reader;
+int gt_rec_reader_open(gt_rec_reader **out, gt_recording *r, const char *path, gt_err *err);
+void gt_rec_reader_moved(gt_rec_reader *rd, gt_recording *r);
+void gt_rec_reader_share(gt_rec_reader *rd);
+int gt_rec_reader_step(gt_rec_reader *rd, double seconds);
+int gt_rec_reader_until(gt_rec_reader *rd, const gt_experiment *exp, const int64_t *vals);
+const gt_err *gt_rec_reader_error(const gt_rec_reader *rd);
+double gt_rec_reader_progress(const gt_rec_reader *rd);
+void gt_rec_reader_close(gt_rec_reader *rd);
 /* The same from memory (name is used in messages). */
 int gt_recording_parse(gt_recording *r, const char *name, const char *buf,
                        size_t len, gt_err *err);

@@ -15,8 +15,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#define READ_CHUNK 65536
-#define READS_PER_POLL 64       /* 4 MiB a poll at most: the screen stays live */
+#define READ_CHUNK 16384
+#define READS_PER_POLL 256      /* 4 MiB a poll at most, */
+#define POLL_S 0.008            /* and about this long: the screen stays live */
 
 static const char HEADER[] = "{\"type\":\"header\"";
 static const char SAMPLE[] = "{\"type\":\"sample\"";
@@ -43,6 +44,7 @@ struct gt_follow {
     char stop_why[400];
     double last_sample;
     bool changed;
+    bool behind;                /* the last poll stopped with more to read */
     char msg[700];
     bool msg_err, msg_new;
 };
@@ -343,6 +345,7 @@ int gt_follow_open(gt_follow **out, const char *path, gt_recording *rec, gt_err 
     gt_recording_begin(rec, path);
     pthread_mutex_init(&f->mu, NULL);
     rec->lock = &f->mu;
+    rec->followed = true;
     *out = f;
     return 0;
 }
@@ -351,13 +354,21 @@ bool gt_follow_poll(gt_follow *f)
 {
     unsigned char buf[READ_CHUNK];
 
-    f->changed = false;
+    double until = gt_now() + POLL_S;
+
+    f->changed = f->behind = false;
     if (f->stopped)
         return false;
     if (f->fd < 0 && (f->pipe || !open_file(f)))
         return f->changed;
-    for (int i = 0; i < READS_PER_POLL && f->fd >= 0 && !f->stopped; i++) {
-        ssize_t n = read(f->fd, buf, sizeof buf);
+    for (int i = 0, full = 0; f->fd >= 0 && !f->stopped; i++) {
+        ssize_t n;
+        if (full && (i == READS_PER_POLL || gt_now() > until)) {
+            f->behind = true;       /* a backlog: read on at the next poll */
+            break;
+        }
+        n = read(f->fd, buf, sizeof buf);
+        full = n == (ssize_t)sizeof buf;
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
@@ -387,6 +398,11 @@ bool gt_follow_poll(gt_follow *f)
     return f->changed;
 }
 
+bool gt_follow_behind(const gt_follow *f)
+{
+    return f->behind;
+}
+
 int gt_follow_fd(const gt_follow *f)
 {
     return f->pipe ? f->fd : -1;
@@ -413,6 +429,9 @@ const char *gt_follow_status(const gt_follow *f, double now, char *buf, size_t l
     else if (f->fd < 0 && !f->rec->lines)
         snprintf(buf, len, "waiting for %s (the writer's gputui --record %s) to appear",
                  f->partial, f->path);
+    else if (f->behind)
+        snprintf(buf, len, "following: catching up on what was written (%.0f MB read)",
+                 (double)f->offset / 1e6);
     else if (!f->last_sample)
         snprintf(buf, len, "following: no sample yet");
     else

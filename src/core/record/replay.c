@@ -27,18 +27,19 @@ static void unlock(void)
         pthread_mutex_unlock(rec->lock);
 }
 
-/* The configuration still being written: the newest of a followed
- * recording that has not ended. Its samples play as they arrive. */
+/* The configuration still being written (the newest of a followed
+ * recording that has not ended) or read (the last read so far of a file
+ * still loading). Its samples play as they arrive. */
 static bool growing(size_t idx)
 {
-    return rec->lock && !rec->ended && idx + 1 == rec->ncfg;
+    return idx + 1 == rec->ncfg && (rec->loading || (rec->followed && !rec->ended));
 }
 
 /* The configuration with these values; a followed recording's newest
  * (the writer came back to it), a file's first. */
 static int find(const gt_experiment *exp, const int64_t *vals)
 {
-    if (!rec->lock)
+    if (!rec->followed)
         return gt_recording_find(rec, exp, vals);
     for (size_t i = rec->ncfg; i-- > 0;)
         if (gt_rec_config_is(&rec->cfg[i], exp, vals))

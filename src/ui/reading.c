@@ -1,0 +1,56 @@
+/* A recording still being read behind the screen: gputui shows the
+ * configuration it opens on as soon as that is read (main.c reads up to
+ * it), and reads the rest a slice at a time between frames and keys. A
+ * key that needs a configuration not read yet waits for it (the loop
+ * keeps it, and the status line says "reading"); the screen never
+ * blocks. */
+#include "ui_priv.h"
+
+/* At most this long a wake-up: keys and frames come between slices. */
+#define SLICE_S 0.004
+
+static bool loading(const gt_rec_reader *rd)
+{
+    return rd && gt_rec_reader_progress(rd) < 1;
+}
+
+bool ui_reading(const ui *u)
+{
+    return loading(u->src->reader) || loading(u->src->cmp_reader);
+}
+
+bool ui_unread(ui *u, const gt_experiment *e, const int64_t *vals)
+{
+    if (!u->rec || !u->rec->loading || gt_recording_find(u->rec, e, vals) >= 0)
+        return false;
+    ui_set_msg(u, false, "reading the recording: %.0f%%; the key waits for it",
+               100 * gt_rec_reader_progress(u->src->reader));
+    return true;
+}
+
+/* One reader's slice; what it stopped on, once, in the status line. */
+static bool step(ui *u, gt_rec_reader *rd, const gt_recording *r, const char *which)
+{
+    size_t before;
+    char warn[700];
+
+    if (!loading(rd))
+        return false;
+    before = r->lines;
+    if (gt_rec_reader_step(rd, SLICE_S) < 0)
+        ui_set_msg(u, true, "%s%s; the configurations before it are shown", which,
+                   gt_rec_reader_error(rd)->msg);
+    else if (!loading(rd) && gt_recording_warning(r, warn, sizeof warn)[0])
+        ui_set_msg(u, true, "%s%s", which, warn);
+    return r->lines != before || !loading(rd);
+}
+
+bool ui_read_tick(ui *u)
+{
+    bool a = step(u, u->src->reader, u->rec, u->cmp ? "A: " : "");
+    bool b = step(u, u->src->cmp_reader, u->cmp, "B: ");
+
+    if (b && !u->cmp_have)
+        ui_cmp_take(u);     /* B's configuration may be in now */
+    return a || b;
+}
