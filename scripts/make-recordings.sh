@@ -135,6 +135,9 @@ PY
         out="$OUTDIR/$model.gtr.gz"
         # shellcheck disable=SC2046
         python3 scripts/merge-recordings.py "$out" $(ls "$PARTS"/*.gtr.gz) || exit 1
+        # What a viewer opens on first: it shows it before it reads the rest.
+        python3 scripts/merge-recordings.py --first "$("$PLAN" openings "$out" share/gputui/lessons)" \
+            "$out.tmp.gz" "$out" && mv "$out.tmp.gz" "$out" || exit 1
         ls -l "$out"
         "$PLAN" check "$out" ;;
     *)

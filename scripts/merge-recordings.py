@@ -15,7 +15,12 @@ With --drop-gens N,N,... the first input loses those configurations (by
 their number), every line of theirs: "recplan dups FIRST LATER..." lists
 the ones the later inputs hold again, so that theirs take their place.
 
-Usage: merge-recordings.py [--drop-gens LIST] [--drop EXPERIMENT[:PARAM=VALUE]]... OUT IN.gtr[.gz]..."""
+With --first N,N,... those configurations of the first input (by their
+number), every line of theirs, come first in OUT, in that order: "recplan
+openings REC LESSONS" lists the ones a viewer opens on, which it then shows
+before it has read the rest.
+
+Usage: merge-recordings.py [--first LIST] [--drop-gens LIST] [--drop EXPERIMENT[:PARAM=VALUE]]... OUT IN.gtr[.gz]..."""
 import gzip
 import json
 import sys
@@ -48,9 +53,11 @@ def parse_drop(arg):
 
 
 def main():
-    args, drop, gens = sys.argv[1:], [], set()
-    while len(args) >= 2 and args[0] in ("--drop", "--drop-gens"):
-        if args[0] == "--drop-gens":
+    args, drop, gens, first = sys.argv[1:], [], set(), []
+    while len(args) >= 2 and args[0] in ("--drop", "--drop-gens", "--first"):
+        if args[0] == "--first":
+            first = [int(g) for g in args[1].split(",") if g]
+        elif args[0] == "--drop-gens":
             gens |= {int(g) for g in args[1].split(",") if g}
         else:
             drop.append(parse_drop(args[1]))
@@ -73,6 +80,9 @@ def main():
         for k, v in h.get("device", {}).items():
             newest.setdefault("device", {}).setdefault(k, v)
     gen_base, t_base, device = 0, 0.0, None
+    lines = []
+    first_set = set(first)
+    head = {g: [] for g in first}
     for i, path in enumerate(inputs):
         max_gen, max_t = gen_base, t_base
         dropped = set()
@@ -87,7 +97,7 @@ def main():
                     name = o.get("device", {}).get("name")
                     if device is None:
                         device = name
-                        out.write(json.dumps(newest, separators=(",", ":")) + "\n")
+                        lines.append(json.dumps(newest, separators=(",", ":")) + "\n")
                     elif name != device:
                         sys.exit(f"{path}: recorded on {name}, not {device}")
                     continue
@@ -102,8 +112,16 @@ def main():
                 if "t" in o:
                     o["t"] = round(o["t"] + t_base, 6)
                     max_t = max(max_t, o["t"])
-                out.write(json.dumps(o, separators=(",", ":")) + "\n")
+                text = json.dumps(o, separators=(",", ":")) + "\n"
+                if i == 0 and o.get("gen") in first_set:
+                    head[o["gen"]].append(text)
+                else:
+                    lines.append(text)
         gen_base, t_base = max_gen, max_t
+    out.write(lines[0])
+    for g in first:
+        out.writelines(head[g])
+    out.writelines(lines[1:])
     out.close()
 
 

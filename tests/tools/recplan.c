@@ -16,6 +16,13 @@
  *   recplan dups BASE PART...
  *       the configuration numbers of BASE that a PART holds too, for
  *       merge-recordings.py --drop-gens.
+ *   recplan openings REC DIR
+ *       the configuration numbers of REC that a viewer opens on, in the
+ *       order it needs them: each experiment's defaults (or its first
+ *       recorded configuration), each lesson's first step (the lessons in
+ *       DIR), then the lessons' other steps; for merge-recordings.py
+ *       --first, which puts them at the head of the file, so that the
+ *       viewer shows its first figures before the rest is read.
  *   recplan lessons DIR [--missing-from REC]
  *       one batch argument list per configuration a lesson step sets (the
  *       lessons in DIR), leaving out those REC holds; with --check, exit 1
@@ -476,6 +483,53 @@ out:
     return rc;
 }
 
+/* Prints configuration idx's number once (idx -1: none). */
+static void take(const gt_recording *rec, bool *taken, int idx, int *out)
+{
+    if (idx < 0 || taken[idx])
+        return;
+    taken[idx] = true;
+    printf("%s%u", (*out)++ ? "," : "", rec->cfg[idx].gen);
+}
+
+/* recplan openings REC DIR */
+static int openings(int argc, char **argv)
+{
+    static gt_lesson l[GT_LESSON_MAX];
+    gt_recording rec;
+    gt_err err;
+    bool *taken;
+    int n, out = 0;
+
+    (void)argc;
+    gt_err_clear(&err);
+    if (gt_recording_load(&rec, argv[0], &err)) {
+        fprintf(stderr, "recplan: %s\n", err.msg);
+        return 2;
+    }
+    if ((n = gt_lessons_load_dir(argv[1], l, GT_LESSON_MAX, &err)) < 0 ||
+        !(taken = calloc(rec.ncfg ? rec.ncfg : 1, sizeof *taken))) {
+        fprintf(stderr, "recplan: %s\n", n < 0 ? err.msg : "out of memory");
+        gt_recording_free(&rec);
+        return 2;
+    }
+    for (int e = 0; e < gt_nexperiments; e++) {
+        int64_t def[GT_MAX_PARAMS];
+        gt_experiment_defaults(gt_experiments[e], def);
+        take(&rec, taken, gt_recording_place(&rec, gt_experiments[e], def), &out);
+    }
+    for (int pass = 0; pass < 2; pass++)        /* first steps, then the others */
+        for (int i = 0; i < n; i++)
+            for (int st = pass; st < (pass ? l[i].nsteps : 1); st++)
+                for (int c = 0; c < l[i].step[st].nconfigs; c++)
+                    take(&rec, taken, gt_recording_find(&rec, l[i].step[st].exp,
+                                                        l[i].step[st].vals[c]), &out);
+    printf("\n");
+    free(taken);
+    gt_recording_free(&rec);
+    return 0;
+}
+
 /* recplan lessons DIR [--missing-from REC] [--check] */
 static int lessons(int argc, char **argv)
 {
@@ -559,6 +613,8 @@ int main(int argc, char **argv)
         rc = lessons(argc - 2, argv + 2);
     else if (argc >= 3 && !strcmp(argv[1], "traces"))
         rc = traces(argc - 2, argv + 2);
+    else if (argc == 4 && !strcmp(argv[1], "openings"))
+        rc = openings(argc - 2, argv + 2);
     else if (argc >= 4 && !strcmp(argv[1], "dups"))
         rc = dups(argc - 2, argv + 2);
     else
@@ -566,7 +622,8 @@ int main(int argc, char **argv)
                         "       recplan check [--min PCT] REC...\n"
                         "       recplan lessons DIR [--missing-from REC] [--check]\n"
                         "       recplan traces REC [--check]\n"
-                        "       recplan dups BASE PART...\n");
+                        "       recplan dups BASE PART...\n"
+                        "       recplan openings REC DIR\n");
     free(cfgbuf);
     return rc;
 }
