@@ -8,6 +8,8 @@ Usage: check_batch.py REPORT.json SAMPLES [--min-pcie-pct P]
 import json
 import sys
 
+import judge
+
 
 def check_streams(r, cfg, dev):
     """The timeline holds every operation, nothing beats the ideal bound,
@@ -100,6 +102,10 @@ def check_run(r, dev, want, min_pct):
             pct = 100.0 * bw["p50"] * s["ceiling_factor"] / ceil
             if pct > 102.0:
                 problems.append(f"{s['name']}: p50 {bw['p50']:.1f} GB/s is {pct:.1f}% of {s['ceiling']}")
+            if min_pct is not None:
+                MARGINS.append(judge.margin(f"{s['name']} {cfg.get('size', 0) >> 20} MiB, % of "
+                                            f"{s['ceiling']}", f"{pct:.1f}%", f">= {min_pct:g}%",
+                                            (pct - min_pct) / min_pct))
             if min_pct is not None and pct < min_pct:
                 problems.append(f"{s['name']}: p50 {bw['p50']:.2f} GB/s is only {pct:.1f}% of "
                                 f"{s['ceiling']} ({ceil:.1f} GB/s), wanted >= {min_pct}%")
@@ -153,6 +159,9 @@ def check_run(r, dev, want, min_pct):
     return problems
 
 
+MARGINS = []     # the margins of the bounds judged (tests/gpu/judge.py)
+
+
 def main():
     path, want = sys.argv[1], int(sys.argv[2])
     min_pct = float(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[3] == "--min-pcie-pct" else None
@@ -169,6 +178,8 @@ def main():
         for p in problems:
             print("   " + p)
         failed += bool(problems)
+    for m in MARGINS:
+        print(m)
     return 1 if failed else 0
 
 

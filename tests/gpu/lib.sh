@@ -3,10 +3,13 @@
 # line per check, "ok ..." or "FAIL ...", counted at the end.
 # Needs BIN, LOG and SAMPLES; in a job (jobs.sh), JOB names its batch
 # files and JOB_FLAGS are given to each of its processes.
-pass=0 fail=0 skipped=0
+pass=0 fail=0 skipped=0 noisy=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; }
-skip() { skipped=$((skipped + 1)); echo "SKIP $1"; }
+skip() {        # not judged; "host too noisy" ones are counted apart (two fail the suite)
+    skipped=$((skipped + 1)); echo "SKIP $1"
+    case $1 in *"host too noisy"*) noisy=$((noisy + 1)) ;; esac
+}
 section() {     # section TITLE: a heading; outside the jobs, its start in $LOG/sections.txt
     echo "== $1 (at ${SECONDS}s)"
     [ -n "${JOB:-}" ] || echo "$SECONDS $1" >>"$LOG/sections.txt"
@@ -14,10 +17,11 @@ section() {     # section TITLE: a heading; outside the jobs, its start in $LOG/
 took() {        # took T0-MS WHAT: a process's wall time, in $LOG/times.txt (where the time goes)
     echo "$(( $(date +%s%3N) - $1 )) ms ${JOB:+job ${JOB%-} }$2" >>"$LOG/times.txt"
 }
-tally() {       # tally < LINES: "ok ..." and "FAIL ..." lines counted, "SKIP ..." not judged
-    local line
+tally() {       # tally < LINES: "ok ..." and "FAIL ..." lines counted, "SKIP ..." not judged,
+    local line  # "margin ..." kept for the table of margins (tests/gpu/judge.py)
     while read -r line; do
         case $line in ok*) ok "${line#ok }" ;; SKIP*) skip "${line#SKIP }" ;;
+                      "margin "*) printf '%s\n' "${line#margin }" >>"$LOG/margins.tsv" ;;
                       "#"*) echo "$line" ;; *) bad "${line#FAIL }" ;; esac
     done
 }
@@ -49,6 +53,8 @@ run_one() {     # [TRACE=1] run_one EXPECTED-MIN-PCT ARGS...: every run of one b
     if [ $rc != 0 ]; then bad "$* -> exit $rc: $(cat "$err")"; return; fi
     local out
     out=$(python3 tests/gpu/check_batch.py "$f" "$SAMPLES" ${min:+--min-pcie-pct $min})
+    sed -n 's/^margin //p' <<<"$out" >>"$LOG/margins.tsv"
+    out=$(grep -v '^margin ' <<<"$out")
     echo "$out"
     pass=$((pass + $(grep -c '^ok' <<<"$out"))); fail=$((fail + $(grep -c '^FAIL' <<<"$out")))
 }
