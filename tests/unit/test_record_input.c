@@ -40,6 +40,33 @@ static int parse_text(const char *text, gt_recording *rec, gt_err *err)
 #define CFG "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{\"size\":\"8M\"}}\n"
 #define SMP "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":0,\"verify\":\"full\",\"sec\":0.001,\"bytes\":8388608}\n"
 
+/* The writer's spelling of a sample (read without jansson) and the same
+ * sample spelt otherwise (read with it) give the same sample. */
+static void sample_spellings(void **state)
+{
+    static const char *const text =
+        HDR CFG SMP
+        "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":0,\"verify\":\"sampled\",\"sec\":0.001,\"bytes\":8388608,\"disturbed\":true}\r\n"
+        "{\"gen\":1,\"type\":\"sample\",\"t\":0.5,\"series\":0,\"verify\":\"full\",\"sec\":1e-3,\"bytes\":8388608}\n"
+        "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":0,\"verify\":\"full\",\"sec\":0.001,\"bytes\":8388608,\"later\":1}\n";
+    gt_recording rec;
+    gt_err err;
+
+    (void)state;
+    assert_int_equal(parse_text(text, &rec, &err), 0);
+    assert_int_equal(rec.ncfg, 1);
+    assert_int_equal(rec.cfg[0].n, 4);
+    assert_int_equal(rec.lines, 6);      /* the header and the config count too */
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(rec.cfg[0].s[i].bytes, 8388608);
+        assert_true(rec.cfg[0].s[i].sec == 0.001);
+        assert_true(rec.cfg[0].t[i] == 0.5);
+        assert_int_equal(rec.cfg[0].s[i].disturbed, i == 1);
+        assert_int_equal(rec.cfg[0].s[i].verify, i == 1 ? GT_V_SAMPLED : GT_V_FULL);
+    }
+    gt_recording_free(&rec);
+}
+
 static void bad_files(void **state)
 {
     static const struct { const char *text, *must; } bad[] = {
@@ -58,6 +85,12 @@ static void bad_files(void **state)
         {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":5,\"verify\":\"full\",\"sec\":1,\"bytes\":1}\n", "series outside 0..0"},
         {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":0,\"verify\":\"full\",\"sec\":-1,\"bytes\":1}\n", "valid \"sec\""},
         {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":0,\"verify\":\"full\",\"sec\":1,\"bytes\":-4}\n", "valid \"bytes\""},
+        /* the writer's own spelling, read without jansson, and wrong: jansson says what */
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":5,\"verify\":\"full\",\"sec\":0.001,\"bytes\":1}\n", "series outside 0..0"},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":0,\"verify\":\"full\",\"sec\":-0.001,\"bytes\":1}\n", "valid \"sec\""},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":0,\"verify\":\"full\",\"sec\":0.001,\"bytes\":1.5}\n", "valid \"bytes\""},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":7,\"t\":0.5,\"series\":0,\"verify\":\"full\",\"sec\":0.001,\"bytes\":1}\n", "t.gtr:3: sample of configuration"},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"t\":0.5,\"series\":0,\"verify\":\"full\",\"sec\":0.001,\"bytes\":1}}\n", "t.gtr:3: not a JSON object"},
         {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"series\":0,\"sec\":1,\"bytes\":4}\n", "without \"verify\""},
         {HDR CFG HDR, "a second header"},
         {HDR, "no configuration"},
@@ -194,7 +227,8 @@ static void hostile_files(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(bad_files), cmocka_unit_test(tolerant_reading),
+        cmocka_unit_test(bad_files), cmocka_unit_test(sample_spellings),
+        cmocka_unit_test(tolerant_reading),
         cmocka_unit_test(hostile_files), cmocka_unit_test(older_series),
     };
     return cmocka_run_group_tests_name("record_input", tests, NULL, NULL);
