@@ -341,21 +341,11 @@ static int read_recording(const char *path, gt_recording *rec, gt_rec_reader **r
 
     if (!rd)
         return gt_recording_load(rec, path, err);
-    if (gt_rec_reader_open(rd, rec, path, err))
-        return -1;
     if (src->start) {
         e = src->start->step[0].exp;
         v = src->start->step[0].vals[0];
     }
-    if (gt_rec_reader_until(*rd, e, v) < 0) {
-        *err = *gt_rec_reader_error(*rd);
-        gt_rec_reader_close(*rd);
-        *rd = NULL;
-        gt_recording_free(rec);
-        return -1;
-    }
-    gt_rec_reader_share(*rd);
-    return 0;
+    return gt_rec_reader_start(rd, rec, path, e, v, err);
 }
 
 static void drop_recording(gt_recording *rec, gt_rec_reader **rd)

@@ -81,13 +81,9 @@ bool ui_switch_device(ui *u, double now)
         ui_set_msg(u, false, "reading the recorded %s ...", src->bundle->model[next]);
         ui_draw(u);
         /* up to this configuration; the rest behind the screen */
-        if (gt_rec_reader_open(&next_rd, &next_rec, src->bundle->path[next], &err) ||
-            gt_rec_reader_until(next_rd, u->exp, u->vals) < 0) {
-            ui_set_msg(u, true, "d: %s", next_rd ? gt_rec_reader_error(next_rd)->msg : err.msg);
-            if (next_rd) {
-                gt_rec_reader_close(next_rd);
-                gt_recording_free(&next_rec);
-            }
+        if (gt_rec_reader_start(&next_rd, &next_rec, src->bundle->path[next], u->exp, u->vals,
+                                &err)) {
+            ui_set_msg(u, true, "d: %s", err.msg);
             return true;
         }
     } else {
@@ -103,7 +99,6 @@ bool ui_switch_device(ui *u, double now)
         gt_recording_free(src->rec);
         *src->rec = next_rec;
         gt_rec_reader_moved(next_rd, src->rec);
-        gt_rec_reader_share(next_rd);
         src->reader = next_rd;
         src->bundle_idx = next;
     }

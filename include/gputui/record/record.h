@@ -149,8 +149,9 @@ int gt_recording_load(gt_recording *r, const char *path, gt_err *err);
  *     (gt_rec_reader_error says why; what was read before stays in r);
  *   until: reads on until r holds the configuration (exp, vals) and the
  *     one after it (its samples are all in), or to the end; step's value;
+ *   start: open, until and share at once; on failure r and rd freed;
  *   progress: how much of the file is read, 0 to 1;
- *   moved: r was copied elsewhere (before share): rd fills the copy;
+ *   moved: r was copied elsewhere: rd fills the copy;
  *   close: r stays (free it with gt_recording_free), and no longer grows.
  * Close it only once nothing reads r from another thread. */
 typedef struct gt_rec_reader gt_rec_reader;
@@ -159,6 +160,8 @@ void gt_rec_reader_moved(gt_rec_reader *rd, gt_recording *r);
 void gt_rec_reader_share(gt_rec_reader *rd);
 int gt_rec_reader_step(gt_rec_reader *rd, double seconds);
 int gt_rec_reader_until(gt_rec_reader *rd, const gt_experiment *exp, const int64_t *vals);
+int gt_rec_reader_start(gt_rec_reader **out, gt_recording *r, const char *path,
+                        const gt_experiment *exp, const int64_t *vals, gt_err *err);
 const gt_err *gt_rec_reader_error(const gt_rec_reader *rd);
 double gt_rec_reader_progress(const gt_rec_reader *rd);
 void gt_rec_reader_close(gt_rec_reader *rd);

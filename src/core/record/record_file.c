@@ -201,6 +201,22 @@ int gt_rec_reader_until(gt_rec_reader *rd, const gt_experiment *exp, const int64
     return rd->state;
 }
 
+int gt_rec_reader_start(gt_rec_reader **out, gt_recording *r, const char *path,
+                        const gt_experiment *exp, const int64_t *vals, gt_err *err)
+{
+    if (gt_rec_reader_open(out, r, path, err))
+        return -1;
+    if (gt_rec_reader_until(*out, exp, vals) < 0) {
+        *err = (*out)->err;
+        gt_rec_reader_close(*out);
+        *out = NULL;
+        gt_recording_free(r);
+        return -1;
+    }
+    gt_rec_reader_share(*out);
+    return 0;
+}
+
 const gt_err *gt_rec_reader_error(const gt_rec_reader *rd)
 {
     return rd->state < 0 ? &rd->err : NULL;
