@@ -94,7 +94,7 @@ typedef struct ui {
     bool cmp_have;              /* B holds the current configuration */
     bool apply_waiting;         /* ui_apply waits for its configuration to be read */
     bool apply_restart;
-    double apply_t;
+    double apply_t;             /* when the key behind what waits was read (--trace) */
     int keys_waiting[32];       /* keys that wait for the recording (OUT_WAIT), in order */
     MEVENT mev_waiting[32];     /* a waiting KEY_MOUSE's event */
     int nkeys_waiting;

@@ -179,6 +179,8 @@ int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminat
                       size_t lineno, gt_err *err);
 int gt_recording_end(gt_recording *r, size_t lines_read, gt_err *err);
 void gt_recording_free(gt_recording *r);
+/* ---- what a loaded recording holds (record_query.c) ---- */
+
 /* What a reader should be told about a file that loaded with losses (a
  * cut-off last line, a compressed stream that ends early), "" if none. */
 const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len);

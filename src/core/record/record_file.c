@@ -224,10 +224,11 @@ const gt_err *gt_rec_reader_error(const gt_rec_reader *rd)
 
 double gt_rec_reader_progress(const gt_rec_reader *rd)
 {
-    double at = rd->f ? (double)gzoffset(rd->f) : 0;
+    double at;
 
     if (rd->state)
         return 1;
+    at = (double)gzoffset(rd->f);
     return rd->size > 0 && at < rd->size ? at / (double)rd->size : 0.99;
 }
 
