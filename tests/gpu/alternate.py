@@ -12,6 +12,8 @@ widens the interval, not the ratio.
   FAIL:  its whole 99% interval outside the band;
   else:  host too noisy to judge yet: another set of rounds, up to the
          check's retries, then SKIP (counted as not judged), never "ok".
+One process a transient slowed, far from the others of its side, is left
+out and named on the verdict's line (judge.odd_one).
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
 coalesce, banks, transpose, pool, chase; l2after: gputui after the L2
@@ -21,6 +23,7 @@ Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
 starting with "#" say why a figure is measured again."""
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -298,6 +301,18 @@ def probe_figures(c, probe, log, tag, bin_):
     return {k: got[v] for k, v in c["figures"].items()}
 
 
+def without_odd(v, side, band, larger_is_slower, unit):
+    """v without the one process a transient slowed (judge.odd_one), and
+    what was left out, as text for the verdict's line."""
+    i = judge.odd_one(v, band, larger_is_slower)
+    if i is None:
+        return v, ""
+    off = abs(v[i] / statistics.median(v) - 1)
+    return (v[:i] + v[i + 1:],
+            f"; {side}'s process {i + 1} ({v[i]:.3f} {unit}) left out, {100 * off:.0f}% slower "
+            f"than its side's median, the others within {100 * band:g}% of it")
+
+
 def rounds(what, c, bin_, probe, log, attempt):
     refs, mine = [], []
     for i in range(c["rounds"]):
@@ -339,7 +354,11 @@ def main():
         for k in list(pending):
             g = [x[k] for m_set in mine for x in m_set]
             r = [x[k] for r_set in refs for x in r_set]
-            verdict, text, head = judge.ratio(g, r, band)
+            slow = c["metric"] != "bandwidth"
+            (gj, g_out), (rj, r_out) = (without_odd(v, side, band, slow, unit)
+                                        for v, side in ((g, "gputui"), (r, "reference")))
+            verdict, text, head = judge.ratio(gj, rj, band)
+            text += g_out + r_out
             if k in c.get("printed", ()):
                 print(f"# printed, not judged: {c['what'][k]}: gputui p50 "
                       f"{' '.join(f'{x:.3f}' for x in g)} {unit}, reference "

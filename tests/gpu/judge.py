@@ -8,6 +8,11 @@ alternation (R G R G ... R), never from a reference taken once:
           interval within twice the band;
   FAIL:   its whole 99% interval outside the band;
   noisy:  neither: measure again, or say "not judged" (never ok).
+One process that a transient slowed (another program's burst, the
+host's) is left out of its side, and said so: at most one a side, only
+the slow way, only 3 bands or more past its side's median while the
+others lie within a band of it (judge.odd_one). A side whose processes
+disagree among themselves keeps them all and is judged noisy.
 A margin line ("margin NAME<TAB>FIGURE<TAB>BOUND<TAB>HEADROOM") is what is
 left of the allowance: 1 - |ratio - 1| / band for a band, the distance to
 a bound over the bound for a one-sided one; tests/gpu/lib.sh's tally
@@ -24,6 +29,19 @@ def interval(g, r, q, seed=12345, b=2000):
     x = sorted(statistics.fmean(rng.choices(g, k=len(g))) /
                statistics.fmean(rng.choices(r, k=len(r))) for _ in range(b))
     return statistics.fmean(g) / statistics.fmean(r), x[int(q * b)], x[int((1 - q) * b) - 1]
+
+
+def odd_one(v, band, larger_is_slower):
+    """The index of v's one process slowed by a transient, or None: at
+    least three processes, it 3 bands or more the slow way from their
+    median, every other one within a band of that median."""
+    if len(v) < 3:
+        return None
+    med = statistics.median(v)
+    worst = max(range(len(v)), key=lambda i: (v[i] - med) * (1 if larger_is_slower else -1))
+    off = (v[worst] - med) / med * (1 if larger_is_slower else -1)
+    rest = all(abs(x - med) <= band * med for i, x in enumerate(v) if i != worst)
+    return worst if off >= 3 * band and rest else None
 
 
 def ratio(g, r, band, target=1.0):
