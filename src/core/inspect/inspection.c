@@ -55,6 +55,7 @@ struct gt_inspection {
     int64_t vals[STEPS_MAX][GT_MAX_PARAMS];
     char what[STEPS_MAX][16];
     int n, cur;
+    bool again[ST_FIXED];           /* the step was measured a second time */
     double t0, fail_samples, checked;
     gt_inspect_facts f;
     poller pl;
@@ -206,6 +207,27 @@ static int peer_step(gt_inspection *in, int b, gt_err *err)
     return 0;
 }
 
+/* What the figures are judged against: the link's and the memory's
+ * ceilings and the bundled recording's figures, set before the first step
+ * so that each step's figure can be judged as soon as it is taken. */
+static void bases(gt_inspection *in)
+{
+    double factor = 1;
+    char label[64];
+
+    in->f.pcie_ceiling = gt_experiment_ceiling(in->exp[ST_H2D], in->vals[ST_H2D], 0, &in->p,
+                                               &factor, label, sizeof label) / factor;
+    snprintf(in->f.pcie_label, sizeof in->f.pcie_label, "%s", label);
+    gt_inspect_host_link(&in->p, in->f.host_link, sizeof in->f.host_link);
+    in->f.d2d_peak = gt_experiment_ceiling(in->exp[ST_D2D], in->vals[ST_D2D], 0, &in->p,
+                                           &factor, label, sizeof label) / factor;
+    in->f.h2d_ref = recorded(in, ST_H2D, 0, true);
+    in->f.d2h_ref = recorded(in, ST_D2H, 0, true);
+    in->f.bidir_ref = recorded(in, ST_BIDIR, 0, true) + recorded(in, ST_BIDIR, 1, true);
+    in->f.d2d_ref = recorded(in, ST_D2D, 0, true);
+    in->f.host_lat_ref = recorded(in, ST_LAT, 0, false);
+}
+
 int gt_inspection_start(gt_inspection **out, const gt_backend *be, const gt_devprops *p,
                         const gt_bundle *bundle, gt_err *err)
 {
@@ -233,6 +255,7 @@ int gt_inspection_start(gt_inspection **out, const gt_backend *be, const gt_devp
         if (b != p->ordinal && peer_step(in, b, err))
             goto fail;
     in->have_rec = reference(bundle, p, &in->rec, in->f.ref_name, sizeof in->f.ref_name);
+    bases(in);
     if (be && be->health) {
         be->health(p, &in->f.before);
         in->pl.be = be;
@@ -309,6 +332,32 @@ static void saw(gt_inspection *in, const gt_status *st)
     snprintf(in->f.counters, sizeof in->f.counters, "%s", st->share.traffic_source);
 }
 
+/* The rows each copy's figure stands on. */
+static const struct { int step; const char *row; } looked_at[] = {
+    {.step = ST_H2D, .row = "pcie.h2d"},
+    {.step = ST_D2H, .row = "pcie.d2h"},
+    {.step = ST_BIDIR, .row = "pcie.bidir"},
+    {.step = ST_D2D, .row = "mem.d2d"},
+    {.step = ST_D2D, .row = "mem.d2d_ref"},
+};
+
+/* Whether the card, built now, would warn or fail on a row of step k. */
+static bool judged_low(const gt_inspection *in, int k)
+{
+    gt_inspect_card *c;
+    bool low = false;
+
+    if (k >= ST_FIXED || !(c = calloc(1, sizeof *c)))
+        return false;
+    gt_inspect_build(c, &in->f, &in->th);
+    for (int i = 0; i < c->nrows; i++)
+        for (size_t j = 0; j < sizeof looked_at / sizeof *looked_at; j++)
+            if (looked_at[j].step == k && !strcmp(c->row[i].id, looked_at[j].row))
+                low |= c->row[i].verdict == GT_IV_WARN || c->row[i].verdict == GT_IV_FAIL;
+    free(c);
+    return low;
+}
+
 int gt_inspection_take(gt_inspection *in, gt_run *run, const char *error, const gt_status *st)
 {
     int k = in->cur;
@@ -354,6 +403,15 @@ int gt_inspection_take(gt_inspection *in, gt_run *run, const char *error, const 
         in->fail_samples += (double)run->s[0].failed;
         in->checked += (double)gt_run_count(run);
     }
+    /* A copy's figure the card would warn or fail on is measured once
+     * more, and the second stands: a burst of someone else's traffic
+     * does not give a healthy GPU a warning, and a slow link is slow
+     * twice. */
+    if (!in->again[k] && judged_low(in, k)) {
+        in->again[k] = true;
+        in->cur--;
+        snprintf(in->what[k], sizeof in->what[k], "%s again", fixed[k].what);
+    }
     return 0;
 }
 
@@ -384,8 +442,6 @@ void gt_inspect_host_link(const gt_devprops *p, char *key, size_t n)
 void gt_inspection_finish(gt_inspection *in, const gt_status *st, gt_inspect_facts *f,
                           gt_inspect_card *c)
 {
-    double factor = 1;
-    char label[64];
     bool polled = in->polling;
 
     stop_polling(in);
@@ -396,22 +452,11 @@ void gt_inspection_finish(gt_inspection *in, const gt_status *st, gt_inspect_fac
     } else {
         in->f.after = in->f.during = in->f.before;
     }
-    in->f.pcie_ceiling = gt_experiment_ceiling(in->exp[ST_H2D], in->vals[ST_H2D], 0, &in->p,
-                                               &factor, label, sizeof label) / factor;
-    snprintf(in->f.pcie_label, sizeof in->f.pcie_label, "%s", label);
-    gt_inspect_host_link(&in->p, in->f.host_link, sizeof in->f.host_link);
-    in->f.d2d_peak = gt_experiment_ceiling(in->exp[ST_D2D], in->vals[ST_D2D], 0, &in->p,
-                                           &factor, label, sizeof label) / factor;
     if (in->cur > ST_D2D_SM) {
         in->f.pattern_errors = (int64_t)in->fail_samples;
         in->f.pattern_copies = (int)in->checked;
         in->f.pattern_bytes = (double)(256u << 20);
     }
-    in->f.h2d_ref = recorded(in, ST_H2D, 0, true);
-    in->f.d2h_ref = recorded(in, ST_D2H, 0, true);
-    in->f.bidir_ref = recorded(in, ST_BIDIR, 0, true) + recorded(in, ST_BIDIR, 1, true);
-    in->f.d2d_ref = recorded(in, ST_D2D, 0, true);
-    in->f.host_lat_ref = recorded(in, ST_LAT, 0, false);
     in->f.others = st && st->share.users_known ? st->share.foreign : -1;
     if (st)
         snprintf(in->f.others_text, sizeof in->f.others_text, "%s", st->share.foreign_text);
