@@ -13,7 +13,10 @@ widens the interval, not the ratio.
   else:  host too noisy to judge yet: another set of rounds, up to the
          check's retries, then SKIP (counted as not judged), never "ok".
 One process a transient slowed, far from the others of its side, is left
-out and named on the verdict's line (judge.odd_one).
+out and named on the verdict's line (judge.odd_one), except where a
+process lands in one of several host states ("states": pageable copies,
+the pool's calls): there every process is kept, the states being the
+spread the band was set from.
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
 coalesce, banks, transpose, pool, chase; l2after: gputui after the L2
@@ -49,6 +52,7 @@ CHECKS = {
         "rounds": 8,        # gputui runs a set; the reference runs one more
         "retries": 1,
         "pin": 2,
+        "states": True,     # every process kept: the states are the figure's spread
         "gputui": ["--samples", "11", "--warmup", "2", "--host", "pageable", "--dir", "h2d,d2h",
                    "--size", "32M"],
         "probe": ["pageable", "32", "11"],
@@ -148,6 +152,7 @@ CHECKS = {
         "rounds": 4,
         "retries": 1,
         "pin": 2,
+        "states": True,
         "printed": ("malloc", "default"),
         "gputui": ["-e", "pool", "--op", "alloc,sync", "--samples", "30", "--warmup", "2"],
         "key": lambda cfg, series: {"cudaMalloc + cudaFree": "malloc",
@@ -354,11 +359,14 @@ def main():
         for k in list(pending):
             g = [x[k] for m_set in mine for x in m_set]
             r = [x[k] for r_set in refs for x in r_set]
-            slow = c["metric"] != "bandwidth"
-            (gj, g_out), (rj, r_out) = (without_odd(v, side, band, slow, unit)
-                                        for v, side in ((g, "gputui"), (r, "reference")))
-            verdict, text, head = judge.ratio(gj, rj, band)
-            text += g_out + r_out
+            if c.get("states"):
+                verdict, text, head = judge.ratio(g, r, band)
+            else:
+                slow = c["metric"] != "bandwidth"
+                (gj, g_out), (rj, r_out) = (without_odd(v, side, band, slow, unit)
+                                            for v, side in ((g, "gputui"), (r, "reference")))
+                verdict, text, head = judge.ratio(gj, rj, band)
+                text += g_out + r_out
             if k in c.get("printed", ()):
                 print(f"# printed, not judged: {c['what'][k]}: gputui p50 "
                       f"{' '.join(f'{x:.3f}' for x in g)} {unit}, reference "
