@@ -8,6 +8,8 @@ alternation (R G R G ... R), never from a reference taken once:
           interval within twice the band;
   FAIL:   its whole 99% interval outside the band;
   noisy:  neither: measure again, or say "not judged" (never ok).
+Where each process lands in a fast or a slow host state (the pool's
+calls), each state is judged by itself (judge.by_state).
 One process that a transient slowed (another program's burst, the
 host's) is left out of its side, and said so: at most one a side, only
 the slow way, only 3 bands or more past its side's median while the
@@ -57,6 +59,45 @@ def ratio(g, r, band, target=1.0):
     if hi99 < lo_b or lo99 > hi_b:
         return "FAIL", f"{text}; 99% {lo99:.3f} to {hi99:.3f}", head
     return "noisy", text, head
+
+
+def by_state(g, r, band):
+    """ratio(g, r, band) within each host state, where the processes of
+    both sides fall into two: a gap between neighbouring figures of more
+    than twice the band splits them (the pool's calls: 2.5 or 3.6 us, in
+    gputui's processes and the plain program's alike). Each state with
+    two processes a side or more is judged; FAIL where one fails, ok
+    where every one judged is ok, else noisy. Without such a gap, or
+    where no state holds two of each side (gputui apart from the
+    reference is no host state), the plain ratio."""
+    v = sorted(g + r)
+    gap, i = max((v[k + 1] / v[k] - 1, k) for k in range(len(v) - 1))
+    if gap <= 2 * band:
+        return ratio(g, r, band)
+    cut = (v[i] + v[i + 1]) / 2
+    verdicts, texts, worst = [], [], (2.0, 1.0, "")    # (headroom, ratio, state)
+    for name, keep in (("fast", lambda x: x < cut), ("slow", lambda x: x >= cut)):
+        gs, rs = [x for x in g if keep(x)], [x for x in r if keep(x)]
+        if len(gs) < 2 or len(rs) < 2:
+            texts.append(f"{name} state: {len(gs)} and {len(rs)} processes, not compared")
+            continue
+        verdict, text, head = ratio(gs, rs, band)
+        verdicts.append(verdict)
+        worst = min(worst, (head, statistics.fmean(gs) / statistics.fmean(rs), name))
+        texts.append(f"{name} state ({len(gs)} and {len(rs)} processes): {text}")
+    if not verdicts:
+        # No state holds both sides: gputui apart from the reference, not
+        # a state of the host.
+        return ratio(g, r, band)
+    # Read like ratio()'s: the figure first (the state with the least
+    # headroom), then each state's.
+    text = (f"ratio of the means {worst[1]:.3f}, the {worst[2]} state's; two host states, "
+            f"{100 * gap:.0f}% apart; " + "; ".join(texts))
+    if "FAIL" in verdicts:
+        return "FAIL", text, worst[0]
+    if all(x == "ok" for x in verdicts):
+        return "ok", text, worst[0]
+    return "noisy", text, worst[0]
 
 
 def margin(name, figure, bound, headroom):
