@@ -97,11 +97,11 @@ fail:
     return -1;
 }
 
-static float elapsed(cudaEvent_t a, cudaEvent_t b, gt_err *err)
+/* ms from a to b; the call's failure is the only error (a figure below
+ * zero is a figure). */
+static int elapsed(cudaEvent_t a, cudaEvent_t b, float *ms, gt_err *err)
 {
-    float ms = 0;
-
-    return GT_CUDA(err, cudaEventElapsedTime(&ms, a, b)) ? -1.0f : ms;
+    return GT_CUDA(err, cudaEventElapsedTime(ms, a, b));
 }
 
 /* One run: the kernels on stream 0 only (serial) or on a stream each. */
@@ -132,12 +132,12 @@ static int one_run(ck *z, int run, gt_sample *out, gt_err *err)
                                      cudaMemcpyDeviceToHost, z->s[0])) ||
         GT_CUDA(err, cudaStreamSynchronize(z->s[0])) || gt_gate_check(&z->gate, err))
         return -1;
-    if ((tot = elapsed(z->start, z->end, err)) < 0)
+    if (elapsed(z->start, z->end, &tot, err))
         return -1;
     z->tl.total[run] = tot * 1e-3;
     for (int i = 0; i < z->n; i++) {
-        float b = elapsed(z->start, z->b[i], err), e = elapsed(z->start, z->e[i], err);
-        if (b < 0 || e < 0)
+        float b, e;
+        if (elapsed(z->start, z->b[i], &b, err) || elapsed(z->start, z->e[i], &e, err))
             return -1;
         ok &= z->hmarks[i] == (uint32_t)i + 1;
         if (z->tl.nops < GT_TL_MAX_OPS)
