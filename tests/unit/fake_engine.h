@@ -17,13 +17,17 @@
 
 #define FAKE_ENGINE static __attribute__((unused))
 
-static _Atomic int setups, teardowns, runs, fail_setup, fail_open, with_uuid;
+/* fail_setup: 1 fails saying why, 2 without a word (a back-end's bug);
+ * silent_run: every run fails so. */
+static _Atomic int setups, teardowns, runs, fail_setup, fail_open, with_uuid, silent_run;
 static int64_t last_size;
 
 FAKE_ENGINE int f_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
                    gt_err *err)
 {
     (void)p;
+    if (fail_setup == 2)
+        return -1;
     if (fail_setup) {
         gt_err_set(err, GT_EXIT_FAIL, "cudaMallocHost failed: cudaErrorMemoryAllocation");
         return -1;
@@ -39,6 +43,8 @@ FAKE_ENGINE int f_run(void *st, gt_sample *out, gt_err *err)
 {
     (void)st;
     (void)err;
+    if (silent_run)
+        return -1;
     runs++;
     out[0].series = 0;
     out[0].verify = GT_V_FULL;
@@ -116,7 +122,7 @@ FAKE_ENGINE const gt_backend fake = {.name = "fake", .device_count = f_count, .q
 
 FAKE_ENGINE void reset(void)
 {
-    setups = teardowns = runs = fail_setup = fail_open = with_uuid = 0;
+    setups = teardowns = runs = fail_setup = fail_open = with_uuid = silent_run = 0;
     retunes = fail_retune = 0;
     iters_now = 0;
 }

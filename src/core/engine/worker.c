@@ -46,6 +46,17 @@ static bool keep_setup(const gt_experiment *exp, const gt_exp_ops *ops, void *st
     return true;
 }
 
+/* A back-end call that failed without saying why (a bug in it) still
+ * ends in an error that says which and where; never in a run on a state
+ * its set-up freed. */
+static void unexplained(gt_err *err, const gt_experiment *exp, const char *when)
+{
+    if (!err->code)
+        gt_err_set(err, GT_EXIT_FAIL, "%s: its %s failed without saying why (a gputui bug: "
+                   "please report it with the command line)", exp ? exp->name : "the experiment",
+                   when);
+}
+
 void *gt_engine_worker(void *arg)
 {
     gt_engine *e = arg;
@@ -177,7 +188,8 @@ void *gt_engine_worker(void *arg)
                 gt_err_set(&err, GT_EXIT_USAGE, "%s", msg);
             else {
                 gt_trace_capture(tr, GT_TR_SETUP);
-                ops->setup(&state, vals, &props, &info, &err);
+                if (ops->setup(&state, vals, &props, &info, &err))
+                    unexplained(&err, exp, "set-up");
                 gt_trace_capture(NULL, GT_TR_SETUP);
             }
             if (had_state && ops && !ops->replayed)
@@ -206,8 +218,10 @@ void *gt_engine_worker(void *arg)
                 pthread_mutex_lock(&e->mu);
                 if (w == 0)
                     publish_trace(e, e->tr_cur, tr, gen);
-                if (rc < 0)
+                if (rc < 0) {
+                    unexplained(&err, exp, "warm-up");
                     break;
+                }
                 e->st.warmup_done = w + 1;
             }
             if (rc < 0 && err.code) {
@@ -244,6 +258,7 @@ void *gt_engine_worker(void *arg)
         }
         have_tl = false;
         if (rc < 0) {
+            unexplained(&err, prev_exp, "iteration");
             snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
             set_state(e, GT_ST_ERROR, active);
             continue;
