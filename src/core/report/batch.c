@@ -143,7 +143,7 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
     gt_run *runs;
     gt_err err;
     char msg[512], desc[512];
-    int ncfg, nrun = 0, rc = GT_EXIT_OK;
+    int ncfg, nrun = 0, nfailed = 0, rc = GT_EXIT_OK;
 
     gt_err_clear(&err);
     gt_engine_props(eng, &props);
@@ -191,6 +191,7 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
             break;
         }
         fprintf(stderr, "gputui: skipped %s after that error\n", desc);
+        nfailed++;
     }
     if (gt_recorder_close(rec, &err)) {
         fprintf(stderr, "gputui: %s\n", err.msg);
@@ -209,6 +210,11 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
             fprintf(stderr, "gputui: %llu samples FAILED verification\n",
                     (unsigned long long)failed(runs, nrun));
             rc = GT_EXIT_VERIFY;
+        } else if (nfailed) {
+            /* The others are reported; a script still learns of the error. */
+            fprintf(stderr, "gputui: %d of %d configurations failed (said above); the report "
+                    "holds the other %d\n", nfailed, ncfg, nrun);
+            rc = GT_EXIT_FAIL;
         }
     }
     for (int i = 0; i < nrun; i++)
