@@ -18,8 +18,9 @@
 #define FAKE_ENGINE static __attribute__((unused))
 
 /* fail_setup: 1 fails saying why, 2 without a word (a back-end's bug);
- * silent_run: every run fails so. */
-static _Atomic int setups, teardowns, runs, fail_setup, fail_open, with_uuid, silent_run;
+ * silent_run: every run fails so; null_runs: runs handed no state. */
+static _Atomic int setups, teardowns, runs, fail_setup, fail_open, with_uuid, silent_run,
+                   null_runs;
 static int64_t last_size;
 
 FAKE_ENGINE int f_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
@@ -41,8 +42,9 @@ FAKE_ENGINE int f_setup(void **st, const int64_t *v, const gt_devprops *p, gt_se
 
 FAKE_ENGINE int f_run(void *st, gt_sample *out, gt_err *err)
 {
-    (void)st;
     (void)err;
+    if (!st)
+        null_runs++;
     if (silent_run)
         return -1;
     runs++;
@@ -122,7 +124,7 @@ FAKE_ENGINE const gt_backend fake = {.name = "fake", .device_count = f_count, .q
 
 FAKE_ENGINE void reset(void)
 {
-    setups = teardowns = runs = fail_setup = fail_open = with_uuid = silent_run = 0;
+    setups = teardowns = runs = fail_setup = fail_open = with_uuid = silent_run = null_runs = 0;
     retunes = fail_retune = 0;
     iters_now = 0;
 }

@@ -129,7 +129,6 @@ static void setup_error_is_reported_and_recoverable(void **state)
     for (int k = 0; k < 2; k++) {
         fail_setup = k == 0 ? 2 : 0;
         silent_run = k == 1;
-        runs = 0;
         gt_run_free(&r);
         v[GT_TR_SIZE] *= 2;
         configure(e, v, &r);
@@ -137,7 +136,7 @@ static void setup_error_is_reported_and_recoverable(void **state)
         assert_int_equal(st.state, GT_ST_ERROR);
         assert_non_null(strstr(st.msg, k == 0 ? "transfer: its set-up failed without saying why"
                                               : "failed without saying why"));
-        assert_int_equal(runs, 0);
+        assert_int_equal(null_runs, 0);
     }
     fail_setup = 0;
     silent_run = 0;
