@@ -353,14 +353,20 @@ static void second_look(void **state)
     (void)state;
     assert_int_equal(inspect(OK, &f, &c), 0);
     assert_int_equal(h2d_setups, 1);
+    assert_true(isnan(f.h2d_first));
+    assert_null(strstr(card_row(&c, "pcie.h2d")->reason, "first look"));
     assert_int_equal(inspect(H2D_BURST, &f, &c), 0);
     assert_int_equal(h2d_setups, 2);
     assert_true(fabs(f.h2d - 55e9) < 1e8);
+    assert_true(fabs(f.h2d_first - 44e9) < 1e8);
     assert_int_equal(card_row(&c, "pcie.h2d")->verdict, GT_IV_PASS);
+    assert_non_null(strstr(card_row(&c, "pcie.h2d")->reason,
+                           "the first look read 44.00 GB/s, so it was measured again"));
     assert_int_equal(inspect(H2D_SLOW, &f, &c), 0);
     assert_int_equal(h2d_setups, 2);
     assert_true(fabs(f.h2d - 44e9) < 1e8);
     assert_int_equal(card_row(&c, "pcie.h2d")->verdict, GT_IV_WARN);
+    assert_non_null(strstr(card_row(&c, "pcie.h2d")->reason, "the first look read"));
 }
 
 /* What a recording keeps builds the same card again. */

@@ -91,6 +91,9 @@ typedef struct gt_inspect_facts {
     double h2d_ref, d2h_ref, bidir_ref;
     double d2d, d2d_peak, d2d_ref;      /* bytes/s; d2d counts each byte once, so
                                          * d2d_peak is half the memory's peak */
+    /* A copy's first look, where it would have warned or failed and was
+     * measured again (the figure above is the second); NAN: once. */
+    double h2d_first, d2h_first, bidir_first, d2d_first;
     double host_lat, host_lat_ref;      /* seconds, one dependent load of mapped host memory */
     int64_t pattern_errors;             /* copies that failed their check; -1: not run */
     int pattern_copies;                 /* device copies checked word by word */

@@ -25,6 +25,7 @@ void gt_inspect_facts_init(gt_inspect_facts *f)
     f->h2d = f->d2h = f->bidir = f->pcie_ceiling = NAN;
     f->h2d_ref = f->d2h_ref = f->bidir_ref = NAN;
     f->d2d = f->d2d_peak = f->d2d_ref = NAN;
+    f->h2d_first = f->d2h_first = f->bidir_first = f->d2d_first = NAN;
     f->host_lat = f->host_lat_ref = NAN;
     f->pattern_errors = -1;
     f->pattern_bytes = NAN;
@@ -149,6 +150,17 @@ static const char *health_why(const gt_health *h)
     return h->nvml ? "the driver does not say on this GPU" : h->note[0] ? h->note : "no NVML";
 }
 
+/* A copy measured twice says what its first look read. */
+static void first_look(gt_inspect_row *r, double first)
+{
+    char b[32];
+    size_t n = strlen(r->reason);
+
+    if (!isnan(first))
+        say(r->reason + n, sizeof r->reason - n, "%sthe first look read %s, so it was measured "
+            "again", n ? "; " : "", (bw_text(b, sizeof b, first), b));
+}
+
 static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_thresholds *th)
 {
     const gt_health *h = f->during_known ? &f->during : &f->after;
@@ -178,13 +190,13 @@ static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
 
     say(ceil, sizeof ceil, "%s %.1f GB/s", f->pcie_label[0] ? f->pcie_label : "PCIe",
         f->pcie_ceiling / 1e9);
-    struct { const char *id, *name; double v, ref, basis; } bw[] = {
+    struct { const char *id, *name; double v, ref, basis, first; } bw[] = {
         {.id = "pcie.h2d", .name = "pinned H2D 64 MiB", .v = f->h2d, .ref = f->h2d_ref,
-         .basis = f->pcie_ceiling},
+         .basis = f->pcie_ceiling, .first = f->h2d_first},
         {.id = "pcie.d2h", .name = "pinned D2H 64 MiB", .v = f->d2h, .ref = f->d2h_ref,
-         .basis = f->pcie_ceiling},
+         .basis = f->pcie_ceiling, .first = f->d2h_first},
         {.id = "pcie.bidir", .name = "H2D + D2H at once", .v = f->bidir, .ref = f->bidir_ref,
-         .basis = 2 * f->pcie_ceiling},
+         .basis = 2 * f->pcie_ceiling, .first = f->bidir_first},
     };
     for (size_t i = 0; i < sizeof bw / sizeof *bw; i++) {
         const gt_threshold *t = gt_threshold_for_link(th, bw[i].id, f->host_link);
@@ -208,6 +220,7 @@ static void pcie_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
         else if (!isnan(bw[i].ref) && r->verdict == GT_IV_PASS)
             say(r->reason + strlen(r->reason), sizeof r->reason - strlen(r->reason),
                 "; %s recorded %s", f->ref_name, (bw_text(b, sizeof b, bw[i].ref), b));
+        first_look(r, bw[i].first);
     }
 
     r = gt_inspect_add_row(c, S_PCIE, "pcie.replays", "replays during the test");
@@ -305,6 +318,7 @@ static void memory_rows(gt_inspect_card *c, const gt_inspect_facts *f, const gt_
     judge(r, th, f->d2d, f->d2d_peak, peak);
     if (isnan(f->d2d))
         say(r->reason, sizeof r->reason, "not measured");
+    first_look(r, f->d2d_first);
 
     r = gt_inspect_add_row(c, S_MEM, "mem.d2d_ref", "... against the same model");
     bw_text(r->figure, sizeof r->figure, f->d2d);

@@ -45,6 +45,7 @@ static const field fact_fields[] = {
     F(host_link, F_STR),
     F(h2d_ref, F_DBL), F(d2h_ref, F_DBL), F(bidir_ref, F_DBL),
     F(d2d, F_DBL), F(d2d_peak, F_DBL), F(d2d_ref, F_DBL),
+    F(h2d_first, F_DBL), F(d2h_first, F_DBL), F(bidir_first, F_DBL), F(d2d_first, F_DBL),
     F(host_lat, F_DBL), F(host_lat_ref, F_DBL),
     F(pattern_errors, F_I64), F(pattern_copies, F_INT), F(pattern_bytes, F_DBL),
     F(gpus, F_INT), F(others, F_INT), F(others_text, F_STR),
