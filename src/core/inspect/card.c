@@ -580,26 +580,3 @@ void gt_inspect_build(gt_inspect_card *c, const gt_inspect_facts *f, const gt_th
     software_rows(c, f);
     gt_inspect_neighbours(c, f);
 }
-
-int gt_inspect_status(const gt_inspect_card *c)
-{
-    int worst = GT_INSPECT_EXIT_PASS;
-
-    for (int i = 0; i < c->nrows; i++) {
-        if (c->row[i].verdict == GT_IV_FAIL)
-            return GT_INSPECT_EXIT_FAIL;
-        if (c->row[i].verdict == GT_IV_BUSY)
-            worst = GT_INSPECT_EXIT_BUSY;
-        else if (c->row[i].verdict == GT_IV_WARN && worst != GT_INSPECT_EXIT_BUSY)
-            worst = GT_INSPECT_EXIT_WARN;
-    }
-    return worst;
-}
-
-bool gt_inspect_busy(const gt_inspect_card *c)
-{
-    for (int i = 0; i < c->nrows; i++)
-        if (c->row[i].verdict == GT_IV_BUSY)
-            return true;
-    return false;
-}

@@ -1,5 +1,6 @@
-/* A card's rows (card_rows.h): a new one, and the sections the two
- * halves of building a card share. */
+/* A card's rows (card_rows.h): a new one, the sections the two halves of
+ * building a card share, and what the rows add up to (card.h: the exit
+ * status, busy). */
 #include "card_rows.h"
 
 #include <math.h>
@@ -25,4 +26,27 @@ gt_inspect_row *gt_inspect_add_row(gt_inspect_card *c, const char *section, cons
     r->verdict = GT_IV_CANNOT;
     r->peer = -1;
     return r;
+}
+
+int gt_inspect_status(const gt_inspect_card *c)
+{
+    int worst = GT_INSPECT_EXIT_PASS;
+
+    for (int i = 0; i < c->nrows; i++) {
+        if (c->row[i].verdict == GT_IV_FAIL)
+            return GT_INSPECT_EXIT_FAIL;
+        if (c->row[i].verdict == GT_IV_BUSY)
+            worst = GT_INSPECT_EXIT_BUSY;
+        else if (c->row[i].verdict == GT_IV_WARN && worst != GT_INSPECT_EXIT_BUSY)
+            worst = GT_INSPECT_EXIT_WARN;
+    }
+    return worst;
+}
+
+bool gt_inspect_busy(const gt_inspect_card *c)
+{
+    for (int i = 0; i < c->nrows; i++)
+        if (c->row[i].verdict == GT_IV_BUSY)
+            return true;
+    return false;
 }
