@@ -213,7 +213,7 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
         } else if (nfailed) {
             /* The others are reported; a script still learns of the error. */
             fprintf(stderr, "gputui: %d of %d configurations failed (said above); the report "
-                    "holds the other %d\n", nfailed, ncfg, nrun);
+                    "holds the %d measured\n", nfailed, ncfg, nrun);
             rc = GT_EXIT_FAIL;
         }
     }
