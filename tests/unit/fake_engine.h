@@ -22,6 +22,7 @@
 static _Atomic int setups, teardowns, runs, fail_setup, fail_open, with_uuid, silent_run,
                    null_runs;
 static int64_t last_size;
+static _Atomic int64_t fail_size;       /* the transfer size whose set-up fails; 0 none */
 
 FAKE_ENGINE int f_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
                    gt_err *err)
@@ -29,7 +30,7 @@ FAKE_ENGINE int f_setup(void **st, const int64_t *v, const gt_devprops *p, gt_se
     (void)p;
     if (fail_setup == 2)
         return -1;
-    if (fail_setup) {
+    if (fail_setup || (fail_size && v[GT_TR_SIZE] == fail_size)) {
         gt_err_set(err, GT_EXIT_FAIL, "cudaMallocHost failed: cudaErrorMemoryAllocation");
         return -1;
     }
@@ -125,6 +126,7 @@ FAKE_ENGINE const gt_backend fake = {.name = "fake", .device_count = f_count, .q
 FAKE_ENGINE void reset(void)
 {
     setups = teardowns = runs = fail_setup = fail_open = with_uuid = silent_run = null_runs = 0;
+    fail_size = 0;
     retunes = fail_retune = 0;
     iters_now = 0;
 }

@@ -215,6 +215,27 @@ static void batch_skips_unproducible_series(void **state)
     gt_engine_stop(e);
 }
 
+/* One of two configurations fails: the other is reported, and the exit
+ * status says so. */
+static void batch_reports_a_failed_configuration(void **state)
+{
+    char *argv[] = {"gputui", "--batch", "--size", "4K,64K", "--samples", "5", "--format",
+                    "csv", NULL};
+    gt_cli cli;
+    gt_engine *e;
+    gt_err err;
+    (void)state;
+    reset();
+    fail_size = 64 << 10;
+    gt_err_clear(&err);
+    assert_int_equal(gt_cli_parse(8, argv, &cli, &err), 0);
+    assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
+    assert_int_equal(gt_batch_run(&cli, e), GT_EXIT_FAIL);
+    assert_true(runs >= 5);
+    gt_engine_stop(e);
+    fail_size = 0;
+}
+
 /* Turns on the GPU (share.h) through the engine: while another holder
  * keeps the turn, each iteration waits its bound and runs anyway, its
  * samples counted as disturbed; once the turn is free, none are. */
@@ -395,6 +416,7 @@ int main(void)
         cmocka_unit_test(setup_error_is_reported_and_recoverable),
         cmocka_unit_test(open_failure), cmocka_unit_test(pause_stops_sampling),
         cmocka_unit_test(batch_skips_unproducible_series),
+        cmocka_unit_test(batch_reports_a_failed_configuration),
         cmocka_unit_test(turns_and_disturbed_samples),
         cmocka_unit_test(foreign_program),
         cmocka_unit_test(copying_neighbour),
