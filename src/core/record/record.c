@@ -17,6 +17,16 @@
 
 const char *const gt_verify_names[3] = {"full", "sampled", "failed"};
 
+/* A sample's "verify" by its name; a name this gputui does not know
+ * counts as failed. */
+static uint8_t verify_of(const char *name)
+{
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(name, gt_verify_names[i]))
+            return (uint8_t)i;
+    return GT_V_FAILED;
+}
+
 void gt_recording_free(gt_recording *r)
 {
     for (size_t i = 0; i < r->ncfg; i++) {
@@ -282,12 +292,9 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         s.sec = sec;
         s.bytes = (uint64_t)bytes;
         s.disturbed = json_is_true(json_object_get(o, "disturbed"));
-        s.verify = GT_V_FAILED;
-        for (int i = 0; vs && i < 3; i++)
-            if (!strcmp(vs, gt_verify_names[i]))
-                s.verify = (uint8_t)i;
         if (!vs)
             BAD("sample without \"verify\"");
+        s.verify = verify_of(vs);
         if (add_sample(c, &s, t))
             BAD("out of memory");
         return 0;
@@ -368,7 +375,7 @@ static int fast_sample(gt_recording *r, const char *line, size_t n)
     if (!lit(&p, "\",\"sec\":") || !num_at(&p, &sec) || !lit(&p, ",\"bytes\":") ||
         !int_at(&p, &bytes))
         return 0;
-    gt_sample s = {0, 0, GT_V_FAILED, 0, 0};
+    gt_sample s = {0, 0, verify_of(verify), 0, 0};
     s.disturbed = lit(&p, ",\"disturbed\":true");
     if (strcmp(p, "}") || gen < 0 || gen > (long long)(UINT32_MAX - r->gen_offset) ||
         !(c = config_of(r, gen + r->gen_offset)) || series < 0 ||
@@ -378,9 +385,6 @@ static int fast_sample(gt_recording *r, const char *line, size_t n)
     s.series = (uint8_t)series;
     s.sec = sec;
     s.bytes = (uint64_t)bytes;
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(verify, gt_verify_names[i]))
-            s.verify = (uint8_t)i;
     if (add_sample(c, &s, t))
         return 0;
     r->lines++;
