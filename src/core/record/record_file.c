@@ -238,9 +238,11 @@ void gt_rec_reader_close(gt_rec_reader *rd)
         return;
     if (rd->f)
         gzclose(rd->f);
-    if (rd->r && rd->shared) {
-        rd->r->lock = NULL;
-        rd->r->loading = false;
+    if (rd->r) {                /* set with the mutex made */
+        if (rd->shared) {
+            rd->r->lock = NULL;
+            rd->r->loading = false;
+        }
         pthread_mutex_destroy(&rd->mu);
     }
     free(rd->buf);
