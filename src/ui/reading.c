@@ -21,7 +21,7 @@ bool ui_reading(const ui *u)
 
 bool ui_unread(ui *u, const gt_experiment *e, const int64_t *vals)
 {
-    if (!u->rec || !u->rec->loading || gt_recording_find(u->rec, e, vals) >= 0)
+    if (!gt_recording_unread(u->rec, e, vals))
         return false;
     ui_set_msg(u, false, "reading the recording: %.0f%%; the key waits for it",
                100 * gt_rec_reader_progress(u->src->reader));

@@ -56,8 +56,7 @@ void ui_apply(ui *u, bool restart, double tkey)
 {
     uint32_t gen;
 
-    u->apply_waiting = u->rec && u->rec->loading &&
-                       gt_recording_find(u->rec, u->exp, u->vals) < 0;
+    u->apply_waiting = gt_recording_unread(u->rec, u->exp, u->vals);
     if (u->apply_waiting) {
         u->apply_restart = restart;
         u->apply_t = tkey;

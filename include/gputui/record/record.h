@@ -197,6 +197,9 @@ bool gt_rec_config_is(const gt_rec_config *c, const gt_experiment *exp, const in
 /* Index of the configuration with exactly these values, or -1. */
 int gt_recording_find(const gt_recording *r, const gt_experiment *exp,
                       const int64_t *vals);
+/* Whether r (NULL: none) is still being read and has not reached this
+ * configuration yet: what needs it waits. */
+bool gt_recording_unread(const gt_recording *r, const gt_experiment *exp, const int64_t *vals);
 /* Where a replay of experiment exp stands on vals: that configuration if it
  * was recorded, else the experiment's first recorded one, else -1 (the
  * recording does not hold the experiment). */

@@ -72,6 +72,11 @@ int gt_recording_find(const gt_recording *r, const gt_experiment *exp, const int
     return -1;
 }
 
+bool gt_recording_unread(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)
+{
+    return r && r->loading && gt_recording_find(r, exp, vals) < 0;
+}
+
 int gt_recording_place(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)
 {
     int idx = gt_recording_find(r, exp, vals);
