@@ -68,6 +68,8 @@ screen_has() { screen | grep -Eq -- "$1"; }
 screen_lacks() { ! screen_has "$1"; }
 wait_for() { until_ok "${2:-10}" screen_has "$1"; }
 wait_gone() { until_ok "${2:-10}" screen_lacks "$1"; }
+# literal TEXT: TEXT as a regex that matches it alone (a GPU's name, a title).
+literal() { sed 's/[][()/.*+?^$|\\]/\\&/g' <<<"$1"; }
 
 # wait_rc NAME [SECONDS]: waits for the command's exit status file.
 wait_rc() {

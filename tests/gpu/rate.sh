@@ -25,7 +25,7 @@ start rate 160 50 "'$BIN' -e ${exps[0]%%|*}"
 for k in "${!exps[@]}"; do
     e=${exps[$k]%%|*} title=${exps[$k]#*|}
     [ "$k" = 0 ] || tm send-keys -t t e
-    if ! wait_for "Experiment: $(sed 's/[][()/.*+?^$|\\]/\\&/g' <<<"$title")" 10; then
+    if ! wait_for "Experiment: $(literal "$title")" 10; then
         echo "FAIL tui rate -e $e: 'e' did not bring it up: $(screen | tail -2 | tr -s ' ')"
         break
     fi

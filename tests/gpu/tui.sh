@@ -63,7 +63,7 @@ check "Enter on a row: its measurement" wait_for "the measurement behind it" 5
 check "... which is pinned D2H 64 MiB" wait_for "direction +< d2h >" 5
 tm send-keys -t t I
 check "I: the card again, without measuring again ($card)" \
-    wait_for "^ $(sed 's/[][()/.*+?^$|\\]/\\&/g' <<<"$card") on " 5
+    wait_for "^ $(literal "$card") on " 5
 quit_ok insp "--inspect"
 "$BIN" --batch --inspect --replay "$TMPD/insp.gtr" --format json >"$TMPD/insp.json" 2>"$TMPD/insp.err"
 check "the TUI's recorded inspection prints in batch mode, its status the screen's (exit $?)" \
