@@ -80,7 +80,8 @@ typedef struct gt_kept {
     uint32_t seed;          /* the pattern it holds (sources), 0: none */
     double alloc_sec;       /* what allocating it took */
 } gt_kept;
-enum { GT_KEEP_TR_SRC, GT_KEEP_TR_DST, GT_KEEP_TR_DA, GT_KEEP_TR_DB, GT_KEEP_NSLOTS };
+enum { GT_KEEP_TR_SRC, GT_KEEP_TR_DST, GT_KEEP_TR_DA, GT_KEEP_TR_DB, GT_KEEP_TR_FLUSH,
+       GT_KEEP_NSLOTS };
 /* Takes slot's buffer into *out when it fits (true); otherwise frees
  * whatever the slot held and leaves *out empty. */
 bool gt_keep_take(int slot, bool device, int kind, unsigned flags, size_t bytes, gt_kept *out);
