@@ -415,6 +415,35 @@ static void find_and_match(void **state)
     unlink(path);
 }
 
+/* A configuration recorded twice: a session stands on its first visit; an
+ * inspection on its last look, the one its card row gives. */
+static void find_twice_measured(void **state)
+{
+    gt_rec_config cfg[3];
+    gt_recording rec;
+    int64_t v[GT_MAX_PARAMS];
+    char card[] = "{}";
+    (void)state;
+    memset(cfg, 0, sizeof cfg);
+    memset(&rec, 0, sizeof rec);
+    for (int i = 0; i < 3; i++) {
+        cfg[i].exp = &gt_exp_transfer;
+        gt_experiment_defaults(&gt_exp_transfer, cfg[i].vals);
+    }
+    cfg[1].vals[GT_TR_SIZE] = 4 << 20;
+    rec.cfg = cfg;
+    rec.ncfg = 3;
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), 0);
+    rec.inspection = card;
+    assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), 2);
+    assert_int_equal(gt_recording_place(&rec, &gt_exp_transfer, v), 2);
+    v[GT_TR_SIZE] = 4 << 20;
+    assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), 1);
+    v[GT_TR_SIZE] = 8 << 20;
+    assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), -1);
+}
+
 /* The replay back-end through the engine: the recorded samples come out
  * in order, and when they have played they play again (a second pass),
  * with the engine still running. */
@@ -525,6 +554,7 @@ int main(void)
         cmocka_unit_test(round_trip), cmocka_unit_test(gzip_round_trip),
         cmocka_unit_test(plain_file_named_gz), cmocka_unit_test(gzip_cut_off),
         cmocka_unit_test(gzip_unwritable), cmocka_unit_test(find_and_match),
+        cmocka_unit_test(find_twice_measured),
         cmocka_unit_test(replay_through_engine), cmocka_unit_test(never_overwrite),
         cmocka_unit_test(disk_full), cmocka_unit_test(a_reader_sees_samples_within_a_second),
     };

@@ -66,10 +66,15 @@ bool gt_rec_config_is(const gt_rec_config *c, const gt_experiment *exp, const in
 
 int gt_recording_find(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)
 {
+    int found = -1;
+
     for (size_t i = 0; i < r->ncfg; i++)
-        if (gt_rec_config_is(&r->cfg[i], exp, vals))
-            return (int)i;
-    return -1;
+        if (gt_rec_config_is(&r->cfg[i], exp, vals)) {
+            found = (int)i;
+            if (!r->inspection)
+                break;
+        }
+    return found;
 }
 
 bool gt_recording_unread(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)

@@ -36,7 +36,7 @@ static bool growing(size_t idx)
 }
 
 /* The configuration with these values; a followed recording's newest
- * (the writer came back to it), a file's first. */
+ * (the writer came back to it), a file's as gt_recording_find says. */
 static int find(const gt_experiment *exp, const int64_t *vals)
 {
     if (!rec->followed)
