@@ -271,8 +271,9 @@ long gt_port_pci_config(const char *bus_id, unsigned char *buf, size_t len)
     int fd;
 
     /* read(2), not stdio: a buffered FILE reads 4 KiB, the whole extended
-     * configuration space, and each word of it is a configuration cycle
-     * (20 ms on a lent H100's virtual machine, for the 256 bytes used). */
+     * configuration space, and each word of it is a configuration cycle:
+     * 20 ms on a lent H100's virtual machine, where the 256 bytes used
+     * take 1 ms. */
     if (!pci_path(bus_id, "config", path, sizeof path) || (fd = open(path, O_RDONLY)) < 0)
         return -1;
     while (got < len && ((n = read(fd, buf + got, len - got)) > 0 || (n < 0 && errno == EINTR)))
