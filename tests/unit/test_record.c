@@ -415,8 +415,9 @@ static void find_and_match(void **state)
     unlink(path);
 }
 
-/* A configuration recorded twice: a session stands on its first visit; an
- * inspection on its last look, the one its card row gives. */
+/* A configuration recorded twice: a session file stands on its first
+ * visit; an inspection on its last look, the one its card row gives; a
+ * followed recording on the writer's newest. */
 static void find_twice_measured(void **state)
 {
     gt_rec_config cfg[3];
@@ -442,6 +443,11 @@ static void find_twice_measured(void **state)
     assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), 1);
     v[GT_TR_SIZE] = 8 << 20;
     assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), -1);
+    /* A followed recording: the writer's newest visit. */
+    rec.inspection = NULL;
+    rec.followed = true;
+    gt_experiment_defaults(&gt_exp_transfer, v);
+    assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), 2);
 }
 
 /* The replay back-end through the engine: the recorded samples come out

@@ -35,17 +35,6 @@ static bool growing(size_t idx)
     return idx + 1 == rec->ncfg && (rec->loading || (rec->followed && !rec->ended));
 }
 
-/* The configuration with these values; a followed recording's newest
- * (the writer came back to it), a file's as gt_recording_find says. */
-static int find(const gt_experiment *exp, const int64_t *vals)
-{
-    if (!rec->followed)
-        return gt_recording_find(rec, exp, vals);
-    for (size_t i = rec->ncfg; i-- > 0;)
-        if (gt_rec_config_is(&rec->cfg[i], exp, vals))
-            return (int)i;
-    return -1;
-}
 
 typedef struct rp {
     size_t idx;             /* rec->cfg[idx]: an index, the array grows when followed */
@@ -92,7 +81,7 @@ static int setup(void **state, const int64_t *vals, const gt_devprops *p,
     (void)p;
     *state = NULL;
     lock();
-    idx = requested ? find(requested, vals) : -1;
+    idx = requested ? gt_recording_find(rec, requested, vals) : -1;
     if (idx < 0) {
         unlock();
         gt_err_set(err, GT_EXIT_FAIL, "the recording has no configuration %s",
