@@ -243,7 +243,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     if (!ui_follow_tick(&u, gt_now()))     /* --follow: the teacher's newest */
         ui_apply(&u, false, gt_now());      /* resets the strip for its generation */
     if (src->inspect && ui_inspect_open(&u) == OUT_WAIT)
-        u.keys_waiting[u.nkeys_waiting++] = 'I';    /* once the recording is read */
+        u.keys_waiting[u.nkeys_waiting++].ch = 'I';     /* once the recording is read */
 
     while (!quit) {
         struct pollfd pfd[3] = {{.fd = STDIN_FILENO, .events = POLLIN},
@@ -346,14 +346,12 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             if (u.apply_waiting)
                 ui_apply(&u, u.apply_restart, u.apply_t);
             while (!quit && u.nkeys_waiting && !u.apply_waiting) {
-                u.mev = u.mev_waiting[0];
-                if (dispatch(&u, u.keys_waiting[0], u.apply_t, &quit) == OUT_WAIT)
+                u.mev = u.keys_waiting[0].mev;
+                if (dispatch(&u, u.keys_waiting[0].ch, u.apply_t, &quit) == OUT_WAIT)
                     break;
                 u.nkeys_waiting--;
                 memmove(u.keys_waiting, u.keys_waiting + 1,
                         (size_t)u.nkeys_waiting * sizeof u.keys_waiting[0]);
-                memmove(u.mev_waiting, u.mev_waiting + 1,
-                        (size_t)u.nkeys_waiting * sizeof u.mev_waiting[0]);
             }
         }
         /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll); behind
@@ -370,8 +368,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
                 u.apply_t = tkey;
             }
             if (queued < (int)GT_ARRAY_LEN(u.keys_waiting)) {    /* else dropped */
-                u.keys_waiting[queued] = ch;
-                u.mev_waiting[queued] = u.mev;
+                u.keys_waiting[queued].ch = ch;
+                u.keys_waiting[queued].mev = u.mev;
                 u.nkeys_waiting++;
             }
         }

@@ -95,8 +95,10 @@ typedef struct ui {
     bool apply_waiting;         /* ui_apply waits for its configuration to be read */
     bool apply_restart;
     double apply_t;             /* when the key behind what waits was read (--trace) */
-    int keys_waiting[32];       /* keys that wait for the recording (OUT_WAIT), in order */
-    MEVENT mev_waiting[32];     /* a waiting KEY_MOUSE's event */
+    struct {                    /* keys that wait for the recording (OUT_WAIT), in order */
+        int ch;
+        MEVENT mev;             /* a KEY_MOUSE's event */
+    } keys_waiting[32];
     int nkeys_waiting;
     MEVENT mev;                 /* the event of the KEY_MOUSE being handled */
     char name_a[32], name_b[32];/* "H200", "H100": the labels of A and B */
