@@ -223,7 +223,7 @@ CHECKS = {
     "d2d": {
         # 10 copies a sample, timed as one: nvbandwidth's -i 10. One copy
         # timed alone carries the copy engine's start (about 1.5% of a
-        # 512 MiB copy on an H200); docs/how-it-measures.md says more.
+        # 512 MiB copy on an H200); docs/measuring.md says more.
         "band": 0.01,
         "rounds": 3,
         "retries": 1,

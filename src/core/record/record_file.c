@@ -126,7 +126,7 @@ static int read_chunk(gt_rec_reader *rd)
     const char *path = r->path;
     size_t start = 0;
     char *nl;
-    int n, rc, cut;
+    int n, cut;
 
     if (rd->cap - rd->have < CHUNK) {       /* a long line: room for it, up to the limit */
         char *nb = rd->have > GT_REC_MAX_LINE ? NULL : realloc(rd->buf, rd->cap * 2);
@@ -158,8 +158,7 @@ static int read_chunk(gt_rec_reader *rd)
     if ((cut = zstate(rd->f, n, path, rd->lineno + 1, &rd->err)) < 0)
         return -1;
     /* A last line without a newline: kept if whole, dropped if cut off. */
-    if (rd->have && (rc = gt_recording_line(r, rd->buf, rd->have, false, ++rd->lineno,
-                                            &rd->err)) < 0)
+    if (rd->have && gt_recording_line(r, rd->buf, rd->have, false, ++rd->lineno, &rd->err) < 0)
         return -1;
     if (gt_recording_end(r, rd->lineno, &rd->err))
         return -1;
