@@ -195,10 +195,10 @@ void gt_rec_config_skip_unrecorded(const gt_rec_config *c, gt_setup_info *info);
 /* Whether c is that configuration (values that do not apply aside). */
 bool gt_rec_config_is(const gt_rec_config *c, const gt_experiment *exp, const int64_t *vals);
 /* Index of the configuration with exactly these values, or -1: the first
- * such; the last in a followed recording (the writer came back to it) and
- * in the recording of an inspection (a step measured again, busy or with
- * a figure that would warn, stands on its last look, which its card row
- * gives). */
+ * such, the one a file still loading reaches first (a bundled recording
+ * puts what a viewer opens on at its head, and holds an inspection's
+ * configurations beside the sessions'); in a followed recording the last
+ * (the writer came back to it). */
 int gt_recording_find(const gt_recording *r, const gt_experiment *exp,
                       const int64_t *vals);
 /* Whether r (NULL: none) is still being read and has not reached this

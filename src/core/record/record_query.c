@@ -71,7 +71,7 @@ int gt_recording_find(const gt_recording *r, const gt_experiment *exp, const int
     for (size_t i = 0; i < r->ncfg; i++)
         if (gt_rec_config_is(&r->cfg[i], exp, vals)) {
             found = (int)i;
-            if (!r->followed && !r->inspection)
+            if (!r->followed)
                 break;
         }
     return found;
