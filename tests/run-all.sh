@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test: unit tests (ASan+UBSan), the same and the replay TUI under
 # ThreadSanitizer (TSAN_GPUTUI, TSAN_UNITS), the structure of the source
-# tree (tests/layers.py), the documentation (tests/docs.py) and the
+# tree (tests/layers.py), the documentation (tests/docs.py), the GPU
+# suite's judging on recorded figures (tests/gpu/test_judge.py) and the
 # end-to-end tests, all at once (most of their time is waiting on a TUI
 # under tmux, each on its own socket); then each one's output in turn and
 # one summary line. The GPU suite needs a GPU; without one it is reported
@@ -45,6 +46,7 @@ run unit unit
 [ -n "${TSAN_GPUTUI:-}" ] && run tsan tests/tsan.sh "$TSAN_GPUTUI" ${TSAN_UNITS:-}
 run layers python3 tests/layers.py "$(dirname "$BIN")"
 run docs python3 tests/docs.py "$BIN"
+run judge python3 tests/gpu/test_judge.py
 run e2e tests/e2e/run.sh "$BIN"
 wait "${pids[@]}"
 
@@ -64,6 +66,8 @@ echo "== structure: folders and their rules, no files that call each other, tabl
 grep -v '^ok ' "$LOGD/layers.log"; count layers
 echo "== documentation: README.md, docs/ and their links and commands"
 grep -v '^ok ' "$LOGD/docs.log"; count docs
+echo "== the GPU suite's judging, on recorded figures (no GPU)"
+grep -v '^ok ' "$LOGD/judge.log"; count judge
 echo "== end-to-end tests (tmux)"
 cat "$LOGD/e2e.log"; count e2e
 

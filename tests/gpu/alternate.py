@@ -16,8 +16,8 @@ One process a transient slowed, far from the others of its side, is left
 out and named on the verdict's line (judge.odd_one), except where a
 process lands in one of several host states ("states": pageable copies,
 the pool's calls): there every process is kept, and where the figures of
-both sides fall into two states far apart, each state is judged by itself
-(judge.by_state).
+both sides fall into two states far apart (judge.two_states), each state
+is judged by itself (judge.by_state).
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
 coalesce, banks, transpose, pool, chase; l2after: gputui after the L2

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""make test: how the GPU suite judges a timing against its reference
+(tests/gpu/judge.py), on the per-process figures of real runs
+(tests/data/judge-h100.json) and on made-up ones, without a GPU.
+Prints "ok ..." or "FAIL ..." a check, then "judge: N passed, M failed"."""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import judge  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = json.load(open(os.path.join(HERE, "..", "data", "judge-h100.json")))["runs"]
+BAND = 0.10
+passed = failed = 0
+
+
+def check(good, what):
+    global passed, failed
+    passed += bool(good)
+    failed += not good
+    print(("ok   " if good else "FAIL ") + what)
+
+
+def verdicts(name, scale=1.0):
+    return [judge.by_state([x * scale for x in g], r, BAND)[0] for g, r in DATA[name]]
+
+
+# The same program on both sides never fails; the states are told apart
+# well enough that most first sets are judged (how many were, on these
+# runs, when the rule changed: a change that judges fewer says so here).
+for name, least in (("pageable h2d", 15), ("pageable d2h", 12), ("pool own", 15)):
+    v = verdicts(name)
+    check("FAIL" not in v and v.count("ok") >= least,
+          f"{name}: the runs as recorded: {v.count('ok')} ok, {v.count('noisy')} noisy, "
+          f"{v.count('FAIL')} failed of {len(v)} (wanted no failure and {least} ok or more)")
+
+# A gputui 30% off is never judged ok where the host has two states:
+# slower or faster copies, a faster pool (a slower pool by about the
+# states' own ratio is what by_state cannot see).
+for name, scale in (("pageable d2h", 0.7), ("pageable d2h", 1.4), ("pool own", 0.7)):
+    v = verdicts(name, scale)
+    check("ok" not in v, f"{name}, gputui's figures x{scale}: never ok "
+          f"({v.count('FAIL')} failed, {v.count('noisy')} noisy)")
+
+# Made-up states: both sides in both, judged state by state; gputui in one
+# and the reference in the other is no host state: one ratio, failed.
+fast, slow = [1.00, 1.01, 0.99, 1.02], [1.40, 1.41, 1.39, 1.42]
+verdict, text, _ = judge.by_state(fast[:2] + slow[:2], fast[2:] + slow[2:] + [1.0], BAND)
+check(verdict == "ok" and "two host states, 40% apart" in text,
+      f"two states, both sides in each: {verdict}: {text}")
+verdict, text, _ = judge.by_state(fast, slow, BAND)
+check(verdict == "FAIL" and "host states" not in text,
+      f"gputui all fast, the reference all slow: {verdict}: {text}")
+check(judge.two_states([1.0, 1.05, 1.1, 1.15, 1.2, 1.25, 1.3], BAND) is None,
+      "an even spread is no two states")
+check(judge.two_states([1.0, 1.02, 1.19, 1.36, 1.4], BAND) is not None,
+      "one process between two states: still two")
+
+# The plain ratio: within the band ok, far outside it FAIL, in between noisy.
+check(judge.ratio([1.0, 1.01, 0.99], [1.0, 1.0, 1.01, 0.99], 0.03)[0] == "ok", "ratio 1.00: ok")
+check(judge.ratio([1.2, 1.21, 1.19], [1.0, 1.0, 1.01, 0.99], 0.03)[0] == "FAIL", "ratio 1.20: FAIL")
+check(judge.ratio([1.0, 1.3, 0.8], [1.0, 1.2, 0.9, 1.1], 0.03)[0] == "noisy", "wide spread: noisy")
+check(judge.odd_one([1.0, 1.01, 0.99, 1.5], 0.03, True) == 3, "one process slowed: left out")
+check(judge.odd_one([1.0, 1.2, 0.99, 1.5], 0.03, True) is None, "two apart: none left out")
+print(f"judge: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
