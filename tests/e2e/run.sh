@@ -116,10 +116,13 @@ else
     done
     # --batch --lesson runs on the bundled recording of the first model.
     "$BIN" --batch --lesson pinned --format json >"$TMPD/lesson.json" 2>"$TMPD/lesson.err"; rc=$?
-    check "no device: --batch --lesson pinned runs on the bundled recording (exit 0, 3 verdicts)" \
+    check "no device: --batch --lesson pinned runs on the bundled recording (exit 0, 3 verdicts, each with what it expected)" \
         python3 -c "import json, sys; d = json.load(open(sys.argv[1])); sys.exit(not (
             $rc == 0 and d['replayed_from'].endswith('h200.gtr.gz') and
-            [s['verdict'] for s in d['steps']] == ['as expected'] * 3))" "$TMPD/lesson.json"
+            [s['verdict'] for s in d['steps']] == ['as expected'] * 3 and
+            [s['expect'] for s in d['steps']] == [{'relation': 'above', 'bounds': [1.5]}] * 2 +
+            [{'relation': 'ceiling_below', 'bounds': [0.5]}] and
+            all(s['interval'][0] <= s['ratio'] <= s['interval'][1] for s in d['steps'])))" "$TMPD/lesson.json"
     check "no device: --batch --lesson says on stderr that it replays, and how to refuse" \
         grep -q "lesson pinned runs on the bundled h200 recording (.*h200.gtr.gz); --no-fallback refuses instead" "$TMPD/lesson.err"
     msg=$("$BIN" --batch --lesson pinned --no-fallback 2>&1 >/dev/null); rc=$?

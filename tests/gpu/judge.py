@@ -138,6 +138,37 @@ def margin(name, figure, bound, headroom):
     return f"margin {name}\t{figure}\t{bound}\t{headroom:.3f}"
 
 
+def lesson_margin(lesson, step):
+    """The margin line of one lesson step of `gputui --batch --lesson NAME
+    --format json`, or None where its verdict compares no figures: how far
+    the near end of its 95% interval lies from the bound it cleared (over
+    the bound), on the side of its verdict ("not on this machine" too: a
+    claim that does not hold here may start to)."""
+    x, iv, verdict = step.get("expect") or {}, step.get("interval"), step["verdict"]
+    rel, bounds = x.get("relation", ""), x.get("bounds")
+    if not iv or not bounds or verdict not in ("as expected", "not on this machine") or \
+            rel not in ("above", "below", "between", "ceiling_above", "ceiling_below"):
+        return None
+    lo, hi = iv
+    yes = verdict == "as expected"
+    if rel == "between":
+        a, b = bounds
+        if yes:
+            head, bound = min((lo - a) / a, (b - hi) / b), f"{a:g} to {b:g}"
+        else:
+            head, bound = (a - hi) / a if hi < a else (lo - b) / b, f"not {a:g} to {b:g}"
+    else:
+        up = rel.endswith("above")
+        b = bounds[0]
+        if up == yes:       # the interval lies above the bound
+            head = (lo - b) / b
+        else:
+            head = (b - hi) / b
+        bound = ("" if yes else "not ") + ("> " if up else "< ") + f"{b:g}"
+    return margin(f"lesson {lesson} step {step['step']}: {step['title']}",
+                  f"{step['ratio']:.3g}", bound, head)
+
+
 def above(name, value, bound, fmt="{:.3g}"):
     """A figure that must stay above bound: (good, margin line)."""
     return value > bound, margin(name, fmt.format(value), "> " + fmt.format(bound),

@@ -369,10 +369,18 @@ for l in $("$BIN" --list-lessons | awk '/^[a-z]/ {print $1}'); do
     lesson_run "$l"
     rc=$?
     if out=$(python3 - "$LOG/lesson-$l.json" "$rc" <<'PY'
-import json, sys
+import json, os, sys
+sys.path.insert(0, "tests/gpu")
+import judge
 d = json.load(open(sys.argv[1])); rc = int(sys.argv[2])
 bad = [s for s in d["steps"] if s["verdict"] == "measuring" or
        (s["verdict"] == "cannot tell here" and "peer access" not in s["text"])]
+# Each step's margin: how far its interval lies from the bound it cleared.
+with open(os.path.join(os.path.dirname(sys.argv[1]), "margins.tsv"), "a") as f:
+    for s in d["steps"]:
+        m = judge.lesson_margin(d["lesson"], s)
+        if m:
+            f.write(m[len("margin "):] + "\n")
 print("; ".join("%d %s" % (s["step"], s["text"]) for s in d["steps"]))
 sys.exit(1 if bad or rc != 0 else 0)
 PY

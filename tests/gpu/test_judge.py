@@ -64,5 +64,21 @@ check(judge.ratio([1.2, 1.21, 1.19], [1.0, 1.0, 1.01, 0.99], 0.03)[0] == "FAIL",
 check(judge.ratio([1.0, 1.3, 0.8], [1.0, 1.2, 0.9, 1.1], 0.03)[0] == "noisy", "wide spread: noisy")
 check(judge.odd_one([1.0, 1.01, 0.99, 1.5], 0.03, True) == 3, "one process slowed: left out")
 check(judge.odd_one([1.0, 1.2, 0.99, 1.5], 0.03, True) is None, "two apart: none left out")
+# A lesson step's margin: the near end of its interval from the bound.
+step = {"step": 1, "title": "t", "verdict": "as expected", "ratio": 6.0, "interval": [5.8, 6.1],
+        "expect": {"relation": "above", "bounds": [1.5]}}
+m = judge.lesson_margin("pinned", step)
+check(m is not None and m.endswith("\t2.867"), f"lesson step above 1.5, 5.8 to 6.1: {m!r}")
+step.update(verdict="not on this machine", ratio=1.0, interval=[0.83, 1.07],
+            expect={"relation": "above", "bounds": [1.25]})
+m = judge.lesson_margin("pin-cost", step)
+check(m is not None and "not > 1.25" in m and m.endswith("\t0.144"),
+      f"a claim not holding, 0.83 to 1.07 against above 1.25: {m!r}")
+step.update(verdict="as expected", ratio=0.97, interval=[0.93, 1.10],
+            expect={"relation": "between", "bounds": [0.67, 1.5]})
+m = judge.lesson_margin("vmm", step)
+check(m is not None and m.endswith("\t0.267"), f"between 0.67 and 1.5, 0.93 to 1.10: {m!r}")
+step.update(expect={"relation": "note_has", "note": "x"})
+check(judge.lesson_margin("runtime", step) is None, "a note compares no figures: no margin")
 print(f"judge: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -144,6 +144,8 @@ int gt_lesson_load(gt_lesson *l, const char *path, gt_err *err);
 int gt_lessons_load_dir(const char *dir, gt_lesson *out, int max, gt_err *err);
 /* The lesson named 'name' among l[0..n), or NULL. */
 const gt_lesson *gt_lesson_find(const gt_lesson *l, int n, const char *name);
+/* A relation as a lesson file names it ("above", "between", "note_has" ...). */
+const char *gt_relation_name(gt_relation r);
 
 typedef enum {
     GT_VERDICT_WAIT,        /* not enough samples yet, or too close so far */

@@ -192,12 +192,22 @@ static int parse_ref(const char *name, const char *text, json_t *o, const gt_les
     return 0;
 }
 
+/* The relations, as a lesson file names them. */
+static const char *const rels[] = {
+    [GT_REL_ABOVE] = "above", [GT_REL_BELOW] = "below", [GT_REL_BETWEEN] = "between",
+    [GT_REL_CEIL_ABOVE] = "ceiling_above", [GT_REL_CEIL_BELOW] = "ceiling_below",
+    [GT_REL_NOTE] = "note_has", [GT_REL_MARKED] = "marked_above",
+};
+
+const char *gt_relation_name(gt_relation r)
+{
+    return (unsigned)r < GT_ARRAY_LEN(rels) ? rels[r] : "?";
+}
+
 /* "expect" of the step st (its experiment and configs) into x. */
 static int parse_expect(const char *name, const char *text, json_t *o, const gt_lesson_step *st,
                         gt_lesson_expect *x, comp *at, int n, gt_err *err)
 {
-    static const char *const rels[] = {"above", "below", "between", "ceiling_above",
-                                       "ceiling_below", "note_has", "marked_above"};
     const char *metric = json_string_value(json_object_get(o, "metric"));
     json_t *v;
     int found = -1;

@@ -28,6 +28,23 @@ static bool same_configs(const gt_lesson_step *a, const gt_lesson_step *b)
     return true;
 }
 
+/* What a step's verdict checked, on this device: the relation and its
+ * bound(s), on the scale of "ratio" and "interval" (a share of the
+ * ceiling for the ceiling relations), or the text a set-up note must hold. */
+static json_t *expect_json(const gt_lesson_expect *x)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "relation", json_string(gt_relation_name(x->rel)));
+    if (x->rel == GT_REL_NOTE)
+        json_object_set_new(o, "note", json_string(x->note));
+    else if (x->rel == GT_REL_BETWEEN)
+        json_object_set_new(o, "bounds", json_pack("[ff]", x->lo, x->hi));
+    else
+        json_object_set_new(o, "bounds", json_pack("[f]", x->lo));
+    return o;
+}
+
 int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
                     const gt_recording *rec)
 {
@@ -179,6 +196,7 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             json_object_set_new(o, "ratio", isfinite(v.ratio) ? json_real(v.ratio) : json_null());
             json_object_set_new(o, "interval", isfinite(v.lo) ?
                                 json_pack("[ff]", v.lo, v.hi) : json_null());
+            json_object_set_new(o, "expect", expect_json(&st->claim.expect));
             json_array_append_new(steps, o);
         } else if (html) {
             static const char *const cls[] = {
