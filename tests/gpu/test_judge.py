@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """make test: how the GPU suite judges a timing against its reference
-(tests/gpu/judge.py), on the per-process figures of real runs
-(tests/data/judge-h100.json) and on made-up ones, without a GPU.
+(tests/gpu/judge.py) and a streams timeline against its engines' work
+(tests/gpu/check_batch.py), on the figures of real runs
+(tests/data/judge-h100.json, streams-h100.json) and on made-up ones,
+without a GPU.
 Prints "ok ..." or "FAIL ..." a check, then "judge: N passed, M failed"."""
 import json
 import os
@@ -80,5 +82,17 @@ m = judge.lesson_margin("vmm", step)
 check(m is not None and m.endswith("\t0.267"), f"between 0.67 and 1.5, 0.93 to 1.10: {m!r}")
 step.update(expect={"relation": "note_has", "note": "x"})
 check(judge.lesson_margin("runtime", step) is None, "a note compares no figures: no margin")
+# The streams timeline's bound (check_batch.check_streams) on a real run
+# whose serial run a transient slowed and whose kernels overlap: no fault;
+# the same run reported to end in half its time: caught.
+import check_batch  # noqa: E402
+st = json.load(open(os.path.join(HERE, "..", "data", "streams-h100.json")))
+run, dev = st["run"], st["device"]
+probs = check_batch.check_streams(run, run["config"], dev)
+check(not probs, f"streams, 8 streams, serial slowed to 11 ms: no fault ({probs})")
+run["timeline"]["streams_s"] /= 2
+probs = check_batch.check_streams(run, run["config"], dev)
+check(any("beats the bound" in p for p in probs),
+      f"streams, the streams run reported at half its time: caught ({probs[:1]})")
 print(f"judge: {passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
