@@ -427,6 +427,23 @@ static void test_not_regular(void **state)
                                  "must be a regular file");
 }
 
+/* Each relation's name is the one a lesson file uses for it (the batch
+ * JSON's "expect" gives it): distinct, and read back by the parser. */
+static void test_relation_names(void **state)
+{
+    static gt_lesson l;
+    (void)state;
+    for (int i = GT_REL_ABOVE; i <= GT_REL_MARKED; i++) {
+        assert_string_not_equal(gt_relation_name((gt_relation)i), "?");
+        for (int j = GT_REL_ABOVE; j < i; j++)
+            assert_string_not_equal(gt_relation_name((gt_relation)i),
+                                    gt_relation_name((gt_relation)j));
+    }
+    assert_string_equal(gt_relation_name((gt_relation)99), "?");
+    parse_ok(&l, good);
+    assert_string_equal(gt_relation_name(l.step[0].claim.expect.rel), "above");
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
@@ -434,7 +451,7 @@ int main(void)
         cmocka_unit_test(test_shipped), cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_peers), cmocka_unit_test(test_not_regular),
         cmocka_unit_test(test_note), cmocka_unit_test(test_verdict_near_threshold),
-        cmocka_unit_test(test_disturbed),
+        cmocka_unit_test(test_disturbed), cmocka_unit_test(test_relation_names),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
 }
