@@ -98,8 +98,9 @@ void ui_lesson_tick(ui *u)
     runs[u->step_cfg] = &u->cur;
     if (u->step_cfg == 1 && on_script(u, &u->prev, 0))
         runs[0] = &u->prev;
-    /* Live, a clear case is judged from the first GT_LESSON_FIRST samples
-     * of the running configuration; a recording's from its own 'need'. */
+    /* Live, a case clear with room to spare (lesson.h) is judged from the
+     * first GT_LESSON_FIRST samples of the running configuration; a
+     * recording's from its own 'need'. */
     gt_lesson_verdict(st, runs, &u->props,
                       u->rec || need(u) < GT_LESSON_FIRST ? need(u) : GT_LESSON_FIRST,
                       u->rec || gt_run_count(&u->cur) >= need(u) * GT_LESSON_ROUNDS, &u->verdict);

@@ -351,7 +351,8 @@ static void spread_of(gt_run *r, const gt_lesson_step *st, int c, int n, double 
 /* Near the threshold: a ratio whose interval holds it is no verdict but
  * "too close so far" (more samples wanted), then, at the end, "too close
  * to call here" with both figures; the same ratio with a tight spread is
- * decided; the same samples give the same interval. */
+ * decided; the same samples give the same interval; a first look decides
+ * only with room to spare. */
 static void test_verdict_near_threshold(void **s)
 {
     static gt_lesson l;
@@ -401,6 +402,34 @@ static void test_verdict_near_threshold(void **s)
     spread_of(&a, &l.step[0], 0, 400, 0.016, 0.3);
     spread_of(&b, &l.step[0], 1, 400, 0.010, 0.3);
     gt_lesson_verdict(&l.step[0], runs, &p, 20, false, &v);
+    assert_int_equal(v.kind, GT_VERDICT_YES);
+    gt_run_free(&a);
+    gt_run_free(&b);
+
+    /* a first look (5 of 20 samples, more to come): 1.8x +-8% clears
+     * 1.5x, but by less than its interval's width: more samples; the
+     * same 5 as the last ones, or spread +-1%, decide */
+    spread_of(&a, &l.step[0], 0, 5, 0.018, 0.08);
+    spread_of(&b, &l.step[0], 1, 5, 0.010, 0.08);
+    gt_lesson_verdict(&l.step[0], runs, &p, 5, false, &v);
+    assert_int_equal(v.kind, GT_VERDICT_WAIT);
+    assert_true(v.more);
+    assert_true(v.lo > 1.5 && v.lo - (v.hi - v.lo) < 1.5);
+    assert_non_null(strstr(v.text, "measuring: close on a first look: pinned "));
+    gt_lesson_verdict(&l.step[0], runs, &p, 5, true, &v);
+    assert_int_equal(v.kind, GT_VERDICT_YES);
+    gt_run_free(&a);
+    gt_run_free(&b);
+    spread_of(&a, &l.step[0], 0, 5, 0.018, 0.01);
+    spread_of(&b, &l.step[0], 1, 5, 0.010, 0.01);
+    gt_lesson_verdict(&l.step[0], runs, &p, 5, false, &v);
+    assert_int_equal(v.kind, GT_VERDICT_YES);
+    gt_run_free(&a);
+    gt_run_free(&b);
+    /* ... and once the step's 20 samples are in, the +-8% decides */
+    spread_of(&a, &l.step[0], 0, 20, 0.018, 0.08);
+    spread_of(&b, &l.step[0], 1, 20, 0.010, 0.08);
+    gt_lesson_verdict(&l.step[0], runs, &p, 5, false, &v);
     assert_int_equal(v.kind, GT_VERDICT_YES);
     gt_run_free(&a);
     gt_run_free(&b);

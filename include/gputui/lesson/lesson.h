@@ -163,7 +163,9 @@ typedef struct gt_verdict {
 } gt_verdict;
 
 /* Live, a step is first judged on GT_LESSON_FIRST samples a series (or
- * its "samples", if fewer): a clear case needs no more. Then it is measured
+ * its "samples", if fewer): a case clear by more than its interval's
+ * width needs no more (fewer samples than "samples", the verdict asks
+ * that room of any interval while more are to come). Then it is measured
  * in rounds of its samples, its configurations in turn (A B A B ...), until
  * the interval clears the threshold or this many rounds have been taken.
  * A recording's samples are judged once. */
