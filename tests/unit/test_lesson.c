@@ -348,6 +348,21 @@ static void spread_of(gt_run *r, const gt_lesson_step *st, int c, int n, double 
     }
 }
 
+/* The verdict of step st (config 1 against config 2) on n samples a
+ * side, a's around sa and b's around sb seconds, each spread +-spread. */
+static void pair_verdict(const gt_lesson_step *st, const gt_devprops *p, int n, double sa,
+                         double sb, double spread, uint64_t need, bool final, gt_verdict *v)
+{
+    gt_run a, b;
+    gt_run *runs[2] = {&a, &b};
+
+    spread_of(&a, st, 0, n, sa, spread);
+    spread_of(&b, st, 1, n, sb, spread);
+    gt_lesson_verdict(st, runs, p, need, final, v);
+    gt_run_free(&a);
+    gt_run_free(&b);
+}
+
 /* Near the threshold: a ratio whose interval holds it is no verdict but
  * "too close so far" (more samples wanted), then, at the end, "too close
  * to call here" with both figures; the same ratio with a tight spread is
@@ -356,17 +371,16 @@ static void spread_of(gt_run *r, const gt_lesson_step *st, int c, int n, double 
 static void test_verdict_near_threshold(void **s)
 {
     static gt_lesson l;
-    gt_run a, b;
-    gt_run *runs[2] = {&a, &b};
+    const gt_lesson_step *st = &l.step[0];
+    gt_run a;
+    gt_run *runs[2] = {&a, NULL};
     gt_devprops p;
     gt_verdict v, again;
     (void)s;
     parse_ok(&l, good);
     props(&p);
     /* pinned 1.6x pageable (threshold 1.5x), each spread +-30% over 20 samples */
-    spread_of(&a, &l.step[0], 0, 20, 0.016, 0.3);
-    spread_of(&b, &l.step[0], 1, 20, 0.010, 0.3);
-    gt_lesson_verdict(&l.step[0], runs, &p, 20, false, &v);
+    pair_verdict(st, &p, 20, 0.016, 0.010, 0.3, 20, false, &v);
     assert_int_equal(v.kind, GT_VERDICT_WAIT);
     assert_true(v.more);
     assert_true(v.lo < 1.5 && v.hi > 1.5);
@@ -374,7 +388,7 @@ static void test_verdict_near_threshold(void **s)
     assert_non_null(strstr(v.text, "measuring: too close so far: pinned 6.7 GB/s vs pageable "
                                    "4.2 GB/s, 1.60x (95%: "));
     assert_non_null(strstr(v.text, "expected above 1.5x; taking more samples"));
-    gt_lesson_verdict(&l.step[0], runs, &p, 20, true, &again);
+    pair_verdict(st, &p, 20, 0.016, 0.010, 0.3, 20, true, &again);
     assert_int_equal(again.kind, GT_VERDICT_CLOSE);
     assert_false(again.more);
     assert_string_equal(gt_verdict_name(again.kind), "too close to call here");
@@ -382,62 +396,35 @@ static void test_verdict_near_threshold(void **s)
                                        "4.2 GB/s, 1.60x (95%: "));
     assert_true(again.lo == v.lo && again.hi == v.hi);     /* deterministic */
     /* the same 1.6x, spread +-2%: decided at once */
-    gt_run_free(&a);
-    gt_run_free(&b);
-    spread_of(&a, &l.step[0], 0, 20, 0.016, 0.02);
-    spread_of(&b, &l.step[0], 1, 20, 0.010, 0.02);
-    gt_lesson_verdict(&l.step[0], runs, &p, 20, false, &v);
+    pair_verdict(st, &p, 20, 0.016, 0.010, 0.02, 20, false, &v);
     assert_int_equal(v.kind, GT_VERDICT_YES);
     assert_true(v.lo > 1.5);
     /* far below the threshold with the wide spread: decided too (no) */
-    gt_run_free(&a);
-    gt_run_free(&b);
-    spread_of(&a, &l.step[0], 0, 20, 0.010, 0.3);
-    spread_of(&b, &l.step[0], 1, 20, 0.010, 0.3);
-    gt_lesson_verdict(&l.step[0], runs, &p, 20, false, &v);
+    pair_verdict(st, &p, 20, 0.010, 0.010, 0.3, 20, false, &v);
     assert_int_equal(v.kind, GT_VERDICT_NO);
     /* more samples narrow the interval: 1.6x with +-30% over 400 each decides */
-    gt_run_free(&a);
-    gt_run_free(&b);
-    spread_of(&a, &l.step[0], 0, 400, 0.016, 0.3);
-    spread_of(&b, &l.step[0], 1, 400, 0.010, 0.3);
-    gt_lesson_verdict(&l.step[0], runs, &p, 20, false, &v);
+    pair_verdict(st, &p, 400, 0.016, 0.010, 0.3, 20, false, &v);
     assert_int_equal(v.kind, GT_VERDICT_YES);
-    gt_run_free(&a);
-    gt_run_free(&b);
 
     /* a first look (5 of 20 samples, more to come): 1.8x +-8% clears
      * 1.5x, but by less than its interval's width: more samples; the
      * same 5 as the last ones, or spread +-1%, decide */
-    spread_of(&a, &l.step[0], 0, 5, 0.018, 0.08);
-    spread_of(&b, &l.step[0], 1, 5, 0.010, 0.08);
-    gt_lesson_verdict(&l.step[0], runs, &p, 5, false, &v);
+    pair_verdict(st, &p, 5, 0.018, 0.010, 0.08, 5, false, &v);
     assert_int_equal(v.kind, GT_VERDICT_WAIT);
     assert_true(v.more);
     assert_true(v.lo > 1.5 && v.lo - (v.hi - v.lo) < 1.5);
     assert_non_null(strstr(v.text, "measuring: close on a first look: pinned "));
-    gt_lesson_verdict(&l.step[0], runs, &p, 5, true, &v);
+    pair_verdict(st, &p, 5, 0.018, 0.010, 0.08, 5, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_YES);
-    gt_run_free(&a);
-    gt_run_free(&b);
-    spread_of(&a, &l.step[0], 0, 5, 0.018, 0.01);
-    spread_of(&b, &l.step[0], 1, 5, 0.010, 0.01);
-    gt_lesson_verdict(&l.step[0], runs, &p, 5, false, &v);
+    pair_verdict(st, &p, 5, 0.018, 0.010, 0.01, 5, false, &v);
     assert_int_equal(v.kind, GT_VERDICT_YES);
-    gt_run_free(&a);
-    gt_run_free(&b);
     /* ... and once the step's 20 samples are in, the +-8% decides */
-    spread_of(&a, &l.step[0], 0, 20, 0.018, 0.08);
-    spread_of(&b, &l.step[0], 1, 20, 0.010, 0.08);
-    gt_lesson_verdict(&l.step[0], runs, &p, 5, false, &v);
+    pair_verdict(st, &p, 20, 0.018, 0.010, 0.08, 5, false, &v);
     assert_int_equal(v.kind, GT_VERDICT_YES);
-    gt_run_free(&a);
-    gt_run_free(&b);
 
     /* the ceiling: 53.7 GB/s of 63.0 = 85% against 70%, spread +-25%:
      * its interval holds 70% */
     spread_of(&a, &l.step[1], 0, 5, 0.00125, 0.25);
-    runs[0] = &a;
     gt_lesson_verdict(&l.step[1], runs, &p, 5, true, &v);
     assert_int_equal(v.kind, GT_VERDICT_CLOSE);
     assert_non_null(strstr(v.text, "too close to call here: H2D 53.7 GB/s = 85% of PCIe Gen5 "
