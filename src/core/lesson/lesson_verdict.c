@@ -142,6 +142,7 @@ static void judge(const gt_lesson_step *st, double lo, double hi, bool pct, bool
     int at = side_of_bounds(&st->claim.expect, lo, hi);
     char iv[64] = "";
     double w = hi - lo;
+    bool room = at < 0 || !first || side_of_bounds(&st->claim.expect, lo - w, hi + w) == at;
 
     v->lo = lo;
     v->hi = hi;
@@ -149,18 +150,12 @@ static void judge(const gt_lesson_step *st, double lo, double hi, bool pct, bool
         snprintf(iv, sizeof iv, " (95%%: %.0f%% to %.0f%%)", 100 * lo, 100 * hi);
     else if (hi > lo)
         snprintf(iv, sizeof iv, " (95%%: %.2fx to %.2fx)", lo, hi);
-    if (at < 0 && !final) {
+    if ((at < 0 || !room) && !final) {
         v->kind = GT_VERDICT_WAIT;
         v->more = true;
-        snprintf(v->text, sizeof v->text, "measuring: too close so far: %s%s, expected %s; "
-                 "taking more samples", text, iv, want);
-        return;
-    }
-    if (at >= 0 && first && !final && side_of_bounds(&st->claim.expect, lo - w, hi + w) != at) {
-        v->kind = GT_VERDICT_WAIT;
-        v->more = true;
-        snprintf(v->text, sizeof v->text, "measuring: close on a first look: %s%s, expected %s; "
-                 "taking more samples", text, iv, want);
+        snprintf(v->text, sizeof v->text, "measuring: %s: %s%s, expected %s; taking more "
+                 "samples", at < 0 ? "too close so far" : "close on a first look", text, iv,
+                 want);
         return;
     }
     v->kind = at < 0 ? GT_VERDICT_CLOSE : at ? GT_VERDICT_YES : GT_VERDICT_NO;
