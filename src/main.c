@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "gputui/base/port.h"
+#include "gputui/base/out.h"
 #include "gputui/report/batch.h"
 #include "gputui/record/bundle.h"
 #include "gputui/input/cli.h"
@@ -82,26 +83,26 @@ static int version(void)
     gt_bundle b;
     const char *var = NULL, *env = gt_bundle_env(&var);
 
-    printf("gputui %s (recording format %d.%d)\n", GT_VERSION, GT_REC_MAJOR, GT_REC_MINOR);
+    fprintf(gt_stdout(), "gputui %s (recording format %d.%d)\n", GT_VERSION, GT_REC_MAJOR, GT_REC_MINOR);
 #if GT_WITH_CUDA
-    printf("build: GPU back-end, CUDA runtime %d.%d (%s), kernels for sm %s and PTX\n",
+    fprintf(gt_stdout(), "build: GPU back-end, CUDA runtime %d.%d (%s), kernels for sm %s and PTX\n",
            gt_cuda_runtime_version / 1000, gt_cuda_runtime_version % 1000 / 10, GT_CUDART_LINK,
            GT_GPU_ARCH);
-    printf("other programs on the GPU: NVML's process list and per-process utilisation; "
+    fprintf(gt_stdout(), "other programs on the GPU: NVML's process list and per-process utilisation; "
            "their copies from NVML PCIe throughput (nvmlDeviceGetPcieThroughput, 20 ms a "
            "direction) in quiet windows; GPM is not read (on an H200 its PCIe and DRAM "
            "metrics read 0 over 1-20 ms)\n");
 #else
-    printf("build: replay viewer, built without the CUDA toolkit (recordings, compare, "
+    fprintf(gt_stdout(), "build: replay viewer, built without the CUDA toolkit (recordings, compare, "
            "lessons)\n");
-    printf("other programs on the GPU: not looked for (no GPU here)\n");
+    fprintf(gt_stdout(), "other programs on the GPU: not looked for (no GPU here)\n");
 #endif
     gt_bundle_find(&b, gt_port_exe_dir(path, sizeof path));
     if (b.n)
-        printf("data: %s (%s): recordings of %s\n", b.dir, env ? var :
+        fprintf(gt_stdout(), "data: %s (%s): recordings of %s\n", b.dir, env ? var :
                "beside the binary", gt_bundle_models(&b, models, sizeof models));
     else
-        printf("data: no recordings found in %s (%s)\n", b.dir[0] ? b.dir : "BIN/../share/gputui",
+        fprintf(gt_stdout(), "data: no recordings found in %s (%s)\n", b.dir[0] ? b.dir : "BIN/../share/gputui",
                env ? var : "beside the binary; GPUTUI_DATA=DIR "
                "names another place");
     return GT_EXIT_OK;
@@ -143,28 +144,28 @@ static int list_devices(const gt_backend *be)
 
     gt_err_clear(&err);
     if (!be) {
-        fprintf(stderr, "gputui: --list-devices: %s; here, %s\n", NO_CUDA,
+        fprintf(gt_stderr(), "gputui: --list-devices: %s; here, %s\n", NO_CUDA,
                 without_gpu(&(gt_cli){.mode = GT_MODE_LIST}, NULL));
         return GT_EXIT_USAGE;
     }
     if (be->device_count(&n, &err)) {
-        fprintf(stderr, "gputui: %s; %s, %s\n", err.msg, meanwhile(err.msg),
+        fprintf(gt_stderr(), "gputui: %s; %s, %s\n", err.msg, meanwhile(err.msg),
                 without_gpu(&(gt_cli){.mode = GT_MODE_LIST}, NULL));
         return GT_EXIT_FAIL;
     }
     for (int i = 0; i < n; i++) {
         gt_devprops p;
         if (be->query(i, &p, &err)) {
-            fprintf(stderr, "gputui: device %d: %s\n", i, err.msg);
+            fprintf(gt_stderr(), "gputui: device %d: %s\n", i, err.msg);
             continue;
         }
-        gt_report_device_line(stdout, &p);
+        gt_report_device_line(gt_stdout(), &p);
         if (i == n - 1 && n > 1) {
             gt_topo_line lines[GT_MAX_DEVICES * GT_MAX_DEVICES + 12];
             int k = gt_topo_lines(&p.topo, -1, lines, (int)GT_ARRAY_LEN(lines));
-            printf("topology:\n");
+            fprintf(gt_stdout(), "topology:\n");
             for (int l = 0; l < k; l++)
-                printf("%s\n", lines[l]);
+                fprintf(gt_stdout(), "%s\n", lines[l]);
         }
     }
     be->close();
@@ -181,15 +182,15 @@ static int fleet(const gt_cli *cli)
 
     gt_err_clear(&err);
     if (gt_fleet_load(cli->fleet, cli->nfleet, &cards, &n, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return GT_INSPECT_EXIT_NORUN;
     }
     outliers = gt_fleet_judge(cards, n);
-    rc = gt_fleet_print(stdout, cli->format, cards, n) || fflush(stdout) ? GT_INSPECT_EXIT_NORUN
+    rc = gt_fleet_print(gt_stdout(), cli->format, cards, n) || fflush(gt_stdout()) ? GT_INSPECT_EXIT_NORUN
          : outliers ? GT_INSPECT_EXIT_FAIL : gt_fleet_busy(cards, n) ? GT_INSPECT_EXIT_BUSY
          : GT_INSPECT_EXIT_PASS;
     if (rc == GT_INSPECT_EXIT_NORUN)
-        fprintf(stderr, "gputui: --fleet: cannot write the table\n");
+        fprintf(gt_stderr(), "gputui: --fleet: cannot write the table\n");
     free(cards);
     return rc;
 }
@@ -203,7 +204,7 @@ static int replay(const gt_cli *cli, gt_ui_source *src)
 
     gt_err_clear(&err);
     if (gt_engine_start(&src->eng, gt_replay_backend(src->rec), 0, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return GT_EXIT_FAIL;
     }
     if (cli->mode == GT_MODE_BATCH)
@@ -227,17 +228,17 @@ static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
 
     gt_err_clear(&err);
     if (!strcmp(cli->replay, "-") && isatty(STDIN_FILENO)) {
-        fprintf(stderr, "gputui: --replay -: standard input is a terminal; pipe the recording "
+        fprintf(gt_stderr(), "gputui: --replay -: standard input is a terminal; pipe the recording "
                 "into it (ssh SERVER tail -c +1 -F FILE.partial | gputui --replay - --follow)\n");
         return GT_EXIT_USAGE;
     }
     if (gt_follow_open(&f, cli->replay, rec, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return err.code;
     }
     if (!strcmp(cli->replay, "-")) {
         if ((tty = open("/dev/tty", O_RDWR)) < 0 || dup2(tty, STDIN_FILENO) < 0) {
-            fprintf(stderr, "gputui: --replay - --follow reads the keys from /dev/tty: %s\n",
+            fprintf(gt_stderr(), "gputui: --replay - --follow reads the keys from /dev/tty: %s\n",
                     strerror(errno));
             goto out;
         }
@@ -250,7 +251,7 @@ static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
             break;
         if (gt_follow_stopped(f)) {
             gt_ui_term_close();
-            fprintf(stderr, "gputui: --replay %s: %s, before its first configuration\n",
+            fprintf(gt_stderr(), "gputui: --replay %s: %s, before its first configuration\n",
                     cli->replay, gt_follow_status(f, gt_now(), status, sizeof status));
             goto out;
         }
@@ -264,7 +265,7 @@ static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
     }
     if (gt_signal_caught) {
         gt_ui_term_close();
-        fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+        fprintf(gt_stderr(), "gputui: stopped by signal %d\n", (int)gt_signal_caught);
         rc = 128 + (int)gt_signal_caught;
         goto out;
     }
@@ -304,7 +305,7 @@ static gt_lesson *lessons_load(const gt_cli *cli, const gt_bundle *b, gt_ui_sour
         src->nlessons = n;
     }
     if ((cli->lesson || cli->mode == GT_MODE_LESSONS) && n < 0) {
-        fprintf(stderr, "gputui: %s\n", why);
+        fprintf(gt_stderr(), "gputui: %s\n", why);
         *rc = GT_EXIT_FAIL;
     } else if (cli->lesson && !(src->start = gt_lesson_find(l, n, cli->lesson))) {
         size_t off = 0;
@@ -312,7 +313,7 @@ static gt_lesson *lessons_load(const gt_cli *cli, const gt_bundle *b, gt_ui_sour
         for (int i = 0; i < n; i++)
             off += (size_t)snprintf(names + off, off < sizeof names ? sizeof names - off : 0,
                                     "%s%s", i ? ", " : "", l[i].name);
-        fprintf(stderr, "gputui: --lesson: unknown lesson '%s' (allowed: %s)\n", cli->lesson,
+        fprintf(gt_stderr(), "gputui: --lesson: unknown lesson '%s' (allowed: %s)\n", cli->lesson,
                 names);
         *rc = GT_EXIT_USAGE;
     }
@@ -325,7 +326,7 @@ static bool only_inspection(const gt_recording *rec)
     if (rec->ncfg)
         return false;
     gt_ui_term_close();
-    fprintf(stderr, "gputui: %s holds an inspection and no configuration to replay: "
+    fprintf(gt_stderr(), "gputui: %s holds an inspection and no configuration to replay: "
             "gputui --batch --inspect --replay %s prints its card\n", rec->path, rec->path);
     return true;
 }
@@ -369,14 +370,14 @@ static int load_named(const gt_bundle *b, const char *opt, const char *name, boo
 
     gt_err_clear(&err);
     if (gt_bundle_resolve(b, name, path, sizeof path, msg, sizeof msg)) {
-        fprintf(stderr, "gputui: %s: %s\n", opt, msg);
+        fprintf(gt_stderr(), "gputui: %s: %s\n", opt, msg);
         return GT_EXIT_USAGE;
     }
     if (screen)                 /* the TUI's first frame, while it is read */
         gt_ui_loading(path);
     if (read_recording(path, rec, rd, cli, src, &err)) {
         gt_ui_term_close();
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return GT_EXIT_FAIL;
     }
     if (configs && only_inspection(rec)) {
@@ -417,12 +418,13 @@ int main(int argc, char **argv)
     gt_err_clear(&err);
     memset(&src, 0, sizeof src);
     if (gt_cli_parse(argc, argv, &cli, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return err.code;
     }
+    gt_out_set_kind(cli.format == GT_FMT_JSON ? GT_OUT_JSON : GT_OUT_TEXT);
     switch (cli.mode) {
     case GT_MODE_HELP:
-        gt_options_usage(stdout);
+        gt_options_usage(gt_stdout());
         return GT_EXIT_OK;
     case GT_MODE_VERSION:
         return version();
@@ -440,7 +442,7 @@ int main(int argc, char **argv)
     lessons = lessons_load(&cli, &bundle, &src, &rc);
     if (rc || cli.mode == GT_MODE_LESSONS) {
         if (!rc)
-            gt_lessons_print(stdout, src.lessons, src.nlessons);
+            gt_lessons_print(gt_stdout(), src.lessons, src.nlessons);
         free(lessons);
         return rc;
     }
@@ -452,7 +454,7 @@ int main(int argc, char **argv)
                              &cmp, tui ? &src.cmp_reader : NULL, &cli, &src)))
             goto done;
         if (gt_recording_warning(&cmp, warn, sizeof warn)[0])
-            fprintf(stderr, "gputui: %s\n", warn);
+            fprintf(gt_stderr(), "gputui: %s\n", warn);
         src.compare = &cmp;
         if (cli.ncompare == 2) {
             if ((rc = load_named(&bundle, "--compare", cli.compare[0], true, tui, &rec,
@@ -461,9 +463,9 @@ int main(int argc, char **argv)
                 goto done;
             }
             if (cli.mode == GT_MODE_BATCH) {
-                rc = gt_compare_report(stdout, cli.format, &rec, &cmp) ? GT_EXIT_FAIL : GT_EXIT_OK;
+                rc = gt_compare_report(gt_stdout(), cli.format, &rec, &cmp) ? GT_EXIT_FAIL : GT_EXIT_OK;
                 if (rc)
-                    fprintf(stderr, "gputui: cannot write the comparison\n");
+                    fprintf(gt_stderr(), "gputui: cannot write the comparison\n");
             } else {
                 snprintf(why, sizeof why, "COMPARE A (%s):", cli.compare[0]);
                 src.rec = &rec;
@@ -504,7 +506,7 @@ int main(int argc, char **argv)
     if (cli.pairs && be) {
         int n;
         if (be->device_count(&n, &err)) {      /* no GPU: say what works without one */
-            fprintf(stderr, "gputui: %s; %s, %s\n", err.msg, meanwhile(err.msg),
+            fprintf(gt_stderr(), "gputui: %s; %s, %s\n", err.msg, meanwhile(err.msg),
                     without_gpu(&cli, &bundle));
             rc = GT_EXIT_FAIL;
             goto out;
@@ -520,7 +522,7 @@ int main(int argc, char **argv)
                                           : gt_engine_start(&src.eng, be, cli.device, &err);
     if (started == 1) {         /* quit before the GPU was up */
         if (gt_signal_caught)
-            fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+            fprintf(gt_stderr(), "gputui: stopped by signal %d\n", (int)gt_signal_caught);
         rc = gt_signal_caught ? 128 + (int)gt_signal_caught : GT_EXIT_OK;
         goto out;
     }
@@ -533,10 +535,10 @@ int main(int argc, char **argv)
         if (!fallback) {
             gt_ui_term_close();
             if (err.code != GT_EXIT_USAGE || !be)
-                fprintf(stderr, "gputui: %s; %s, %s\n", err.msg, be ? meanwhile(err.msg) : "here",
+                fprintf(gt_stderr(), "gputui: %s; %s, %s\n", err.msg, be ? meanwhile(err.msg) : "here",
                         without_gpu(&cli, &bundle));
             else
-                fprintf(stderr, "gputui: %s\n", err.msg);
+                fprintf(gt_stderr(), "gputui: %s\n", err.msg);
             rc = cli.inspect ? GT_INSPECT_EXIT_NORUN : err.code ? err.code : GT_EXIT_FAIL;
             goto out;
         }
@@ -544,15 +546,15 @@ int main(int argc, char **argv)
         rc = GT_EXIT_FAIL;
         if (bundle.n == 0) {
             gt_ui_term_close();
-            fprintf(stderr, "gputui: %s\n", err.msg);
-            fprintf(stderr, "gputui: and no bundled recording to replay instead (none in %s)\n",
+            fprintf(gt_stderr(), "gputui: %s\n", err.msg);
+            fprintf(gt_stderr(), "gputui: and no bundled recording to replay instead (none in %s)\n",
                     bundle.dir[0] ? bundle.dir : "share/gputui");
             goto out;
         }
         if (cli.device >= bundle.n) {
             gt_ui_term_close();
-            fprintf(stderr, "gputui: %s\n", err.msg);
-            fprintf(stderr, "gputui: --device %d: the bundled recordings hold devices 0 to %d (%s)\n",
+            fprintf(gt_stderr(), "gputui: %s\n", err.msg);
+            fprintf(gt_stderr(), "gputui: --device %d: the bundled recordings hold devices 0 to %d (%s)\n",
                     cli.device, bundle.n - 1, gt_bundle_models(&bundle, reason, sizeof reason));
             rc = GT_EXIT_USAGE;
             goto out;
@@ -565,13 +567,13 @@ int main(int argc, char **argv)
         if (read_recording(bundle.path[cli.device], &rec, tui ? &src.reader : NULL, &cli, &src,
                            &lerr)) {
             gt_ui_term_close();
-            fprintf(stderr, "gputui: %s\n", err.msg);
-            fprintf(stderr, "gputui: and the bundled recording does not load: %s\n", lerr.msg);
+            fprintf(gt_stderr(), "gputui: %s\n", err.msg);
+            fprintf(gt_stderr(), "gputui: and the bundled recording does not load: %s\n", lerr.msg);
             goto out;
         }
         bool named = short_reason(err.msg, reason, sizeof reason);
         if (lesson)
-            fprintf(stderr, "gputui: %s: lesson %s runs on the bundled %s recording (%s); "
+            fprintf(gt_stderr(), "gputui: %s: lesson %s runs on the bundled %s recording (%s); "
                     "--no-fallback refuses instead\n", be ? reason : "built without the CUDA "
                     "toolkit", cli.lesson, bundle.model[cli.device], bundle.path[cli.device]);
         if (be)

@@ -192,7 +192,8 @@ NOT_PORTABLE = [
     (re.compile(r'#\s*include\s*<(sys/(eventfd|epoll|inotify|syscall|prctl|sysinfo)|linux/|mach-o/|mach/)'),
      'a Linux or Darwin header'),
     (re.compile(r'"/(proc|sys)/'), 'a path of /proc or /sys'),
-    (re.compile(r'\b(renameat2|eventfd|renamex_np|_NSGetExecutablePath)\s*\('), 'a Linux or Darwin call'),
+    (re.compile(r'\b(renameat2|eventfd|renamex_np|_NSGetExecutablePath|fopencookie|funopen)\s*\('),
+     'a Linux or Darwin call'),
     (re.compile(r'__start_|__stop_|section\s*\('), 'a linker section'),
 ]
 
@@ -219,6 +220,25 @@ def check_portable():
                 if rx.search(line):
                     bad.append(f'{path}:{lineno}: {what} ({line.strip()[:60]}): only port.c may')
     check(not bad, 'only src/core/base/port.c names what Linux or macOS alone has', bad)
+
+
+OUT = os.path.join('src', 'core', 'base', 'out.c')
+# What writes to the process's own outputs without a stream of out.h.
+RAW_OUTPUT = {'stdout', 'stderr', 'printf', 'vprintf', 'puts', 'putchar', 'perror'}
+
+
+def check_outputs(syms):
+    """Text leaves gputui through out.h's streams alone: no object of
+    src/core/, src/ui/ or main.c but out.c names stdout or stderr, or calls
+    what writes to them (src/gpu/'s child processes talk over pipes)."""
+    bad = []
+    for src, (_, undefined) in sorted(syms.items()):
+        if src.startswith(os.path.join('src', 'gpu')) or src.startswith('kernels') or src == OUT:
+            continue
+        raw = sorted(undefined & RAW_OUTPUT)
+        if raw:
+            bad.append(f'{src}: {", ".join(raw)}: write through gt_stdout() or gt_stderr() (out.h)')
+    check(not bad, 'text leaves gputui only through out.h (no stdout or stderr named elsewhere)', bad)
 
 
 def check_list():
@@ -252,6 +272,7 @@ def check_list():
 
 def check_files(build, rules, part_rules):
     syms = symbols(build)
+    check_outputs(syms)
     check(len(syms) > 0, f'objects of src/ found in {build}',
           ['build gputui first (make)'] if not syms else ())
     if not syms:

@@ -4,6 +4,7 @@
  * handlers only change UI state and return an outcome (input.c); this
  * loop alone redraws, reconfigures, restarts or quits. */
 #include "gputui/ui.h"
+#include "gputui/base/out.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -197,7 +198,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         if (!u.trace) {
             int e = errno;
             gt_ui_term_close();     /* up when the first frame came before the GPU */
-            fprintf(stderr, "gputui: --trace %s: %s\n", cli->trace, e == EEXIST ?
+            fprintf(gt_stderr(), "gputui: --trace %s: %s\n", cli->trace, e == EEXIST ?
                     "the file exists; give --force to replace it, or another name" : strerror(e));
             if (fd >= 0)
                 close(fd);
@@ -209,7 +210,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         gt_err_clear(&err);
         if (gt_recorder_open(&u.recorder, cli->record, cli->force, &u.props, &err)) {
             gt_ui_term_close();
-            fprintf(stderr, "gputui: %s\n", err.msg);
+            fprintf(gt_stderr(), "gputui: %s\n", err.msg);
             if (u.trace)
                 fclose(u.trace);
             return err.code ? err.code : GT_EXIT_FAIL;
@@ -219,7 +220,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         char msg[400];
         if (gt_experiment_check(u.exp, u.vals, &u.props, msg, sizeof msg)) {
             gt_ui_term_close();
-            fprintf(stderr, "gputui: --%s\n", msg);
+            fprintf(gt_stderr(), "gputui: --%s\n", msg);
             if (u.trace)
                 fclose(u.trace);
             gt_recorder_close(u.recorder, &(gt_err){0});
@@ -228,7 +229,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     }
     u.utf8 = ui_term_utf8();
     if (!ui_term_open()) {
-        fprintf(stderr, "gputui: cannot initialize the terminal (TERM=%s)\n",
+        fprintf(gt_stderr(), "gputui: cannot initialize the terminal (TERM=%s)\n",
                 getenv("TERM") ? getenv("TERM") : "");
         return GT_EXIT_FAIL;
     }
@@ -389,7 +390,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         gt_err err;
         gt_err_clear(&err);
         if (gt_recorder_close(u.recorder, &err)) {
-            fprintf(stderr, "gputui: %s\n", err.msg);
+            fprintf(gt_stderr(), "gputui: %s\n", err.msg);
             rec_failed = true;
         }
     }
@@ -399,11 +400,11 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
     for (int i = 0; i < MAX_EXPS; i++)
         gt_run_free(&u.kept[i]);
     if (u.fatal[0]) {
-        fprintf(stderr, "gputui: %s\n", u.fatal);
+        fprintf(gt_stderr(), "gputui: %s\n", u.fatal);
         return GT_EXIT_FAIL;
     }
     if (gt_signal_caught) {
-        fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+        fprintf(gt_stderr(), "gputui: stopped by signal %d\n", (int)gt_signal_caught);
         return 128 + (int)gt_signal_caught;
     }
     return rec_failed ? GT_EXIT_FAIL : GT_EXIT_OK;

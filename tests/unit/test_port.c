@@ -2,7 +2,8 @@
  * with the system's own call and with that call refused (the fallback a
  * file system or kernel without it gets); the binary's own path; the
  * engine's wake-up; host memory; a PCIe id that is not one; a file-size
- * limit that fails a write instead of killing the process. Built twice:
+ * limit that fails a write instead of killing the process; a stream with
+ * its own writer, and its failure. Built twice:
  * test_port with the system's own calls, test_port_posix with port.c's
  * POSIX fallbacks alone (GT_PORT_POSIX), as a system without them runs. */
 #define _POSIX_C_SOURCE 200809L
@@ -13,6 +14,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +231,45 @@ static void file_size_limit_fails_the_write(void **state)
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 }
 
+/* What a stream with its own writer gave it. */
+static char got[256];
+static size_t ngot;
+static bool refuse;
+
+static long collect(void *cookie, const char *buf, size_t n)
+{
+    assert_ptr_equal(cookie, got);
+    if (refuse) {
+        errno = ENOSPC;
+        return -1;
+    }
+    assert_true(ngot + n < sizeof got);
+    memcpy(got + ngot, buf, n);
+    ngot += n;
+    return (long)n;
+}
+
+static void stream_with_a_writer(void **state)
+{
+    FILE *f;
+    (void)state;
+    ngot = 0;
+    refuse = false;
+    assert_non_null(f = gt_port_write_stream(got, collect));
+    fprintf(f, "%d lines, ", 2);
+    assert_int_equal(gt_port_stream_flush(f), 0);
+    assert_int_equal(ngot, 9);
+    fputs("the second\n", f);
+    assert_int_equal(gt_port_stream_close(f), 0);
+    assert_int_equal(ngot, 20);
+    assert_memory_equal(got, "2 lines, the second\n", 20);
+
+    refuse = true;
+    assert_non_null(f = gt_port_write_stream(got, collect));
+    fputs("a full disk\n", f);
+    assert_int_equal(gt_port_stream_close(f), EOF);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -242,6 +283,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(wake_up),
         cmocka_unit_test(memory_and_pci),
         cmocka_unit_test_setup_teardown(file_size_limit_fails_the_write, setup, teardown),
+        cmocka_unit_test(stream_with_a_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

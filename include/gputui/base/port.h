@@ -9,12 +9,14 @@
  *   available host memory    /proc/meminfo        (unknown: 0)       (unknown: 0)
  *   PCIe config space        sysfs                (none)             (none)
  *   a file-size limit        SIGXFSZ ignored where the signal exists
+ *   a stream with our writer fopencookie          funopen            open_memstream
  */
 #ifndef GPUTUI_PORT_H
 #define GPUTUI_PORT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Renames from to to unless to exists: 0, or -1 with errno (EEXIST when
  * to exists, and then neither file is touched). The native call first;
@@ -63,5 +65,15 @@ int gt_port_pci_numa_node(const char *bus_id);
 /* A write past a file-size limit (ulimit -f) then fails with EFBIG, which
  * gputui reports like a full disk, instead of killing the process. */
 void gt_port_ignore_file_size_signal(void);
+
+/* A stream for writing whose bytes go to write(cookie, buf, n) as its
+ * buffer flushes; write returns n, or -1 (errno set) and the stream's
+ * error is set. NULL with errno. Close it with gt_port_stream_close (not
+ * fclose): 0, or EOF after a failed write. Where the system has neither
+ * fopencookie nor funopen, the stream is a memory stream whose bytes
+ * reach write when gt_port_stream_flush or the close is called. */
+FILE *gt_port_write_stream(void *cookie, long (*write)(void *cookie, const char *buf, size_t n));
+int gt_port_stream_flush(FILE *f);
+int gt_port_stream_close(FILE *f);
 
 #endif

@@ -314,3 +314,128 @@ void gt_port_ignore_file_size_signal(void)
     signal(SIGXFSZ, SIG_IGN);
 #endif
 }
+
+/* ---- a stream with our own writer ---- */
+
+typedef long (*writer_fn)(void *, const char *, size_t);
+
+#if PORT_LINUX || PORT_DARWIN
+typedef struct {
+    void *cookie;
+    writer_fn write;
+} cookie_stream;
+
+#if PORT_LINUX
+static ssize_t cs_write(void *c, const char *buf, size_t n)
+{
+    cookie_stream *s = c;
+    return s->write(s->cookie, buf, n);
+}
+#else
+static int cs_write(void *c, const char *buf, int n)
+{
+    cookie_stream *s = c;
+    return (int)s->write(s->cookie, buf, (size_t)n);
+}
+#endif
+
+static int cs_close(void *c)
+{
+    free(c);
+    return 0;
+}
+
+FILE *gt_port_write_stream(void *cookie, writer_fn write)
+{
+    cookie_stream *s = malloc(sizeof *s);
+    FILE *f;
+
+    if (!s)
+        return NULL;
+    s->cookie = cookie;
+    s->write = write;
+#if PORT_LINUX
+    f = fopencookie(s, "w", (cookie_io_functions_t){.write = cs_write, .close = cs_close});
+#else
+    f = funopen(s, NULL, cs_write, NULL, cs_close);
+#endif
+    if (!f)
+        free(s);
+    return f;
+}
+
+int gt_port_stream_flush(FILE *f)
+{
+    return fflush(f);
+}
+
+int gt_port_stream_close(FILE *f)
+{
+    return fclose(f);
+}
+#else
+/* A memory stream; its new bytes go to the writer when asked. */
+#define MEM_STREAMS 16
+static struct mem_stream {
+    FILE *f;
+    char *buf;
+    size_t size, sent;
+    void *cookie;
+    writer_fn write;
+    bool failed;
+} mem[MEM_STREAMS];
+
+FILE *gt_port_write_stream(void *cookie, writer_fn write)
+{
+    for (int i = 0; i < MEM_STREAMS; i++)
+        if (!mem[i].f) {
+            struct mem_stream *m = &mem[i];
+            memset(m, 0, sizeof *m);
+            if (!(m->f = open_memstream(&m->buf, &m->size)))
+                return NULL;
+            m->cookie = cookie;
+            m->write = write;
+            return m->f;
+        }
+    errno = EMFILE;
+    return NULL;
+}
+
+static struct mem_stream *mem_of(FILE *f)
+{
+    for (int i = 0; i < MEM_STREAMS; i++)
+        if (mem[i].f == f)
+            return &mem[i];
+    return NULL;
+}
+
+int gt_port_stream_flush(FILE *f)
+{
+    struct mem_stream *m = mem_of(f);
+
+    if (fflush(f))
+        return EOF;
+    if (!m)
+        return 0;
+    if (!m->failed && m->size > m->sent) {
+        if (m->write(m->cookie, m->buf + m->sent, m->size - m->sent) < 0)
+            m->failed = true;
+        m->sent = m->size;
+    }
+    return m->failed ? EOF : 0;
+}
+
+int gt_port_stream_close(FILE *f)
+{
+    struct mem_stream *m = mem_of(f);
+    int rc = gt_port_stream_flush(f);
+
+    if (fclose(f))
+        rc = EOF;
+    if (m) {
+        free(m->buf);
+        memset(m, 0, sizeof *m);
+    }
+    return rc;
+}
+#endif

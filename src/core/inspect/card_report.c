@@ -8,6 +8,7 @@
  * index, UUID, name and host. */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/inspect/card.h"
+#include "gputui/base/out.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -125,15 +126,10 @@ int gt_inspect_print_html(FILE *f, const gt_inspect_card *c)
     return gt_html_end(f);
 }
 
+/* A quoted cell of text (out.h guards it), then its separator. */
 static void csv_field(FILE *f, const char *s, bool last)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    gt_csv_cell(f, s, true);
     fputc(last ? '\n' : ',', f);
 }
 

@@ -3,6 +3,7 @@
  * inspection's card. */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/inspect/inspect_run.h"
+#include "gputui/base/out.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,14 +22,14 @@ static int print_card(const gt_cli *cli, const gt_inspect_card *c)
     int rc;
 
     switch (cli->format) {
-    case GT_FMT_JSON: rc = gt_inspect_print_json(stdout, c); break;
-    case GT_FMT_CSV: rc = gt_inspect_print_csv(stdout, c); break;
-    case GT_FMT_PROMETHEUS: rc = gt_inspect_print_prometheus(stdout, c); break;
-    case GT_FMT_HTML: rc = gt_inspect_print_html(stdout, c); break;
-    default: rc = gt_inspect_print_text(stdout, c); break;
+    case GT_FMT_JSON: rc = gt_inspect_print_json(gt_stdout(), c); break;
+    case GT_FMT_CSV: rc = gt_inspect_print_csv(gt_stdout(), c); break;
+    case GT_FMT_PROMETHEUS: rc = gt_inspect_print_prometheus(gt_stdout(), c); break;
+    case GT_FMT_HTML: rc = gt_inspect_print_html(gt_stdout(), c); break;
+    default: rc = gt_inspect_print_text(gt_stdout(), c); break;
     }
-    if (fflush(stdout) || rc) {
-        fprintf(stderr, "gputui: --inspect: cannot write the card\n");
+    if (fflush(gt_stdout()) || rc) {
+        fprintf(gt_stderr(), "gputui: --inspect: cannot write the card\n");
         return GT_INSPECT_EXIT_NORUN;
     }
     return gt_inspect_status(c);
@@ -46,7 +47,7 @@ static int open_recorder(const gt_cli *cli, gt_engine *eng, gt_recorder **rec)
     gt_err_clear(&err);
     gt_engine_props(eng, &p);
     if (gt_recorder_open(rec, cli->record, cli->force, &p, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return err.code == GT_EXIT_USAGE ? GT_EXIT_USAGE : GT_INSPECT_EXIT_NORUN;
     }
     return 0;
@@ -58,7 +59,7 @@ static int close_recorder(gt_recorder *rec)
 
     gt_err_clear(&err);
     if (gt_recorder_close(rec, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return -1;
     }
     return 0;
@@ -103,7 +104,7 @@ static int measure_step(const gt_cli *cli, gt_engine *eng, const gt_experiment *
             return rc;
         if (gt_now() - said >= 5) {
             said = gt_now();
-            fprintf(stderr, "gputui: --inspect: waiting for the GPU to go quiet before %s: "
+            fprintf(gt_stderr(), "gputui: --inspect: waiting for the GPU to go quiet before %s: "
                     "%s, %s (%.0f s of %g)\n", what, st->share.foreign_text[0] ?
                     st->share.foreign_text : "another program",
                     gt_share_foreign_doing(&st->share, doing, sizeof doing), gt_now() - t0,
@@ -112,7 +113,7 @@ static int measure_step(const gt_cli *cli, gt_engine *eng, const gt_experiment *
         gt_run_free(run);
         if (nap()) {
             gt_run_init(run, exp, vals, 0);
-            fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+            fprintf(gt_stderr(), "gputui: stopped by signal %d\n", (int)gt_signal_caught);
             return 128 + (int)gt_signal_caught;
         }
     }
@@ -135,13 +136,13 @@ int gt_inspect_measure(const gt_cli *cli, gt_engine *eng, const gt_backend *be,
     gt_err_clear(&err);
     gt_engine_props(eng, &p);
     if (gt_inspection_start(&in, be, &p, bundle, &err)) {
-        fprintf(stderr, "gputui: --inspect: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: --inspect: %s\n", err.msg);
         return GT_INSPECT_EXIT_NORUN;
     }
     while (gt_inspection_next(in, &exp, vals, &what, &i, &n)) {
         gt_run run;
         if (!cli->format)
-            fprintf(stderr, "gputui: --inspect: %s (%d of %d) ...\n", what, i + 1, n);
+            fprintf(gt_stderr(), "gputui: --inspect: %s (%d of %d) ...\n", what, i + 1, n);
         rc = measure_step(cli, eng, exp, vals, what, rec, &run, &st);
         if (rc > 128) {
             gt_run_free(&run);
@@ -154,7 +155,7 @@ int gt_inspect_measure(const gt_cli *cli, gt_engine *eng, const gt_backend *be,
     }
     if (rc) {
         gt_inspection_free(in);
-        fprintf(stderr, "gputui: --inspect: the measurements did not run (see above)\n");
+        fprintf(gt_stderr(), "gputui: --inspect: the measurements did not run (see above)\n");
         return rc > 128 ? rc : GT_INSPECT_EXIT_NORUN;
     }
     gt_engine_status(eng, &st);
@@ -180,7 +181,7 @@ int gt_inspect_batch(const gt_cli *cli, gt_engine *eng, const gt_backend *be,
     }
     if (rec) {
         if (!(json = gt_inspect_json_write(&f, &c))) {
-            fprintf(stderr, "gputui: --inspect: out of memory\n");
+            fprintf(gt_stderr(), "gputui: --inspect: out of memory\n");
             close_recorder(rec);
             return GT_INSPECT_EXIT_NORUN;
         }
@@ -200,14 +201,14 @@ int gt_inspect_batch_replay(const gt_cli *cli, const gt_recording *rec, const gt
 
     gt_err_clear(&err);
     if (!rec->inspection) {
-        fprintf(stderr, "gputui: --inspect: %s holds no inspection (it was recorded %s)\n",
+        fprintf(gt_stderr(), "gputui: --inspect: %s holds no inspection (it was recorded %s)\n",
                 rec->path, rec->major == 1 && rec->minor < 4 ? "before format 1.4"
                 : "without --inspect");
         return GT_INSPECT_EXIT_NORUN;
     }
     if (gt_inspection_thresholds(&th, bundle, &err) ||
         gt_inspection_replay(rec->inspection, &th, &c, &err)) {
-        fprintf(stderr, "gputui: --inspect: %s: %s\n", rec->path, err.msg);
+        fprintf(gt_stderr(), "gputui: --inspect: %s: %s\n", rec->path, err.msg);
         return GT_INSPECT_EXIT_NORUN;
     }
     return print_card(cli, &c);

@@ -1,5 +1,6 @@
 /* --lesson NAME --batch (lesson_batch.h). */
 #include "gputui/lesson/lesson_batch.h"
+#include "gputui/base/out.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -63,8 +64,8 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         char sub[700];
         snprintf(sub, sizeof sub, "lesson %s, %s %s", l->name, rec ? "replaying" : "live on",
                  rec ? rec->path : props.name);
-        gt_html_begin(stdout, &props, l->title, sub);
-        gt_html_text(stdout, "p", NULL, l->about);
+        gt_html_begin(gt_stdout(), &props, l->title, sub);
+        gt_html_text(gt_stdout(), "p", NULL, l->about);
     } else if (cli->format == GT_FMT_JSON) {
         root = json_object();
         steps = json_array();
@@ -73,10 +74,10 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
         json_object_set_new(root, "device", json_string(props.name));
         json_object_set_new(root, "replayed_from", rec ? json_string(rec->path) : json_null());
     } else {
-        printf("lesson %s: %s\n%s %s%s\n", l->name, l->title, rec ? "replaying" : "live on",
+        fprintf(gt_stdout(), "lesson %s: %s\n%s %s%s\n", l->name, l->title, rec ? "replaying" : "live on",
                props.name, rec ? "" : "");
         if (rec)
-            printf("(recorded in %s)\n", rec->path);
+            fprintf(gt_stdout(), "(recorded in %s)\n", rec->path);
     }
     for (int i = 0; i < l->nsteps; i++) {
         gt_lesson_step here;
@@ -108,7 +109,7 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             gt_run_free(&last[k]);
         have_last = false;
         if (cli->format == GT_FMT_TEXT)
-            printf("\nstep %d/%d: %s\n", i + 1, l->nsteps, st->title);
+            fprintf(gt_stdout(), "\nstep %d/%d: %s\n", i + 1, l->nsteps, st->title);
         /* A device the claim is not about gets its verdict unmeasured. */
         int peers = st->claim.expect.peers;
         bool runnable = (!peers || gt_dp_get(&props, GT_DP_PEERS) >= peers) &&
@@ -117,7 +118,7 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             char msg[400];
             gt_experiment_describe(st->exp, st->vals[c], desc, sizeof desc);
             if (cli->format == GT_FMT_TEXT)
-                printf("  config %d: %s %s\n", c + 1, st->exp->name, desc);
+                fprintf(gt_stdout(), "  config %d: %s %s\n", c + 1, st->exp->name, desc);
             if (gt_experiment_check(st->exp, st->vals[c], &props, msg, sizeof msg)) {
                 snprintf(v.text, sizeof v.text, "cannot tell here: config %d: %s", c + 1, msg);
                 runnable = false;
@@ -147,7 +148,7 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             for (c = 0; c < st->nconfigs; c++) {
                 gt_run more;
                 bool merge = round || reused;
-                fflush(stdout);
+                fflush(gt_stdout());
                 r = gt_batch_measure(cli, eng, st->exp, st->vals[c], (int64_t)want,
                                      merge ? &more : &runs[c], NULL);
                 if (merge) {
@@ -173,7 +174,7 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             if (!v.more)
                 break;
             if (cli->format == GT_FMT_TEXT)
-                printf("  %s\n", v.text);
+                fprintf(gt_stdout(), "  %s\n", v.text);
         }
         if (r > 128) {
             rc = r;
@@ -204,18 +205,18 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
                 [GT_VERDICT_CANNOT] = "cannot", [GT_VERDICT_CLOSE] = "close"};
             char h[300], vc[40];
             snprintf(h, sizeof h, "step %d/%d: %s", i + 1, l->nsteps, st->title);
-            printf("<section class=\"step\" data-step=\"%d\">\n", i + 1);
-            gt_html_text(stdout, "h2", NULL, h);
+            fprintf(gt_stdout(), "<section class=\"step\" data-step=\"%d\">\n", i + 1);
+            gt_html_text(gt_stdout(), "h2", NULL, h);
             for (int k = 0; k < st->claim.nsay; k++)
-                gt_html_text(stdout, "p", NULL, st->claim.say[k]);
+                gt_html_text(gt_stdout(), "p", NULL, st->claim.say[k]);
             snprintf(vc, sizeof vc, "verdict %s", cls[v.kind]);
-            gt_html_text(stdout, "p", vc, v.text);
+            gt_html_text(gt_stdout(), "p", vc, v.text);
             for (int k = 0; k < st->nconfigs; k++)
                 if (have[k] && gt_run_count(have[k]))
-                    gt_html_run(stdout, &props, have[k], html_runs++);
-            printf("</section>\n");
+                    gt_html_run(gt_stdout(), &props, have[k], html_runs++);
+            fprintf(gt_stdout(), "</section>\n");
         } else {
-            printf("  verdict: %s\n", v.text);
+            fprintf(gt_stdout(), "  verdict: %s\n", v.text);
         }
         /* The next step measures the same: it starts from these. */
         have_last = runnable && !r && !rec && i + 1 < l->nsteps &&
@@ -229,13 +230,13 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
     }
     for (int k = 0; have_last && k < GT_LESSON_CONFIGS; k++)
         gt_run_free(&last[k]);
-    if (html && gt_html_end(stdout))
+    if (html && gt_html_end(gt_stdout()))
         rc = rc ? rc : GT_EXIT_FAIL;
     if (root) {
         json_object_set_new(root, "steps", steps);
-        if (json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER))
+        if (json_dumpf(root, gt_stdout(), JSON_INDENT(2) | JSON_PRESERVE_ORDER))
             rc = rc ? rc : GT_EXIT_FAIL;
-        putchar('\n');
+        fputc('\n', gt_stdout());
         json_decref(root);
     }
     return rc;

@@ -1,10 +1,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/report/batch.h"
+#include "gputui/base/out.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gputui/report/report.h"
 #include "gputui/measure/run.h"
@@ -56,11 +58,11 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
         size_t n;
 
         if (gt_signal_caught) {
-            fprintf(stderr, "gputui: stopped by signal %d\n", (int)gt_signal_caught);
+            fprintf(gt_stderr(), "gputui: stopped by signal %d\n", (int)gt_signal_caught);
             return 128 + (int)gt_signal_caught;
         }
         if (poll(&pfd, 1, 100) < 0 && errno != EINTR) {
-            perror("gputui: poll");
+            fprintf(gt_stderr(), "gputui: poll: %s\n", strerror(errno));
             return GT_EXIT_FAIL;
         }
         gt_engine_status(eng, &st);
@@ -79,7 +81,7 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
                 gt_run_add(run, &buf[i]);
             }
         if (st.gen == gen && st.state == GT_ST_DONE) {
-            fprintf(stderr, "gputui: the recording holds no more samples of this configuration\n");
+            fprintf(gt_stderr(), "gputui: the recording holds no more samples of this configuration\n");
             return GT_EXIT_FAIL;
         }
         if (st.gen == gen && st.state == GT_ST_ERROR) {
@@ -87,7 +89,7 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
                 gt_recorder_config(rec, exp, vals, gen, &st.info, st.share.traffic_source,
                                        gt_share_others_text(&st.share, others, sizeof others));
             gt_recorder_error(rec, gen, st.msg);
-            fprintf(stderr, "gputui: %s\n", st.msg);
+            fprintf(gt_stderr(), "gputui: %s\n", st.msg);
             return GT_EXIT_FAIL;
         }
         if (st.gen == gen && st.state != GT_ST_SETUP &&
@@ -96,7 +98,7 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
             uint32_t seq = 0;
             run->info = st.info;
             if (st.share.on && (st.share.others > 0 || st.share.timeouts))
-                fprintf(stderr, "gputui: GPU shared with %d other gputui process%s: waited "
+                fprintf(gt_stderr(), "gputui: GPU shared with %d other gputui process%s: waited "
                         "%.2f ms an iteration for the turn; %llu iterations ran without it "
                         "(samples marked disturbed)\n", st.share.others,
                         st.share.others == 1 ? "" : "es",
@@ -104,19 +106,19 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
                         (unsigned long long)st.share.timeouts);
             if (st.share.foreign) {
                 char doing[96];
-                fprintf(stderr, "gputui: GPU also used by %s (%s%s%s); %llu iterations marked "
+                fprintf(gt_stderr(), "gputui: GPU also used by %s (%s%s%s); %llu iterations marked "
                         "disturbed for it\n", st.share.foreign_text,
                         gt_share_foreign_doing(&st.share, doing, sizeof doing),
                         st.share.traffic_source[0] ? ": " : "", st.share.traffic_source,
                         (unsigned long long)st.share.foreign_disturbed);
             }
             else if (!st.share.users_known && st.share.users_note[0])
-                fprintf(stderr, "gputui: cannot tell whether the GPU is shared (%s)\n",
+                fprintf(gt_stderr(), "gputui: cannot tell whether the GPU is shared (%s)\n",
                         st.share.users_note);
             if (tl && gt_engine_timeline(eng, tl, &seq)) {
                 gt_recorder_timeline(rec, tl);
                 if (gt_run_set_timeline(run, tl))
-                    fprintf(stderr, "gputui: out of memory for the timeline\n");
+                    fprintf(gt_stderr(), "gputui: out of memory for the timeline\n");
             }
             free(tl);
             /* Its teardown completes its calls; recordings keep them. */
@@ -126,7 +128,7 @@ int gt_batch_measure(const gt_cli *cli, gt_engine *eng, const gt_experiment *exp
                 if (tr && gt_engine_trace(eng, gen, tr)) {
                     gt_recorder_trace(rec, gen, tr);
                     if (cli->trace_calls && gt_run_set_trace(run, tr))
-                        fprintf(stderr, "gputui: out of memory for the call trace\n");
+                        fprintf(gt_stderr(), "gputui: out of memory for the call trace\n");
                 }
                 free(tr);
             }
@@ -149,21 +151,21 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
     gt_engine_props(eng, &props);
     ncfg = gt_cli_configs(cli, cfgs, GT_MAX_CONFIGS, msg, sizeof msg);
     if (ncfg < 0) {
-        fprintf(stderr, "gputui: %s\n", msg);
+        fprintf(gt_stderr(), "gputui: %s\n", msg);
         return GT_EXIT_USAGE;
     }
     if (ncfg == 1 && gt_experiment_check(cli->exp, cfgs[0], &props, msg, sizeof msg)) {
-        fprintf(stderr, "gputui: --%s\n", msg);
+        fprintf(gt_stderr(), "gputui: --%s\n", msg);
         return GT_EXIT_USAGE;
     }
     if (cli->record && gt_recorder_open(&rec, cli->record, cli->force, &props, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return err.code ? err.code : GT_EXIT_FAIL;
     }
     runs = calloc((size_t)ncfg, sizeof *runs);
     if (!runs) {
         gt_recorder_close(rec, &err);
-        fprintf(stderr, "gputui: out of memory\n");
+        fprintf(gt_stderr(), "gputui: out of memory\n");
         return GT_EXIT_FAIL;
     }
     for (int i = 0; i < ncfg; i++) {
@@ -177,7 +179,7 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
             gt_engine_props(eng, &props);
         }
         if (gt_experiment_check(cli->exp, cfgs[i], &props, msg, sizeof msg)) {
-            fprintf(stderr, "gputui: skipped %s: %s\n", desc, msg);
+            fprintf(gt_stderr(), "gputui: skipped %s: %s\n", desc, msg);
             continue;
         }
         r = gt_batch_measure(cli, eng, cli->exp, cfgs[i], cli->samples, &runs[nrun], rec);
@@ -190,29 +192,29 @@ int gt_batch_run(const gt_cli *cli, gt_engine *eng)
             rc = r;
             break;
         }
-        fprintf(stderr, "gputui: skipped %s after that error\n", desc);
+        fprintf(gt_stderr(), "gputui: skipped %s after that error\n", desc);
         nfailed++;
     }
     if (gt_recorder_close(rec, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         rc = rc ? rc : GT_EXIT_FAIL;
     }
     if (rc == GT_EXIT_OK && nrun == 0) {
-        fprintf(stderr, "gputui: no configuration could be measured\n");
+        fprintf(gt_stderr(), "gputui: no configuration could be measured\n");
         rc = GT_EXIT_FAIL;
     }
     if (rc == GT_EXIT_OK) {
         gt_engine_props(eng, &props);
-        if (gt_report(stdout, cli->format, &props, runs, nrun, NULL)) {
-            fprintf(stderr, "gputui: cannot write the report\n");
+        if (gt_report(gt_stdout(), cli->format, &props, runs, nrun, NULL)) {
+            fprintf(gt_stderr(), "gputui: cannot write the report\n");
             rc = GT_EXIT_FAIL;
         } else if (failed(runs, nrun)) {
-            fprintf(stderr, "gputui: %llu samples FAILED verification\n",
+            fprintf(gt_stderr(), "gputui: %llu samples FAILED verification\n",
                     (unsigned long long)failed(runs, nrun));
             rc = GT_EXIT_VERIFY;
         } else if (nfailed) {
             /* The others are reported; a script still learns of the error. */
-            fprintf(stderr, "gputui: %d of %d configurations failed (said above); the report "
+            fprintf(gt_stderr(), "gputui: %d of %d configurations failed (said above); the report "
                     "holds the %d measured\n", nfailed, ncfg, nrun);
             rc = GT_EXIT_FAIL;
         }
@@ -235,7 +237,7 @@ static int select_configs(const gt_cli *cli, const gt_recording *rec, size_t *pi
     size_t held = 0;
 
     if (ncfg < 0) {
-        fprintf(stderr, "gputui: %s\n", msg);
+        fprintf(gt_stderr(), "gputui: %s\n", msg);
         return -1;
     }
     for (int i = 0; i < ncfg; i++) {
@@ -246,21 +248,21 @@ static int select_configs(const gt_cli *cli, const gt_recording *rec, size_t *pi
         if (idx >= 0 && !dup)
             pick[n++] = (size_t)idx;
         else if (idx < 0 && missing++ < 8)
-            fprintf(stderr, "gputui: %s: not recorded: %s\n", rec->path,
+            fprintf(gt_stderr(), "gputui: %s: not recorded: %s\n", rec->path,
                     gt_experiment_describe(cli->exp, cfgs[i], desc, sizeof desc));
     }
     if (missing > 8)
-        fprintf(stderr, "gputui: %s: ... and %d more not recorded\n", rec->path, missing - 8);
+        fprintf(gt_stderr(), "gputui: %s: ... and %d more not recorded\n", rec->path, missing - 8);
     if (n == 0) {
         for (size_t i = 0; i < rec->ncfg; i++)
             held += rec->cfg[i].exp == cli->exp;
-        fprintf(stderr, "gputui: %s holds none of the %d configuration%s asked for; it holds "
+        fprintf(gt_stderr(), "gputui: %s holds none of the %d configuration%s asked for; it holds "
                 "%zu of %s (without -e and parameters, --batch --replay reports them all)\n",
                 rec->path, ncfg, ncfg == 1 ? "" : "s", held, cli->exp->name);
         return -1;
     }
     if (n < ncfg)
-        fprintf(stderr, "gputui: reporting the %d of %d configurations asked for that %s "
+        fprintf(gt_stderr(), "gputui: reporting the %d of %d configurations asked for that %s "
                 "holds\n", n, ncfg, rec->path);
     return n;
 }
@@ -276,7 +278,7 @@ int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
     if (!runs || !pick) {
         free(runs);
         free(pick);
-        fprintf(stderr, "gputui: out of memory\n");
+        fprintf(gt_stderr(), "gputui: out of memory\n");
         return GT_EXIT_FAIL;
     }
     if (cli->exp_given || cli->given) {
@@ -294,20 +296,20 @@ int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
     for (size_t j = 0; j < npick; j++) {
         const gt_rec_config *c = &rec->cfg[pick[j]];
         if (c->n == 0) {
-            fprintf(stderr, "gputui: %s: configuration %s has no samples%s%s\n", rec->path,
+            fprintf(gt_stderr(), "gputui: %s: configuration %s has no samples%s%s\n", rec->path,
                     gt_experiment_describe(c->exp, c->vals, desc, sizeof desc),
                     c->error[0] ? "; recorded error: " : "", c->error);
             continue;
         }
         if (gt_rec_config_run(c, &runs[nrun]) ||
             (cli->trace_calls && gt_run_set_trace(&runs[nrun], c->trace ? c->trace : &none)))
-            fprintf(stderr, "gputui: out of memory for the timeline or the call trace\n");
+            fprintf(gt_stderr(), "gputui: out of memory for the timeline or the call trace\n");
         nrun++;
     }
     if (gt_recording_warning(rec, warn, sizeof warn)[0])
-        fprintf(stderr, "gputui: %s\n", warn);
-    if (gt_report(stdout, cli->format, &rec->props, runs, nrun, rec)) {
-        fprintf(stderr, "gputui: cannot write the report\n");
+        fprintf(gt_stderr(), "gputui: %s\n", warn);
+    if (gt_report(gt_stdout(), cli->format, &rec->props, runs, nrun, rec)) {
+        fprintf(gt_stderr(), "gputui: cannot write the report\n");
         rc = GT_EXIT_FAIL;
     } else if (failed(runs, nrun)) {
         rc = GT_EXIT_VERIFY;

@@ -1,5 +1,6 @@
 /* Two recordings side by side (compare.h). */
 #include "gputui/report/compare.h"
+#include "gputui/base/out.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -95,7 +96,9 @@ static void one_sided(FILE *f, gt_format fmt, const gt_recording *from, const gt
             json_object_set_new(o, "config", json_string(desc));
             json_array_append_new(arr, o);
         } else if (fmt == GT_FMT_CSV) {
-            fprintf(f, "%s,%s,\"%s\",,,,,,,,,,,,,\n", tag, c->exp->name, desc);
+            fprintf(f, "%s,%s,", tag, c->exp->name);
+            gt_csv_cell(f, desc, true);
+            fputs(",,,,,,,,,,,,,\n", f);
         } else if (fmt == GT_FMT_HTML) {
             char li[600];
             snprintf(li, sizeof li, "%s %s", c->exp->name, desc);
@@ -260,9 +263,13 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
                 for (int k = 0; k < 6; k++)
                     if (!strcmp(c[k], "-"))
                         c[k][0] = '\0';    /* CSV: empty where there is no figure */
-                fprintf(f, "shared,%s,\"%s\",%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu\n",
-                        ca->exp->name, desc, ra.s[s].name, c[0], c[1], c[2], c[3], c[4], c[5],
-                        da.ok, da.failed, db.ok, db.failed, da.left_out, db.left_out);
+                fprintf(f, "shared,%s,", ca->exp->name);
+                gt_csv_cell(f, desc, true);
+                fputc(',', f);
+                gt_csv_cell(f, ra.s[s].name, false);
+                fprintf(f, ",%s,%s,%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu\n", c[0], c[1], c[2],
+                        c[3], c[4], c[5], da.ok, da.failed, db.ok, db.failed, da.left_out,
+                        db.left_out);
             } else {
                 char la[32], lb[32], r1[16], ga[16], gb[16], r2[16], va[32], vb[32];
                 gt_format_seconds(da.lat, la, sizeof la);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gputui/base/files.h"
+#include "gputui/base/out.h"
 #include "gputui/report/report.h"
 
 #define NOUT 3
@@ -90,10 +91,12 @@ int gt_export(const char *dir, const char *stamp, const gt_devprops *p, gt_run *
         }
     }
     for (int i = 0; i < NOUT; i++) {
-        FILE *f = fdopen(fd[i], "w");
+        FILE *f = gt_out_open(fd[i], fmt[i] == GT_FMT_JSON ? GT_OUT_JSON : GT_OUT_TEXT);
         int bad = !f || gt_report(f, fmt[i], p, runs, n, rec) != 0;
         int e = errno;
-        if (f ? fclose(f) != 0 : close(fd[i]) != 0)
+        if (f && gt_out_close(f) != 0)
+            bad = 1, e = errno;
+        if (close(fd[i]) != 0 && !bad)
             bad = 1, e = errno;
         if (bad) {
             for (int j = 0; j < NOUT; j++)

@@ -3,6 +3,7 @@
  * matrix in the manner of p2pBandwidthLatencyTest (row: the GPU that
  * copies or reads, column: its peer). */
 #include "gputui/report/batch.h"
+#include "gputui/base/out.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -49,35 +50,35 @@ static void print_matrix(const gt_cli *cli, int n, double m[GT_MAX_DEVICES][GT_M
         json_object_set_new(o, "rows", json_string("the GPU that copies or reads"));
         json_object_set_new(o, "samples", json_integer(cli->samples));
         json_object_set_new(o, "matrix", rows);
-        json_dumpf(o, stdout, JSON_INDENT(2));
-        fputc('\n', stdout);
+        json_dumpf(o, gt_stdout(), JSON_INDENT(2));
+        fputc('\n', gt_stdout());
         json_decref(o);
         return;
     }
     if (cli->format == GT_FMT_CSV) {
-        printf("from,to,%s\n", latency ? "latency_ns" : "bandwidth_gbs");
+        fprintf(gt_stdout(), "from,to,%s\n", latency ? "latency_ns" : "bandwidth_gbs");
         for (int i = 0; i < n; i++)
             for (int j = 0; j < n; j++)
                 if (i != j && isfinite(m[i][j]))
-                    printf("%d,%d,%.3f\n", i, j, m[i][j] * scale);
+                    fprintf(gt_stdout(), "%d,%d,%.3f\n", i, j, m[i][j] * scale);
         return;
     }
-    printf("peer matrix, %s: %s\n%s, p50 of %lld samples per pair%s; row: the GPU that copies "
+    fprintf(gt_stdout(), "peer matrix, %s: %s\n%s, p50 of %lld samples per pair%s; row: the GPU that copies "
            "or reads, column: its peer\n", name, desc, unit, (long long)cli->samples,
            latency ? "" : " (dir=both: the sum of both directions)");
-    printf("%8s", "");
+    fprintf(gt_stdout(), "%8s", "");
     for (int j = 0; j < n; j++)
-        printf("   GPU %-3d", j);
-    printf("\n");
+        fprintf(gt_stdout(), "   GPU %-3d", j);
+    fprintf(gt_stdout(), "\n");
     for (int i = 0; i < n; i++) {
-        printf("GPU %-4d", i);
+        fprintf(gt_stdout(), "GPU %-4d", i);
         for (int j = 0; j < n; j++) {
             if (i == j || !isfinite(m[i][j]))
-                printf(" %9s", i == j ? "-" : "N/A");
+                fprintf(gt_stdout(), " %9s", i == j ? "-" : "N/A");
             else
-                printf(" %9.1f", m[i][j] * scale);
+                fprintf(gt_stdout(), " %9.1f", m[i][j] * scale);
         }
-        printf("\n");
+        fprintf(gt_stdout(), "\n");
     }
 }
 
@@ -92,15 +93,15 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
 
     gt_err_clear(&err);
     if (be->device_count(&n, &err)) {
-        fprintf(stderr, "gputui: %s\n", err.msg);
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return GT_EXIT_FAIL;
     }
     if (n < 2) {
-        fprintf(stderr, "gputui: --pairs all needs two GPUs; this machine has one\n");
+        fprintf(gt_stderr(), "gputui: --pairs all needs two GPUs; this machine has one\n");
         return GT_EXIT_USAGE;
     }
     if (n > GT_MAX_DEVICES) {
-        fprintf(stderr, "gputui: --pairs all: measuring the first %d of %d GPUs\n",
+        fprintf(gt_stderr(), "gputui: --pairs all: measuring the first %d of %d GPUs\n",
                 GT_MAX_DEVICES, n);
         n = GT_MAX_DEVICES;
     }
@@ -111,7 +112,7 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
         gt_engine *eng;
         gt_devprops props;
         if (gt_engine_start(&eng, be, i, &err)) {
-            fprintf(stderr, "gputui: GPU %d: %s\n", i, err.msg);
+            fprintf(gt_stderr(), "gputui: GPU %d: %s\n", i, err.msg);
             return err.code ? err.code : GT_EXIT_FAIL;
         }
         gt_engine_set_share(eng, !cli->no_share_lock, NULL, 0);
@@ -129,7 +130,7 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
             memcpy(vals, cli->vals, sizeof vals);
             vals[GT_PE_PEER] = j + 1;
             if (gt_experiment_check(cli->exp, vals, &props, msg, sizeof msg)) {
-                fprintf(stderr, "gputui: GPU %d -> GPU %d skipped: %s\n", i, j, msg);
+                fprintf(gt_stderr(), "gputui: GPU %d -> GPU %d skipped: %s\n", i, j, msg);
                 continue;
             }
             r = gt_batch_measure(cli, eng, cli->exp, vals, cli->samples, &run, NULL);
@@ -149,7 +150,7 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
     if (rc != GT_EXIT_OK)
         return rc;
     if (!measured) {
-        fprintf(stderr, "gputui: no pair of GPUs could be measured\n");
+        fprintf(gt_stderr(), "gputui: no pair of GPUs could be measured\n");
         return GT_EXIT_FAIL;
     }
     {
@@ -159,7 +160,7 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
     }
     print_matrix(cli, n, m, latency, desc, name);
     if (bad) {
-        fprintf(stderr, "gputui: %llu samples FAILED verification\n", (unsigned long long)bad);
+        fprintf(gt_stderr(), "gputui: %llu samples FAILED verification\n", (unsigned long long)bad);
         return GT_EXIT_VERIFY;
     }
     return GT_EXIT_OK;

@@ -1,4 +1,5 @@
 #include "gputui/report/report.h"
+#include "gputui/base/out.h"
 #include "gputui/measure/trace.h"
 
 #include <jansson.h>
@@ -330,15 +331,20 @@ static void report_csv(FILE *f, gt_run *r, int run, const gt_devprops *p)
         for (int k = 0; k < 2; k++) {
             gt_summary x;
             gt_dist_summary(m[k].d, &x);
-            fprintf(f, "%d,%s,\"%s\",%s,%s,%s,%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%llu,%llu,%llu,",
-                    run, r->exp->name, desc, se->name, m[k].metric, m[k].unit,
-                    (unsigned long long)x.count,
+            fprintf(f, "%d,%s,", run, r->exp->name);
+            gt_csv_cell(f, desc, true);
+            fputc(',', f);
+            gt_csv_cell(f, se->name, false);
+            fprintf(f, ",%s,%s,%llu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%llu,%llu,%llu,",
+                    m[k].metric, m[k].unit, (unsigned long long)x.count,
                     x.min * m[k].k, x.p50 * m[k].k, x.p90 * m[k].k, x.p99 * m[k].k,
                     x.max * m[k].k, x.mean * m[k].k, x.stddev * m[k].k,
                     (unsigned long long)se->full, (unsigned long long)se->sampled,
                     (unsigned long long)se->failed);
-            if (k == 0 && ceil > 0)
-                fprintf(f, "\"%s\",%.9g", label, ceil / factor * 1e-9);
+            if (k == 0 && ceil > 0) {
+                gt_csv_cell(f, label, true);
+                fprintf(f, ",%.9g", ceil / factor * 1e-9);
+            }
             else
                 fputc(',', f);
             fprintf(f, ",%llu,", (unsigned long long)se->disturbed);
