@@ -105,9 +105,9 @@ static void check_sample_file(void)
     assert_int_equal(rec.dropped, 0);
     assert_int_equal(rec.cfg[0].n, 3);
     assert_int_equal(rec.cfg[0].vals[GT_TR_SIZE], 64ll << 20);
-    assert_int_equal(rec.cfg[0].info.ntimes, 1);
-    assert_near(rec.cfg[0].info.times[0].sec, 0.025, 1e-12);
-    assert_string_equal(rec.cfg[0].info.note, "every word");
+    assert_int_equal(rec.cfg[0].info->ntimes, 1);
+    assert_near(rec.cfg[0].info->times[0].sec, 0.025, 1e-12);
+    assert_string_equal(rec.cfg[0].info->note, "every word");
     assert_near(rec.cfg[0].s[2].sec, 3e-3, 1e-15);
     /* A disturbed sample (the GPU was shared) stays marked. */
     assert_int_equal(rec.cfg[0].s[0].disturbed, 0);
@@ -420,20 +420,17 @@ static void find_and_match(void **state)
  * newest. */
 static void find_twice_measured(void **state)
 {
-    gt_rec_config cfg[3];
+    static const char text[] =
+        "{\"type\":\"header\",\"format\":[1,5],\"device\":{}}\n"
+        "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{}}\n"
+        "{\"type\":\"config\",\"gen\":2,\"experiment\":\"transfer\",\"values\":{\"size\":\"4M\"}}\n"
+        "{\"type\":\"config\",\"gen\":3,\"experiment\":\"transfer\",\"values\":{}}\n";
     gt_recording rec;
     int64_t v[GT_MAX_PARAMS];
     char card[] = "{}";
+    gt_err err = {0};
     (void)state;
-    memset(cfg, 0, sizeof cfg);
-    memset(&rec, 0, sizeof rec);
-    for (int i = 0; i < 3; i++) {
-        cfg[i].exp = &gt_exp_transfer;
-        gt_experiment_defaults(&gt_exp_transfer, cfg[i].vals);
-    }
-    cfg[1].vals[GT_TR_SIZE] = 4 << 20;
-    rec.cfg = cfg;
-    rec.ncfg = 3;
+    assert_int_equal(gt_recording_parse(&rec, "twice", text, sizeof text - 1, &err), 0);
     gt_experiment_defaults(&gt_exp_transfer, v);
     assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), 0);
     /* One that holds an inspection too (the bundled ones do): still the
@@ -450,6 +447,7 @@ static void find_twice_measured(void **state)
     rec.followed = true;
     gt_experiment_defaults(&gt_exp_transfer, v);
     assert_int_equal(gt_recording_find(&rec, &gt_exp_transfer, v), 2);
+    gt_recording_free(&rec);
 }
 
 /* The replay back-end through the engine: the recorded samples come out

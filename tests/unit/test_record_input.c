@@ -95,6 +95,31 @@ static void bad_files(void **state)
         {HDR CFG HDR, "a second header"},
         {HDR, "no configuration"},
         {"{\"type\":\"header\",\"format\":[1,0]", "not a gputui recording"},
+        /* strict headers: the format, the device, the texts */
+        {"{\"type\":\"header\",\"format\":[9223372036854775807,-1],\"device\":{}}\n" CFG,
+         "t.gtr:1: format [9223372036854775807, -1] is not a version of the recording format "
+         "(two whole numbers from 0 to 9999; this gputui reads 1.0 to 1."},
+        {"{\"type\":\"header\",\"format\":[1],\"device\":{}}\n" CFG, "t.gtr:1: not a gputui recording"},
+        {"{\"type\":\"header\",\"format\":[1,0,0],\"device\":{}}\n" CFG, "t.gtr:1: not a gputui recording"},
+        {"{\"type\":\"header\",\"format\":[1,0],\"device\":[1,2]}\n" CFG,
+         "t.gtr:1: the header's \"device\" is not an object: it must be an object of the device's properties"},
+        {"{\"type\":\"header\",\"format\":[1,0]}\n" CFG, "t.gtr:1: the header's \"device\" is missing"},
+        {"{\"type\":\"header\",\"format\":[1,0],\"device\":{\"ordinal\":99999}}\n" CFG,
+         "t.gtr:1: the header's device \"ordinal\" is not a whole number from -1 (unknown) to 4095"},
+        {"{\"type\":\"header\",\"format\":[1,0],\"device\":{},\"version\":3}\n" CFG,
+         "t.gtr:1: the header's \"version\" is not a string"},
+        {"{\"type\":\"header\",\"format\":[1,0],\"device\":{},\"created\":[]}\n" CFG,
+         "t.gtr:1: the header's \"created\" is not a string"},
+        /* set-up times and sample times from no clock */
+        {HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{},"
+         "\"setup\":[{\"what\":\"cudaMalloc\",\"seconds\":-1}]}\n",
+         "t.gtr:2: config's set-up time -1 s (\"cudaMalloc\") is outside 0 to 86400 s"},
+        {HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{},"
+         "\"setup\":[{\"what\":\"x\",\"seconds\":1e308}]}\n", "is outside 0 to 86400 s"},
+        {HDR CFG "{\"type\":\"sample\",\"gen\":1,\"t\":-1,\"series\":0,\"verify\":\"full\",\"sec\":0.001,\"bytes\":1}\n",
+         "t.gtr:3: sample with a \"t\" outside 0 to 1e+09 s"},
+        {HDR CFG "{\"type\":\"error\",\"gen\":1,\"t\":1e300,\"message\":\"x\"}\n",
+         "t.gtr:3: error with a \"t\" outside"},
     };
     gt_recording rec;
     gt_err err;
@@ -113,12 +138,17 @@ static void tolerant_reading(void **state)
     gt_err err;
     (void)state;
     /* Unknown fields and line types are ignored; a later minor version loads. */
-    assert_int_equal(parse_text("{\"type\":\"header\",\"format\":[1,7],\"future\":1}\n"
+    assert_int_equal(parse_text("{\"type\":\"header\",\"format\":[1,7],\"future\":1,\"device\":{}}\n"
                                 "{\"type\":\"comment\",\"text\":\"hi\"}\n"
                                 "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"new\":[1],"
                                 "\"values\":{\"size\":\"8M\",\"color\":\"red\"}}\n" SMP "\n\n",
                                 &rec, &err), 0);
     assert_int_equal(rec.minor, 7);
+    {   /* ... and says so, naming both versions */
+        char warn[700];
+        assert_non_null(strstr(gt_recording_warning(&rec, warn, sizeof warn),
+                               "t.gtr: recording format 1.7 is newer than this gputui's 1."));
+    }
     assert_int_equal(rec.ncfg, 1);
     assert_int_equal(rec.cfg[0].n, 1);
     assert_int_equal(rec.cfg[0].vals[GT_TR_SIZE], 8 << 20);
@@ -177,7 +207,7 @@ static void hostile_files(void **state)
     };
     gt_recording rec;
     gt_err err = {0};
-    char fifo[64], head[] = "{\"type\":\"header\",\"format\":[1,2]}\n";
+    char fifo[64], head[] = "{\"type\":\"header\",\"format\":[1,2],\"device\":{}}\n";
     char *big = malloc(GT_REC_MAX_LINE + 2);
     FILE *f;
     gzFile z;

@@ -27,6 +27,8 @@ typedef struct gt_run {
     gt_setup_info info;
     gt_timeline *tl;      /* latest timeline (streams), owned; NULL if none */
     struct gt_trace *trace;   /* its CUDA calls (--trace-calls), owned; NULL if none */
+    uint64_t unkept;      /* replayed: samples the recording held past what a
+                           * reader keeps (record.h), not in these figures */
 } gt_run;
 
 void gt_run_init(gt_run *r, const gt_experiment *exp, const int64_t *vals,

@@ -33,6 +33,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gputui/base/common.h"
 #include "gputui/device/devprops.h"
@@ -91,18 +92,43 @@ int gt_recorder_close(gt_recorder *r, gt_err *err);
 
 /* ---- reading (record.c) ---- */
 
+/* What a reader keeps of any file, however large or hostile
+ * (docs/recordings.md): a replay, a lesson or a report never holds more
+ * of one recording than these. */
+typedef struct gt_rec_limits {
+    uint32_t per_series;    /* samples of one series of one configuration
+                             * (every bundled recording's fit whole); past
+                             * it they are counted, not kept */
+    size_t samples;         /* bytes of samples, all configurations */
+    size_t extras;          /* bytes of timelines, CUDA call traces and the
+                             * inspection; past it they are not kept */
+    size_t configs;         /* bytes of configurations and their index;
+                             * past it the file is refused */
+    uint32_t idle;          /* lines in a row that carry nothing (blank, or
+                             * of a type this gputui ignores); past it the
+                             * file is refused */
+} gt_rec_limits;
+extern const gt_rec_limits gt_rec_default_limits;
+/* For the unit tests: the limits later readers begin with (NULL: the
+ * defaults again). */
+void gt_recording_test_limits(const gt_rec_limits *l);
+
 typedef struct gt_rec_config {
     const gt_experiment *exp;
     int64_t vals[GT_MAX_PARAMS];
     uint32_t gen;
-    gt_setup_info info;
-    char error[256];        /* recorded error, "" if none */
+    const gt_setup_info *info;  /* never NULL (an empty one when none was recorded) */
+    const char *error;      /* the recorded error, NULL if none */
     gt_timeline *tl;        /* recorded timeline, NULL if none */
     gt_trace *trace;        /* recorded CUDA calls, NULL if none (before 1.2) */
     gt_sample *s;           /* samples in recorded order */
     double *t;              /* their times */
     size_t n, cap;
+    uint32_t kept[GT_MAX_SERIES];   /* samples kept of each series */
+    uint64_t unkept;        /* samples read past a limit, not kept */
 } gt_rec_config;
+
+struct gt_rec_index;
 
 typedef struct gt_recording {
     char path[512];
@@ -112,6 +138,7 @@ typedef struct gt_recording {
     gt_devprops props;
     gt_rec_config *cfg;
     size_t ncfg, cfgcap;
+    struct gt_rec_index *index; /* configurations by gen and by values */
     char *inspection;       /* the last "inspection" object as JSON text, NULL if none */
     size_t lines;           /* lines loaded */
     bool ended;             /* the "end" line was read: the writer closed it */
@@ -126,6 +153,19 @@ typedef struct gt_recording {
                              * lack samples yet, and later ones are to come */
     size_t dropped;         /* cut-off lines at the end, not loaded */
     char cut_note[600];     /* "PATH:LINE: the compressed data ends early ...", or "" */
+    gt_rec_limits limits;   /* what this reader keeps */
+    size_t held_samples, held_extras, held_configs;    /* bytes, against the limits */
+    uint64_t samples_read, samples_unkept;   /* every configuration's */
+    size_t extras_unkept;   /* timelines and traces read and not kept */
+    uint32_t idle;          /* lines in a row that carried nothing */
+    struct {                /* the sample line read last and what it gave: the
+                             * same line again is the same sample, taken at once */
+        char line[256];
+        size_t n;
+        uint32_t gen_offset;
+        gt_sample s;
+        double t;
+    } last;
 } gt_recording;
 
 /* The longest line a reader takes; a longer one stops it with
@@ -192,7 +232,8 @@ int gt_rec_config_run(const gt_rec_config *c, struct gt_run *r);
 /* A series c holds no sample of (gputui measured it only after the
  * recording was made) is marked in info as never produced, with why. */
 void gt_rec_config_skip_unrecorded(const gt_rec_config *c, gt_setup_info *info);
-/* Whether c is that configuration (values that do not apply aside). */
+/* Whether c is that configuration (values that do not apply aside; the
+ * index of rec_index.c finds configurations by it). */
 bool gt_rec_config_is(const gt_rec_config *c, const gt_experiment *exp, const int64_t *vals);
 /* Index of the configuration with exactly these values, or -1: the first
  * such, the one a file still loading reaches first (a bundled recording

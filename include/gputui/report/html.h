@@ -16,18 +16,14 @@
 #include "gputui/measure/run.h"
 #include "gputui/record/record.h"
 
-/* rec: the recording replayed, or NULL for a live run. 0, or -1 on a write
- * error. */
-int gt_report_html(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
-                   const gt_recording *rec);
-
-/* The pieces, for pages of other reports (a lesson's, a card's): the head,
- * the title and a line under it, and the device (p NULL: none); one
- * configuration (i: its
- * number on the page, from 0); a line of text in tag, of class cls (NULL:
+/* The pieces of a page (report.h writes the report's; a lesson's and a
+ * card's are others): the head, the title and a line under it, and the
+ * device (p NULL: none); one configuration (i: its number on the page,
+ * from 0; before: the one before it, drawn as its ghost where it is of the
+ * same experiment, or NULL); a line of text in tag, of class cls (NULL:
  * none), escaped; the end, 0 or -1 on a write error. */
 void gt_html_begin(FILE *f, const gt_devprops *p, const char *title, const char *sub);
-void gt_html_run(FILE *f, const gt_devprops *p, gt_run *r, int i);
+void gt_html_run(FILE *f, const gt_devprops *p, gt_run *r, int i, gt_run *before);
 void gt_html_text(FILE *f, const char *tag, const char *cls, const char *text);
 int gt_html_end(FILE *f);
 /* A latency histogram of series s as inline SVG: its clean samples, and

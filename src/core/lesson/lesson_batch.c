@@ -213,7 +213,7 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
             gt_html_text(gt_stdout(), "p", vc, v.text);
             for (int k = 0; k < st->nconfigs; k++)
                 if (have[k] && gt_run_count(have[k]))
-                    gt_html_run(gt_stdout(), &props, have[k], html_runs++);
+                    gt_html_run(gt_stdout(), &props, have[k], html_runs++, NULL);
             fprintf(gt_stdout(), "</section>\n");
         } else {
             fprintf(gt_stdout(), "  verdict: %s\n", v.text);

@@ -14,6 +14,7 @@
 
 #include "gputui/measure/run.h"
 #include "gputui/experiments/registry.h"
+#include "rec_index.h"
 
 const char *const gt_verify_names[3] = {"full", "sampled", "failed"};
 
@@ -27,6 +28,26 @@ static uint8_t verify_of(const char *name)
     return GT_V_FAILED;
 }
 
+const gt_rec_limits gt_rec_default_limits = {
+    .per_series = 1u << 16,
+    .samples = (size_t)128 << 20,
+    .extras = (size_t)64 << 20,
+    .configs = (size_t)96 << 20,
+    .idle = 4096,
+};
+static const gt_rec_limits *limits = &gt_rec_default_limits;
+static gt_rec_limits test_limits;
+
+void gt_recording_test_limits(const gt_rec_limits *l)
+{
+    if (l)
+        test_limits = *l;
+    limits = l ? &test_limits : &gt_rec_default_limits;
+}
+
+/* What a configuration line that tells nothing of its set-up points to. */
+static const gt_setup_info no_info;
+
 void gt_recording_free(gt_recording *r)
 {
     for (size_t i = 0; i < r->ncfg; i++) {
@@ -34,16 +55,20 @@ void gt_recording_free(gt_recording *r)
         free(r->cfg[i].t);
         free(r->cfg[i].tl);
         free(r->cfg[i].trace);
+        free((char *)r->cfg[i].error);
+        if (r->cfg[i].info != &no_info)
+            free((gt_setup_info *)r->cfg[i].info);
     }
     free(r->cfg);
     free(r->inspection);
+    rec_index_free(r);
     memset(r, 0, sizeof *r);
 }
 
 /* "PATH:LINE: what" */
 #define BAD(...)                                                                     \
     do {                                                                             \
-        char what_[300];                                                             \
+        char what_[480];                                                             \
         snprintf(what_, sizeof what_, __VA_ARGS__);                                  \
         gt_err_set(err, GT_EXIT_FAIL, "%s:%zu: %s", name, lineno, what_);            \
         goto fail;                                                                   \
@@ -80,16 +105,31 @@ static bool get_gen(const gt_recording *r, json_t *o, json_int_t *gen)
 
 static gt_rec_config *config_of(gt_recording *r, json_int_t gen)
 {
-    for (size_t i = r->ncfg; i-- > 0;)
-        if (r->cfg[i].gen == (uint32_t)gen)
-            return &r->cfg[i];
-    return NULL;
+    return rec_index_gen(r, (uint32_t)gen);
 }
 
-static int add_sample(gt_rec_config *c, const gt_sample *s, double t)
+/* Bytes of budget 'held' that may grow by n within 'limit'. */
+static bool charge(size_t *held, size_t limit, size_t n)
 {
+    if (n > limit || *held > limit - n)
+        return false;
+    *held += n;
+    return true;
+}
+
+/* Keeps a sample within the limits: 0 kept, 1 counted and not kept (the
+ * series is full, or the samples' budget spent), -1 out of memory. */
+static int add_sample(gt_recording *r, gt_rec_config *c, const gt_sample *s, double t)
+{
+    const size_t each = sizeof *c->s + sizeof *c->t;
+
+    r->samples_read++;
+    if (c->kept[s->series] >= r->limits.per_series)
+        goto unkept;
     if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
+        size_t cap = c->cap ? c->cap * 2 : 8;
+        if (!charge(&r->held_samples, r->limits.samples, (cap - c->cap) * each))
+            goto unkept;
         gt_sample *ns = realloc(c->s, cap * sizeof *ns);
         if (!ns)
             return -1;
@@ -102,16 +142,20 @@ static int add_sample(gt_rec_config *c, const gt_sample *s, double t)
     }
     c->s[c->n] = *s;
     c->t[c->n++] = t;
+    c->kept[s->series]++;
     return 0;
+unkept:
+    c->unkept++;
+    r->samples_unkept++;
+    return 1;
 }
 
-/* A timeline line into c->tl (the last one of a configuration wins). */
-static int parse_timeline(gt_rec_config *c, json_t *o, char *why, size_t n)
+/* A timeline line into tl. */
+static int parse_timeline(const gt_rec_config *c, json_t *o, gt_timeline *tl, char *why, size_t n)
 {
     json_t *ops = json_object_get(o, "ops"), *tot = json_object_get(o, "total"),
            *sum = json_object_get(o, "sum");
     json_int_t ns;
-    gt_timeline *tl;
 
     if (!get_int(o, "streams", &ns) || ns < 1 || ns > GT_TL_MAX_STREAMS) {
         snprintf(why, n, "timeline with \"streams\" outside 1..%d", GT_TL_MAX_STREAMS);
@@ -123,11 +167,6 @@ static int parse_timeline(gt_rec_config *c, json_t *o, char *why, size_t n)
                  GT_TL_MAX_OPS);
         return -1;
     }
-    if (!c->tl && !(c->tl = calloc(1, sizeof *c->tl))) {
-        snprintf(why, n, "out of memory");
-        return -1;
-    }
-    tl = c->tl;
     memset(tl, 0, sizeof *tl);
     tl->gen = c->gen;
     tl->nstreams = (int)ns;
@@ -154,19 +193,165 @@ static int parse_timeline(gt_rec_config *c, json_t *o, char *why, size_t n)
     return 0;
 }
 
-/* A "trace" line's calls into the configuration's trace (trace.h reads them). */
-static int parse_trace(gt_rec_config *c, json_t *calls, char *why, size_t n)
+/* Keeps what was read into tmp (size bytes) in *slot, within the extras'
+ * budget: the slot's own memory when it has some (the last line of a
+ * configuration wins), else new; past the budget it is counted and not
+ * kept. -1 out of memory. */
+static int keep_extra(gt_recording *r, void **slot, const void *tmp, size_t size)
 {
-    if (!c->trace && !(c->trace = calloc(1, sizeof *c->trace))) {
+    if (!*slot) {
+        if (!charge(&r->held_extras, r->limits.extras, size)) {
+            r->extras_unkept++;
+            return 0;
+        }
+        if (!(*slot = malloc(size)))
+            return -1;
+    }
+    memcpy(*slot, tmp, size);
+    return 0;
+}
+
+/* A "timeline" or "trace" line: read whole (a bad one is an error), kept
+ * within the budget. */
+static int parse_extra(gt_recording *r, gt_rec_config *c, json_t *o, bool timeline, char *why,
+                       size_t n)
+{
+    size_t size = timeline ? sizeof(gt_timeline) : sizeof(gt_trace);
+    void *tmp = calloc(1, size);
+    int rc;
+
+    if (!tmp) {
         snprintf(why, n, "out of memory");
         return -1;
     }
-    return gt_trace_read(calls, c->trace, why, n);
+    rc = timeline ? parse_timeline(c, o, tmp, why, n)
+                  : gt_trace_read(json_object_get(o, "calls"), tmp, why, n);
+    if (!rc && keep_extra(r, timeline ? (void **)&c->tl : (void **)&c->trace, tmp, size)) {
+        snprintf(why, n, "out of memory");
+        rc = -1;
+    }
+    free(tmp);
+    return rc;
+}
+
+/* The longest set-up a configuration can report: a day; the latest a
+ * line can be: 30 years into a recording; the longest recorded error. */
+#define MAX_SETUP_S 86400.0
+#define MAX_T 1e9
+#define ERROR_LEN 256
+#define MAX_ORDINAL 4095
+
+/* A "config" line: a new configuration at the end of r->cfg. */
+static int parse_config(gt_recording *r, json_t *o, char *why, size_t wn)
+{
+    const char *en = json_string_value(json_object_get(o, "experiment"));
+    json_t *vals = json_object_get(o, "values"), *setup = json_object_get(o, "setup");
+    const char *note = json_string_value(json_object_get(o, "verification"));
+    const char *timing = json_string_value(json_object_get(o, "timing"));
+    gt_setup_info info = {0};
+    const gt_experiment *exp;
+    size_t before = rec_index_bytes(r);
+    json_int_t gen;
+    gt_rec_config *c;
+
+    if (!get_gen(r, o, &gen)) {
+        snprintf(why, wn, "config without a valid \"gen\"");
+        return -1;
+    }
+    if (!en || !(exp = gt_experiment_find(en))) {
+        snprintf(why, wn, "config of an unknown experiment '%s'", en ? en : "(none)");
+        return -1;
+    }
+    if (!json_is_object(vals)) {
+        snprintf(why, wn, "config without \"values\"");
+        return -1;
+    }
+    if (config_of(r, gen)) {
+        snprintf(why, wn, "configuration %lld appears twice", (long long)gen);
+        return -1;
+    }
+    for (size_t i = 0; json_is_array(setup) && i < json_array_size(setup); i++) {
+        json_t *e = json_array_get(setup, i);
+        const char *what = json_string_value(json_object_get(e, "what"));
+        double sec;
+        if (what && get_number(e, "seconds", &sec)) {
+            if (!(sec >= 0 && sec <= MAX_SETUP_S)) {
+                snprintf(why, wn, "config's set-up time %g s (\"%.40s\") is outside 0 to %.0f s",
+                         sec, what, MAX_SETUP_S);
+                return -1;
+            }
+            gt_setup_info_time(&info, sec, "%s", what);
+        }
+        if (json_is_true(json_object_get(e, "kept")))
+            info.kept = true;
+    }
+    if (note)
+        snprintf(info.note, sizeof info.note, "%s", note);
+    if (timing)
+        snprintf(info.timing, sizeof info.timing, "%s", timing);
+    if (r->ncfg == r->cfgcap) {
+        size_t cap = r->cfgcap ? r->cfgcap * 2 : 16;
+        gt_rec_config *nc;
+        if (!charge(&r->held_configs, r->limits.configs, (cap - r->cfgcap) * sizeof *nc))
+            goto too_many;
+        if (!(nc = realloc(r->cfg, cap * sizeof *nc)))
+            goto oom;
+        r->cfg = nc;
+        r->cfgcap = cap;
+    }
+    c = &r->cfg[r->ncfg];
+    memset(c, 0, sizeof *c);
+    c->exp = exp;
+    c->gen = (uint32_t)gen;
+    c->info = &no_info;
+    gt_experiment_defaults(exp, c->vals);
+    for (int i = 0; i < exp->nparams; i++) {
+        json_t *v = json_object_get(vals, exp->params[i].name);
+        char msg[300];
+        if (!v && exp->params[i].before &&
+            gt_param_parse(&exp->params[i], exp->params[i].before, &c->vals[i], msg,
+                           sizeof msg) == 0)
+            continue;       /* written by an older gputui: what it did */
+        if (!v)
+            continue;       /* written by an older gputui: default */
+        if (!json_is_string(v) ||
+            gt_param_parse(&exp->params[i], json_string_value(v), &c->vals[i], msg, sizeof msg)) {
+            snprintf(why, wn, "config value %s: %s", exp->params[i].name,
+                     json_is_string(v) ? msg : "not a string");
+            return -1;
+        }
+    }
+    if (memcmp(&info, &no_info, sizeof info)) {
+        gt_setup_info *in;
+        if (!charge(&r->held_configs, r->limits.configs, sizeof *in))
+            goto too_many;
+        if (!(in = malloc(sizeof *in)))
+            goto oom;
+        *in = info;
+        c->info = in;
+    }
+    if (rec_index_add(r, r->ncfg)) {
+        if (c->info != &no_info)
+            free((gt_setup_info *)c->info);
+        goto oom;
+    }
+    r->ncfg++;
+    if (!charge(&r->held_configs, r->limits.configs, rec_index_bytes(r) - before))
+        goto too_many;
+    return 0;
+too_many:
+    snprintf(why, wn, "the recording's configurations take more than %zu MiB (%zu read so far): "
+             "more than gputui keeps of one recording", r->limits.configs >> 20, r->ncfg);
+    return -1;
+oom:
+    snprintf(why, wn, "out of memory");
+    return -1;
 }
 
 static int parse_line(gt_recording *r, json_t *o, const char *name, size_t lineno, gt_err *err)
 {
     const char *type = json_string_value(json_object_get(o, "type"));
+    char why[300];
     json_int_t gen;
     double t = 0;
 
@@ -175,78 +360,15 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
     if (!strcmp(type, "header"))
         BAD("a second header line");
     if (!strcmp(type, "config")) {
-        const char *en = json_string_value(json_object_get(o, "experiment"));
-        json_t *vals = json_object_get(o, "values"), *setup = json_object_get(o, "setup");
-        const char *note = json_string_value(json_object_get(o, "verification"));
-        const char *timing = json_string_value(json_object_get(o, "timing"));
-        gt_rec_config *c;
-        const gt_experiment *exp;
-
-        if (!get_gen(r, o, &gen))
-            BAD("config without a valid \"gen\"");
-        if (!en || !(exp = gt_experiment_find(en)))
-            BAD("config of an unknown experiment '%s'", en ? en : "(none)");
-        if (!json_is_object(vals))
-            BAD("config without \"values\"");
-        if (config_of(r, gen))
-            BAD("configuration %lld appears twice", (long long)gen);
-        if (r->ncfg == r->cfgcap) {
-            size_t cap = r->cfgcap ? r->cfgcap * 2 : 16;
-            gt_rec_config *nc = realloc(r->cfg, cap * sizeof *nc);
-            if (!nc)
-                BAD("out of memory");
-            r->cfg = nc;
-            r->cfgcap = cap;
-        }
-        c = &r->cfg[r->ncfg++];
-        memset(c, 0, sizeof *c);
-        c->exp = exp;
-        c->gen = (uint32_t)gen;
-        gt_experiment_defaults(exp, c->vals);
-        for (int i = 0; i < exp->nparams; i++) {
-            json_t *v = json_object_get(vals, exp->params[i].name);
-            char msg[300];
-            if (!v && exp->params[i].before &&
-                gt_param_parse(&exp->params[i], exp->params[i].before, &c->vals[i], msg,
-                               sizeof msg) == 0)
-                continue;       /* written by an older gputui: what it did */
-            if (!v)
-                continue;       /* written by an older gputui: default */
-            if (!json_is_string(v) ||
-                gt_param_parse(&exp->params[i], json_string_value(v), &c->vals[i], msg, sizeof msg))
-                BAD("config value %s: %s", exp->params[i].name,
-                    json_is_string(v) ? msg : "not a string");
-        }
-        for (size_t i = 0; json_is_array(setup) && i < json_array_size(setup); i++) {
-            json_t *e = json_array_get(setup, i);
-            const char *what = json_string_value(json_object_get(e, "what"));
-            double sec;
-            if (what && get_number(e, "seconds", &sec))
-                gt_setup_info_time(&c->info, sec, "%s", what);
-            if (json_is_true(json_object_get(e, "kept")))
-                c->info.kept = true;
-        }
-        if (note)
-            snprintf(c->info.note, sizeof c->info.note, "%s", note);
-        if (timing)
-            snprintf(c->info.timing, sizeof c->info.timing, "%s", timing);
-        return 0;
-    }
-    if (!strcmp(type, "timeline")) {
-        gt_rec_config *c;
-        char why[200];
-        if (!get_gen(r, o, &gen) || !(c = config_of(r, gen)))
-            BAD("timeline of a configuration with no config line before it");
-        if (parse_timeline(c, o, why, sizeof why))
+        if (parse_config(r, o, why, sizeof why))
             BAD("%s", why);
         return 0;
     }
-    if (!strcmp(type, "trace")) {
+    if (!strcmp(type, "timeline") || !strcmp(type, "trace")) {
         gt_rec_config *c;
-        char why[200];
         if (!get_gen(r, o, &gen) || !(c = config_of(r, gen)))
-            BAD("trace of a configuration with no config line before it");
-        if (parse_trace(c, json_object_get(o, "calls"), why, sizeof why))
+            BAD("%s of a configuration with no config line before it", type);
+        if (parse_extra(r, c, o, type[1] == 'i', why, sizeof why))
             BAD("%s", why);
         return 0;
     }
@@ -261,8 +383,15 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
             BAD("inspection without an \"inspection\" object");
         if (!(text = json_dumps(v, JSON_COMPACT)))
             BAD("out of memory");
+        r->held_extras -= r->inspection ? strlen(r->inspection) + 1 : 0;
         free(r->inspection);
-        r->inspection = text;
+        r->inspection = NULL;
+        if (charge(&r->held_extras, r->limits.extras, strlen(text) + 1))
+            r->inspection = text;
+        else {
+            free(text);
+            r->extras_unkept++;
+        }
         return 0;
     }
     if (!strcmp(type, "sample") || !strcmp(type, "error")) {
@@ -270,10 +399,20 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         if (!get_gen(r, o, &gen) || !(c = config_of(r, gen)))
             BAD("%s of configuration %s, which has no config line before it", type,
                 json_is_integer(json_object_get(o, "gen")) ? "given" : "(none)");
-        get_number(o, "t", &t);
+        if (json_object_get(o, "t") && (!get_number(o, "t", &t) || !(t >= 0) || t > MAX_T))
+            BAD("%s with a \"t\" outside 0 to %.0e s", type, MAX_T);
         if (!strcmp(type, "error")) {
             const char *m = json_string_value(json_object_get(o, "message"));
-            snprintf(c->error, sizeof c->error, "%s", m ? m : "error");
+            char *text = (char *)c->error;
+            if (!text) {        /* its first; a later one takes its place */
+                if (!charge(&r->held_configs, r->limits.configs, ERROR_LEN))
+                    BAD("the recording's configurations take more than %zu MiB: more than "
+                        "gputui keeps of one recording", r->limits.configs >> 20);
+                if (!(text = malloc(ERROR_LEN)))
+                    BAD("out of memory");
+                c->error = text;
+            }
+            snprintf(text, ERROR_LEN, "%s", m ? m : "error");
             return 0;
         }
         const char *names[GT_MAX_SERIES];
@@ -295,11 +434,11 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         if (!vs)
             BAD("sample without \"verify\"");
         s.verify = verify_of(vs);
-        if (add_sample(c, &s, t))
+        if (add_sample(r, c, &s, t) < 0)
             BAD("out of memory");
         return 0;
     }
-    return 0;   /* unknown line types come from newer writers: ignored */
+    return 1;   /* unknown line types come from newer writers: ignored */
 fail:
     return -1;
 }
@@ -308,6 +447,7 @@ void gt_recording_begin(gt_recording *r, const char *name)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", name);
+    r->limits = *limits;
 }
 
 /* A sample line exactly as the writer spells it (recorder.c), read without
@@ -363,6 +503,12 @@ static int fast_sample(gt_recording *r, const char *line, size_t n)
 
     if (n >= sizeof buf || n < 20 || memcmp(line, "{\"type\":\"sample\",", 17))
         return 0;
+    if (n == r->last.n && r->last.gen_offset == r->gen_offset && !memcmp(line, r->last.line, n) &&
+        (c = config_of(r, r->last.s.gen)) && add_sample(r, c, &r->last.s, r->last.t) >= 0) {
+        r->lines++;
+        r->idle = 0;
+        return 1;
+    }
     memcpy(buf, line, n);
     buf[n - (line[n - 1] == '\r')] = '\0';
     if (!lit(&p, "{\"type\":\"sample\",\"gen\":") || !int_at(&p, &gen) ||
@@ -385,10 +531,78 @@ static int fast_sample(gt_recording *r, const char *line, size_t n)
     s.series = (uint8_t)series;
     s.sec = sec;
     s.bytes = (uint64_t)bytes;
-    if (add_sample(c, &s, t))
+    if (!(t >= 0) || t > MAX_T || add_sample(r, c, &s, t) < 0)
         return 0;
+    memcpy(r->last.line, line, n);
+    r->last.n = n;
+    r->last.gen_offset = r->gen_offset;
+    r->last.s = s;
+    r->last.t = t;
     r->lines++;
+    r->idle = 0;
     return 1;
+}
+
+/* The header line: its format and the device. -1 with why. */
+static int parse_header(gt_recording *r, json_t *o, char *why, size_t n)
+{
+    json_t *fmt = json_object_get(o, "format"), *dev = json_object_get(o, "device"), *ord;
+    const char *type = json_string_value(json_object_get(o, "type"));
+    json_t *v = json_object_get(o, "version"), *c = json_object_get(o, "created");
+    json_int_t major, minor;
+
+    if (!type || strcmp(type, "header") || json_unpack(fmt, "[II!]", &major, &minor)) {
+        snprintf(why, n, "not a gputui recording (no header line with a format [major, minor])");
+        return -1;
+    }
+    if (major < 0 || minor < 0 || major > 9999 || minor > 9999) {
+        snprintf(why, n, "format [%lld, %lld] is not a version of the recording format (two "
+                 "whole numbers from 0 to 9999; this gputui reads %d.0 to %d.%d)",
+                 (long long)major, (long long)minor, GT_REC_MAJOR, GT_REC_MAJOR, GT_REC_MINOR);
+        return -1;
+    }
+    r->major = (int)major;
+    r->minor = (int)minor;
+    if (r->major != GT_REC_MAJOR) {
+        snprintf(why, n, "recording format %d.%d is not supported: this gputui (%s) reads "
+                 "format %d.x", r->major, r->minor, GT_VERSION, GT_REC_MAJOR);
+        return -1;
+    }
+    if (!json_is_object(dev)) {
+        snprintf(why, n, "the header's \"device\" is %s: it must be an object of the device's "
+                 "properties", dev ? "not an object" : "missing");
+        return -1;
+    }
+    if ((ord = json_object_get(dev, "ordinal")) &&
+        (!json_is_integer(ord) || json_integer_value(ord) < -1 ||
+         json_integer_value(ord) > MAX_ORDINAL)) {
+        snprintf(why, n, "the header's device \"ordinal\" is not a whole number from -1 "
+                 "(unknown) to %d", MAX_ORDINAL);
+        return -1;
+    }
+    if ((v && !json_is_string(v)) || (c && !json_is_string(c))) {
+        snprintf(why, n, "the header's \"%s\" is not a string", v && !json_is_string(v)
+                 ? "version" : "created");
+        return -1;
+    }
+    snprintf(r->version, sizeof r->version, "%s", v ? json_string_value(v) : "?");
+    snprintf(r->created, sizeof r->created, "%s", c ? json_string_value(c) : "?");
+    gt_devprops_read(dev, &r->props);
+    return 0;
+}
+
+/* A line that carries nothing: more than the limit in a row, and the file
+ * is refused. */
+static int idle_line(gt_recording *r, size_t lineno, gt_err *err)
+{
+    const char *name = r->path;
+
+    if (++r->idle > r->limits.idle)
+        BAD("%u lines in a row carry nothing (blank, or of a type this gputui ignores): not a "
+            "gputui recording, or one that was damaged", r->idle);
+    return 0;
+fail:
+    return -1;
 }
 
 int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminated,
@@ -396,12 +610,14 @@ int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminat
 {
     const char *name = r->path;
     json_error_t je;
+    char why[400];
     json_t *o;
+    int rc;
 
     if (n > GT_REC_MAX_LINE)
         BAD("line longer than %d MiB", GT_REC_MAX_LINE >> 20);
     if (n == 0 || (n == 1 && line[0] == '\r'))
-        return 0;
+        return idle_line(r, lineno, err);
     if (lineno > 1 && fast_sample(r, line, n))
         return 0;
     o = json_loadb(line, n, 0, &je);
@@ -417,30 +633,19 @@ int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminat
         BAD("not a JSON object: %s", o ? "another JSON value" : je.text);
     }
     if (lineno == 1) {
-        json_t *fmt = json_object_get(o, "format");
-        const char *type = json_string_value(json_object_get(o, "type"));
-        const char *v = json_string_value(json_object_get(o, "version"));
-        const char *c = json_string_value(json_object_get(o, "created"));
-        if (!type || strcmp(type, "header") || !json_is_array(fmt) ||
-            !json_is_integer(json_array_get(fmt, 0)) || !json_is_integer(json_array_get(fmt, 1))) {
-            json_decref(o);
-            BAD("not a gputui recording (no header line with a format [major, minor])");
-        }
-        r->major = (int)json_integer_value(json_array_get(fmt, 0));
-        r->minor = (int)json_integer_value(json_array_get(fmt, 1));
-        if (r->major != GT_REC_MAJOR) {
-            json_decref(o);
-            BAD("recording format %d.%d is not supported: this gputui (%s) reads format %d.x",
-                r->major, r->minor, GT_VERSION, GT_REC_MAJOR);
-        }
-        snprintf(r->version, sizeof r->version, "%s", v ? v : "?");
-        snprintf(r->created, sizeof r->created, "%s", c ? c : "?");
-        gt_devprops_read(json_object_get(o, "device"), &r->props);
-    } else if (parse_line(r, o, name, lineno, err)) {
+        rc = parse_header(r, o, why, sizeof why);
         json_decref(o);
-        return -1;
+        if (rc)
+            BAD("%s", why);
+    } else {
+        rc = parse_line(r, o, name, lineno, err);
+        json_decref(o);
+        if (rc < 0)
+            return -1;
+        if (rc > 0)
+            return idle_line(r, lineno, err);
     }
-    json_decref(o);
+    r->idle = 0;
     r->lines++;
     return 0;
 fail:

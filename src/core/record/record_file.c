@@ -1,5 +1,6 @@
 /* A recording file read in bounded memory (record.h): a regular file only,
- * streamed through zlib (plain or gzip, told apart by the content), split
+ * plain or gzip (told apart by the content; one gzip member after another,
+ * as gzip writes an appended file, and nothing else after them), split
  * into lines of at most GT_REC_MAX_LINE that go to the line reader in
  * record.c as they come. Besides what it has parsed it holds at most one
  * line and a read's worth. */
@@ -19,60 +20,152 @@
 /* Small reads: corrupt data is found, and named by its line, within a
  * few hundred lines of where it decompresses. */
 #define CHUNK 8192
+/* After a bad line, the compressed bytes read on for corrupt data. */
+#define READ_ON (1 << 20)
 
-/* The zlib state after the last read: 0 (clean end), 1 (the compressed
- * stream stops mid-way: a cut-off file), -1 with err set. */
-static int zstate(gzFile f, int n, const char *path, size_t lineno, gt_err *err)
+struct gt_rec_reader {
+    gt_recording *r;
+    int fd;
+    int gz;                 /* -1 not known yet, 0 plain, 1 gzip */
+    z_stream z;
+    bool z_open;
+    bool member_end;        /* a gzip member ended: another may follow */
+    unsigned char in[CHUNK];    /* compressed bytes read and not yet inflated */
+    size_t in_pos, in_have;
+    bool in_eof;
+    char *buf;
+    size_t cap, have, lineno;
+    off_t size, consumed;   /* the file's bytes, and those read (progress) */
+    int state;              /* 0 reading, 1 all read, -1 stopped on an error */
+    gt_err err;             /* why it stopped */
+    bool shared;            /* mu is r->lock: lines go in under it */
+    pthread_mutex_t mu;
+};
+
+/* More compressed bytes, when all are used: 0, or -1 with errno. */
+static int fill(gt_rec_reader *rd)
 {
-    int zerr = Z_OK;
-    const char *zmsg = gzerror(f, &zerr);
-    size_t pl = strlen(path);
+    ssize_t k;
 
-    if (n < 0 && zerr == Z_ERRNO) {
-        gt_err_set(err, GT_EXIT_FAIL, "%s: %s", path, strerror(errno));
+    if (rd->in_pos < rd->in_have || rd->in_eof)
+        return 0;
+    do
+        k = read(rd->fd, rd->in, sizeof rd->in);
+    while (k < 0 && errno == EINTR);
+    if (k < 0)
         return -1;
+    rd->in_pos = 0;
+    rd->in_have = (size_t)k;
+    rd->in_eof = k == 0;
+    rd->consumed += k;
+    return 0;
+}
+
+/* Up to room bytes of the file's content at out: how many (0 at its
+ * end), or -1 with rd->err set; *cut is set when a compressed stream ends
+ * in the middle (a cut-off file). */
+static long content(gt_rec_reader *rd, char *out, size_t room, size_t line, bool *cut)
+{
+    const char *path = rd->r->path;
+
+    for (;;) {
+        if (fill(rd)) {
+            gt_err_set(&rd->err, GT_EXIT_FAIL, "%s: %s", path, strerror(errno));
+            return -1;
+        }
+        if (rd->gz < 0) {       /* decided by the first two bytes */
+            rd->gz = rd->in_have - rd->in_pos >= 2 && rd->in[rd->in_pos] == 0x1f &&
+                     rd->in[rd->in_pos + 1] == 0x8b;
+            if (rd->gz) {
+                if (inflateInit2(&rd->z, 16 + MAX_WBITS) != Z_OK) {
+                    gt_err_set(&rd->err, GT_EXIT_FAIL, "%s: out of memory", path);
+                    return -1;
+                }
+                rd->z_open = true;
+            }
+        }
+        if (!rd->gz) {
+            size_t k = rd->in_have - rd->in_pos < room ? rd->in_have - rd->in_pos : room;
+            memcpy(out, rd->in + rd->in_pos, k);
+            rd->in_pos += k;
+            if (k || rd->in_eof)
+                return (long)k;
+            continue;
+        }
+        if (rd->member_end) {
+            /* After a gzip member: the end, another member, or bytes that
+             * are neither (a file joined on): refused, not dropped. */
+            size_t left = rd->in_have - rd->in_pos;
+            if (!left && rd->in_eof)
+                return 0;
+            if (left < 2 && !rd->in_eof) {
+                memmove(rd->in, rd->in + rd->in_pos, left);
+                rd->in_have = left;
+                rd->in_pos = 0;
+                ssize_t k = read(rd->fd, rd->in + left, sizeof rd->in - left);
+                if (k > 0) {
+                    rd->in_have += (size_t)k;
+                    rd->consumed += k;
+                }
+                rd->in_eof = k <= 0;
+                continue;
+            }
+            if (left < 2 || rd->in[rd->in_pos] != 0x1f || rd->in[rd->in_pos + 1] != 0x8b) {
+                gt_err_set(&rd->err, GT_EXIT_FAIL, "%s:%zu: bytes after the last gzip member "
+                           "that are not gzip (%lld of them): a file joined to the recording? "
+                           "gputui reads a recording whole or not at all", path, line,
+                           (long long)(rd->size - rd->consumed + (off_t)left));
+                return -1;
+            }
+            inflateReset(&rd->z);
+            rd->member_end = false;
+        }
+        if (rd->in_pos == rd->in_have) {
+            if (rd->in_eof) {   /* the compressed stream stops mid-way */
+                *cut = true;
+                return 0;
+            }
+            continue;
+        }
+        rd->z.next_in = rd->in + rd->in_pos;
+        rd->z.avail_in = (uInt)(rd->in_have - rd->in_pos);
+        rd->z.next_out = (Bytef *)out;
+        rd->z.avail_out = (uInt)room;
+        int zr = inflate(&rd->z, Z_NO_FLUSH);
+        rd->in_pos = rd->in_have - rd->z.avail_in;
+        if (zr == Z_STREAM_END)
+            rd->member_end = true;
+        else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+            gt_err_set(&rd->err, GT_EXIT_FAIL, "%s:%zu: corrupt compressed data (zlib: %s)",
+                       path, line, rd->z.msg ? rd->z.msg : zError(zr));
+            return -1;
+        }
+        if (room - rd->z.avail_out)
+            return (long)(room - rd->z.avail_out);
     }
-    if (n < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR)) {
-        if (zmsg && !strncmp(zmsg, path, pl) && !strncmp(zmsg + pl, ": ", 2))
-            zmsg += pl + 2;     /* zlib names the file too, */
-        else if (zmsg && !strncmp(zmsg, "<fd:", 4) && strstr(zmsg, ">: "))
-            zmsg = strstr(zmsg, ">: ") + 3;     /* or its descriptor */
-        gt_err_set(err, GT_EXIT_FAIL, "%s:%zu: corrupt compressed data (zlib: %s)", path, lineno,
-                   zmsg && zmsg[0] ? zmsg : "error");
-        return -1;
-    }
-    return zerr == Z_BUF_ERROR;
 }
 
 /* A bad line in a compressed stream may be what corrupt data decompressed
  * to: zlib only says so once it has read on (a bad code, the CRC at the
  * end). Reads on, without parsing, and if zlib objects, says that instead
  * (at the line where the damage showed). */
-static void corrupt_instead(gzFile f, char *scratch, size_t len, const char *path, size_t lineno,
-                            gt_err *err)
+static void corrupt_instead(gt_rec_reader *rd)
 {
-    gt_err z = {0};
-    int n;
+    gt_err bad = rd->err;
+    off_t until = rd->consumed + READ_ON;
+    bool cut = false;
+    long n;
 
-    if (gzdirect(f))
+    if (rd->gz != 1)
         return;
-    while ((n = gzread(f, scratch, (unsigned)(len < CHUNK ? len : CHUNK))) > 0)
+    /* To the end of the gzip member (its CRC), within a bound: a file of
+     * newlines is refused at once, not after 4 GiB of them. */
+    while (!rd->member_end && rd->consumed < until &&
+           (n = content(rd, rd->buf, rd->cap < CHUNK ? rd->cap : CHUNK, rd->lineno, &cut)) > 0)
         ;
-    if (zstate(f, n, path, lineno, &z) < 0)
-        *err = z;
+    if (!strstr(rd->err.msg, "corrupt compressed data"))
+        rd->err = bad;
 }
-
-struct gt_rec_reader {
-    gt_recording *r;
-    gzFile f;
-    char *buf;
-    size_t cap, have, lineno;
-    off_t size;             /* the file's bytes, for gt_rec_reader_progress */
-    int state;              /* 0 reading, 1 all read, -1 stopped on an error */
-    gt_err err;             /* why it stopped */
-    bool shared;            /* mu is r->lock: lines go in under it */
-    pthread_mutex_t mu;
-};
 
 int gt_rec_reader_open(gt_rec_reader **out, gt_recording *r, const char *path, gt_err *err)
 {
@@ -86,21 +179,21 @@ int gt_rec_reader_open(gt_rec_reader **out, gt_recording *r, const char *path, g
         gt_err_set(err, GT_EXIT_FAIL, "%s: out of memory", path);
         return -1;
     }
+    rd->fd = -1;
     if ((fd = gt_open_regular(path, "a recording", err)) < 0) {
         free(rd);
         return -1;
     }
+    rd->fd = fd;
+    rd->gz = -1;
     rd->size = fstat(fd, &st) ? 0 : st.st_size;
     rd->cap = 1 << 20;
-    if (!(rd->f = gzdopen(fd, "rb")) || !(rd->buf = malloc(rd->cap))) {
+    rd->r = r;
+    if (!(rd->buf = malloc(rd->cap))) {
         gt_err_set(err, GT_EXIT_FAIL, "%s: out of memory", path);
-        if (!rd->f)
-            close(fd);
         gt_rec_reader_close(rd);
         return -1;
     }
-    gzbuffer(rd->f, CHUNK);     /* zlib decompresses at most twice this ahead of a read */
-    rd->r = r;
     pthread_mutex_init(&rd->mu, NULL);
     *out = rd;
     return 0;
@@ -125,8 +218,9 @@ static int read_chunk(gt_rec_reader *rd)
     gt_recording *r = rd->r;
     const char *path = r->path;
     size_t start = 0;
+    bool cut = false;
     char *nl;
-    int n, cut;
+    long n;
 
     if (rd->cap - rd->have < CHUNK) {       /* a long line: room for it, up to the limit */
         char *nb = rd->have > GT_REC_MAX_LINE ? NULL : realloc(rd->buf, rd->cap * 2);
@@ -141,12 +235,12 @@ static int read_chunk(gt_rec_reader *rd)
         rd->buf = nb;
         rd->cap *= 2;
     }
-    if ((n = gzread(rd->f, rd->buf + rd->have, CHUNK)) > 0) {
+    if ((n = content(rd, rd->buf + rd->have, CHUNK, rd->lineno + 1, &cut)) > 0) {
         rd->have += (size_t)n;
         while ((nl = memchr(rd->buf + start, '\n', rd->have - start))) {
             if (gt_recording_line(r, rd->buf + start, (size_t)(nl - (rd->buf + start)), true,
                                   ++rd->lineno, &rd->err) < 0) {
-                corrupt_instead(rd->f, rd->buf, rd->cap, path, rd->lineno, &rd->err);
+                corrupt_instead(rd);
                 return -1;
             }
             start = (size_t)(nl - rd->buf) + 1;
@@ -155,7 +249,7 @@ static int read_chunk(gt_rec_reader *rd)
         rd->have -= start;
         return 0;
     }
-    if ((cut = zstate(rd->f, n, path, rd->lineno + 1, &rd->err)) < 0)
+    if (n < 0)
         return -1;
     /* A last line without a newline: kept if whole, dropped if cut off. */
     if (rd->have && gt_recording_line(r, rd->buf, rd->have, false, ++rd->lineno, &rd->err) < 0)
@@ -223,21 +317,21 @@ const gt_err *gt_rec_reader_error(const gt_rec_reader *rd)
 
 double gt_rec_reader_progress(const gt_rec_reader *rd)
 {
-    double at;
-
     if (rd->state)
         return 1;
-    at = (double)gzoffset(rd->f);
-    return rd->size > 0 && at < rd->size ? at / (double)rd->size : 0.99;
+    return rd->size > 0 && rd->consumed < rd->size ? (double)rd->consumed / (double)rd->size
+                                                   : 0.99;
 }
 
 void gt_rec_reader_close(gt_rec_reader *rd)
 {
     if (!rd)
         return;
-    if (rd->f)
-        gzclose(rd->f);
-    if (rd->r) {                /* set with the mutex made */
+    if (rd->z_open)
+        inflateEnd(&rd->z);
+    if (rd->fd >= 0)
+        close(rd->fd);
+    if (rd->r && rd->buf) {     /* set with the mutex made */
         if (rd->shared) {
             rd->r->lock = NULL;
             rd->r->loading = false;

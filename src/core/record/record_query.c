@@ -11,6 +11,7 @@
 
 #include "gputui/measure/run.h"
 #include "gputui/experiments/registry.h"
+#include "rec_index.h"
 
 void gt_rec_config_skip_unrecorded(const gt_rec_config *c, gt_setup_info *info)
 {
@@ -34,7 +35,8 @@ void gt_rec_config_skip_unrecorded(const gt_rec_config *c, gt_setup_info *info)
 int gt_rec_config_run(const gt_rec_config *c, gt_run *r)
 {
     gt_run_init(r, c->exp, c->vals, c->gen);
-    r->info = c->info;
+    r->info = *c->info;
+    r->unkept = c->unkept;
     gt_rec_config_skip_unrecorded(c, &r->info);
     for (size_t k = 0; k < c->n; k++)
         gt_run_add(r, &c->s[k]);
@@ -43,38 +45,34 @@ int gt_rec_config_run(const gt_rec_config *c, gt_run *r)
 
 const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len)
 {
-    if (r->cut_note[0])
-        snprintf(buf, len, "%s", r->cut_note);
-    else if (r->dropped)
-        snprintf(buf, len, "%s: the last line was cut off; %zu line%s dropped", r->path,
-                 r->dropped, r->dropped == 1 ? "" : "s");
-    else
-        buf[0] = '\0';
-    return buf;
-}
+    size_t off = 0;
 
-bool gt_rec_config_is(const gt_rec_config *c, const gt_experiment *exp, const int64_t *vals)
-{
-    if (c->exp != exp)
-        return false;
-    for (int k = 0; k < exp->nparams; k++)
-        /* Values that do not apply are not part of the configuration. */
-        if (gt_param_applies(&exp->params[k], vals, NULL) && c->vals[k] != vals[k])
-            return false;
-    return true;
+#define SAY(...) (off += (size_t)snprintf(buf + off, off < len ? len - off : 0, __VA_ARGS__))
+    buf[0] = '\0';
+    if (r->cut_note[0])
+        SAY("%s", r->cut_note);
+    else if (r->dropped)
+        SAY("%s: the last line was cut off; %zu line%s dropped", r->path, r->dropped,
+            r->dropped == 1 ? "" : "s");
+    if (r->minor > GT_REC_MINOR)
+        SAY("%s%s: recording format %d.%d is newer than this gputui's %d.%d: what it adds is "
+            "ignored", off ? "; " : "", r->path, r->major, r->minor, GT_REC_MAJOR, GT_REC_MINOR);
+    if (r->samples_unkept)
+        SAY("%s%s: %llu of its %llu samples were not kept (a reader keeps %u of a series of a "
+            "configuration, %zu MiB of samples in all); the figures are those of the %llu kept",
+            off ? "; " : "", r->path, (unsigned long long)r->samples_unkept,
+            (unsigned long long)r->samples_read, r->limits.per_series, r->limits.samples >> 20,
+            (unsigned long long)(r->samples_read - r->samples_unkept));
+    if (r->extras_unkept)
+        SAY("%s%s: %zu timelines, call traces or inspections were not kept (past %zu MiB of "
+            "them)", off ? "; " : "", r->path, r->extras_unkept, r->limits.extras >> 20);
+#undef SAY
+    return buf;
 }
 
 int gt_recording_find(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)
 {
-    int found = -1;
-
-    for (size_t i = 0; i < r->ncfg; i++)
-        if (gt_rec_config_is(&r->cfg[i], exp, vals)) {
-            found = (int)i;
-            if (!r->followed)
-                break;
-        }
-    return found;
+    return rec_index_find(r, exp, vals, r->followed);
 }
 
 bool gt_recording_unread(const gt_recording *r, const gt_experiment *exp, const int64_t *vals)

@@ -90,10 +90,10 @@ static int setup(void **state, const int64_t *vals, const gt_devprops *p,
     }
     c = &rec->cfg[idx];
     gt_trace_replay(c->trace);      /* the recorded calls stand for ours */
-    *info = c->info;
+    *info = *c->info;
     if (!growing((size_t)idx))
         gt_rec_config_skip_unrecorded(c, info);
-    if (c->n == 0 && c->error[0]) {
+    if (c->n == 0 && c->error) {
         gt_err_set(err, GT_EXIT_FAIL, "recorded: %s", c->error);
         unlock();
         return -1;
@@ -136,7 +136,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
 
     lock();
     c = &rec->cfg[r->idx];
-    if (c->n == 0 && c->error[0]) {     /* followed: the writer's set-up failed */
+    if (c->n == 0 && c->error) {     /* followed: the writer's set-up failed */
         gt_err_set(err, GT_EXIT_FAIL, "recorded: %s", c->error);
         unlock();
         return -1;

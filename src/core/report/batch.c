@@ -270,21 +270,20 @@ static int select_configs(const gt_cli *cli, const gt_recording *rec, size_t *pi
 int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
 {
     static const gt_trace none;     /* recorded before format 1.2 */
-    gt_run *runs = calloc(rec->ncfg ? rec->ncfg : 1, sizeof *runs);
     size_t *pick = calloc(rec->ncfg ? rec->ncfg : 1, sizeof *pick), npick = rec->ncfg;
-    int nrun = 0, rc = GT_EXIT_OK;
-    char desc[512], warn[700];
+    gt_run runs[2];                 /* this one, and the one before (the page's ghost) */
+    gt_report_writer *w;
+    int nrun = 0, rc = GT_EXIT_OK, sampled = 0;
+    uint64_t nfailed = 0;
+    char desc[512], warn[900];
 
-    if (!runs || !pick) {
-        free(runs);
-        free(pick);
+    if (!pick) {
         fprintf(gt_stderr(), "gputui: out of memory\n");
         return GT_EXIT_FAIL;
     }
     if (cli->exp_given || cli->given) {
         int n = select_configs(cli, rec, pick);
         if (n < 0) {
-            free(runs);
             free(pick);
             return GT_EXIT_FAIL;
         }
@@ -295,28 +294,42 @@ int gt_batch_replay(const gt_cli *cli, const gt_recording *rec)
     }
     for (size_t j = 0; j < npick; j++) {
         const gt_rec_config *c = &rec->cfg[pick[j]];
-        if (c->n == 0) {
+        if (c->n)
+            sampled++;
+        else
             fprintf(gt_stderr(), "gputui: %s: configuration %s has no samples%s%s\n", rec->path,
                     gt_experiment_describe(c->exp, c->vals, desc, sizeof desc),
-                    c->error[0] ? "; recorded error: " : "", c->error);
-            continue;
-        }
-        if (gt_rec_config_run(c, &runs[nrun]) ||
-            (cli->trace_calls && gt_run_set_trace(&runs[nrun], c->trace ? c->trace : &none)))
-            fprintf(gt_stderr(), "gputui: out of memory for the timeline or the call trace\n");
-        nrun++;
+                    c->error ? "; recorded error: " : "", c->error ? c->error : "");
     }
     if (gt_recording_warning(rec, warn, sizeof warn)[0])
         fprintf(gt_stderr(), "gputui: %s\n", warn);
-    if (gt_report(gt_stdout(), cli->format, &rec->props, runs, nrun, rec)) {
+    /* A run at a time: however many configurations the file holds, the
+     * report holds two. */
+    w = gt_report_begin(gt_stdout(), cli->format, &rec->props, rec, sampled);
+    memset(runs, 0, sizeof runs);
+    for (size_t j = 0; w && j < npick && !rc; j++) {
+        const gt_rec_config *c = &rec->cfg[pick[j]];
+        gt_run *r = &runs[nrun % 2];
+        if (c->n == 0)
+            continue;
+        if (nrun >= 2)
+            gt_run_free(r);
+        if (gt_rec_config_run(c, r) ||
+            (cli->trace_calls && gt_run_set_trace(r, c->trace ? c->trace : &none)))
+            fprintf(gt_stderr(), "gputui: out of memory for the timeline or the call trace\n");
+        nfailed += gt_run_failed(r);
+        nrun++;
+        if (gt_report_add(w, r))
+            rc = GT_EXIT_FAIL;
+    }
+    if (gt_report_end(w) || !w || rc || gt_out_flush()) {
         fprintf(gt_stderr(), "gputui: cannot write the report\n");
         rc = GT_EXIT_FAIL;
-    } else if (failed(runs, nrun)) {
+    } else if (nfailed) {
         rc = GT_EXIT_VERIFY;
     }
-    for (int i = 0; i < nrun; i++)
+    for (int i = 0; i < nrun && i < 2; i++)
         gt_run_free(&runs[i]);
-    free(runs);
     free(pick);
     return rc;
 }

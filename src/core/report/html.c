@@ -269,6 +269,13 @@ static void run(FILE *f, const gt_devprops *p, gt_run *r, int i, gt_run *before)
         esc(f, r->info.timing);
         fputs("</p>\n", f);
     }
+    if (r->unkept) {
+        char note[200];
+        snprintf(note, sizeof note, "recording: %llu more samples of this configuration were "
+                 "read and not kept (more than a reader keeps of a series)",
+                 (unsigned long long)r->unkept);
+        gt_html_text(f, "p", "fail", note);
+    }
     if (before && (before->exp != r->exp || before->nseries != r->nseries))
         before = NULL;
     if (before)
@@ -303,9 +310,9 @@ void gt_html_begin(FILE *f, const gt_devprops *p, const char *title, const char 
         device(f, p);
 }
 
-void gt_html_run(FILE *f, const gt_devprops *p, gt_run *r, int i)
+void gt_html_run(FILE *f, const gt_devprops *p, gt_run *r, int i, gt_run *before)
 {
-    run(f, p, r, i, NULL);
+    run(f, p, r, i, before);
 }
 
 void gt_html_text(FILE *f, const char *tag, const char *cls, const char *text)
@@ -319,21 +326,4 @@ int gt_html_end(FILE *f)
 {
     fputs("</body>\n</html>\n", f);
     return ferror(f) ? -1 : 0;
-}
-
-int gt_report_html(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
-                   const gt_recording *rec)
-{
-    char sub[700];
-
-    if (rec)
-        snprintf(sub, sizeof sub, "replayed from %s, recorded %s; %d configuration%s", rec->path,
-                 rec->created, nruns, nruns == 1 ? "" : "s");
-    else
-        snprintf(sub, sizeof sub, "measured live; %d configuration%s", nruns,
-                 nruns == 1 ? "" : "s");
-    gt_html_begin(f, p, p->name, sub);
-    for (int i = 0; i < nruns; i++)
-        run(f, p, &runs[i], i, i ? &runs[i - 1] : NULL);
-    return gt_html_end(f);
 }

@@ -1,9 +1,11 @@
+#define _POSIX_C_SOURCE 200809L
 #include "gputui/report/report.h"
 #include "gputui/base/out.h"
 #include "gputui/measure/trace.h"
 
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gputui/record/record.h"
@@ -47,6 +49,16 @@ static json_t *summary_json(const gt_summary *s, double scale)
     json_object_set_new(o, "mean", num_or_null(s->mean * scale));
     json_object_set_new(o, "stddev", num_or_null(s->stddev * scale));
     return o;
+}
+
+/* The samples a run holds, failed ones too. */
+static uint64_t kept(const gt_run *r)
+{
+    uint64_t n = 0;
+
+    for (int s = 0; s < r->nseries; s++)
+        n += r->s[s].lat.count + r->s[s].failed;
+    return n;
 }
 
 static json_t *run_json(const gt_devprops *p, gt_run *r)
@@ -111,6 +123,11 @@ static json_t *run_json(const gt_devprops *p, gt_run *r)
         json_array_append_new(series, o);
     }
     json_object_set_new(root, "series", series);
+    if (r->unkept) {            /* a recording larger than a reader keeps */
+        json_object_set_new(root, "truncated", json_true());
+        json_object_set_new(root, "samples_kept", json_integer((json_int_t)kept(r)));
+        json_object_set_new(root, "samples_read", json_integer((json_int_t)(kept(r) + r->unkept)));
+    }
     if (r->exp->summary) {
         gt_summary_line lines[GT_SUMMARY_LINES];
         json_t *sum = json_array();
@@ -145,11 +162,10 @@ static json_t *run_json(const gt_devprops *p, gt_run *r)
     return root;
 }
 
-static int report_json(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
-                       const gt_recording *rec)
+/* The JSON report's object without its runs: "runs" last, empty. */
+static json_t *json_head(const gt_devprops *p, const gt_recording *rec)
 {
-    json_t *root = json_object(), *arr = json_array();
-    int rc;
+    json_t *root = json_object();
 
     json_object_set_new(root, "tool", json_string("gputui"));
     json_object_set_new(root, "version", json_string(GT_VERSION));
@@ -162,16 +178,18 @@ static int report_json(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
         json_object_set_new(o, "gputui_version", json_string(rec->version));
         json_object_set_new(o, "format", json_string(fmt));
         json_object_set_new(o, "lines_dropped", json_integer((json_int_t)rec->dropped));
+        if (rec->samples_unkept || rec->extras_unkept) {
+            json_object_set_new(o, "truncated", json_true());
+            json_object_set_new(o, "samples_read", json_integer((json_int_t)rec->samples_read));
+            json_object_set_new(o, "samples_kept",
+                                json_integer((json_int_t)(rec->samples_read - rec->samples_unkept)));
+            json_object_set_new(o, "extras_not_kept", json_integer((json_int_t)rec->extras_unkept));
+        }
         json_object_set_new(root, "recording", o);
     }
     json_object_set_new(root, "device", gt_devprops_json(p));
-    for (int i = 0; i < nruns; i++)
-        json_array_append_new(arr, run_json(p, &runs[i]));
-    json_object_set_new(root, "runs", arr);
-    rc = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    fputc('\n', f);
-    json_decref(root);
-    return rc;
+    json_object_set_new(root, "runs", json_array());
+    return root;
 }
 
 static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
@@ -187,6 +205,10 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
         fprintf(f, "verification: %s\n", r->info.note);
     if (r->info.timing[0])
         fprintf(f, "timing: %s\n", r->info.timing);
+    if (r->unkept)
+        fprintf(f, "recording: %llu more samples of this configuration were read and not kept "
+                "(more than a reader keeps of a series); the figures are those of the %llu "
+                "kept\n", (unsigned long long)r->unkept, (unsigned long long)kept(r));
     for (int s = 0; s < r->nseries; s++) {
         gt_series *se = &r->s[s];
         gt_summary lat, bw;
@@ -257,62 +279,6 @@ static void report_text(FILE *f, const gt_devprops *p, gt_run *r)
     }
 }
 
-/* The one parameter in which runs of one experiment differ, or -1. */
-static int swept_param(gt_run *runs, int nruns)
-{
-    int swept = -1;
-
-    if (nruns < 3)
-        return -1;
-    for (int i = 1; i < nruns; i++)
-        if (runs[i].exp != runs[0].exp)
-            return -1;
-    for (int k = 0; k < runs[0].exp->nparams; k++)
-        for (int i = 1; i < nruns; i++)
-            if (runs[i].vals[k] != runs[0].vals[k]) {
-                if (swept >= 0 && swept != k)
-                    return -1;
-                swept = k;
-            }
-    return swept;
-}
-
-/* A sweep: each series' p50 latency against the swept parameter, as bars,
- * with the experiment's mark (the L2 set-aside) where it falls. */
-static void sweep_plot(FILE *f, const gt_devprops *p, gt_run *runs, int nruns)
-{
-    gt_sweep sw;
-    const gt_experiment *e = runs[0].exp;
-    int k = swept_param(runs, nruns);
-
-    if (k < 0)
-        return;
-    gt_sweep_begin(&sw, e, k, runs[0].vals, p);
-    sw.n = nruns < GT_SWEEP_MAX ? nruns : GT_SWEEP_MAX;
-    for (int i = 0; i < sw.n; i++) {
-        sw.vals[i] = runs[i].vals[k];
-        for (int s = 0; s < sw.nseries; s++)
-            sw.p50[i][s] = gt_dist_percentile(&runs[i].s[s].lat, 0.5);
-    }
-    gt_sweep_print(f, &sw);
-}
-
-static void report_text_all(FILE *f, const gt_devprops *p, gt_run *runs, int nruns,
-                            const gt_recording *rec)
-{
-    fprintf(f, "gputui %s  device ", GT_VERSION);
-    gt_report_device_line(f, p);
-    if (rec)
-        fprintf(f, "replayed from %s (recorded %s by gputui %s, format %d.%d)\n", rec->path,
-                rec->created, rec->version, rec->major, rec->minor);
-    for (int i = 0; i < nruns; i++) {
-        if (nruns > 1)
-            fprintf(f, "\n== run %d of %d\n", i + 1, nruns);
-        report_text(f, p, &runs[i]);
-    }
-    sweep_plot(f, p, runs, nruns);
-}
-
 static void report_csv(FILE *f, gt_run *r, int run, const gt_devprops *p)
 {
     char desc[512];
@@ -355,23 +321,193 @@ static void report_csv(FILE *f, gt_run *r, int run, const gt_devprops *p)
     }
 }
 
-int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *runs, int nruns,
-              const gt_recording *rec)
+/* ---- the report, a run at a time ---- */
+
+#define JSON_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
+
+struct gt_report_writer {
+    FILE *f;
+    gt_format fmt;
+    const gt_devprops *p;
+    int nruns, i;
+    gt_run *before;         /* the run written before (the HTML page's ghost) */
+    char *json_tail;        /* what follows the runs */
+    /* A sweep (text): the one parameter in which runs of one experiment
+     * differ, told apart from the first run's values. */
+    const gt_experiment *exp0;
+    int64_t vals0[GT_MAX_PARAMS];
+    int swept;              /* -1 none yet, -2 no sweep */
+    int64_t svals[GT_SWEEP_MAX][GT_MAX_PARAMS];
+    double sp50[GT_SWEEP_MAX][GT_SWEEP_SERIES];
+};
+
+gt_report_writer *gt_report_begin(FILE *f, gt_format fmt, const gt_devprops *p,
+                                  const gt_recording *rec, int nruns)
 {
+    gt_report_writer *w = calloc(1, sizeof *w);
+    char sub[700];
+
+    if (!w)
+        return NULL;
+    w->f = f;
+    w->fmt = fmt;
+    w->p = p;
+    w->nruns = nruns;
+    w->swept = -1;
     switch (fmt) {
-    case GT_FMT_JSON:
-        return report_json(f, p, runs, nruns, rec);
+    case GT_FMT_JSON: {
+        /* jansson's own text of the head, the runs added as they come
+         * exactly as it would indent them inside it. */
+        json_t *root = json_head(p, rec);
+        char *text = json_dumps(root, JSON_FLAGS);
+        char *at = text ? strstr(text, "\"runs\": []") : NULL;
+        json_decref(root);
+        if (!at || !(w->json_tail = strdup(at + strlen("\"runs\": []")))) {
+            free(text);
+            free(w);
+            return NULL;
+        }
+        fwrite(text, 1, (size_t)(at - text) + strlen("\"runs\": ["), f);
+        free(text);
+        break;
+    }
     case GT_FMT_HTML:
-        return gt_report_html(f, p, runs, nruns, rec);
+        if (rec)
+            snprintf(sub, sizeof sub, "replayed from %s, recorded %s; %d configuration%s",
+                     rec->path, rec->created, nruns, nruns == 1 ? "" : "s");
+        else
+            snprintf(sub, sizeof sub, "measured live; %d configuration%s", nruns,
+                     nruns == 1 ? "" : "s");
+        gt_html_begin(f, p, p->name, sub);
+        break;
     case GT_FMT_CSV:
         fprintf(f, "run,experiment,config,series,metric,unit,count,min,p50,p90,p99,max,mean,"
                    "stddev,verified_full,verified_sampled,failed,ceiling,ceiling_bytes_once_GBps,"
                    "disturbed,clean_p50_s\n");
-        for (int i = 0; i < nruns; i++)
-            report_csv(f, &runs[i], i + 1, p);
-        return ferror(f) ? -1 : 0;
+        break;
     default:
-        report_text_all(f, p, runs, nruns, rec);
-        return ferror(f) ? -1 : 0;
+        fprintf(f, "gputui %s  device ", GT_VERSION);
+        gt_report_device_line(f, p);
+        if (rec)
+            fprintf(f, "replayed from %s (recorded %s by gputui %s, format %d.%d)\n", rec->path,
+                    rec->created, rec->version, rec->major, rec->minor);
     }
+    return w;
+}
+
+/* The object's lines, indented for their place in the runs array. */
+static int json_run(gt_report_writer *w, gt_run *r)
+{
+    json_t *o = run_json(w->p, r);
+    char *text = json_dumps(o, JSON_FLAGS);
+
+    json_decref(o);
+    if (!text)
+        return -1;
+    fputs(w->i ? ",\n    " : "\n    ", w->f);
+    for (const char *c = text; *c; c++) {
+        fputc(*c, w->f);
+        if (*c == '\n')
+            fputs("    ", w->f);
+    }
+    free(text);
+    return 0;
+}
+
+/* What a sweep plot needs of run r. */
+static void sweep_add(gt_report_writer *w, gt_run *r)
+{
+    if (w->i == 0) {
+        w->exp0 = r->exp;
+        memcpy(w->vals0, r->vals, sizeof w->vals0);
+    } else if (r->exp != w->exp0) {
+        w->swept = -2;
+    }
+    for (int k = 0; w->swept != -2 && k < r->exp->nparams; k++)
+        if (r->vals[k] != w->vals0[k])
+            w->swept = w->swept >= 0 && w->swept != k ? -2 : k;
+    if (w->i < GT_SWEEP_MAX) {
+        memcpy(w->svals[w->i], r->vals, sizeof w->svals[0]);
+        for (int s = 0; s < GT_SWEEP_SERIES; s++)
+            w->sp50[w->i][s] = gt_dist_percentile(&r->s[s].lat, 0.5);
+    }
+}
+
+/* A sweep: each series' p50 latency against the swept parameter, as bars,
+ * with the experiment's mark (the L2 set-aside) where it falls. */
+static void sweep_plot(gt_report_writer *w)
+{
+    gt_sweep sw;
+    int k = w->swept;
+
+    if (w->i < 3 || k < 0)
+        return;
+    gt_sweep_begin(&sw, w->exp0, k, w->vals0, w->p);
+    sw.n = w->i < GT_SWEEP_MAX ? w->i : GT_SWEEP_MAX;
+    for (int i = 0; i < sw.n; i++) {
+        sw.vals[i] = w->svals[i][k];
+        for (int s = 0; s < sw.nseries; s++)
+            sw.p50[i][s] = w->sp50[i][s];
+    }
+    gt_sweep_print(w->f, &sw);
+}
+
+int gt_report_add(gt_report_writer *w, gt_run *r)
+{
+    int rc = 0;
+
+    switch (w->fmt) {
+    case GT_FMT_JSON:
+        rc = json_run(w, r);
+        break;
+    case GT_FMT_HTML:
+        gt_html_run(w->f, w->p, r, w->i, w->before);
+        break;
+    case GT_FMT_CSV:
+        report_csv(w->f, r, w->i + 1, w->p);
+        break;
+    default:
+        if (w->nruns > 1)
+            fprintf(w->f, "\n== run %d of %d\n", w->i + 1, w->nruns);
+        report_text(w->f, w->p, r);
+        sweep_add(w, r);
+    }
+    w->before = r;
+    w->i++;
+    return rc || ferror(w->f) ? -1 : 0;
+}
+
+int gt_report_end(gt_report_writer *w)
+{
+    int rc;
+
+    if (!w)
+        return -1;
+    switch (w->fmt) {
+    case GT_FMT_JSON:
+        fprintf(w->f, "%s%s\n", w->i ? "\n  ]" : "]", w->json_tail);
+        break;
+    case GT_FMT_HTML:
+        gt_html_end(w->f);
+        break;
+    case GT_FMT_CSV:
+        break;
+    default:
+        sweep_plot(w);
+    }
+    rc = ferror(w->f) ? -1 : 0;
+    free(w->json_tail);
+    free(w);
+    return rc;
+}
+
+int gt_report(FILE *f, gt_format fmt, const gt_devprops *p, gt_run *runs, int nruns,
+              const gt_recording *rec)
+{
+    gt_report_writer *w = gt_report_begin(f, fmt, p, rec, nruns);
+    int rc = w ? 0 : -1;
+
+    for (int i = 0; w && i < nruns && !rc; i++)
+        rc = gt_report_add(w, &runs[i]);
+    return gt_report_end(w) || rc ? -1 : 0;
 }
