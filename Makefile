@@ -398,15 +398,16 @@ $(BUILD)/fakedriver/libcuda.so.1: tests/tools/fakedriver.c
 	$(CC) $(CFLAGS) -shared -fPIC -o $@ $<
 	cp $@ $(@D)/libnvidia-ml.so.1
 
-# libFuzzer on the recording reader, the command line and the lesson files (clang);
-# FUZZ_TIME seconds each.
+# libFuzzer on the recording reader, what gputui writes of a recording, the
+# command line and the lesson files (clang); FUZZ_TIME seconds each.
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_SRC)
 	@mkdir -p $(@D)
 	clang $(CPPFLAGS) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -pthread -o $@ $^ \
 	  $(STATIC_LIBS) -lm
 
-fuzz: $(BUILD)/fuzz_record $(BUILD)/fuzz_cli $(BUILD)/fuzz_lesson
+fuzz: $(BUILD)/fuzz_record $(BUILD)/fuzz_report $(BUILD)/fuzz_cli $(BUILD)/fuzz_lesson
 	@scripts/fuzz.sh $(BUILD)/fuzz_record tests/fuzz/gtr.dict
+	@scripts/fuzz.sh $(BUILD)/fuzz_report tests/fuzz/gtr.dict
 	@scripts/fuzz.sh $(BUILD)/fuzz_cli tests/fuzz/cli.dict
 	@scripts/fuzz.sh $(BUILD)/fuzz_lesson tests/fuzz/lesson.dict
 

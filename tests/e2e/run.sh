@@ -19,8 +19,8 @@ done < <(python3 tests/e2e/start.py "$BIN" 5 200 "gputui (the bundled recording)
              "--replay h200.gtr.gz --follow=--replay share/gputui/h200.gtr.gz --follow" 2>&1)
 
 # The parts first, in the background: replay, classroom, lessons, peers,
-# crash, screens, html, follow, driver and hostile (tests/e2e/PART.sh BIN OUTDIR).
-PARTS=(screens lessons replay classroom peers crash html follow driver hostile)
+# crash, screens, html, follow, driver, hostile and bombs (tests/e2e/PART.sh BIN OUTDIR).
+PARTS=(screens lessons replay classroom peers crash html follow driver hostile bombs)
 for part in "${PARTS[@]}"; do
     ( s=$SECONDS; tests/e2e/$part.sh "$BIN" "$TMPD"; echo "(e2e part $part: $((SECONDS - s)) s)" ) \
         >"$TMPD/$part.log" 2>&1 &

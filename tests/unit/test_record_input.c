@@ -235,7 +235,7 @@ static void hostile_files(void **state)
     gt_err_clear(&err);
     assert_int_equal(gt_recording_load(&rec, path, &err), -1);
     assert_int_equal(strncmp(err.msg, path, strlen(path)), 0);
-    assert_non_null(strstr(err.msg, ":2: line longer than 4 MiB"));
+    assert_non_null(strstr(err.msg, ":2: line longer than 1 MiB"));
     unlink(path);
     /* Compressed, and with no newline at all (as /dev/zero would be). */
     temp_path(".gz");
@@ -245,12 +245,12 @@ static void hostile_files(void **state)
     gzclose(z);
     gt_err_clear(&err);
     assert_int_equal(gt_recording_load(&rec, path, &err), -1);
-    assert_non_null(strstr(err.msg, ":1: line longer than 4 MiB"));
+    assert_non_null(strstr(err.msg, ":1: line longer than 1 MiB"));
     unlink(path);
     /* From memory, the same limit. */
     gt_err_clear(&err);
     assert_int_equal(gt_recording_parse(&rec, "m.gtr", big, GT_REC_MAX_LINE + 1, &err), -1);
-    assert_string_equal(err.msg, "m.gtr:1: line longer than 4 MiB");
+    assert_string_equal(err.msg, "m.gtr:1: line longer than 1 MiB");
     free(big);
 }
 

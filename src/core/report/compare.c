@@ -1,6 +1,7 @@
 /* Two recordings side by side (compare.h). */
 #include "gputui/report/compare.h"
 #include "gputui/base/out.h"
+#include "gputui/report/json_stream.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -9,6 +10,9 @@
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
 #include "gputui/report/html.h"
+
+/* The JSON comparison as it has always been written. */
+#define JSON_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))
 
 double gt_compare_ratio(gt_dist *a, gt_dist *b)
 {
@@ -78,7 +82,7 @@ static void fmt_num(char *buf, size_t n, double v, const char *fmt)
 
 /* The configurations of 'from' that 'other' lacks, as JSON or lines. */
 static void one_sided(FILE *f, gt_format fmt, const gt_recording *from, const gt_recording *other,
-                      const char *tag, json_t *arr, int *count)
+                      const char *tag, gt_json_stream *js, int *count)
 {
     char desc[512];
 
@@ -94,7 +98,8 @@ static void one_sided(FILE *f, gt_format fmt, const gt_recording *from, const gt
             json_t *o = json_object();
             json_object_set_new(o, "experiment", json_string(c->exp->name));
             json_object_set_new(o, "config", json_string(desc));
-            json_array_append_new(arr, o);
+            gt_json_stream_add(js, o);
+            json_decref(o);
         } else if (fmt == GT_FMT_CSV) {
             fprintf(f, "%s,%s,", tag, c->exp->name);
             gt_csv_cell(f, desc, true);
@@ -178,19 +183,27 @@ static void only_list(FILE *f, gt_format fmt, const gt_recording *from, const gt
 
 int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_recording *b)
 {
-    json_t *root = NULL, *shared = NULL;
+    gt_json_stream js;
     char desc[512], na[32], nb[32];
     int nshared = 0, only_a = 0, only_b = 0;
 
     gt_compare_short_name(a->props.name, na, sizeof na);
     gt_compare_short_name(b->props.name, nb, sizeof nb);
     if (fmt == GT_FMT_JSON) {
-        root = json_object();
-        shared = json_array();
+        /* Written as it goes: a configuration's entry at a time. */
+        json_t *root = json_object();
+        int rc;
         json_object_set_new(root, "a", json_pack("{ssssss}", "path", a->path, "device",
                                                  a->props.name, "created", a->created));
         json_object_set_new(root, "b", json_pack("{ssssss}", "path", b->path, "device",
                                                  b->props.name, "created", b->created));
+        json_object_set_new(root, "shared", json_array());
+        json_object_set_new(root, "only_a", json_array());
+        json_object_set_new(root, "only_b", json_array());
+        rc = gt_json_stream_begin(&js, f, root, JSON_FLAGS, "shared");
+        json_decref(root);
+        if (rc)
+            return -1;
     } else if (fmt == GT_FMT_HTML) {
         char title[96], sub[1400];
         snprintf(title, sizeof title, "A against B: %s and %s", na, nb);
@@ -287,26 +300,24 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
                             "another program, A %llu, B %llu\n", "", da.left_out, db.left_out);
             }
         }
-        if (fmt == GT_FMT_JSON)
-            json_array_append_new(shared, json_pack("{ssssso}", "experiment", ca->exp->name,
-                                                    "config", desc, "series", series));
-        else if (fmt == GT_FMT_HTML)
+        if (fmt == GT_FMT_JSON) {
+            json_t *o = json_pack("{ssssso}", "experiment", ca->exp->name, "config", desc,
+                                  "series", series);
+            gt_json_stream_add(&js, o);
+            json_decref(o);
+        } else if (fmt == GT_FMT_HTML)
             html_config_end(f, &ra, &rb, draw);
         gt_run_free(&ra);
         gt_run_free(&rb);
     }
     if (fmt == GT_FMT_JSON) {
-        json_t *oa = json_array(), *ob = json_array();
-        int rc;
-        one_sided(f, fmt, a, b, "only_a", oa, &only_a);
-        one_sided(f, fmt, b, a, "only_b", ob, &only_b);
-        json_object_set_new(root, "shared", shared);
-        json_object_set_new(root, "only_a", oa);
-        json_object_set_new(root, "only_b", ob);
-        rc = json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
-        json_decref(root);
-        fputc('\n', f);
-        return rc || ferror(f) ? -1 : 0;
+        if (gt_json_stream_next(&js, "only_a"))
+            return -1;
+        one_sided(f, fmt, a, b, "only_a", &js, &only_a);
+        if (gt_json_stream_next(&js, "only_b"))
+            return -1;
+        one_sided(f, fmt, b, a, "only_b", &js, &only_b);
+        return gt_json_stream_next(&js, NULL) || ferror(f) ? -1 : 0;
     }
     only_list(f, fmt, a, b, "A", na, &only_a);
     only_list(f, fmt, b, a, "B", nb, &only_b);

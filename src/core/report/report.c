@@ -10,6 +10,7 @@
 
 #include "gputui/record/record.h"
 #include "gputui/report/html.h"
+#include "gputui/report/json_stream.h"
 #include "gputui/measure/sweep.h"
 #include "gputui/base/units.h"
 
@@ -331,7 +332,7 @@ struct gt_report_writer {
     const gt_devprops *p;
     int nruns, i;
     gt_run *before;         /* the run written before (the HTML page's ghost) */
-    char *json_tail;        /* what follows the runs */
+    gt_json_stream js;
     /* A sweep (text): the one parameter in which runs of one experiment
      * differ, told apart from the first run's values. */
     const gt_experiment *exp0;
@@ -356,19 +357,13 @@ gt_report_writer *gt_report_begin(FILE *f, gt_format fmt, const gt_devprops *p,
     w->swept = -1;
     switch (fmt) {
     case GT_FMT_JSON: {
-        /* jansson's own text of the head, the runs added as they come
-         * exactly as it would indent them inside it. */
         json_t *root = json_head(p, rec);
-        char *text = json_dumps(root, JSON_FLAGS);
-        char *at = text ? strstr(text, "\"runs\": []") : NULL;
+        int rc = gt_json_stream_begin(&w->js, f, root, JSON_FLAGS, "runs");
         json_decref(root);
-        if (!at || !(w->json_tail = strdup(at + strlen("\"runs\": []")))) {
-            free(text);
+        if (rc) {
             free(w);
             return NULL;
         }
-        fwrite(text, 1, (size_t)(at - text) + strlen("\"runs\": ["), f);
-        free(text);
         break;
     }
     case GT_FMT_HTML:
@@ -395,23 +390,13 @@ gt_report_writer *gt_report_begin(FILE *f, gt_format fmt, const gt_devprops *p,
     return w;
 }
 
-/* The object's lines, indented for their place in the runs array. */
 static int json_run(gt_report_writer *w, gt_run *r)
 {
     json_t *o = run_json(w->p, r);
-    char *text = json_dumps(o, JSON_FLAGS);
+    int rc = gt_json_stream_add(&w->js, o);
 
     json_decref(o);
-    if (!text)
-        return -1;
-    fputs(w->i ? ",\n    " : "\n    ", w->f);
-    for (const char *c = text; *c; c++) {
-        fputc(*c, w->f);
-        if (*c == '\n')
-            fputs("    ", w->f);
-    }
-    free(text);
-    return 0;
+    return rc;
 }
 
 /* What a sweep plot needs of run r. */
@@ -485,7 +470,7 @@ int gt_report_end(gt_report_writer *w)
         return -1;
     switch (w->fmt) {
     case GT_FMT_JSON:
-        fprintf(w->f, "%s%s\n", w->i ? "\n  ]" : "]", w->json_tail);
+        gt_json_stream_next(&w->js, NULL);
         break;
     case GT_FMT_HTML:
         gt_html_end(w->f);
@@ -496,7 +481,6 @@ int gt_report_end(gt_report_writer *w)
         sweep_plot(w);
     }
     rc = ferror(w->f) ? -1 : 0;
-    free(w->json_tail);
     free(w);
     return rc;
 }
