@@ -276,7 +276,8 @@ $(BUILD)/tsan/gputui: $(TSAN_ALL) $(CU_OBJ) $(KIND)
 test-tsan: deps-test $(TSAN_BIN) $(BUILD)/tsan/gputui
 	@tests/tsan.sh $(BUILD)/tsan/gputui $(TSAN_BIN)
 
-run: deps $(BIN)
+run: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BIN)
 	$(BIN)
 
 # make test builds with every core by itself, then runs its suites at once.

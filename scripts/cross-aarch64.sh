@@ -30,10 +30,11 @@ pkg="env PKG_CONFIG_LIBDIR=$libdir/pkgconfig:/usr/share/pkgconfig pkg-config"
 units=$(ls tests/unit/test_*.c | sed "s|tests/unit/\\(.*\\)\\.c|$build/san/\\1|")
 echo "== the viewer and $(echo "$units" | wc -w) unit tests, built with $cc"
 san="-fsanitize=undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+mkdir -p "$build"       # its log inside it, not beside the sources
 if ! make -s -j"$jobs" CC=$cc CUDA=0 BUILD="$build" PKG_CONFIG="$pkg" SAN="$san" WERROR=1 all \
-        $units "$build/san/test_port_posix" >"$build.log" 2>&1; then
-    tail -20 "$build.log"
-    fail "the aarch64 build (log: $build.log)"
+        $units "$build/san/test_port_posix" >"$build/make.log" 2>&1; then
+    tail -20 "$build/make.log"
+    fail "the aarch64 build (log: $build/make.log)"
     echo "check-aarch64: $fails failed"
     exit 1
 fi

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gputui/base/port.h"
@@ -26,6 +27,7 @@
 #include "gputui/record/bundle.h"
 #include "gputui/input/cli.h"
 #include "gputui/input/options.h"
+#include "gputui/experiments/registry.h"
 #include "gputui/report/compare.h"
 #if GT_WITH_CUDA
 #include "gputui/cuda_backend.h"
@@ -120,6 +122,11 @@ static bool short_reason(const char *msg, char *out, size_t len)
         snprintf(out, len, "%.*s", (int)(semi - msg), msg);
         return true;
     }
+    if (strstr(msg, "driver not found (libcuda.so.1)")) {
+        /* As the batch message says it: no driver at all. */
+        snprintf(out, len, "driver not found (libcuda.so.1)");
+        return false;
+    }
     if (!p) {
         snprintf(out, len, "no usable device");
         return false;
@@ -195,6 +202,23 @@ static int fleet(const gt_cli *cli)
     return rc;
 }
 
+/* The TUI's terminal, checked once (gt_ui_check_terminal): 0, or 64,
+ * said when say. A frame drawn while a recording is read asks quietly;
+ * the TUI itself, once everything the command line names was found and
+ * read, aloud: a file's fault is said before the terminal's. */
+static int tui_terminal(const gt_cli *cli, bool say)
+{
+    static int checked = -1;
+    static gt_err err;
+
+    if (checked < 0)
+        checked = gt_ui_check_terminal(!(cli->replay && !strcmp(cli->replay, "-")), &err)
+                  ? err.code : 0;
+    if (checked && say)
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
+    return checked;
+}
+
 /* The TUI on a recording (A), with B as the ghost in compare mode; or
  * --lesson --batch on it. */
 static int replay(const gt_cli *cli, gt_ui_source *src)
@@ -209,7 +233,7 @@ static int replay(const gt_cli *cli, gt_ui_source *src)
     }
     if (cli->mode == GT_MODE_BATCH)
         rc = gt_lesson_batch(cli, src->eng, src->start, src->rec);
-    else
+    else if (!(rc = tui_terminal(cli, true)))
         rc = gt_ui_run(cli, src);
     gt_engine_stop(src->eng);
     return rc;
@@ -236,6 +260,9 @@ static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
         fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return err.code;
     }
+    if ((rc = tui_terminal(cli, true)))
+        goto out;
+    rc = GT_EXIT_FAIL;
     if (!strcmp(cli->replay, "-")) {
         if ((tty = open("/dev/tty", O_RDWR)) < 0 || dup2(tty, STDIN_FILENO) < 0) {
             fprintf(gt_stderr(), "gputui: --replay - --follow reads the keys from /dev/tty: %s\n",
@@ -258,7 +285,7 @@ static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
         snprintf(status, sizeof status, "%s (following): %s; Ctrl-C stops", cli->replay,
                  rec->lines ? "waiting for its first configuration"
                             : gt_follow_status(f, gt_now(), why, sizeof why));
-        if (strcmp(status, shown))
+        if (strcmp(status, shown) && !tui_terminal(cli, false))
             gt_ui_loading(status);
         snprintf(shown, sizeof shown, "%s", status);
         poll(&pfd, 1, gt_follow_behind(f) ? 0 : (int)(GT_FOLLOW_PERIOD * 1e3));
@@ -278,6 +305,32 @@ static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
 out:
     gt_follow_close(f);
     return rc;
+}
+
+/* --trace FILE: its folder must exist, and FILE not unless --force (the
+ * TUI creates it). */
+static int trace_unusable(const gt_cli *cli, gt_err *err)
+{
+    char dir[PATH_MAX];
+    const char *slash;
+    struct stat st;
+
+    if (!cli->trace)
+        return 0;
+    slash = strrchr(cli->trace, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - cli->trace) + (slash == cli->trace)
+                                            : 1, slash ? cli->trace : ".");
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--trace %s: the folder %s does not exist", cli->trace,
+                   dir);
+        return -1;
+    }
+    if (!cli->force && lstat(cli->trace, &st) == 0) {
+        gt_err_set(err, GT_EXIT_USAGE, "--trace %s: the file exists; give --force to replace "
+                   "it, or another name", cli->trace);
+        return -1;
+    }
+    return 0;
 }
 
 /* The lessons in DATA/lessons; --lesson NAME must be one of them. */
@@ -349,6 +402,99 @@ static int read_recording(const char *path, gt_recording *rec, gt_rec_reader **r
     return gt_rec_reader_start(rd, rec, path, e, v, err);
 }
 
+/* Whether rec holds what the command line asks for: the lesson's
+ * configurations (its first, while the rest is still being read), -e's
+ * experiment, or anything. */
+static bool holds(const gt_cli *cli, const gt_ui_source *src, const gt_recording *rec)
+{
+    const gt_lesson *l = src->start;
+
+    if (l) {
+        for (int s = 0; s < l->nsteps; s++)
+            for (int c = 0; c < l->step[s].nconfigs; c++)
+                if ((s || c) && rec->loading)
+                    return true;
+                else if (gt_recording_find(rec, l->step[s].exp, l->step[s].vals[c]) < 0)
+                    return false;
+        return true;
+    }
+    return !cli->exp_given || gt_recording_place(rec, cli->exp, cli->vals) >= 0;
+}
+
+static void drop_recording(gt_recording *rec, gt_rec_reader **rd);
+
+/* A recording named on the command line that lacks the lesson or the
+ * experiment asked for: the bundled one that holds it, named in note. */
+static void hint_elsewhere(const gt_cli *cli, const gt_ui_source *src, const gt_bundle *b,
+                           const gt_recording *rec, char *note, size_t len)
+{
+    if ((!src->start && !cli->exp_given) || holds(cli, src, rec))
+        return;
+    for (int i = 0; i < b->n; i++) {
+        gt_recording other;
+        gt_err err = {0};
+        bool has;
+        if (!strcmp(b->path[i], rec->path) || gt_recording_load(&other, b->path[i], &err))
+            continue;
+        has = holds(cli, src, &other);
+        gt_recording_free(&other);
+        if (has) {
+            snprintf(note, len, "%s%s%s not in %s; the bundled %s recording holds %s: "
+                     "gputui%s --replay %s %s%s", src->start ? "lesson " : "",
+                     src->start ? src->start->name : cli->exp->name,
+                     src->start ? "'s configurations are" : " is", rec->path, b->model[i], src->start ? "them" : "it",
+                     cli->mode == GT_MODE_BATCH ? " --batch" : "", b->model[i],
+                     src->start ? "--lesson " : "-e ",
+                     src->start ? src->start->name : cli->exp->name);
+            return;
+        }
+    }
+}
+
+/* With no GPU: the bundled recording -d N names; else the first that holds
+ * the lesson or the experiment asked for (note says so when that is not
+ * the first), else the first. Its index, or -1 (err says why). */
+static int pick_bundled(const gt_cli *cli, gt_ui_source *src, const gt_bundle *b,
+                        gt_recording *rec, char *note, size_t notelen, gt_err *err)
+{
+    bool tui = cli->mode == GT_MODE_TUI;
+    char what[200], models[200];
+    int n = cli->device_given ? 1 : b->n;
+
+    for (int k = 0; k < n; k++) {
+        int i = cli->device_given ? cli->device : k;
+        if (tui && !tui_terminal(cli, false)) {
+            char loading[700];
+            snprintf(loading, sizeof loading, "the bundled %s recording (%s)", b->model[i],
+                     b->path[i]);
+            gt_ui_loading(loading);
+        }
+        if (read_recording(b->path[i], rec, tui ? &src->reader : NULL, cli, src, err))
+            return -1;
+        if (k == n - 1 || holds(cli, src, rec)) {
+            if (src->start)
+                snprintf(what, sizeof what, "lesson %s's configurations", src->start->name);
+            else
+                snprintf(what, sizeof what, "%s", cli->exp->name);
+            if (!holds(cli, src, rec) && n > 1) {
+                drop_recording(rec, tui ? &src->reader : NULL);
+                i = 0;          /* in none: the first, as without -e */
+                if (read_recording(b->path[0], rec, tui ? &src->reader : NULL, cli, src, err))
+                    return -1;
+                snprintf(note, notelen, "no bundled recording holds all of %s (%s)", what,
+                         gt_bundle_models(b, models, sizeof models));
+            } else if (i != 0 && !cli->device_given) {
+                snprintf(note, notelen, "the bundled %s recording lacks %s: replaying the bundled "
+                         "%s recording, which holds them (-d %d; in the TUI, d steps through the "
+                         "recordings)", b->model[0], what, b->model[i], i);
+            }
+            return i;
+        }
+        drop_recording(rec, tui ? &src->reader : NULL);
+    }
+    return -1;
+}
+
 static void drop_recording(gt_recording *rec, gt_rec_reader **rd)
 {
     if (rd) {
@@ -373,8 +519,8 @@ static int load_named(const gt_bundle *b, const char *opt, const char *name, boo
         fprintf(gt_stderr(), "gputui: %s: %s\n", opt, msg);
         return GT_EXIT_USAGE;
     }
-    if (screen)                 /* the TUI's first frame, while it is read */
-        gt_ui_loading(path);
+    if (screen && !tui_terminal(cli, false))
+        gt_ui_loading(path);    /* the TUI's first frame, while it is read */
     if (read_recording(path, rec, rd, cli, src, &err)) {
         gt_ui_term_close();
         fprintf(gt_stderr(), "gputui: %s\n", err.msg);
@@ -400,7 +546,7 @@ int main(int argc, char **argv)
     gt_ui_source src;
     gt_cli cli;
     gt_err err;
-    char why[700], path[PATH_MAX + 32], reason[200], warn[700];
+    char why[700], path[PATH_MAX + 32], reason[200], warn[700], note[600] = "";
     int rc;
 
 #if GT_WITH_CUDA
@@ -424,7 +570,15 @@ int main(int argc, char **argv)
     gt_out_set_kind(cli.format == GT_FMT_JSON ? GT_OUT_JSON : GT_OUT_TEXT);
     switch (cli.mode) {
     case GT_MODE_HELP:
-        gt_options_usage(gt_stdout());
+        if (cli.help && !strcmp(cli.help, "all"))
+            gt_options_usage(gt_stdout());
+        else if (cli.help)
+            gt_options_experiment(gt_stdout(), gt_experiment_find(cli.help));
+        else {
+            gt_options_brief(gt_stdout());
+            if (cli.exp_given)      /* -e NAME --help: its parameters too */
+                gt_options_experiment(gt_stdout(), cli.exp);
+        }
         return GT_EXIT_OK;
     case GT_MODE_VERSION:
         return version();
@@ -436,6 +590,10 @@ int main(int argc, char **argv)
         break;
     }
     gt_signals_install();
+    if (cli.mode == GT_MODE_TUI && trace_unusable(&cli, &err)) {
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
+        return err.code;
+    }
     gt_bundle_find(&bundle, gt_port_exe_dir(path, sizeof path));
     src.data = &bundle;
     src.inspect = cli.inspect;
@@ -487,6 +645,21 @@ int main(int argc, char **argv)
         if ((rc = load_named(&bundle, "--replay", cli.replay, false, tui, &rec,
                              tui ? &src.reader : NULL, &cli, &src)))
             goto done;
+        if (cli.device_given && cli.device != (rec.props.ordinal > 0 ? rec.props.ordinal : 0)) {
+            gt_ui_term_close();
+            fprintf(gt_stderr(), "gputui: --device %d: %s is a recording of device %d (%s): "
+                    "allowed: %d; -d chooses a GPU to measure, or without --replay a bundled "
+                    "recording\n", cli.device, rec.path, rec.props.ordinal > 0 ?
+                    rec.props.ordinal : 0, rec.props.name, rec.props.ordinal > 0 ?
+                    rec.props.ordinal : 0);
+            drop_recording(&rec, &src.reader);
+            rc = GT_EXIT_USAGE;
+            goto done;
+        }
+        hint_elsewhere(&cli, &src, &bundle, &rec, note, sizeof note);
+        if (note[0] && cli.mode == GT_MODE_BATCH)
+            fprintf(gt_stderr(), "gputui: %s\n", note);
+        src.note = note[0] ? note : NULL;
         if (cli.mode == GT_MODE_BATCH && cli.inspect) {
             rc = gt_inspect_batch_replay(&cli, &rec, &bundle);
         } else if (only_inspection(&rec)) {
@@ -516,6 +689,8 @@ int main(int argc, char **argv)
     }
     if (!be)
         gt_err_set(&err, GT_EXIT_USAGE, "%s", NO_CUDA);
+    if (cli.mode == GT_MODE_TUI && be && (rc = tui_terminal(&cli, true)))
+        goto out;
     /* The TUI draws its first frame while the context starts. */
     int started = !be ? -1
                 : cli.mode == GT_MODE_TUI ? gt_ui_starting(&cli, be, &src.eng, &err)
@@ -559,13 +734,8 @@ int main(int argc, char **argv)
             rc = GT_EXIT_USAGE;
             goto out;
         }
-        if (cli.mode == GT_MODE_TUI) {
-            snprintf(why, sizeof why, "the bundled %s recording (%s)", bundle.model[cli.device],
-                     bundle.path[cli.device]);
-            gt_ui_loading(why);
-        }
-        if (read_recording(bundle.path[cli.device], &rec, tui ? &src.reader : NULL, &cli, &src,
-                           &lerr)) {
+        int idx = pick_bundled(&cli, &src, &bundle, &rec, note, sizeof note, &lerr);
+        if (idx < 0) {
             gt_ui_term_close();
             fprintf(gt_stderr(), "gputui: %s\n", err.msg);
             fprintf(gt_stderr(), "gputui: and the bundled recording does not load: %s\n", lerr.msg);
@@ -575,9 +745,11 @@ int main(int argc, char **argv)
         if (lesson)
             fprintf(gt_stderr(), "gputui: %s: lesson %s runs on the bundled %s recording (%s); "
                     "--no-fallback refuses instead\n", be ? reason : "built without the CUDA "
-                    "toolkit", cli.lesson, bundle.model[cli.device], bundle.path[cli.device]);
+                    "toolkit", cli.lesson, bundle.model[idx], bundle.path[idx]);
+        if (note[0] && cli.mode == GT_MODE_BATCH)
+            fprintf(gt_stderr(), "gputui: %s\n", note);
         if (be)
-            snprintf(why, sizeof why, named ? "%s %s replaying" : "no CUDA device here (%s) %s "
+            snprintf(why, sizeof why, named ? "%s %s replaying" : "no CUDA device here: %s %s "
                      "replaying", reason,
                      strcmp(nl_langinfo(CODESET), "UTF-8") ? "--" : "\u2014");
         else
@@ -586,7 +758,8 @@ int main(int argc, char **argv)
         src.rec = &rec;
         src.why = why;
         src.bundle = &bundle;
-        src.bundle_idx = cli.device;
+        src.bundle_idx = idx;
+        src.note = note[0] ? note : NULL;
         rc = replay(&cli, &src);
         drop_recording(&rec, &src.reader);
         goto out;

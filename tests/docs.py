@@ -2,12 +2,12 @@
 """The documentation, checked (make test).
 
 README.md is the front door: at most 200 lines, and every command in its
-code blocks uses only options that `gputui --help` lists. Every link in
+code blocks uses only options that `gputui --help all` lists. Every link in
 README.md and docs/*.md points at a file that exists (and a heading that
 exists, for a #fragment). Every page of docs/ says at its top who it is
 for, and README.md links every one of them.
 
-Usage: tests/docs.py BIN   (BIN: the gputui whose --help is the reference)
+Usage: tests/docs.py BIN   (BIN: the gputui whose --help all is the reference)
 Prints one line per check, then "docs: N passed, M failed"."""
 import os
 import re
@@ -57,7 +57,7 @@ def check_links(pages):
 
 
 def help_options(bin_):
-    out = subprocess.run([bin_, '--help'], capture_output=True, text=True, timeout=30).stdout
+    out = subprocess.run([bin_, '--help', 'all'], capture_output=True, text=True, timeout=30).stdout
     opts = set(re.findall(r'(?<![\w-])(--[a-z][a-z0-9-]*)', out))
     opts |= set(re.findall(r'^\s+(-[a-zA-Z]),', out, re.M))
     return opts

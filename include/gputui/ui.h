@@ -31,6 +31,7 @@ typedef struct gt_ui_source {
     struct gt_follow *follow;   /* --follow: rec grows as its writer writes, else NULL */
     gt_rec_reader *reader;              /* rec still being read behind the screen, or NULL */
     gt_rec_reader *cmp_reader;          /* the same for compare */
+    const char *note;           /* said on the status line at the start, or NULL */
 } gt_ui_source;
 
 int gt_ui_run(const gt_cli *cli, gt_ui_source *src);
@@ -43,6 +44,12 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src);
 int gt_ui_starting(const gt_cli *cli, const gt_backend *be, gt_engine **eng, gt_err *err);
 /* The first frame while a recording is read (the viewer): "reading WHAT". */
 void gt_ui_loading(const char *what);
+/* Before anything is drawn: 0 when the TUI can run here, or -1 with err
+ * (GT_EXIT_USAGE) when standard output is not a terminal, TERM is unset,
+ * unknown or cannot move the cursor (dumb), or there is no terminal to
+ * read keys from. With keys_from_stdin and standard input not a terminal,
+ * the keys are read from /dev/tty (it becomes standard input). */
+int gt_ui_check_terminal(bool keys_from_stdin, gt_err *err);
 /* Gives the terminal back, if the UI holds it. */
 void gt_ui_term_close(void);
 

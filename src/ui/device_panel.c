@@ -1,14 +1,48 @@
 /* The device panel: every property of the device (or the recorded one),
  * as gt_devprops_lines gives them (N/A where unknown, n/a where it does not
  * apply), scrolled with Up/Down when it has the focus. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "gputui/inspect/inspect_json.h"
 #include "ui_priv.h"
+
+/* ECC as the recording's inspection read it from NVML, where the
+ * recording's device does not say (a recording made before gputui read
+ * it): 1 on, 0 off, GT_ECC_NONE, -1 unknown. Read once per inspection. */
+static int recorded_ecc(ui *u)
+{
+    gt_inspect_facts *f;
+    gt_inspect_card *c;
+    gt_err err;
+
+    if (!u->rec || !u->rec->inspection)
+        return -1;
+    if (u->ecc_of == u->rec->inspection)
+        return u->ecc_recorded;
+    u->ecc_of = u->rec->inspection;
+    u->ecc_recorded = -1;
+    f = malloc(sizeof *f);
+    c = malloc(sizeof *c);
+    gt_err_clear(&err);
+    if (f && c && gt_inspect_json_read(u->rec->inspection, f, c, &err) == 0)
+        u->ecc_recorded = f->before.ecc_on;
+    free(f);
+    free(c);
+    return u->ecc_recorded;
+}
 
 void ui_draw_device(ui *u, int y, int x, int w, int h)
 {
     gt_dp_line lines[128];
-    int n = gt_devprops_lines(&u->props, lines, 128);
+    int n = gt_devprops_lines(&u->props, lines, 128), ecc;
+
+    for (int k = 0; k < n; k++)
+        if (!strcmp(lines[k].label, "ECC") && lines[k].unknown && (ecc = recorded_ecc(u)) != -1) {
+            snprintf(lines[k].value, sizeof lines[k].value, "%s (inspection)",
+                     ecc == 1 ? "on" : ecc == 0 ? "off" : "none on this board");
+            lines[k].unknown = false;
+        }
     attr_t t = ui_role(u, C_TITLE) | (u->pane == PANE_DEV ? A_REVERSE : 0);
 
     u->dev_lines = n;

@@ -17,6 +17,8 @@ static int translate_key(int ch)
     case KEY_ENTER: case '\n': case '\r': return GT_KEY_ENTER;
     case '\t': return GT_KEY_TAB;
     case KEY_F(1): return GT_KEY_F1;
+    case KEY_F(10): return GT_KEY_F10;
+    case 27: return GT_KEY_ESC;
     default: return ch;
     }
 }
@@ -98,10 +100,13 @@ static outcome step_experiment(ui *u, int dir)
             if (ui_unread(u, e, u->saved[i]))
                 return OUT_WAIT;
             c = gt_recording_place(u->rec, e, u->saved[i]);
-            if (c < 0)
-                continue;       /* not in this recording */
-            u->cfg_idx = c;
-            memcpy(u->saved[i], u->rec->cfg[c].vals, sizeof u->vals);
+            if (c < 0 && (u->nowhere & (1ull << i) || !u->src->bundle ||
+                          u->src->bundle->n < 2 || u->cmp || u->recorder))
+                continue;       /* in no recording this replay can move to */
+            if (c >= 0) {
+                u->cfg_idx = c;
+                memcpy(u->saved[i], u->rec->cfg[c].vals, sizeof u->vals);
+            }                   /* else another bundled recording holds it (the loop) */
         }
         if (i == u->exp_idx) {
             ui_set_msg(u, true, u->rec ? "the recording holds no other experiment"
@@ -286,6 +291,17 @@ outcome ui_handle_key(ui *u, int ch)
         u->tracing = !u->tracing;
         u->trace_scroll = 0;
         return OUT_REDRAW;
+    case GT_A_BACK:             /* what is on top closes; with nothing, quit */
+        if (u->tracing) {
+            u->tracing = false;
+            return OUT_REDRAW;
+        }
+        if (u->why) {
+            u->why = 0;
+            u->msg[0] = '\0';
+            return OUT_REDRAW;
+        }
+        return OUT_QUIT;
     case GT_A_QUIT: return OUT_QUIT;
     case GT_A_HELP: u->help = true; u->help_scroll = 0; return OUT_REDRAW;
     case GT_A_PAUSE: u->paused = !u->paused; return OUT_PAUSE;

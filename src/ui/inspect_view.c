@@ -217,7 +217,7 @@ outcome ui_inspect_key(ui *u, int ch)
         }
         u->inspect_shown = false;
         return OUT_REDRAW;
-    case 'q': case 'Q':
+    case 'q': case 'Q': case KEY_F(10):
         return OUT_QUIT;
     case KEY_UP: case 'k':
         if (u->card && u->card_sel > 0)

@@ -169,12 +169,17 @@ static void ui_draw_status(ui *u)
         break;
     default:
         if (u->rec && u->rec->cfg[u->cfg_idx].n) {
-            /* Replay goes round the recorded samples: say which pass. */
-            size_t rn = u->rec->cfg[u->cfg_idx].n;
-            snprintf(left, sizeof left, " %sreplaying %zu recorded samples, pass %llu  "
-                     "%llu samples", u->paused ? "PAUSED  " : "", rn,
-                     (unsigned long long)(u->drained / rn + 1),
-                     (unsigned long long)gt_run_count(&u->cur));
+            /* Replay goes round the recorded samples: which pass, and the
+             * figures are of each sample once. */
+            const gt_rec_config *c = &u->rec->cfg[u->cfg_idx];
+            unsigned long long pass = u->drained / c->n + 1;
+            int k = snprintf(left, sizeof left, " %sreplaying %zu recorded samples, pass %llu",
+                             u->paused ? "PAUSED  " : "", c->n, pass);
+            k += snprintf(left + k, sizeof left - (size_t)k, "%s  %llu samples",
+                          pass > 1 ? " (the same)" : "", (unsigned long long)gt_run_count(&u->cur));
+            if (c->unkept)
+                snprintf(left + k, sizeof left - (size_t)k, "  (%llu more read, not kept)",
+                         (unsigned long long)c->unkept);
             break;
         }
         snprintf(left, sizeof left, " %s  %llu iterations  %llu samples", u->paused ? "PAUSED" :

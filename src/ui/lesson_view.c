@@ -127,6 +127,8 @@ outcome ui_lesson_key(ui *u, int ch)
         case 27: case 'L': case 'q':
             u->lesson_list = false;
             return OUT_REDRAW;
+        case KEY_F(10):
+            return OUT_QUIT;
         default:
             return OUT_REDRAW;      /* the list has the keys while it is open */
         }
@@ -208,12 +210,24 @@ void ui_draw_lesson_list(ui *u)
         need += 1 + ui_wrap_lines(w - 6, u->src->lessons[i].about);
     h = need < LINES - 2 ? need : LINES - 2;
     about = n ? (h - 3 - n) / n : 0;
+    /* More lessons than rows: the list scrolls to keep the selected one
+     * in view, and the title says which are shown. */
+    int rows = h - 3, top = 0;
+    if (about <= 0 && n > rows) {
+        top = u->lesson_sel - rows + 1 > 0 ? u->lesson_sel - rows + 1 : 0;
+        about = 0;
+    }
     y0 = (LINES - h) / 2;
     for (int r = 0; r < h; r++)
         ui_put(y0 + r, x0, w, A_REVERSE, "");
-    ui_putf(y0, x0, w, A_REVERSE | A_BOLD, "  Lessons  (1-9 or Up/Down + Enter starts one; Esc closes)");
+    if (top || n > rows)
+        ui_putf(y0, x0, w, A_REVERSE | A_BOLD, "  Lessons %d-%d of %d  (Up/Down, Enter starts one; "
+                "Esc closes)", top + 1, top + rows < n ? top + rows : n, n);
+    else
+        ui_putf(y0, x0, w, A_REVERSE | A_BOLD, "  Lessons  (1-9 or Up/Down + Enter starts one; "
+                "Esc closes)");
     row = y0 + 2;
-    for (int i = 0; i < n && row < y0 + h - 1; i++) {
+    for (int i = top; i < n && row < y0 + h - 1; i++) {
         const gt_lesson *l = &u->src->lessons[i];
         attr_t a = A_REVERSE | (i == u->lesson_sel ? A_BOLD : 0);
         ui_putf(row++, x0, w, a, " %s%d %-15s %s (%d steps)", i == u->lesson_sel ? ">" : " ",

@@ -93,6 +93,17 @@ static void record_error(ui *u)
     u->error_gen = u->cur.gen;
 }
 
+/* The configuration on screen to the engine; replaying the bundled
+ * recordings, one the recording lacks (a lesson's, an experiment's that
+ * only another GPU's recording holds) moves to the recording that has it. */
+static void apply(ui *u, bool restart, double tkey, bool *quit)
+{
+    if (ui_elsewhere(u))
+        *quit = !ui_switch_device(u, true, tkey);
+    else
+        ui_apply(u, restart, tkey);
+}
+
 /* What a key asks for, carried out; its outcome (OUT_WAIT: nothing was
  * done, the key waits for more of the recording). */
 static outcome dispatch(ui *u, int ch, double tkey, bool *quit)
@@ -105,7 +116,7 @@ static outcome dispatch(ui *u, int ch, double tkey, bool *quit)
         break;
     case OUT_APPLY:
         ui_sweep_stop(u, true);
-        ui_apply(u, false, tkey);
+        apply(u, false, tkey, quit);
         break;
     case OUT_SWEEP:
         if (u->sweeping) {
@@ -117,14 +128,14 @@ static outcome dispatch(ui *u, int ch, double tkey, bool *quit)
         break;
     case OUT_RESTART:
         ui_sweep_stop(u, true);
-        ui_apply(u, true, tkey);
+        apply(u, true, tkey, quit);
         ui_set_msg(u, false, "restarted");
         break;
     case OUT_PAUSE:
         gt_engine_set_paused(u->eng, u->paused);
         break;
     case OUT_DEVICE:
-        *quit = !ui_switch_device(u, tkey);
+        *quit = !ui_switch_device(u, false, tkey);
         break;
     case OUT_CLEAR:
         gt_run_clear(&u->cur);
@@ -177,6 +188,8 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             ui_set_msg(&u, true, "that configuration was not recorded; showing the first recorded one");
         if (!u.msg[0] && gt_recording_warning(u.rec, warn, sizeof warn)[0])
             ui_set_msg(&u, true, "%s", warn);
+        if (src->note)
+            ui_set_msg(&u, false, "%s", src->note);
     }
     if (u.cmp) {
         gt_compare_short_name(u.props.name, u.name_a, sizeof u.name_a);
@@ -242,7 +255,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         u.mouse = mousemask(ALL_MOUSE_EVENTS, NULL) != 0;
     mouseinterval(0);
     if (!ui_follow_tick(&u, gt_now()))     /* --follow: the teacher's newest */
-        ui_apply(&u, false, gt_now());      /* resets the strip for its generation */
+        apply(&u, false, gt_now(), &quit);  /* resets the strip for its generation */
     if (src->inspect && ui_inspect_open(&u) == OUT_WAIT)
         u.keys_waiting[u.nkeys_waiting++].ch = 'I';     /* once the recording is read */
 
@@ -345,7 +358,7 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
         if (ui_reading(&u) && ui_read_tick(&u)) {
             dirty = true;
             if (u.apply_waiting)
-                ui_apply(&u, u.apply_restart, u.apply_t);
+                apply(&u, u.apply_restart, u.apply_t, &quit);
             while (!quit && u.nkeys_waiting && !u.apply_waiting) {
                 u.mev = u.keys_waiting[0].mev;
                 if (dispatch(&u, u.keys_waiting[0].ch, u.apply_t, &quit) == OUT_WAIT)
@@ -356,14 +369,14 @@ int gt_ui_run(const gt_cli *cli, gt_ui_source *src)
             }
         }
         /* Keys (also KEY_RESIZE after SIGWINCH interrupted poll); behind
-         * keys that wait for the recording, in order, but q and resizes. */
+         * keys that wait for the recording, in order, but q, F10 and resizes. */
         while (!quit && (ch = getch()) != ERR) {
             double tkey = gt_now();
             int queued = u.nkeys_waiting;
             dirty = true;
             if (ch == KEY_MOUSE && getmouse(&u.mev) != OK)
                 continue;
-            if (!queued || ch == 'q' || ch == KEY_RESIZE) {
+            if (!queued || ch == 'q' || ch == KEY_F(10) || ch == KEY_RESIZE) {
                 if (dispatch(&u, ch, tkey, &quit) != OUT_WAIT)
                     continue;
                 u.apply_t = tkey;

@@ -49,16 +49,63 @@ bool ui_place_on_recording(ui *u)
     return found;
 }
 
+bool ui_elsewhere(const ui *u)
+{
+    const gt_ui_source *src = u->src;
+
+    return u->rec && src->bundle && src->bundle->n > 1 && !src->live && !u->cmp &&
+           !u->recorder && !src->follow && !(u->nowhere & (1ull << u->exp_idx)) &&
+           !gt_recording_unread(u->rec, u->exp, u->vals) &&
+           gt_recording_find(u->rec, u->exp, u->vals) < 0;
+}
+
+/* The next bundled recording after the one replayed that holds the
+ * configuration on screen, or else its experiment, read up to it into
+ * *rec and *rd: its index, or -1 (none does; err says why when one could
+ * not be read). What each one lacks is kept, so that it is read once. */
+static int seek_recording(ui *u, gt_recording *rec, gt_rec_reader **rd, gt_err *err)
+{
+    const gt_bundle *b = u->src->bundle;
+    int exact = -1;
+
+    for (int pass = 0; pass < 2 && exact < 0; pass++)
+        for (int k = 1; k < b->n; k++) {
+            int i = (u->src->bundle_idx + k) % b->n;
+            bool holds;
+            if (u->lacks[i] & (1ull << u->exp_idx))
+                continue;
+            ui_set_msg(u, false, "%s is not in the recorded %s: reading the recorded %s ...",
+                       u->exp->name, b->model[u->src->bundle_idx], b->model[i]);
+            ui_draw(u);
+            if (gt_rec_reader_start(rd, rec, b->path[i], u->exp, u->vals, err))
+                return -1;
+            /* first the configuration itself; then its experiment at all */
+            holds = pass ? gt_recording_place(rec, u->exp, u->vals) >= 0
+                         : gt_recording_find(rec, u->exp, u->vals) >= 0;
+            if (holds)
+                return i;
+            if (gt_recording_place(rec, u->exp, u->vals) < 0 && gt_rec_reader_step(*rd, 0) == 1 &&
+                gt_recording_place(rec, u->exp, u->vals) < 0)
+                u->lacks[i] |= 1ull << u->exp_idx;
+            gt_rec_reader_close(*rd);
+            gt_recording_free(rec);
+            *rd = NULL;
+        }
+    return -1;
+}
+
 /* 'd': the engine moves to the next device, a GPU or (replaying the
  * bundled recordings) another recorded GPU; the configuration stays where
- * the new device allows. Returns false when gputui cannot go on. */
-bool ui_switch_device(ui *u, double now)
+ * the new device allows. With seek, the next recording that holds the
+ * configuration on screen (ui_elsewhere). Returns false when gputui
+ * cannot go on. */
+bool ui_switch_device(ui *u, bool seek, double now)
 {
     gt_ui_source *src = u->src;
     gt_recording next_rec;
     gt_rec_reader *next_rd = NULL;
     gt_err err;
-    char models[200], msg[400];
+    char models[200], msg[400], was[32] = "";
     int n = 0, next;
 
     gt_err_clear(&err);
@@ -76,6 +123,20 @@ bool ui_switch_device(ui *u, double now)
             return true;
         }
         next = (u->props.ordinal + 1) % n;
+    } else if (seek && src->bundle && src->bundle->n > 1) {
+        snprintf(was, sizeof was, "%s", src->bundle->model[src->bundle_idx]);
+        if ((next = seek_recording(u, &next_rec, &next_rd, &err)) < 0) {
+            /* In none: said, and the recording shows what it holds. */
+            u->nowhere |= 1ull << u->exp_idx;
+            if (err.msg[0])
+                ui_set_msg(u, true, "%s", err.msg);
+            else
+                ui_set_msg(u, true, "%s is in none of the bundled recordings (%s)", u->exp->name,
+                           gt_bundle_models(src->bundle, models, sizeof models));
+            ui_place_on_recording(u);
+            ui_apply(u, false, now);
+            return true;
+        }
     } else if (src->bundle && src->bundle->n > 1) {
         next = (src->bundle_idx + 1) % src->bundle->n;
         ui_set_msg(u, false, "reading the recorded %s ...", src->bundle->model[next]);
@@ -126,8 +187,13 @@ bool ui_switch_device(ui *u, double now)
     } else if (gt_experiment_check(u->exp, u->vals, &u->props, msg, sizeof msg)) {
         gt_experiment_defaults(u->exp, u->vals);
     }
-    ui_set_msg(u, false, "device %d of %d: %s", next + 1, src->live ? n : src->bundle->n,
-               u->props.name);
+    if (was[0])
+        ui_set_msg(u, false, "%s is not in the recorded %s: replaying the recorded %s, which "
+                   "holds it (d: the next recording)", u->exp->name, was,
+                   src->bundle->model[next]);
+    else
+        ui_set_msg(u, false, "device %d of %d: %s", next + 1, src->live ? n : src->bundle->n,
+                   u->props.name);
     ui_apply(u, false, now);
     return true;
 }

@@ -55,9 +55,9 @@ int gt_ui_starting(const gt_cli *cli, const gt_backend *be, gt_engine **eng, gt_
         draw(&peek, known, cli->device, t0);
         if (poll(pfd, 2, 100) < 0 && !gt_signal_caught)
             continue;
-        while ((ch = getch()) != ERR && ch != 'q')
+        while ((ch = getch()) != ERR && ch != 'q' && ch != 27 && ch != KEY_F(10))
             ;
-        if (ch == 'q' || gt_signal_caught) {
+        if (ch == 'q' || ch == 27 || ch == KEY_F(10) || gt_signal_caught) {
             gt_ui_term_close();
             gt_engine_stop(*eng);
             *eng = NULL;

@@ -19,6 +19,12 @@ void ui_set_msg(ui *u, bool err, const char *fmt, ...)
     u->msg_err = err;
 }
 
+bool ui_recorded_all(const ui *u)
+{
+    return u->rec && u->cfg_idx >= 0 && (size_t)u->cfg_idx < u->rec->ncfg &&
+           u->drained >= u->rec->cfg[u->cfg_idx].n;
+}
+
 void ui_show_config(ui *u, const gt_experiment *e, const int64_t *vals)
 {
     memcpy(u->saved[u->exp_idx], u->vals, sizeof u->vals);

@@ -31,6 +31,28 @@ void ui_sweep_start(ui *u, double now)
         ui_set_msg(u, true, "%s", err);
         return;
     }
+    if (u->rec && !u->rec->loading) {
+        /* A replay sweeps the values the recording holds. */
+        int k = 0, left = 0;
+        int64_t v[GT_MAX_PARAMS];
+        memcpy(v, u->vals, sizeof v);
+        for (int i = 0; i < u->sweep.n; i++) {
+            v[u->sel] = u->sweep.vals[i];
+            if (gt_recording_find(u->rec, u->exp, v) >= 0)
+                u->sweep.vals[k++] = u->sweep.vals[i];
+            else
+                left++;
+        }
+        u->sweep.n = k;
+        if (!k) {
+            ui_set_msg(u, true, "%s: the recording holds none of its values at the others "
+                       "shown", u->exp->params[u->sel].name);
+            return;
+        }
+        if (left)
+            ui_set_msg(u, false, "sweep of %s: %d value%s not recorded left out",
+                       u->exp->params[u->sel].name, left, left == 1 ? "" : "s");
+    }
     u->sweeping = u->sweep_shown = true;
     u->sweep_i = 0;
     u->vals[u->sel] = u->sweep.vals[0];
@@ -43,7 +65,7 @@ void ui_sweep_start(ui *u, double now)
 bool ui_sweep_tick(ui *u, double now)
 {
     gt_sweep *s = &u->sweep;
-    bool over = u->st.state == GT_ST_ERROR || u->st.state == GT_ST_DONE;
+    bool over = u->st.state == GT_ST_ERROR || u->st.state == GT_ST_DONE || ui_recorded_all(u);
 
     if (u->st.gen != u->cur.gen || (!over && gt_run_count(&u->cur) < SWEEP_SAMPLES))
         return false;

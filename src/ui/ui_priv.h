@@ -146,6 +146,11 @@ typedef struct ui {
     int card_sel, card_scroll;
     const gt_experiment *insp_exp;  /* what was on screen before the inspection */
     int64_t insp_vals[GT_MAX_PARAMS];
+    /* Replaying the bundled recordings: the experiments each is known to
+     * lack (bit: the experiment's index), and those none holds. */
+    uint64_t lacks[GT_BUNDLE_MAX], nowhere;
+    const char *ecc_of;         /* the inspection ecc_recorded was read from */
+    int ecc_recorded;           /* ECC as it read it (device_panel.c) */
 } ui;
 
 /* screen.c: drawing primitives. Text longer than its columns is cut with
@@ -171,6 +176,9 @@ void ui_apply(ui *u, bool restart, double tkey);
 void ui_show_config(ui *u, const gt_experiment *e, const int64_t *vals);
 /* Compare mode: B's run of the configuration on screen, if B holds it. */
 void ui_cmp_take(ui *u);
+/* Replaying: every recorded sample of the configuration on screen has
+ * played once (what comes after is the same again). */
+bool ui_recorded_all(const ui *u);
 
 /* reading.c: a recording read behind the screen (gt_ui_source's readers).
  * ui_reading: more is to be read (the loop must not sleep); ui_unread:
@@ -240,9 +248,13 @@ bool ui_sweep_tick(ui *u, double now);
 
 /* source.c: replay placed on u->exp/u->vals, or the nearest recorded
  * configuration (false when it had to leave the one asked for); the
- * banner; 'd' (false when gputui cannot go on: u->fatal says why). */
+ * banner; 'd' (false when gputui cannot go on: u->fatal says why).
+ * ui_elsewhere: whether the configuration on screen is in another bundled
+ * recording than the one replayed (it lacks it, and is read that far);
+ * ui_switch_device(u, true, now) moves to the one that holds it. */
 bool ui_place_on_recording(ui *u);
 void ui_make_banner(ui *u);
-bool ui_switch_device(ui *u, double now);
+bool ui_elsewhere(const ui *u);
+bool ui_switch_device(ui *u, bool seek, double now);
 
 #endif

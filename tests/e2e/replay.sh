@@ -41,7 +41,7 @@ check "the status line says which pass of the recorded samples plays" \
 for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done        # select size
 tm send-keys -t t +
 check "a size that was not recorded is refused, naming the recorded ones" \
-    wait_for "not recorded: size=2G \(recorded: 19 values from 4K to 1G\)" 5
+    wait_for "not recorded: size=2G \(recorded: 19 values from 4K to 1G\)" 15
 tm send-keys -t t Enter; tm send-keys -t t -l 64M; tm send-keys -t t Enter
 check "changing the size moves to the recorded 64 MiB configuration" wait_for "size +64 MiB" 5
 check "the previous configuration stays as 'before'" wait_for "^ before +[0-9]" 10

@@ -19,8 +19,9 @@ done < <(python3 tests/e2e/start.py "$BIN" 5 200 "gputui (the bundled recording)
              "--replay h200.gtr.gz --follow=--replay share/gputui/h200.gtr.gz --follow" 2>&1)
 
 # The parts first, in the background: replay, classroom, lessons, peers,
-# crash, screens, html, follow, driver, hostile and bombs (tests/e2e/PART.sh BIN OUTDIR).
-PARTS=(screens lessons replay classroom peers crash html follow driver hostile bombs)
+# crash, screens, html, follow, driver, hostile, bombs and newcomer
+# (tests/e2e/PART.sh BIN OUTDIR).
+PARTS=(screens lessons replay classroom peers crash html follow driver hostile bombs newcomer)
 for part in "${PARTS[@]}"; do
     ( s=$SECONDS; tests/e2e/$part.sh "$BIN" "$TMPD"; echo "(e2e part $part: $((SECONDS - s)) s)" ) \
         >"$TMPD/$part.log" 2>&1 &
@@ -28,12 +29,23 @@ for part in "${PARTS[@]}"; do
 done
 
 out=$("$BIN" --help); rc=$?
-check "--help exits 0 and lists the options" [ $rc = 0 ]
+check "--help exits 0: a page of $(wc -l <<<"$out") lines, under 50, none over 80 columns" \
+    bash -c "[ $rc = 0 ] && [ \$(wc -l <<<\"\$0\") -lt 50 ] && ! awk 'length > 80' <<<\"\$0\" | grep -q ." "$out"
+for o in --batch --format --samples --list-devices --device --no-color --record --replay \
+         --no-fallback --lesson --inspect --compare coalesce transpose "--help EXP"; do
+    grep -q -- "$o" <<<"$out" || bad "--help lists $o"
+done
+out=$("$BIN" --help transfer); rc=$?
+check "--help transfer: its parameters, allowed values and defaults" \
+    bash -c "[ $rc = 0 ] && grep -q 'allowed: h2d, d2h, d2d, bidir; default h2d' <<<\"\$0\" && ! grep -q -- '--lesson' <<<\"\$0\"" "$out"
+out=$("$BIN" --help all); rc=$?
 for o in --batch --format --samples --list-devices --device --host --dir --method --size \
          --iters --warmup --portable --write-combined --mapped --no-color --record --replay \
          --no-fallback; do
-    grep -q -- "$o" <<<"$out" || bad "--help lists $o"
+    grep -q -- "$o" <<<"$out" || bad "--help all lists $o"
 done
+check "--help all: every option and every experiment's parameters ($(wc -l <<<"$out") lines)" \
+    bash -c "[ $rc = 0 ] && [ \$(grep -c \"^experiment '\" <<<\"\$0\") = \$(grep -c '^GT_EXP(' include/gputui/experiments/all.h) ]" "$out"
 check "--version" bash -c "'$BIN' --version | grep -q '^gputui [0-9]'"
 
 usage() {   # usage ARGS... : exit 64 and a message naming the problem
@@ -43,7 +55,12 @@ usage() {   # usage ARGS... : exit 64 and a message naming the problem
         bad "usage error: $* (rc $rc: $msg)"; fi
 }
 usage "allowed: 4 KiB to 4 GiB" --batch --size 9G
+usage "'nope' is neither an experiment nor all (allowed: all, transfer, zerocopy, streams" --help nope
+usage "-e needs a value (allowed: transfer, zerocopy, streams, hostalloc, vmm, l2, pitched, peer, latency, constant, concurrent, runtime, sharing, managed, texture, coalesce, banks, transpose, pool)" -e
 usage "allowed: pageable, pinned, hostalloc, register" --batch --host gpu
+usage "--device 99: .*h200.gtr.gz is a recording of device 0 (NVIDIA H200): allowed: 0" --batch --replay h200 -d 99
+usage "--trace FILE logs the TUI's key-press to first-sample latency; --batch has no keys" --batch --trace "$TMPD/t.log"
+usage "--trace /nonexistent-gputui/t.log: the folder /nonexistent-gputui does not exist" --replay h200 --trace /nonexistent-gputui/t.log
 usage "allowed: h2d, d2h, d2d, bidir" --dir sideways
 usage "unknown option '--frobnicate'" --frobnicate
 usage "applies only with host=hostalloc" --write-combined
@@ -90,7 +107,12 @@ if "$BIN" --version | grep -q '^build: replay viewer'; then
     done
 else
     NODEV_RC=1 NODEV_MSG='no usable CUDA device: cudaGetDeviceCount'
-    BANNER="no CUDA device here \(cudaError[A-Za-z]+\) — replaying NVIDIA H[0-9]+, recorded 20"
+    # With no driver at all, the banner says what the batch message says.
+    if [ -e /usr/lib/x86_64-linux-gnu/libcuda.so.1 ] || ldconfig -p 2>/dev/null | grep -q libcuda.so.1; then
+        BANNER="no CUDA device here: cudaError[A-Za-z]+ — replaying NVIDIA H[0-9]+, recorded 20"
+    else
+        BANNER="no CUDA device here: driver not found \(libcuda\.so\.1\) — replaying NVIDIA H[0-9]+, recorded 20"
+    fi
 fi
 if "$BIN" --list-devices >/dev/null 2>&1; then
     echo "skip no-device tests: a CUDA device is present"
@@ -107,7 +129,7 @@ else
         bash -c "[ $rc = 1 ] && grep -q \"\$1\" <<<\"\$0\" && [ ! -s '$TMPD/inspect.out' ]" "$msg" "$NODEV_MSG"
 
     # Every "cannot do this here" names the command that does work here.
-    for what in "--batch" "--batch --inspect" "--list-devices" "--record $TMPD/n.gtr" \
+    for what in "--batch" "--batch --inspect" "--list-devices" "--batch --record $TMPD/n.gtr" \
                 "--batch -e peer --pairs all"; do
         # shellcheck disable=SC2086
         msg=$("$BIN" $what 2>&1 </dev/null)

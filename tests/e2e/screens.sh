@@ -35,7 +35,7 @@ for size in 80x24 120x40 160x48 250x70; do
                 said="${said:-} $rec"
                 start "s-$e" "$c" "$r" "LC_ALL=C.UTF-8 '$BIN' --replay $rec -e $e"
                 check "$size $e: not in $(basename "$rec"), and says so" \
-                    wait_for "$e is not in this" 10
+                    wait_for "$e is not in " 10
                 stop
             fi
             [[ $GAPS == *" h100.gtr.gz:$e "* ]] && continue

@@ -55,6 +55,8 @@ typedef struct gt_cli {
                              * S seconds for the other programs' work to stop; 0 no */
     const char *fleet[GT_MAX_FLEET];        /* --fleet: directories or files */
     int nfleet;
+    bool device_given;      /* -d was on the command line */
+    const char *help;       /* --help's topic: NULL the page, "all", or an experiment */
 } gt_cli;
 
 int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err);

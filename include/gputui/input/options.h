@@ -1,11 +1,14 @@
 /* options.h - the general options of the command line, one table: the
- * parser (cli.c) finds each option here, and --help is printed from it,
- * followed by every experiment's parameters (their own table, param.h). */
+ * parser (cli.c) finds each option here, and --help is printed from it:
+ * a page of one line an option, an experiment's parameters (their own
+ * table, param.h), or everything. */
 #ifndef GPUTUI_OPTIONS_H
 #define GPUTUI_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdio.h>
+
+#include "gputui/measure/experiment.h"
 
 typedef enum {
     GT_OPT_EXPERIMENT, GT_OPT_DEVICE, GT_OPT_BATCH, GT_OPT_FORMAT, GT_OPT_SAMPLES,
@@ -24,7 +27,8 @@ typedef struct gt_option {
     const char *alias;      /* "-e"; NULL: none */
     const char *arg;        /* what --help shows after it ("FILE"); NULL: nothing */
     bool value;             /* it takes the next argument (or =VALUE); false: a switch */
-    const char *help;       /* --help's text, one paragraph, wrapped when printed */
+    const char *help;       /* --help all's text, one paragraph, wrapped when printed */
+    const char *brief;      /* --help's: one line of at most 52 characters */
 } gt_option;
 
 extern const gt_option gt_options[];
@@ -32,8 +36,14 @@ extern const int gt_noptions;
 
 /* The row of "--name" or its alias, or NULL. */
 const gt_option *gt_option_find(const char *name);
-/* --help: the usage lines, the general options, then each experiment's
- * parameters with their allowed values and defaults. */
+/* --help: a page of the usage lines, each option on a line, the
+ * experiments' names and where the rest is. */
+void gt_options_brief(FILE *f);
+/* --help EXPERIMENT: its parameters with their allowed values and
+ * defaults. */
+void gt_options_experiment(FILE *f, const gt_experiment *x);
+/* --help all: the usage lines, the general options in full, then each
+ * experiment's parameters. */
 void gt_options_usage(FILE *f);
 
 #endif

@@ -32,6 +32,8 @@ typedef struct gt_sample {
     uint64_t bytes;    /* bytes moved once during 'sec' */
     uint8_t disturbed; /* another process may have used the GPU meanwhile
                           (engine/share.h): counted, and kept in the figures */
+    uint8_t again;     /* a replay's loop: a recorded sample played again once all
+                          have played (replay.c); a run's figures count it once */
 } gt_sample;
 
 /* Figures a set-up measures besides the samples (allocation times ...). */

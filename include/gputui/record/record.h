@@ -229,6 +229,9 @@ const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len);
 /* All of a recorded configuration's samples as one run (r is initialised
  * here; free it with gt_run_free). -1 if out of memory for its timeline. */
 int gt_rec_config_run(const gt_rec_config *c, struct gt_run *r);
+/* The same with the first 'first' samples of each series alone, in
+ * recorded order (a lesson judges a recording on what it needs). */
+int gt_rec_config_run_first(const gt_rec_config *c, uint64_t first, struct gt_run *r);
 
 /* A series c holds no sample of (gputui measured it only after the
  * recording was made) is marked in info as never produced, with why. */

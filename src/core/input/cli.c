@@ -43,6 +43,18 @@ static int parse_seconds(const char *opt, const char *v, double lo, double hi, d
     return 0;
 }
 
+/* "transfer, zerocopy, ..., pool": every experiment's name. */
+static const char *experiment_names(char *buf, size_t len)
+{
+    size_t off = 0;
+
+    buf[0] = '\0';
+    for (int k = 0; k < gt_nexperiments && off < len; k++)
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", k ? ", " : "",
+                                gt_experiments[k]->name);
+    return buf;
+}
+
 /* Splits "--name=value" into name and value; value NULL when absent. */
 static const char *split(const char *arg, char *name, size_t len)
 {
@@ -58,7 +70,7 @@ static const char *split(const char *arg, char *name, size_t len)
 
 int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
 {
-    char name[64], msg[400];
+    char name[64], msg[400], list[400];
     bool batch_only = false, batch_opt_seen = false, list_seen = false, list_lessons = false;
     bool wait_quiet_seen = false;
     bool fleet_seen = false;
@@ -82,19 +94,14 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
             continue;
         if (!v) {
             gt_err_set(err, GT_EXIT_USAGE, "%s needs a value (allowed: %s)", argv[i],
-                       gt_experiments[0]->name);
+                       experiment_names(list, sizeof list));
             return -1;
         }
         c->exp = gt_experiment_find(v);
         c->exp_given = c->exp != NULL;
         if (!c->exp) {
-            size_t off = 0;
-            char list[200] = "";
-            for (int k = 0; k < gt_nexperiments; k++)
-                off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
-                                        k ? ", " : "", gt_experiments[k]->name);
             gt_err_set(err, GT_EXIT_USAGE, "--experiment: unknown experiment '%s' "
-                       "(allowed: %s)", v, list);
+                       "(allowed: %s)", v, experiment_names(list, sizeof list));
             return -1;
         }
     }
@@ -143,7 +150,16 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                 NEED_VALUE();
             switch (o->id) {
             case GT_OPT_HELP:
+                /* --help, --help all, --help EXPERIMENT (or --help=...) */
+                if (!val && i + 1 < argc && argv[i + 1][0] != '-')
+                    val = argv[i + 1];
+                if (val && strcmp(val, "all") && !gt_experiment_find(val)) {
+                    gt_err_set(err, GT_EXIT_USAGE, "--help: '%s' is neither an experiment nor "
+                               "all (allowed: all, %s)", val, experiment_names(list, sizeof list));
+                    return -1;
+                }
                 c->mode = GT_MODE_HELP;
+                c->help = val;
                 return 0;
             case GT_OPT_VERSION:
                 c->mode = GT_MODE_VERSION;
@@ -167,6 +183,7 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                 if (parse_int("--device", val, 0, 1023, &d, err))
                     return -1;
                 c->device = (int)d;
+                c->device_given = true;
                 break;
             }
             case GT_OPT_FORMAT:
@@ -396,6 +413,12 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
     }
     if (record_opt && !c->record) {
         gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --record FILE", record_opt);
+        return -1;
+    }
+    if (c->trace && c->mode != GT_MODE_TUI) {
+        gt_err_set(err, GT_EXIT_USAGE, "--trace FILE logs the TUI's key-press to first-sample "
+                   "latency; %s has no keys (without --batch it does)",
+                   c->mode == GT_MODE_BATCH ? "--batch" : "this mode");
         return -1;
     }
     if (c->follow && (!c->replay || c->mode != GT_MODE_TUI || c->lesson || c->inspect ||

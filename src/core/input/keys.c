@@ -6,6 +6,8 @@
 const gt_keybind gt_keys[] = {
     {.key = 'q', .action = GT_A_QUIT},
     {.key = 'Q', .action = GT_A_QUIT},
+    {.key = GT_KEY_F10, .action = GT_A_QUIT},
+    {.key = GT_KEY_ESC, .action = GT_A_BACK},
     {.key = '?', .action = GT_A_HELP},
     {.key = GT_KEY_F1, .action = GT_A_HELP},
     {.key = 'p', .action = GT_A_PAUSE},
@@ -72,6 +74,7 @@ static const char *const help[GT_A_COUNT] = {
     [GT_A_TRACE] = "the CUDA calls of this configuration (set-up, an iteration, teardown)",
     [GT_A_STRIP] = "time strip: each series' median second by second over the last minute",
     [GT_A_INSPECT] = "inspect: the GPU's health card, a verdict a row (Enter: a row's measurement)",
+    [GT_A_BACK] = "close what is on top (help, t, y, a list, the card); else quit",
 };
 
 gt_action gt_key_action(int key)
@@ -96,6 +99,8 @@ const char *gt_key_name(int key, char *buf, size_t len)
     case GT_KEY_RIGHT: return "Right";
     case GT_KEY_ENTER: return "Enter";
     case GT_KEY_F1: return "F1";
+    case GT_KEY_F10: return "F10";
+    case GT_KEY_ESC: return "Esc";
     case GT_KEY_TAB: return "Tab";
     case ' ': return "Space";
     default:

@@ -46,6 +46,28 @@ static json_t *expect_json(const gt_lesson_expect *x)
     return o;
 }
 
+/* A recording's configuration c of the step, its first 'want' samples of
+ * each series, as the engine would play them: 0, or GT_EXIT_FAIL when the
+ * recording does not hold it (said on standard error). */
+static int recorded(const gt_recording *rec, const gt_lesson_step *st, int c, uint64_t want,
+                    gt_run *run)
+{
+    int idx = gt_recording_find(rec, st->exp, st->vals[c]);
+    char desc[512];
+
+    memset(run, 0, sizeof *run);
+    if (idx < 0 || rec->cfg[idx].n == 0) {
+        const char *e = idx >= 0 ? rec->cfg[idx].error : NULL;
+        fprintf(gt_stderr(), "gputui: %s: %s %s %s%s%s\n", rec->path, st->exp->name,
+                gt_experiment_describe(st->exp, st->vals[c], desc, sizeof desc),
+                idx < 0 ? "was not recorded" : "was recorded without samples",
+                e ? "; recorded error: " : "", e ? e : "");
+        return GT_EXIT_FAIL;
+    }
+    gt_rec_config_run_first(&rec->cfg[idx], want, run);
+    return 0;
+}
+
 int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
                     const gt_recording *rec)
 {
@@ -149,8 +171,9 @@ int gt_lesson_batch(const gt_cli *cli, gt_engine *eng, const gt_lesson *l,
                 gt_run more;
                 bool merge = round || reused;
                 fflush(gt_stdout());
-                r = gt_batch_measure(cli, eng, st->exp, st->vals[c], (int64_t)want,
-                                     merge ? &more : &runs[c], NULL);
+                r = rec ? recorded(rec, st, c, want, merge ? &more : &runs[c])
+                        : gt_batch_measure(cli, eng, st->exp, st->vals[c], (int64_t)want,
+                                           merge ? &more : &runs[c], NULL);
                 if (merge) {
                     if (!r)
                         gt_run_merge(&runs[c], &more);

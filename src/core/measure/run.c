@@ -54,7 +54,8 @@ void gt_run_add(gt_run *r, const gt_sample *s)
 {
     gt_series *se;
 
-    if (s->gen != r->gen || s->series >= r->nseries)
+    /* A replay goes round its samples: the figures are of each once. */
+    if (s->gen != r->gen || s->series >= r->nseries || s->again)
         return;
     se = &r->s[s->series];
     se->disturbed += s->disturbed != 0;

@@ -103,10 +103,19 @@ int gt_sweep_values(gt_sweep *s, const gt_devprops *p, char *err, size_t errlen)
     } else if (pa->step > 0 && (pa->max - pa->min) / pa->step < GT_SWEEP_MAX) {
         for (int64_t v = pa->min; v <= pa->max; v += pa->step)
             s->vals[s->n++] = v;
+    } else if (pa->step == 0) {
+        /* The steps + and - take: doubling, from the smallest value on. */
+        for (int64_t v = pa->min; s->n < GT_SWEEP_MAX;) {
+            int64_t next = gt_param_step(pa, v, 1);
+            s->vals[s->n++] = v;
+            if (next <= v || next > pa->max)
+                break;
+            v = next;
+        }
     } else {
-        snprintf(err, errlen, "%s cannot be swept here: it has no fixed steps (sweepable: "
-                 "choices, flags and stepped numbers such as hit-ratio; batch mode sweeps "
-                 "any list, e.g. --%s 4M,64M,1G)", pa->name, pa->name);
+        snprintf(err, errlen, "%s cannot be swept here: it has more than %d steps of %lld "
+                 "(batch mode sweeps any list, e.g. --%s 4,8,16)", pa->name, GT_SWEEP_MAX,
+                 (long long)pa->step, pa->name);
         return -1;
     }
     return drop_refused(s, p, err, errlen);

@@ -32,15 +32,23 @@ void gt_rec_config_skip_unrecorded(const gt_rec_config *c, gt_setup_info *info)
     info->skipped |= missing;
 }
 
-int gt_rec_config_run(const gt_rec_config *c, gt_run *r)
+int gt_rec_config_run_first(const gt_rec_config *c, uint64_t first, gt_run *r)
 {
+    uint64_t taken[GT_MAX_SERIES] = {0};
+
     gt_run_init(r, c->exp, c->vals, c->gen);
     r->info = *c->info;
     r->unkept = c->unkept;
     gt_rec_config_skip_unrecorded(c, &r->info);
     for (size_t k = 0; k < c->n; k++)
-        gt_run_add(r, &c->s[k]);
+        if (taken[c->s[k].series]++ < first)
+            gt_run_add(r, &c->s[k]);
     return c->tl ? gt_run_set_timeline(r, c->tl) : 0;
+}
+
+int gt_rec_config_run(const gt_rec_config *c, gt_run *r)
+{
+    return gt_rec_config_run_first(c, UINT64_MAX, r);
 }
 
 const char *gt_recording_warning(const gt_recording *r, char *buf, size_t len)

@@ -176,6 +176,8 @@ static int run(void *state, gt_sample *out, gt_err *err)
         return 0;
     }
     k = one_iteration(r, c, out);
+    for (int i = 0; r->base > 0 && i < k; i++)
+        out[i].again = 1;       /* a pass after the first: shown, not counted again */
     unlock();
     return k;
 }

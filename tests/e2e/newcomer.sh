@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# End-to-end tests of what a newcomer meets on a fresh clone without a GPU
+# (issue by issue): no terminal, a dumb one, a lesson or an experiment the
+# bundled recording it opens lacks, the lesson list on 80x24, the device
+# pane against the recorded card, a replay's loops, sweeping a size, the
+# keys that quit and close, the short --help, make run, and what the
+# tree holds. The parts that replay for want of a GPU are skipped where
+# one is present.
+# Usage: newcomer.sh BIN TMPDIR (writes TMPDIR/newcomer.pass and .fail).
+set -u
+. "$(dirname "$0")/lib.sh"
+e2e_part "$@"
+NODEV=1
+"$BIN" --list-devices >/dev/null 2>&1 && NODEV=0
+
+# No terminal at all (a session with no controlling terminal, standard
+# input and output files): refused at once with a clear line, no escapes.
+timeout 10 setsid "$BIN" </dev/null >"$TMPD/noterm.out" 2>&1
+rc=$?
+check "no terminal: gputui </dev/null >file exits 64 at once (was: spun writing escapes)" [ $rc = 64 ]
+check "... one line that says why and what works (--batch), no escape codes" \
+    bash -c "[ \$(wc -l <'$TMPD/noterm.out') = 1 ] && grep -q 'standard output is not one.*gputui --batch' '$TMPD/noterm.out' && ! grep -q \$'\\e' '$TMPD/noterm.out'"
+# A terminal, but standard input from /dev/null: keys come from the terminal.
+start devnull 100 30 "LC_ALL=C.UTF-8 '$BIN' </dev/null"
+check "stdin from /dev/null in a terminal: the TUI draws" wait_for "q:quit" 10
+tm send-keys -t t q
+check "... and q quits it (keys read from /dev/tty), exit 0" [ "$(wait_rc devnull 10)" = 0 ]
+stop
+# A terminal to draw on but none to read keys from.
+start nokeys 100 30 "setsid -w '$BIN' </dev/null"
+check "no terminal for keys: exit 64" [ "$(wait_rc nokeys 10)" = 64 ]
+check "... naming /dev/tty and --batch" bash -c "tmux -L '$SOCK' capture-pane -p -J -t t | grep -q 'nor is there a /dev/tty.*gputui --batch'"
+stop
+# TERM=dumb cannot draw the screen in place.
+start dumb 100 30 "TERM=dumb '$BIN'"
+check "TERM=dumb: exit 64 (was: ' q:quit' alone)" [ "$(wait_rc dumb 10)" = 64 ]
+check "... saying what to do" bash -c "tmux -L '$SOCK' capture-pane -p -J -t t | grep -q 'TERM=dumb cannot move the cursor.*TERM=xterm-256color.*--batch'"
+stop
+
+if [ $NODEV = 1 ]; then
+    # Every lesson runs on a laptop: from the bundled recording that holds it.
+    for l in $("$BIN" --list-lessons | awk '/^[a-z]/ {print $1}'); do
+        "$BIN" --batch --lesson "$l" >"$TMPD/l.out" 2>"$TMPD/l.err"
+        rc=$?
+        check "no GPU: lesson $l runs (exit $rc) with no step that did not run" \
+            bash -c "[ $rc = 0 ] && ! grep -q 'did not run' '$TMPD/l.out'"
+    done
+    "$BIN" --batch --lesson coalescing >"$TMPD/l.out" 2>"$TMPD/l.err"
+    check "no GPU: lesson coalescing says it replays the h100 recording, which holds it, and names d" \
+        bash -c "grep -q 'the bundled h200 recording lacks lesson coalescing.s configurations: replaying the bundled h100 recording, which holds them (-d 1; in the TUI, d steps' '$TMPD/l.err' && grep -q '^replaying NVIDIA H100' '$TMPD/l.out'"
+    # The TUI: -e an experiment only the H100's recording holds.
+    start coalesce 120 40 "LC_ALL=C.UTF-8 '$BIN' -e coalesce"
+    check "no GPU: -e coalesce opens on coalesce from the H100's recording (was: transfer)" \
+        wait_for "REPLAY recorded GPU 2 of [0-9]+ \(d: next\): NVIDIA H100.* \| coalesce \|" 15
+    check "... and says why on the status line" wait_for "the bundled h200 recording lacks coalesce" 5
+    tm send-keys -t t q
+    wait_rc coalesce 10 >/dev/null
+    stop
+    # E from transfer is pool, which the H200's recording lacks: it moves.
+    start prevexp 120 40 "LC_ALL=C.UTF-8 '$BIN'"
+    wait_for "\| transfer \|" 10
+    tm send-keys -t t E
+    check "no GPU: E to pool moves to the recording that holds it (was: skipped)" \
+        wait_for "NVIDIA H100.* \| pool \|" 15
+    check "... saying so" wait_for "pool is not in the recorded h200: replaying the recorded h100" 5
+    tm send-keys -t t q
+    wait_rc prevexp 10 >/dev/null
+    stop
+    # The device pane of the H200's replay: ECC as its recorded card says.
+    start ecc 120 40 "LC_ALL=C.UTF-8 '$BIN'"
+    check "no GPU: the H200 replay's device pane says ECC on, as its card (was: N/A)" \
+        wait_for "^ECC +on \(inspection\)" 15
+    # A replay goes round its samples: the figures are of each once.
+    check "a replay's loop is said as one, each sample counted once" \
+        wait_for "replaying 280 recorded samples, pass [2-9] \(the same\)  280 samples" 15
+    check "... its p50 stays the recorded one (55.17 GB/s, as --batch --replay reports)" \
+        bash -c "sleep 1; tmux -L '$SOCK' capture-pane -p -t t | grep -q '^ now  *55.17 '"
+    # w on transfer's size sweeps the recorded sizes, doubling.
+    for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done
+    tm send-keys -t t w
+    check "w on the size sweeps it, doubling (was: 'no fixed steps'), recorded values alone" \
+        wait_for "^  1G +[0-9.]+ ms" 30
+    check "... saying which were left out" bash -c "! tmux -L '$SOCK' capture-pane -p -t t | grep -q '^  4G'"
+    # Esc closes the t panel; F10 quits.
+    tm send-keys -t t t
+    wait_for "CUDA calls" 5
+    tm send-keys -t t Escape
+    check "Esc closes the t panel (was: nothing)" wait_gone "CUDA calls of" 5
+    tm send-keys -t t F10
+    check "F10 quits, exit 0" [ "$(wait_rc ecc 10)" = 0 ]
+    stop
+    start esc 120 40 "LC_ALL=C.UTF-8 '$BIN'"
+    wait_for "q:quit" 10
+    tm send-keys -t t Escape
+    check "Esc with nothing open quits, exit 0" [ "$(wait_rc esc 10)" = 0 ]
+    stop
+    # The lesson list at 80x24: all twenty reachable, the 20th starts pool.
+    start list 80 24 "LC_ALL=C.UTF-8 '$BIN'"
+    wait_for "q:quit" 10
+    tm send-keys -t t L
+    n=$("$BIN" --list-lessons | grep -c '^[a-z]')
+    for _ in $(seq $((n - 1))); do tm send-keys -t t Down; done
+    check "80x24: the last of the $n lessons shown and selected (was: off-screen)" \
+        wait_for ">$n pool" 5
+    tm send-keys -t t Enter
+    check "... Enter starts it" wait_for "Lesson pool, step 1" 15
+    tm send-keys -t t q
+    wait_rc list 10 >/dev/null
+    stop
+fi
+
+# make run builds with every core, as make test does.
+check "make run builds in parallel (-j)" \
+    bash -c "make -n run 2>/dev/null | grep -q -- '-j[0-9]'"
+# The top of the tree holds what it should, and nothing built.
+check "the top level holds sources and docs alone (no build log)" \
+    bash -c "git ls-files 2>/dev/null | sed 's|/.*||' | sort -u | grep -vxE 'Makefile|README.md|\\.gitignore|\\.ci|docs|include|kernels|man|scripts|share|src|tests' | (! grep -q .)"
+
+e2e_part_done newcomer
