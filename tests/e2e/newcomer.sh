@@ -109,6 +109,19 @@ if [ $NODEV = 1 ]; then
     stop
 fi
 
+# README's screen is the screen gputui draws now (the passes aside).
+start readme 100 34 "LC_ALL=C.UTF-8 '$BIN' --replay h200"
+wait_for "replaying 280 recorded samples, pass [2-9]" 15
+wait_for "^ECC +on" 15          # the recording read as far as its inspection
+screen | sed 's/ *$//; s/pass [0-9]*/pass N/' >"$TMPD/screen.txt"
+sed -n '/^```$/,/^```$/p' README.md | sed -n '2,/^```$/p' | sed '$d' |
+    sed 's/ *$//; s/pass [0-9]*/pass N/' >"$TMPD/readme.txt"
+check "README.md's screen is the one gputui draws (diff: $(diff "$TMPD/readme.txt" "$TMPD/screen.txt" | grep -c '^[<>]') lines)" \
+    diff -q "$TMPD/readme.txt" "$TMPD/screen.txt"
+tm send-keys -t t q
+wait_rc readme 10 >/dev/null
+stop
+
 # make run builds with every core, as make test does.
 check "make run builds in parallel (-j)" \
     bash -c "make -n run 2>/dev/null | grep -q -- '-j[0-9]'"

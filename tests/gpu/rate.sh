@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 samples() { screen | sed -n 's/.*RUNNING  [0-9][0-9]* iterations  \([0-9][0-9]*\) samples.*/\1/p' | head -1; }
 # Every experiment gputui lists, in the order 'e' steps through them, with
 # its title as the parameter pane shows it ("Experiment: TITLE").
-mapfile -t exps < <("$BIN" --help | sed -n "s/^experiment '\([a-z0-9_]*\)' (\(.*\)):$/\1|\2/p")
+mapfile -t exps < <("$BIN" --help all | sed -n "s/^experiment '\([a-z0-9_]*\)' (\(.*\)):$/\1|\2/p")
 two=0
 [ "$("$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: ')" -ge 2 ] && two=1
 start rate 160 50 "'$BIN' -e ${exps[0]%%|*}"

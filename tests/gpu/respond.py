@@ -61,8 +61,8 @@ def wait(pred, limit):
 def samples(text):
     """The current configuration's samples on the status line (the count
     restarts at 0 when a key changes the configuration)."""
-    m = re.search(r"(?:RUNNING  [0-9]+ iterations|recorded samples, pass [0-9]+)  ([0-9]+) "
-                  r"samples", text)
+    m = re.search(r"(?:RUNNING  [0-9]+ iterations|recorded samples, pass [0-9]+(?: \(the same\))?)"
+                  r"  ([0-9]+) samples", text)
     return int(m.group(1)) if m else None
 
 

@@ -121,9 +121,11 @@ fi
 # Two GPUs: the peer experiment live, and d moves it to the other GPU (the
 # worker's context torn down, the other one's made). As one GPU
 # (CUDA_VISIBLE_DEVICES=0) the pane says what is missing.
-msg=$(CUDA_VISIBLE_DEVICES=0 "$BIN" -e peer 2>&1 </dev/null); rc=$?
-check "peer on one GPU, -e peer: exit 64 with the reason, before the screen is taken" \
-    bash -c "[ $rc = 64 ] && grep -q 'needs two GPUs; this machine has one' <<<\"\$0\"" "$msg"
+start peer0 120 40 "LC_ALL=C.UTF-8 CUDA_VISIBLE_DEVICES=0 '$BIN' -e peer"
+check "peer on one GPU, -e peer: exit 64" [ "$(wait_rc peer0 20)" = 64 ]
+check "... with the reason, the terminal given back" \
+    bash -c "tmux -L '$SOCK' capture-pane -p -J -t t | grep -q 'needs two GPUs; this machine has one' && [ \"\$(tmux -L '$SOCK' display -p -t t '#{alternate_on}')\" = 0 ]"
+stop
 start peer1 120 40 "LC_ALL=C.UTF-8 CUDA_VISIBLE_DEVICES=0 '$BIN'"
 wait_for "RUNNING" 20
 for _ in 1 2 3 4 5 6 7; do tm send-keys -t t e; done      # transfer ... pitched, peer
