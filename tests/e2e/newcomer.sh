@@ -53,9 +53,7 @@ if [ $NODEV = 1 ]; then
     check "no GPU: -e coalesce opens on coalesce from the H100's recording (was: transfer)" \
         wait_for "REPLAY recorded GPU 2 of [0-9]+ \(d: next\): NVIDIA H100.* \| coalesce \|" 15
     check "... and says why on the status line" wait_for "the bundled h200 recording lacks coalesce" 5
-    tm send-keys -t t q
-    wait_rc coalesce 10 >/dev/null
-    stop
+    quit_ok coalesce "-e coalesce"
     # E from transfer is pool, which the H200's recording lacks: it moves.
     start prevexp 120 40 "LC_ALL=C.UTF-8 '$BIN'"
     wait_for "\| transfer \|" 10
@@ -63,9 +61,7 @@ if [ $NODEV = 1 ]; then
     check "no GPU: E to pool moves to the recording that holds it (was: skipped)" \
         wait_for "NVIDIA H100.* \| pool \|" 15
     check "... saying so" wait_for "pool is not in the recorded h200: replaying the recorded h100" 5
-    tm send-keys -t t q
-    wait_rc prevexp 10 >/dev/null
-    stop
+    quit_ok prevexp "E to pool"
     # The device pane of the H200's replay: ECC as its recorded card says.
     start ecc 120 40 "LC_ALL=C.UTF-8 '$BIN'"
     check "no GPU: the H200 replay's device pane says ECC on, as its card (was: N/A)" \
@@ -104,9 +100,7 @@ if [ $NODEV = 1 ]; then
         wait_for ">$n pool" 5
     tm send-keys -t t Enter
     check "... Enter starts it" wait_for "Lesson pool, step 1" 15
-    tm send-keys -t t q
-    wait_rc list 10 >/dev/null
-    stop
+    quit_ok list "the lesson list"
 fi
 
 # README's screen is the screen gputui draws now (the passes aside).
@@ -118,9 +112,7 @@ sed -n '/^```$/,/^```$/p' README.md | sed -n '2,/^```$/p' | sed '$d' |
     sed 's/ *$//; s/pass [0-9]*/pass N/' >"$TMPD/readme.txt"
 check "README.md's screen is the one gputui draws (diff: $(diff "$TMPD/readme.txt" "$TMPD/screen.txt" | grep -c '^[<>]') lines)" \
     diff -q "$TMPD/readme.txt" "$TMPD/screen.txt"
-tm send-keys -t t q
-wait_rc readme 10 >/dev/null
-stop
+quit_ok readme "README's screen"
 
 # make run builds with every core, as make test does.
 check "make run builds in parallel (-j)" \

@@ -179,6 +179,14 @@ void gt_options_experiment(FILE *f, const gt_experiment *x)
     }
 }
 
+/* "  -e, --experiment NAME" or "      --batch": buf. */
+static const char *option_left(const gt_option *o, char *buf, size_t len)
+{
+    snprintf(buf, len, "  %s%s%s%s%s", o->alias ? o->alias : "    ", o->alias ? ", " : "",
+             o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+    return buf;
+}
+
 static void usage_lines(FILE *f)
 {
     fprintf(f, "usage: gputui [options]              the TUI (no GPU: a bundled recording)\n"
@@ -199,11 +207,9 @@ void gt_options_brief(FILE *f)
     usage_lines(f);
     fprintf(f, "\n");
     for (int i = 0; i < gt_noptions; i++) {
-        const gt_option *o = &gt_options[i];
         char left[64];
-        snprintf(left, sizeof left, "  %s%s%s%s%s", o->alias ? o->alias : "    ",
-                 o->alias ? ", " : "", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        fprintf(f, "%-*s %s\n", HELP_COL - 1, left, o->brief);
+        fprintf(f, "%-*s %s\n", HELP_COL - 1, option_left(&gt_options[i], left, sizeof left),
+                gt_options[i].brief);
     }
     fprintf(f, "\nexperiments (each with its own options: gputui --help EXPERIMENT):\n ");
     for (int e = 0; e < gt_nexperiments; e++) {
@@ -224,13 +230,9 @@ void gt_options_usage(FILE *f)
     usage_lines(f);
     fprintf(f, "\ngeneral options:\n");
     for (int i = 0; i < gt_noptions; i++) {
-        const gt_option *o = &gt_options[i];
         char left[64];
-        /* "  -e, --experiment NAME" or "      --batch" */
-        snprintf(left, sizeof left, "  %s%s%s%s%s", o->alias ? o->alias : "    ",
-                 o->alias ? ", " : "", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        fputs(left, f);
-        wrapped(f, (int)strlen(left), o->help);
+        fputs(option_left(&gt_options[i], left, sizeof left), f);
+        wrapped(f, (int)strlen(left), gt_options[i].help);
     }
     for (int e = 0; e < gt_nexperiments; e++)
         gt_options_experiment(f, gt_experiments[e]);
