@@ -151,6 +151,9 @@ ifeq ($(CUDA),1)
 CU_OBJ   += $(BUILD)/jit/images.o
 endif
 MAIN_OBJ := $(BUILD)/src/main.o
+# Beside main.c: what it opens before it hands over (sources.c).
+TOP_SRC  := $(filter-out src/main.c,$(wildcard src/*.c))
+TOP_OBJ  := $(TOP_SRC:%.c=$(BUILD)/%.o)
 BIN      := $(BUILD)/gputui
 
 # Unit tests: core/ only, built with AddressSanitizer and UBSan.
@@ -165,7 +168,7 @@ TSAN      := -fsanitize=thread -fno-omit-frame-pointer $(call cc-option,-Wno-tsa
 TSAN_CORE := $(CORE_SRC:%.c=$(BUILD)/tsan/%.o)
 TSAN_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tsan/%)
 TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)/tsan/%.o) \
-             $(BUILD)/tsan/src/main.o
+             $(BUILD)/tsan/src/main.o $(TOP_SRC:%.c=$(BUILD)/tsan/%.o)
 
 .SECONDARY:
 .PHONY: all run test test-build test-tsan test-e2e test-layers check-portable check-cuda check-aarch64 \
@@ -186,7 +189,7 @@ KIND := $(BUILD)/kind
 KIND_NOW := cuda=$(CUDA)$(if $(filter 1,$(CUDA)), arch=$(GPU_ARCH) cudart=$(CUDART_LINK))
 $(shell mkdir -p $(BUILD) && { [ "$$(cat $(KIND) 2>/dev/null)" = "$(KIND_NOW)" ] || echo "$(KIND_NOW)" > $(KIND); })
 
-$(BIN): $(MAIN_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ) $(KIND) $(filter $(BUILD)/%,$(CUDA_LIBS))
+$(BIN): $(MAIN_OBJ) $(TOP_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ) $(KIND) $(filter $(BUILD)/%,$(CUDA_LIBS))
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(NCURSES_LIBS) $(STATIC_LIBS) $(CUDA_LIBS) -lm
 ifeq ($(CUDA),1)
 	@echo "gputui: $@ has kernels for $(addprefix sm_,$(GPU_ARCH)) and PTX for compute_$(LAST_ARCH) (nvcc $(NVCC_RELEASE))"
@@ -301,7 +304,7 @@ test-layers: $(BIN)
 # core/, ui/ and main.c are POSIX C: each compiles with
 # -D_POSIX_C_SOURCE=200809L and no _GNU_SOURCE (port.c, which holds what
 # Linux and macOS alone have, is the exception), with gcc and with clang.
-PORTABLE_SRC := $(filter-out src/core/base/port.c,$(CORE_SRC) $(UI_SRC)) src/main.c
+PORTABLE_SRC := $(filter-out src/core/base/port.c,$(CORE_SRC) $(UI_SRC)) src/main.c $(TOP_SRC)
 PORTABLE_CCS ?= gcc clang
 check-portable:
 	@for c in $(PORTABLE_CCS); do \

@@ -46,6 +46,7 @@
 #include "gputui/report/report.h"
 #include "gputui/base/signals.h"
 #include "gputui/ui.h"
+#include "sources.h"
 
 #define NO_CUDA "this gputui was built without the CUDA toolkit: it can replay, compare and " \
                 "run lessons from recordings (rebuild it with the toolkit for live measurements)"
@@ -202,23 +203,6 @@ static int fleet(const gt_cli *cli)
     return rc;
 }
 
-/* The TUI's terminal, checked once (gt_ui_check_terminal): 0, or 64,
- * said when say. A frame drawn while a recording is read asks quietly;
- * the TUI itself, once everything the command line names was found and
- * read, aloud: a file's fault is said before the terminal's. */
-static int tui_terminal(const gt_cli *cli, bool say)
-{
-    static int checked = -1;
-    static gt_err err;
-
-    if (checked < 0)
-        checked = gt_ui_check_terminal(!(cli->replay && !strcmp(cli->replay, "-")), &err)
-                  ? err.code : 0;
-    if (checked && say)
-        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
-    return checked;
-}
-
 /* The TUI on a recording (A), with B as the ghost in compare mode; or
  * --lesson --batch on it. */
 static int replay(const gt_cli *cli, gt_ui_source *src)
@@ -233,7 +217,7 @@ static int replay(const gt_cli *cli, gt_ui_source *src)
     }
     if (cli->mode == GT_MODE_BATCH)
         rc = gt_lesson_batch(cli, src->eng, src->start, src->rec);
-    else if (!(rc = tui_terminal(cli, true)))
+    else if (!(rc = sources_terminal(cli, true)))
         rc = gt_ui_run(cli, src);
     gt_engine_stop(src->eng);
     return rc;
@@ -260,7 +244,7 @@ static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
         fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return err.code;
     }
-    if ((rc = tui_terminal(cli, true)))
+    if ((rc = sources_terminal(cli, true)))
         goto out;
     rc = GT_EXIT_FAIL;
     if (!strcmp(cli->replay, "-")) {
@@ -285,7 +269,7 @@ static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
         snprintf(status, sizeof status, "%s (following): %s; Ctrl-C stops", cli->replay,
                  rec->lines ? "waiting for its first configuration"
                             : gt_follow_status(f, gt_now(), why, sizeof why));
-        if (strcmp(status, shown) && !tui_terminal(cli, false))
+        if (strcmp(status, shown) && !sources_terminal(cli, false))
             gt_ui_loading(status);
         snprintf(shown, sizeof shown, "%s", status);
         poll(&pfd, 1, gt_follow_behind(f) ? 0 : (int)(GT_FOLLOW_PERIOD * 1e3));
@@ -305,32 +289,6 @@ static int follow(const gt_cli *cli, gt_ui_source *src, gt_recording *rec)
 out:
     gt_follow_close(f);
     return rc;
-}
-
-/* --trace FILE: its folder must exist, and FILE not unless --force (the
- * TUI creates it). */
-static int trace_unusable(const gt_cli *cli, gt_err *err)
-{
-    char dir[PATH_MAX];
-    const char *slash;
-    struct stat st;
-
-    if (!cli->trace)
-        return 0;
-    slash = strrchr(cli->trace, '/');
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - cli->trace) + (slash == cli->trace)
-                                            : 1, slash ? cli->trace : ".");
-    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-        gt_err_set(err, GT_EXIT_USAGE, "--trace %s: the folder %s does not exist", cli->trace,
-                   dir);
-        return -1;
-    }
-    if (!cli->force && lstat(cli->trace, &st) == 0) {
-        gt_err_set(err, GT_EXIT_USAGE, "--trace %s: the file exists; give --force to replace "
-                   "it, or another name", cli->trace);
-        return -1;
-    }
-    return 0;
 }
 
 /* The lessons in DATA/lessons; --lesson NAME must be one of them. */
@@ -371,166 +329,6 @@ static gt_lesson *lessons_load(const gt_cli *cli, const gt_bundle *b, gt_ui_sour
         *rc = GT_EXIT_USAGE;
     }
     return l;
-}
-
-/* A recording of an inspection alone has nothing to replay but its card. */
-static bool only_inspection(const gt_recording *rec)
-{
-    if (rec->ncfg)
-        return false;
-    gt_ui_term_close();
-    fprintf(gt_stderr(), "gputui: %s holds an inspection and no configuration to replay: "
-            "gputui --batch --inspect --replay %s prints its card\n", rec->path, rec->path);
-    return true;
-}
-
-/* Reads the recording at path: whole (rd NULL), or for the TUI up to the
- * configuration it opens on (the lesson's first step, else the
- * experiment and values asked for), the rest behind the screen (*rd). */
-static int read_recording(const char *path, gt_recording *rec, gt_rec_reader **rd,
-                          const gt_cli *cli, const gt_ui_source *src, gt_err *err)
-{
-    const gt_experiment *e = cli->exp;
-    const int64_t *v = cli->vals;
-
-    if (!rd)
-        return gt_recording_load(rec, path, err);
-    if (src->start) {
-        e = src->start->step[0].exp;
-        v = src->start->step[0].vals[0];
-    }
-    return gt_rec_reader_start(rd, rec, path, e, v, err);
-}
-
-/* Whether rec holds what the command line asks for: the lesson's
- * configurations (its first, while the rest is still being read), -e's
- * experiment, or anything. */
-static bool holds(const gt_cli *cli, const gt_ui_source *src, const gt_recording *rec)
-{
-    const gt_lesson *l = src->start;
-
-    if (l) {
-        for (int s = 0; s < l->nsteps; s++)
-            for (int c = 0; c < l->step[s].nconfigs; c++)
-                if ((s || c) && rec->loading)
-                    return true;
-                else if (gt_recording_find(rec, l->step[s].exp, l->step[s].vals[c]) < 0)
-                    return false;
-        return true;
-    }
-    return !cli->exp_given || gt_recording_place(rec, cli->exp, cli->vals) >= 0;
-}
-
-static void drop_recording(gt_recording *rec, gt_rec_reader **rd);
-
-/* A recording named on the command line that lacks the lesson or the
- * experiment asked for: the bundled one that holds it, named in note. */
-static void hint_elsewhere(const gt_cli *cli, const gt_ui_source *src, const gt_bundle *b,
-                           const gt_recording *rec, char *note, size_t len)
-{
-    if ((!src->start && !cli->exp_given) || holds(cli, src, rec))
-        return;
-    for (int i = 0; i < b->n; i++) {
-        gt_recording other;
-        gt_err err = {0};
-        bool has;
-        if (!strcmp(b->path[i], rec->path) || gt_recording_load(&other, b->path[i], &err))
-            continue;
-        has = holds(cli, src, &other);
-        gt_recording_free(&other);
-        if (has) {
-            snprintf(note, len, "%s%s%s not in %s; the bundled %s recording holds %s: "
-                     "gputui%s --replay %s %s%s", src->start ? "lesson " : "",
-                     src->start ? src->start->name : cli->exp->name,
-                     src->start ? "'s configurations are" : " is", rec->path, b->model[i], src->start ? "them" : "it",
-                     cli->mode == GT_MODE_BATCH ? " --batch" : "", b->model[i],
-                     src->start ? "--lesson " : "-e ",
-                     src->start ? src->start->name : cli->exp->name);
-            return;
-        }
-    }
-}
-
-/* With no GPU: the bundled recording -d N names; else the first that holds
- * the lesson or the experiment asked for (note says so when that is not
- * the first), else the first. Its index, or -1 (err says why). */
-static int pick_bundled(const gt_cli *cli, gt_ui_source *src, const gt_bundle *b,
-                        gt_recording *rec, char *note, size_t notelen, gt_err *err)
-{
-    bool tui = cli->mode == GT_MODE_TUI;
-    char what[200], models[200];
-    int n = cli->device_given ? 1 : b->n;
-
-    for (int k = 0; k < n; k++) {
-        int i = cli->device_given ? cli->device : k;
-        if (tui && !tui_terminal(cli, false)) {
-            char loading[700];
-            snprintf(loading, sizeof loading, "the bundled %s recording (%s)", b->model[i],
-                     b->path[i]);
-            gt_ui_loading(loading);
-        }
-        if (read_recording(b->path[i], rec, tui ? &src->reader : NULL, cli, src, err))
-            return -1;
-        if (k == n - 1 || holds(cli, src, rec)) {
-            if (src->start)
-                snprintf(what, sizeof what, "lesson %s's configurations", src->start->name);
-            else
-                snprintf(what, sizeof what, "%s", cli->exp->name);
-            if (!holds(cli, src, rec) && n > 1) {
-                drop_recording(rec, tui ? &src->reader : NULL);
-                i = 0;          /* in none: the first, as without -e */
-                if (read_recording(b->path[0], rec, tui ? &src->reader : NULL, cli, src, err))
-                    return -1;
-                snprintf(note, notelen, "no bundled recording holds all of %s (%s)", what,
-                         gt_bundle_models(b, models, sizeof models));
-            } else if (i != 0 && !cli->device_given) {
-                snprintf(note, notelen, "the bundled %s recording lacks %s: replaying the bundled "
-                         "%s recording, which holds them (-d %d; in the TUI, d steps through the "
-                         "recordings)", b->model[0], what, b->model[i], i);
-            }
-            return i;
-        }
-        drop_recording(rec, tui ? &src->reader : NULL);
-    }
-    return -1;
-}
-
-static void drop_recording(gt_recording *rec, gt_rec_reader **rd)
-{
-    if (rd) {
-        gt_rec_reader_close(*rd);
-        *rd = NULL;
-    }
-    gt_recording_free(rec);
-}
-
-/* Loads a recording that option 'opt' names (a file or a bundled model);
- * a name that is neither is a usage error. With 'configs', a recording of
- * an inspection alone is refused. With rd, for the TUI: read_recording. */
-static int load_named(const gt_bundle *b, const char *opt, const char *name, bool configs,
-                      bool screen, gt_recording *rec, gt_rec_reader **rd, const gt_cli *cli,
-                      const gt_ui_source *src)
-{
-    char path[1024], msg[700];
-    gt_err err;
-
-    gt_err_clear(&err);
-    if (gt_bundle_resolve(b, name, path, sizeof path, msg, sizeof msg)) {
-        fprintf(gt_stderr(), "gputui: %s: %s\n", opt, msg);
-        return GT_EXIT_USAGE;
-    }
-    if (screen && !tui_terminal(cli, false))
-        gt_ui_loading(path);    /* the TUI's first frame, while it is read */
-    if (read_recording(path, rec, rd, cli, src, &err)) {
-        gt_ui_term_close();
-        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
-        return GT_EXIT_FAIL;
-    }
-    if (configs && only_inspection(rec)) {
-        drop_recording(rec, rd);
-        return GT_EXIT_FAIL;
-    }
-    return 0;
 }
 
 int main(int argc, char **argv)
@@ -590,7 +388,7 @@ int main(int argc, char **argv)
         break;
     }
     gt_signals_install();
-    if (cli.mode == GT_MODE_TUI && trace_unusable(&cli, &err)) {
+    if (cli.mode == GT_MODE_TUI && sources_trace_unusable(&cli, &err)) {
         fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return err.code;
     }
@@ -608,16 +406,16 @@ int main(int argc, char **argv)
     /* Compare mode: B is a recording; A is one too, or this machine. */
     bool tui = cli.mode == GT_MODE_TUI;
     if (cli.ncompare) {
-        if ((rc = load_named(&bundle, "--compare", cli.compare[cli.ncompare - 1], true, false,
+        if ((rc = sources_load_named(&bundle, "--compare", cli.compare[cli.ncompare - 1], true, false,
                              &cmp, tui ? &src.cmp_reader : NULL, &cli, &src)))
             goto done;
         if (gt_recording_warning(&cmp, warn, sizeof warn)[0])
             fprintf(gt_stderr(), "gputui: %s\n", warn);
         src.compare = &cmp;
         if (cli.ncompare == 2) {
-            if ((rc = load_named(&bundle, "--compare", cli.compare[0], true, tui, &rec,
+            if ((rc = sources_load_named(&bundle, "--compare", cli.compare[0], true, tui, &rec,
                                  tui ? &src.reader : NULL, &cli, &src))) {
-                drop_recording(&cmp, &src.cmp_reader);
+                sources_drop(&cmp, &src.cmp_reader);
                 goto done;
             }
             if (cli.mode == GT_MODE_BATCH) {
@@ -630,8 +428,8 @@ int main(int argc, char **argv)
                 src.why = why;
                 rc = replay(&cli, &src);
             }
-            drop_recording(&rec, &src.reader);
-            drop_recording(&cmp, &src.cmp_reader);
+            sources_drop(&rec, &src.reader);
+            sources_drop(&cmp, &src.cmp_reader);
             goto done;
         }
     }
@@ -642,7 +440,7 @@ int main(int argc, char **argv)
         goto out;
     }
     if (cli.replay) {
-        if ((rc = load_named(&bundle, "--replay", cli.replay, false, tui, &rec,
+        if ((rc = sources_load_named(&bundle, "--replay", cli.replay, false, tui, &rec,
                              tui ? &src.reader : NULL, &cli, &src)))
             goto done;
         if (cli.device_given && cli.device != (rec.props.ordinal > 0 ? rec.props.ordinal : 0)) {
@@ -652,17 +450,17 @@ int main(int argc, char **argv)
                     "recording\n", cli.device, rec.path, rec.props.ordinal > 0 ?
                     rec.props.ordinal : 0, rec.props.name, rec.props.ordinal > 0 ?
                     rec.props.ordinal : 0);
-            drop_recording(&rec, &src.reader);
+            sources_drop(&rec, &src.reader);
             rc = GT_EXIT_USAGE;
             goto done;
         }
-        hint_elsewhere(&cli, &src, &bundle, &rec, note, sizeof note);
+        sources_hint_elsewhere(&cli, &src, &bundle, &rec, note, sizeof note);
         if (note[0] && cli.mode == GT_MODE_BATCH)
             fprintf(gt_stderr(), "gputui: %s\n", note);
         src.note = note[0] ? note : NULL;
         if (cli.mode == GT_MODE_BATCH && cli.inspect) {
             rc = gt_inspect_batch_replay(&cli, &rec, &bundle);
-        } else if (only_inspection(&rec)) {
+        } else if (sources_only_inspection(&rec)) {
             rc = GT_EXIT_FAIL;
         } else if (cli.mode == GT_MODE_BATCH && !cli.lesson) {
             rc = gt_batch_replay(&cli, &rec);
@@ -672,7 +470,7 @@ int main(int argc, char **argv)
             src.why = why;
             rc = replay(&cli, &src);
         }
-        drop_recording(&rec, &src.reader);
+        sources_drop(&rec, &src.reader);
         goto done;
     }
 
@@ -689,7 +487,7 @@ int main(int argc, char **argv)
     }
     if (!be)
         gt_err_set(&err, GT_EXIT_USAGE, "%s", NO_CUDA);
-    if (cli.mode == GT_MODE_TUI && be && (rc = tui_terminal(&cli, true)))
+    if (cli.mode == GT_MODE_TUI && be && (rc = sources_terminal(&cli, true)))
         goto out;
     /* The TUI draws its first frame while the context starts. */
     int started = !be ? -1
@@ -734,7 +532,7 @@ int main(int argc, char **argv)
             rc = GT_EXIT_USAGE;
             goto out;
         }
-        int idx = pick_bundled(&cli, &src, &bundle, &rec, note, sizeof note, &lerr);
+        int idx = sources_pick_bundled(&cli, &src, &bundle, &rec, note, sizeof note, &lerr);
         if (idx < 0) {
             gt_ui_term_close();
             fprintf(gt_stderr(), "gputui: %s\n", err.msg);
@@ -761,7 +559,7 @@ int main(int argc, char **argv)
         src.bundle_idx = idx;
         src.note = note[0] ? note : NULL;
         rc = replay(&cli, &src);
-        drop_recording(&rec, &src.reader);
+        sources_drop(&rec, &src.reader);
         goto out;
     }
     src.live = be;
@@ -777,7 +575,7 @@ int main(int argc, char **argv)
     gt_engine_stop(src.eng);
 out:
     if (src.compare)
-        drop_recording(&cmp, &src.cmp_reader);
+        sources_drop(&cmp, &src.cmp_reader);
 done:
     free(lessons);
     return rc;

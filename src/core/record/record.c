@@ -1,6 +1,8 @@
 /* Recordings: the reader of the .gtr JSON Lines format (record.h), one
- * line at a time. record_file.c feeds it a file; record_query.c answers
- * what a loaded recording holds; the writer is recorder.c. */
+ * line at a time: the header, configurations, their extras and errors;
+ * samples go to rec_sample.c, configurations are found through
+ * rec_index.c. record_file.c feeds it a file; record_query.c answers what
+ * a loaded recording holds; the writer is recorder.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/record/record.h"
 
@@ -15,18 +17,7 @@
 #include "gputui/measure/run.h"
 #include "gputui/experiments/registry.h"
 #include "rec_index.h"
-
-const char *const gt_verify_names[3] = {"full", "sampled", "failed"};
-
-/* A sample's "verify" by its name; a name this gputui does not know
- * counts as failed. */
-static uint8_t verify_of(const char *name)
-{
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(name, gt_verify_names[i]))
-            return (uint8_t)i;
-    return GT_V_FAILED;
-}
+#include "rec_sample.h"
 
 const gt_rec_limits gt_rec_default_limits = {
     .per_series = 1u << 16,
@@ -108,48 +99,6 @@ static gt_rec_config *config_of(gt_recording *r, json_int_t gen)
     return rec_index_gen(r, (uint32_t)gen);
 }
 
-/* Bytes of budget 'held' that may grow by n within 'limit'. */
-static bool charge(size_t *held, size_t limit, size_t n)
-{
-    if (n > limit || *held > limit - n)
-        return false;
-    *held += n;
-    return true;
-}
-
-/* Keeps a sample within the limits: 0 kept, 1 counted and not kept (the
- * series is full, or the samples' budget spent), -1 out of memory. */
-static int add_sample(gt_recording *r, gt_rec_config *c, const gt_sample *s, double t)
-{
-    const size_t each = sizeof *c->s + sizeof *c->t;
-
-    r->samples_read++;
-    if (c->kept[s->series] >= r->limits.per_series)
-        goto unkept;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 8;
-        if (!charge(&r->held_samples, r->limits.samples, (cap - c->cap) * each))
-            goto unkept;
-        gt_sample *ns = realloc(c->s, cap * sizeof *ns);
-        if (!ns)
-            return -1;
-        c->s = ns;
-        double *nt = realloc(c->t, cap * sizeof *nt);
-        if (!nt)
-            return -1;
-        c->t = nt;
-        c->cap = cap;
-    }
-    c->s[c->n] = *s;
-    c->t[c->n++] = t;
-    c->kept[s->series]++;
-    return 0;
-unkept:
-    c->unkept++;
-    r->samples_unkept++;
-    return 1;
-}
-
 /* A timeline line into tl. */
 static int parse_timeline(const gt_rec_config *c, json_t *o, gt_timeline *tl, char *why, size_t n)
 {
@@ -200,7 +149,7 @@ static int parse_timeline(const gt_rec_config *c, json_t *o, gt_timeline *tl, ch
 static int keep_extra(gt_recording *r, void **slot, const void *tmp, size_t size)
 {
     if (!*slot) {
-        if (!charge(&r->held_extras, r->limits.extras, size)) {
+        if (!rec_charge(&r->held_extras, r->limits.extras, size)) {
             r->extras_unkept++;
             return 0;
         }
@@ -234,10 +183,9 @@ static int parse_extra(gt_recording *r, gt_rec_config *c, json_t *o, bool timeli
     return rc;
 }
 
-/* The longest set-up a configuration can report: a day; the latest a
- * line can be: 30 years into a recording; the longest recorded error. */
+/* The longest set-up a configuration can report: a day; the longest
+ * recorded error; the highest device ordinal. */
 #define MAX_SETUP_S 86400.0
-#define MAX_T 1e9
 #define ERROR_LEN 256
 #define MAX_ORDINAL 4095
 
@@ -292,7 +240,7 @@ static int parse_config(gt_recording *r, json_t *o, char *why, size_t wn)
     if (r->ncfg == r->cfgcap) {
         size_t cap = r->cfgcap ? r->cfgcap * 2 : 16;
         gt_rec_config *nc;
-        if (!charge(&r->held_configs, r->limits.configs, (cap - r->cfgcap) * sizeof *nc))
+        if (!rec_charge(&r->held_configs, r->limits.configs, (cap - r->cfgcap) * sizeof *nc))
             goto too_many;
         if (!(nc = realloc(r->cfg, cap * sizeof *nc)))
             goto oom;
@@ -323,7 +271,7 @@ static int parse_config(gt_recording *r, json_t *o, char *why, size_t wn)
     }
     if (memcmp(&info, &no_info, sizeof info)) {
         gt_setup_info *in;
-        if (!charge(&r->held_configs, r->limits.configs, sizeof *in))
+        if (!rec_charge(&r->held_configs, r->limits.configs, sizeof *in))
             goto too_many;
         if (!(in = malloc(sizeof *in)))
             goto oom;
@@ -336,7 +284,7 @@ static int parse_config(gt_recording *r, json_t *o, char *why, size_t wn)
         goto oom;
     }
     r->ncfg++;
-    if (!charge(&r->held_configs, r->limits.configs, rec_index_bytes(r) - before))
+    if (!rec_charge(&r->held_configs, r->limits.configs, rec_index_bytes(r) - before))
         goto too_many;
     return 0;
 too_many:
@@ -386,7 +334,7 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         r->held_extras -= r->inspection ? strlen(r->inspection) + 1 : 0;
         free(r->inspection);
         r->inspection = NULL;
-        if (charge(&r->held_extras, r->limits.extras, strlen(text) + 1))
+        if (rec_charge(&r->held_extras, r->limits.extras, strlen(text) + 1))
             r->inspection = text;
         else {
             free(text);
@@ -399,13 +347,13 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         if (!get_gen(r, o, &gen) || !(c = config_of(r, gen)))
             BAD("%s of configuration %s, which has no config line before it", type,
                 json_is_integer(json_object_get(o, "gen")) ? "given" : "(none)");
-        if (json_object_get(o, "t") && (!get_number(o, "t", &t) || !(t >= 0) || t > MAX_T))
-            BAD("%s with a \"t\" outside 0 to %.0e s", type, MAX_T);
+        if (json_object_get(o, "t") && (!get_number(o, "t", &t) || !(t >= 0) || t > REC_MAX_T))
+            BAD("%s with a \"t\" outside 0 to %.0e s", type, REC_MAX_T);
         if (!strcmp(type, "error")) {
             const char *m = json_string_value(json_object_get(o, "message"));
             char *text = (char *)c->error;
             if (!text) {        /* its first; a later one takes its place */
-                if (!charge(&r->held_configs, r->limits.configs, ERROR_LEN))
+                if (!rec_charge(&r->held_configs, r->limits.configs, ERROR_LEN))
                     BAD("the recording's configurations take more than %zu MiB: more than "
                         "gputui keeps of one recording", r->limits.configs >> 20);
                 if (!(text = malloc(ERROR_LEN)))
@@ -433,8 +381,8 @@ static int parse_line(gt_recording *r, json_t *o, const char *name, size_t linen
         s.disturbed = json_is_true(json_object_get(o, "disturbed"));
         if (!vs)
             BAD("sample without \"verify\"");
-        s.verify = verify_of(vs);
-        if (add_sample(r, c, &s, t) < 0)
+        s.verify = rec_verify_of(vs);
+        if (rec_sample_add(r, c, &s, t) < 0)
             BAD("out of memory");
         return 0;
     }
@@ -448,99 +396,6 @@ void gt_recording_begin(gt_recording *r, const char *name)
     memset(r, 0, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", name);
     r->limits = *limits;
-}
-
-/* A sample line exactly as the writer spells it (recorder.c), read without
- * jansson: most of a recording's lines, and what its reading costs. p
- * moves past what it reads; false at the first thing unexpected. */
-static bool lit(const char **p, const char *s)
-{
-    size_t k = strlen(s);
-
-    if (strncmp(*p, s, k))
-        return false;
-    *p += k;
-    return true;
-}
-
-static bool int_at(const char **p, long long *v)
-{
-    char *end;
-
-    if (!isdigit((unsigned char)**p) && !(**p == '-' && isdigit((unsigned char)(*p)[1])))
-        return false;
-    errno = 0;
-    *v = strtoll(*p, &end, 10);
-    if (errno || (*end != ',' && *end != '}'))
-        return false;
-    *p = end;
-    return true;
-}
-
-static bool num_at(const char **p, double *v)
-{
-    char *end;
-
-    if (!isdigit((unsigned char)**p) && **p != '-')
-        return false;
-    *v = strtod(*p, &end);      /* another locale's decimal comma stops it: jansson then */
-    if (*end != ',' && *end != '}')
-        return false;
-    *p = end;
-    return true;
-}
-
-/* 1 when the line was such a sample and is taken, 0 when jansson must
- * read it (anything else, or anything wrong: it says what). */
-static int fast_sample(gt_recording *r, const char *line, size_t n)
-{
-    char buf[256], verify[16];
-    const char *p = buf, *names[GT_MAX_SERIES];
-    long long gen, series, bytes;
-    double t, sec;
-    gt_rec_config *c;
-    size_t k;
-
-    if (n >= sizeof buf || n < 20 || memcmp(line, "{\"type\":\"sample\",", 17))
-        return 0;
-    if (n == r->last.n && r->last.gen_offset == r->gen_offset && !memcmp(line, r->last.line, n) &&
-        (c = config_of(r, r->last.s.gen)) && add_sample(r, c, &r->last.s, r->last.t) >= 0) {
-        r->lines++;
-        r->idle = 0;
-        return 1;
-    }
-    memcpy(buf, line, n);
-    buf[n - (line[n - 1] == '\r')] = '\0';
-    if (!lit(&p, "{\"type\":\"sample\",\"gen\":") || !int_at(&p, &gen) ||
-        !lit(&p, ",\"t\":") || !num_at(&p, &t) || !lit(&p, ",\"series\":") ||
-        !int_at(&p, &series) || !lit(&p, ",\"verify\":\""))
-        return 0;
-    for (k = 0; k + 1 < sizeof verify && isalpha((unsigned char)*p); k++)
-        verify[k] = *p++;
-    verify[k] = '\0';
-    if (!lit(&p, "\",\"sec\":") || !num_at(&p, &sec) || !lit(&p, ",\"bytes\":") ||
-        !int_at(&p, &bytes))
-        return 0;
-    gt_sample s = {0, 0, verify_of(verify), 0, 0};
-    s.disturbed = lit(&p, ",\"disturbed\":true");
-    if (strcmp(p, "}") || gen < 0 || gen > (long long)(UINT32_MAX - r->gen_offset) ||
-        !(c = config_of(r, gen + r->gen_offset)) || series < 0 ||
-        series >= c->exp->series(c->vals, names) || !(sec >= 0) || sec > 1e6 || bytes < 0)
-        return 0;
-    s.gen = c->gen;
-    s.series = (uint8_t)series;
-    s.sec = sec;
-    s.bytes = (uint64_t)bytes;
-    if (!(t >= 0) || t > MAX_T || add_sample(r, c, &s, t) < 0)
-        return 0;
-    memcpy(r->last.line, line, n);
-    r->last.n = n;
-    r->last.gen_offset = r->gen_offset;
-    r->last.s = s;
-    r->last.t = t;
-    r->lines++;
-    r->idle = 0;
-    return 1;
 }
 
 /* The header line: its format and the device. -1 with why. */
@@ -618,7 +473,7 @@ int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminat
         BAD("line longer than %d MiB", GT_REC_MAX_LINE >> 20);
     if (n == 0 || (n == 1 && line[0] == '\r'))
         return idle_line(r, lineno, err);
-    if (lineno > 1 && fast_sample(r, line, n))
+    if (lineno > 1 && rec_sample_fast(r, line, n))
         return 0;
     o = json_loadb(line, n, 0, &je);
     if (!o || !json_is_object(o)) {

@@ -1,0 +1,216 @@
+/* What main() opens before it hands over (sources.h): a recording named on
+ * the command line or the bundled one that holds what it asks for, read
+ * whole for batch or up to its first configuration for the TUI; and the
+ * TUI's terminal and --trace file, checked before its first frame. */
+#define _POSIX_C_SOURCE 200809L
+#include "sources.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gputui/base/out.h"
+#include "gputui/lesson/lesson.h"
+
+/* The TUI's terminal, checked once (gt_ui_check_terminal): 0, or 64,
+ * said when say. A frame drawn while a recording is read asks quietly;
+ * the TUI itself, once everything the command line names was found and
+ * read, aloud: a file's fault is said before the terminal's. */
+int sources_terminal(const gt_cli *cli, bool say)
+{
+    static int checked = -1;
+    static gt_err err;
+
+    if (checked < 0)
+        checked = gt_ui_check_terminal(!(cli->replay && !strcmp(cli->replay, "-")), &err)
+                  ? err.code : 0;
+    if (checked && say)
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
+    return checked;
+}
+
+/* --trace FILE: its folder must exist, and FILE not unless --force (the
+ * TUI creates it). */
+int sources_trace_unusable(const gt_cli *cli, gt_err *err)
+{
+    char dir[PATH_MAX];
+    const char *slash;
+    struct stat st;
+
+    if (!cli->trace)
+        return 0;
+    slash = strrchr(cli->trace, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - cli->trace) + (slash == cli->trace)
+                                            : 1, slash ? cli->trace : ".");
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+        gt_err_set(err, GT_EXIT_USAGE, "--trace %s: the folder %s does not exist", cli->trace,
+                   dir);
+        return -1;
+    }
+    if (!cli->force && lstat(cli->trace, &st) == 0) {
+        gt_err_set(err, GT_EXIT_USAGE, "--trace %s: the file exists; give --force to replace "
+                   "it, or another name", cli->trace);
+        return -1;
+    }
+    return 0;
+}
+
+/* A recording of an inspection alone has nothing to replay but its card. */
+bool sources_only_inspection(const gt_recording *rec)
+{
+    if (rec->ncfg)
+        return false;
+    gt_ui_term_close();
+    fprintf(gt_stderr(), "gputui: %s holds an inspection and no configuration to replay: "
+            "gputui --batch --inspect --replay %s prints its card\n", rec->path, rec->path);
+    return true;
+}
+
+/* Reads the recording at path: whole (rd NULL), or for the TUI up to the
+ * configuration it opens on (the lesson's first step, else the
+ * experiment and values asked for), the rest behind the screen (*rd). */
+static int read_recording(const char *path, gt_recording *rec, gt_rec_reader **rd,
+                          const gt_cli *cli, const gt_ui_source *src, gt_err *err)
+{
+    const gt_experiment *e = cli->exp;
+    const int64_t *v = cli->vals;
+
+    if (!rd)
+        return gt_recording_load(rec, path, err);
+    if (src->start) {
+        e = src->start->step[0].exp;
+        v = src->start->step[0].vals[0];
+    }
+    return gt_rec_reader_start(rd, rec, path, e, v, err);
+}
+
+/* Whether rec holds what the command line asks for: the lesson's
+ * configurations (its first, while the rest is still being read), -e's
+ * experiment, or anything. */
+static bool holds(const gt_cli *cli, const gt_ui_source *src, const gt_recording *rec)
+{
+    const gt_lesson *l = src->start;
+
+    if (l) {
+        for (int s = 0; s < l->nsteps; s++)
+            for (int c = 0; c < l->step[s].nconfigs; c++)
+                if ((s || c) && rec->loading)
+                    return true;
+                else if (gt_recording_find(rec, l->step[s].exp, l->step[s].vals[c]) < 0)
+                    return false;
+        return true;
+    }
+    return !cli->exp_given || gt_recording_place(rec, cli->exp, cli->vals) >= 0;
+}
+
+/* A recording named on the command line that lacks the lesson or the
+ * experiment asked for: the bundled one that holds it, named in note. */
+void sources_hint_elsewhere(const gt_cli *cli, const gt_ui_source *src, const gt_bundle *b,
+                           const gt_recording *rec, char *note, size_t len)
+{
+    if ((!src->start && !cli->exp_given) || holds(cli, src, rec))
+        return;
+    for (int i = 0; i < b->n; i++) {
+        gt_recording other;
+        gt_err err = {0};
+        bool has;
+        if (!strcmp(b->path[i], rec->path) || gt_recording_load(&other, b->path[i], &err))
+            continue;
+        has = holds(cli, src, &other);
+        gt_recording_free(&other);
+        if (has) {
+            snprintf(note, len, "%s%s%s not in %s; the bundled %s recording holds %s: "
+                     "gputui%s --replay %s %s%s", src->start ? "lesson " : "",
+                     src->start ? src->start->name : cli->exp->name,
+                     src->start ? "'s configurations are" : " is", rec->path, b->model[i], src->start ? "them" : "it",
+                     cli->mode == GT_MODE_BATCH ? " --batch" : "", b->model[i],
+                     src->start ? "--lesson " : "-e ",
+                     src->start ? src->start->name : cli->exp->name);
+            return;
+        }
+    }
+}
+
+/* With no GPU: the bundled recording -d N names; else the first that holds
+ * the lesson or the experiment asked for (note says so when that is not
+ * the first), else the first. Its index, or -1 (err says why). */
+int sources_pick_bundled(const gt_cli *cli, gt_ui_source *src, const gt_bundle *b,
+                        gt_recording *rec, char *note, size_t notelen, gt_err *err)
+{
+    bool tui = cli->mode == GT_MODE_TUI;
+    char what[200], models[200];
+    int n = cli->device_given ? 1 : b->n;
+
+    for (int k = 0; k < n; k++) {
+        int i = cli->device_given ? cli->device : k;
+        if (tui && !sources_terminal(cli, false)) {
+            char loading[700];
+            snprintf(loading, sizeof loading, "the bundled %s recording (%s)", b->model[i],
+                     b->path[i]);
+            gt_ui_loading(loading);
+        }
+        if (read_recording(b->path[i], rec, tui ? &src->reader : NULL, cli, src, err))
+            return -1;
+        if (k == n - 1 || holds(cli, src, rec)) {
+            if (src->start)
+                snprintf(what, sizeof what, "lesson %s's configurations", src->start->name);
+            else
+                snprintf(what, sizeof what, "%s", cli->exp->name);
+            if (!holds(cli, src, rec) && n > 1) {
+                sources_drop(rec, tui ? &src->reader : NULL);
+                i = 0;          /* in none: the first, as without -e */
+                if (read_recording(b->path[0], rec, tui ? &src->reader : NULL, cli, src, err))
+                    return -1;
+                snprintf(note, notelen, "no bundled recording holds all of %s (%s)", what,
+                         gt_bundle_models(b, models, sizeof models));
+            } else if (i != 0 && !cli->device_given) {
+                snprintf(note, notelen, "the bundled %s recording lacks %s: replaying the bundled "
+                         "%s recording, which holds them (-d %d; in the TUI, d steps through the "
+                         "recordings)", b->model[0], what, b->model[i], i);
+            }
+            return i;
+        }
+        sources_drop(rec, tui ? &src->reader : NULL);
+    }
+    return -1;
+}
+
+void sources_drop(gt_recording *rec, gt_rec_reader **rd)
+{
+    if (rd) {
+        gt_rec_reader_close(*rd);
+        *rd = NULL;
+    }
+    gt_recording_free(rec);
+}
+
+/* Loads a recording that option 'opt' names (a file or a bundled model);
+ * a name that is neither is a usage error. With 'configs', a recording of
+ * an inspection alone is refused. With rd, for the TUI: read_recording. */
+int sources_load_named(const gt_bundle *b, const char *opt, const char *name, bool configs,
+                      bool screen, gt_recording *rec, gt_rec_reader **rd, const gt_cli *cli,
+                      const gt_ui_source *src)
+{
+    char path[1024], msg[700];
+    gt_err err;
+
+    gt_err_clear(&err);
+    if (gt_bundle_resolve(b, name, path, sizeof path, msg, sizeof msg)) {
+        fprintf(gt_stderr(), "gputui: %s: %s\n", opt, msg);
+        return GT_EXIT_USAGE;
+    }
+    if (screen && !sources_terminal(cli, false))
+        gt_ui_loading(path);    /* the TUI's first frame, while it is read */
+    if (read_recording(path, rec, rd, cli, src, &err)) {
+        gt_ui_term_close();
+        fprintf(gt_stderr(), "gputui: %s\n", err.msg);
+        return GT_EXIT_FAIL;
+    }
+    if (configs && sources_only_inspection(rec)) {
+        sources_drop(rec, rd);
+        return GT_EXIT_FAIL;
+    }
+    return 0;
+}
+
