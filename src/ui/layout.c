@@ -173,13 +173,14 @@ static void ui_draw_status(ui *u)
              * figures are of each sample once. */
             const gt_rec_config *c = &u->rec->cfg[u->cfg_idx];
             unsigned long long pass = u->drained / c->n + 1;
-            int k = snprintf(left, sizeof left, " %sreplaying %zu recorded samples, pass %llu",
-                             u->paused ? "PAUSED  " : "", c->n, pass);
-            k += snprintf(left + k, sizeof left - (size_t)k, "%s  %llu samples",
-                          pass > 1 ? " (the same)" : "", (unsigned long long)gt_run_count(&u->cur));
+            char unkept[64] = "";
             if (c->unkept)
-                snprintf(left + k, sizeof left - (size_t)k, "  (%llu more read, not kept)",
+                snprintf(unkept, sizeof unkept, "  (%llu more read, not kept)",
                          (unsigned long long)c->unkept);
+            snprintf(left, sizeof left, " %sreplaying %zu recorded samples, pass %llu%s  %llu "
+                     "samples%s", u->paused ? "PAUSED  " : "", c->n, pass,
+                     pass > 1 ? " (the same)" : "", (unsigned long long)gt_run_count(&u->cur),
+                     unkept);
             break;
         }
         snprintf(left, sizeof left, " %s  %llu iterations  %llu samples", u->paused ? "PAUSED" :

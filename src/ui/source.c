@@ -66,9 +66,8 @@ bool ui_elsewhere(const ui *u)
 static int seek_recording(ui *u, gt_recording *rec, gt_rec_reader **rd, gt_err *err)
 {
     const gt_bundle *b = u->src->bundle;
-    int exact = -1;
 
-    for (int pass = 0; pass < 2 && exact < 0; pass++)
+    for (int pass = 0; pass < 2; pass++)
         for (int k = 1; k < b->n; k++) {
             int i = (u->src->bundle_idx + k) % b->n;
             bool holds;
