@@ -42,22 +42,26 @@ struct gt_rec_reader {
     pthread_mutex_t mu;
 };
 
-/* More compressed bytes, when all are used: 0, or -1 with errno. */
-static int fill(gt_rec_reader *rd)
+/* At least want bytes not yet used in rd->in, or all that are left (the
+ * unused ones moved to its start first): 0, or -1 with errno. */
+static int fill(gt_rec_reader *rd, size_t want)
 {
-    ssize_t k;
+    while (rd->in_have - rd->in_pos < want && !rd->in_eof) {
+        size_t left = rd->in_have - rd->in_pos;
+        ssize_t k;
 
-    if (rd->in_pos < rd->in_have || rd->in_eof)
-        return 0;
-    do
-        k = read(rd->fd, rd->in, sizeof rd->in);
-    while (k < 0 && errno == EINTR);
-    if (k < 0)
-        return -1;
-    rd->in_pos = 0;
-    rd->in_have = (size_t)k;
-    rd->in_eof = k == 0;
-    rd->consumed += k;
+        memmove(rd->in, rd->in + rd->in_pos, left);
+        rd->in_pos = 0;
+        rd->in_have = left;
+        do
+            k = read(rd->fd, rd->in + left, sizeof rd->in - left);
+        while (k < 0 && errno == EINTR);
+        if (k < 0)
+            return -1;
+        rd->in_have += (size_t)k;
+        rd->in_eof = k == 0;
+        rd->consumed += k;
+    }
     return 0;
 }
 
@@ -69,11 +73,12 @@ static long content(gt_rec_reader *rd, char *out, size_t room, size_t line, bool
     const char *path = rd->r->path;
 
     for (;;) {
-        if (fill(rd)) {
+        /* two bytes tell gzip from plain, at the start and after a member */
+        if (fill(rd, rd->gz < 0 || rd->member_end ? 2 : 1)) {
             gt_err_set(&rd->err, GT_EXIT_FAIL, "%s: %s", path, strerror(errno));
             return -1;
         }
-        if (rd->gz < 0) {       /* decided by the first two bytes */
+        if (rd->gz < 0) {
             rd->gz = rd->in_have - rd->in_pos >= 2 && rd->in[rd->in_pos] == 0x1f &&
                      rd->in[rd->in_pos + 1] == 0x8b;
             if (rd->gz) {
@@ -88,28 +93,14 @@ static long content(gt_rec_reader *rd, char *out, size_t room, size_t line, bool
             size_t k = rd->in_have - rd->in_pos < room ? rd->in_have - rd->in_pos : room;
             memcpy(out, rd->in + rd->in_pos, k);
             rd->in_pos += k;
-            if (k || rd->in_eof)
-                return (long)k;
-            continue;
+            return (long)k;     /* 0: the end */
         }
         if (rd->member_end) {
             /* After a gzip member: the end, another member, or bytes that
              * are neither (a file joined on): refused, not dropped. */
             size_t left = rd->in_have - rd->in_pos;
-            if (!left && rd->in_eof)
+            if (!left)
                 return 0;
-            if (left < 2 && !rd->in_eof) {
-                memmove(rd->in, rd->in + rd->in_pos, left);
-                rd->in_have = left;
-                rd->in_pos = 0;
-                ssize_t k = read(rd->fd, rd->in + left, sizeof rd->in - left);
-                if (k > 0) {
-                    rd->in_have += (size_t)k;
-                    rd->consumed += k;
-                }
-                rd->in_eof = k <= 0;
-                continue;
-            }
             if (left < 2 || rd->in[rd->in_pos] != 0x1f || rd->in[rd->in_pos + 1] != 0x8b) {
                 gt_err_set(&rd->err, GT_EXIT_FAIL, "%s:%zu: bytes after the last gzip member "
                            "that are not gzip (%lld of them): a file joined to the recording? "
@@ -120,12 +111,9 @@ static long content(gt_rec_reader *rd, char *out, size_t room, size_t line, bool
             inflateReset(&rd->z);
             rd->member_end = false;
         }
-        if (rd->in_pos == rd->in_have) {
-            if (rd->in_eof) {   /* the compressed stream stops mid-way */
-                *cut = true;
-                return 0;
-            }
-            continue;
+        if (rd->in_pos == rd->in_have) {    /* the compressed stream stops mid-way */
+            *cut = true;
+            return 0;
         }
         rd->z.next_in = rd->in + rd->in_pos;
         rd->z.avail_in = (uInt)(rd->in_have - rd->in_pos);
