@@ -13,10 +13,6 @@
 #include "gputui/base/out.h"
 #include "gputui/lesson/lesson.h"
 
-/* The TUI's terminal, checked once (gt_ui_check_terminal): 0, or 64,
- * said when say. A frame drawn while a recording is read asks quietly;
- * the TUI itself, once everything the command line names was found and
- * read, aloud: a file's fault is said before the terminal's. */
 int sources_terminal(const gt_cli *cli, bool say)
 {
     static int checked = -1;
@@ -30,8 +26,6 @@ int sources_terminal(const gt_cli *cli, bool say)
     return checked;
 }
 
-/* --trace FILE: its folder must exist, and FILE not unless --force (the
- * TUI creates it). */
 int sources_trace_unusable(const gt_cli *cli, gt_err *err)
 {
     char dir[PATH_MAX];
@@ -56,7 +50,6 @@ int sources_trace_unusable(const gt_cli *cli, gt_err *err)
     return 0;
 }
 
-/* A recording of an inspection alone has nothing to replay but its card. */
 bool sources_only_inspection(const gt_recording *rec)
 {
     if (rec->ncfg)
@@ -104,8 +97,6 @@ static bool holds(const gt_cli *cli, const gt_ui_source *src, const gt_recording
     return !cli->exp_given || gt_recording_place(rec, cli->exp, cli->vals) >= 0;
 }
 
-/* A recording named on the command line that lacks the lesson or the
- * experiment asked for: the bundled one that holds it, named in note. */
 void sources_hint_elsewhere(const gt_cli *cli, const gt_ui_source *src, const gt_bundle *b,
                            const gt_recording *rec, char *note, size_t len)
 {
@@ -120,60 +111,65 @@ void sources_hint_elsewhere(const gt_cli *cli, const gt_ui_source *src, const gt
         has = holds(cli, src, &other);
         gt_recording_free(&other);
         if (has) {
+            bool l = src->start != NULL;
+            const char *name = l ? src->start->name : cli->exp->name;
             snprintf(note, len, "%s%s%s not in %s; the bundled %s recording holds %s: "
-                     "gputui%s --replay %s %s%s", src->start ? "lesson " : "",
-                     src->start ? src->start->name : cli->exp->name,
-                     src->start ? "'s configurations are" : " is", rec->path, b->model[i], src->start ? "them" : "it",
-                     cli->mode == GT_MODE_BATCH ? " --batch" : "", b->model[i],
-                     src->start ? "--lesson " : "-e ",
-                     src->start ? src->start->name : cli->exp->name);
+                     "gputui%s --replay %s %s%s", l ? "lesson " : "", name,
+                     l ? "'s configurations are" : " is", rec->path, b->model[i],
+                     l ? "them" : "it", cli->mode == GT_MODE_BATCH ? " --batch" : "",
+                     b->model[i], l ? "--lesson " : "-e ", name);
             return;
         }
     }
 }
 
-/* With no GPU: the bundled recording -d N names; else the first that holds
- * the lesson or the experiment asked for (note says so when that is not
- * the first), else the first. Its index, or -1 (err says why). */
+/* Opens bundled recording i; in the TUI, the loading frame first. */
+static int open_bundled(const gt_cli *cli, gt_ui_source *src, const gt_bundle *b, int i,
+                        gt_recording *rec, gt_err *err)
+{
+    bool tui = cli->mode == GT_MODE_TUI;
+
+    if (tui && !sources_terminal(cli, false)) {
+        char loading[700];
+        snprintf(loading, sizeof loading, "the bundled %s recording (%s)", b->model[i],
+                 b->path[i]);
+        gt_ui_loading(loading);
+    }
+    return read_recording(b->path[i], rec, tui ? &src->reader : NULL, cli, src, err);
+}
+
 int sources_pick_bundled(const gt_cli *cli, gt_ui_source *src, const gt_bundle *b,
                         gt_recording *rec, char *note, size_t notelen, gt_err *err)
 {
-    bool tui = cli->mode == GT_MODE_TUI;
+    gt_rec_reader **rd = cli->mode == GT_MODE_TUI ? &src->reader : NULL;
     char what[200], models[200];
-    int n = cli->device_given ? 1 : b->n;
 
-    for (int k = 0; k < n; k++) {
-        int i = cli->device_given ? cli->device : k;
-        if (tui && !sources_terminal(cli, false)) {
-            char loading[700];
-            snprintf(loading, sizeof loading, "the bundled %s recording (%s)", b->model[i],
-                     b->path[i]);
-            gt_ui_loading(loading);
-        }
-        if (read_recording(b->path[i], rec, tui ? &src->reader : NULL, cli, src, err))
+    if (cli->device_given)
+        return open_bundled(cli, src, b, cli->device, rec, err) ? -1 : cli->device;
+    if (src->start)
+        snprintf(what, sizeof what, "lesson %s's configurations", src->start->name);
+    else
+        snprintf(what, sizeof what, "%s", cli->exp->name);
+    for (int i = 0; i < b->n; i++) {
+        if (open_bundled(cli, src, b, i, rec, err))
             return -1;
-        if (k == n - 1 || holds(cli, src, rec)) {
-            if (src->start)
-                snprintf(what, sizeof what, "lesson %s's configurations", src->start->name);
-            else
-                snprintf(what, sizeof what, "%s", cli->exp->name);
-            if (!holds(cli, src, rec) && n > 1) {
-                sources_drop(rec, tui ? &src->reader : NULL);
-                i = 0;          /* in none: the first, as without -e */
-                if (read_recording(b->path[0], rec, tui ? &src->reader : NULL, cli, src, err))
-                    return -1;
-                snprintf(note, notelen, "no bundled recording holds all of %s (%s)", what,
-                         gt_bundle_models(b, models, sizeof models));
-            } else if (i != 0 && !cli->device_given) {
-                snprintf(note, notelen, "the bundled %s recording lacks %s: replaying the bundled "
-                         "%s recording, which holds them (-d %d; in the TUI, d steps through the "
-                         "recordings)", b->model[0], what, b->model[i], i);
-            }
+        if (holds(cli, src, rec)) {
+            if (i != 0)
+                snprintf(note, notelen, "the bundled %s recording lacks %s: replaying the "
+                         "bundled %s recording, which holds %s (-d %d; in the TUI, d steps "
+                         "through the recordings)", b->model[0], what, b->model[i],
+                         src->start ? "them" : "it", i);
             return i;
         }
-        sources_drop(rec, tui ? &src->reader : NULL);
+        sources_drop(rec, rd);
     }
-    return -1;
+    /* in none: the first, as without -e */
+    if (open_bundled(cli, src, b, 0, rec, err))
+        return -1;
+    if (b->n > 1)
+        snprintf(note, notelen, "no bundled recording holds all of %s (%s)", what,
+                 gt_bundle_models(b, models, sizeof models));
+    return 0;
 }
 
 void sources_drop(gt_recording *rec, gt_rec_reader **rd)
@@ -185,9 +181,6 @@ void sources_drop(gt_recording *rec, gt_rec_reader **rd)
     gt_recording_free(rec);
 }
 
-/* Loads a recording that option 'opt' names (a file or a bundled model);
- * a name that is neither is a usage error. With 'configs', a recording of
- * an inspection alone is refused. With rd, for the TUI: read_recording. */
 int sources_load_named(const gt_bundle *b, const char *opt, const char *name, bool configs,
                       bool screen, gt_recording *rec, gt_rec_reader **rd, const gt_cli *cli,
                       const gt_ui_source *src)
