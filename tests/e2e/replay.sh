@@ -86,9 +86,7 @@ for _ in 1 2 3 4 5 6; do tm send-keys -t t j; done         # select legacy-sync
 tm send-keys -t t Space
 check "streams: a legacy default-stream kernel serialises the streams" wait_for "speed-up (0\\.9|1\\.0)[0-9]x" 10
 check "streams: no stream row overlaps another's operations" bash -c "tmux -L '$SOCK' capture-pane -p -t t | grep -q '^ stream 0  *|[>#<]*  '"
-tm send-keys -t t q
-check "streams: q exits 0" [ "$(wait_rc streams 10)" = 0 ]
-stop
+quit_ok streams "streams"
 
 # The VMM, L2 and pitched experiments from the recording.
 start vmm 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay $REC -e vmm --size 64M"
@@ -126,9 +124,7 @@ start mono 100 30 "NO_COLOR=1 LC_ALL=C '$BIN' --replay $REC --dir d2d --size 256
 check "NO_COLOR + LANG=C: runs" wait_for "D2D bandwidth GB/s" 10
 check "NO_COLOR + LANG=C: clean screen" clean_screen
 check "NO_COLOR + LANG=C: ASCII only" bash -c "! tmux -L '$SOCK' capture-pane -p -t t | LC_ALL=C grep -q '[^ -~]'"
-tm send-keys -t t q
-check "NO_COLOR + LANG=C: q exits 0" [ "$(wait_rc mono 10)" = 0 ]
-stop
+quit_ok mono "NO_COLOR + LANG=C"
 
 # Samples taken while the GPU was shared (every other one): the
 # histogram's corner counts them, the title gives way (the ceiling shrinks
@@ -152,9 +148,7 @@ check "disturbed samples: the title ends whole before the corner" \
     wait_for "H2D bandwidth GB/s  p50 [0-9.]+( = [0-9.]+%( of .* [0-9]+\\.[0-9])?)? +[0-9]+ disturbed" 5
 check "disturbed samples: the statistics of all of them" wait_for "^ all +[0-9]" 5
 check "disturbed samples: ... and of the clean ones" wait_for "^ clean +[0-9]" 5
-tm send-keys -t t q
-check "disturbed samples: q exits 0" [ "$(wait_rc shared 10)" = 0 ]
-stop
+quit_ok shared "disturbed samples"
 
 # SIGHUP and SIGTERM: the terminal is restored and the exit status is 128+N.
 for sig in HUP TERM; do

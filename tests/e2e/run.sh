@@ -164,17 +164,13 @@ else
     start fallback 120 40 "LC_ALL=C.UTF-8 '$BIN'"
     check "no device: fallback banner" wait_for "$BANNER" 10
     check "no device: fallback shows histograms" wait_for "bandwidth GB/s +p50" 10
-    tm send-keys -t t q
-    check "no device: fallback q exits 0" [ "$(wait_rc fallback 10)" = 0 ]
-    stop
+    quit_ok fallback "no device: fallback"
 
     # --inspect with no GPU: the bundled H200's card.
     start nodevcard 120 40 "LC_ALL=C.UTF-8 '$BIN' --inspect"
     check "no device: --inspect shows the bundled H200's card" \
         wait_for "^ PASS: GPU 0 NVIDIA H200 on .*[0-9]+ pass, 0 warn, 0 fail" 10
-    tm send-keys -t t q
-    check "no device: --inspect q exits 0" [ "$(wait_rc nodevcard 10)" = 0 ]
-    stop
+    quit_ok nodevcard "no device: --inspect"
 
     # An installed gputui finds the installed recording.
     start installed 120 40 "'$dest/bin/gputui'"
