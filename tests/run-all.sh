@@ -2,10 +2,11 @@
 # make test: unit tests (ASan+UBSan), the same and the replay TUI under
 # ThreadSanitizer (TSAN_GPUTUI, TSAN_UNITS), the structure of the source
 # tree (tests/layers.py), the documentation (tests/docs.py), the GPU
-# suite's judging on recorded figures (tests/gpu/test_judge.py) and the
-# end-to-end tests, all at once (most of their time is waiting on a TUI
-# under tmux, each on its own socket); then each one's output in turn and
-# one summary line. The GPU suite needs a GPU; without one it is reported
+# suite's judging on recorded figures (tests/gpu/test_judge.py), the batch
+# outputs kept byte for byte (tests/golden/run.sh) and the end-to-end
+# tests, all at once (most of their time is waiting on a TUI under tmux,
+# each on its own socket); then each one's output in turn and one summary
+# line. The GPU suite needs a GPU; without one it is reported
 # as skipped.
 set -u
 BIN=$1; shift
@@ -48,6 +49,7 @@ run layers python3 tests/layers.py "$(dirname "$BIN")"
 run docs python3 tests/docs.py "$BIN"
 run judge python3 tests/gpu/test_judge.py
 run e2e tests/e2e/run.sh "$BIN"
+run golden tests/golden/run.sh "$BIN"
 wait "${pids[@]}"
 
 count() {   # count NAME: adds "NAME: N passed, M failed" from its log
@@ -68,6 +70,8 @@ echo "== documentation: README.md, docs/ and their links and commands"
 grep -v '^ok ' "$LOGD/docs.log"; count docs
 echo "== the GPU suite's judging, on recorded figures (no GPU)"
 grep -v '^ok ' "$LOGD/judge.log"; count judge
+echo "== batch outputs of the bundled recordings, byte for byte (tests/golden)"
+cat "$LOGD/golden.log"; count golden
 echo "== end-to-end tests (tmux)"
 cat "$LOGD/e2e.log"; count e2e
 
