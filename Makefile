@@ -3,9 +3,10 @@
 #                   toolkit is found, else the replay viewer (CUDA=0|1 chooses)
 #   make run        build and start the TUI
 #   make test       unit tests (ASan+UBSan, and ThreadSanitizer), the structure
-#                   (tests/layers.py), the docs (tests/docs.py) and end-to-end
-#                   tests, at once; no GPU needed
+#                   (tests/layers.py), the docs (tests/docs.py), the batch
+#                   outputs (tests/golden) and end-to-end tests, at once; no GPU
 #   make test-e2e   end-to-end tests only
+#   make test-golden  batch outputs against tests/golden/digests
 #   make test-layers the folders' rules and no files that call each other
 #   make test-tsan  unit tests and the replay TUI under ThreadSanitizer
 #   make check-portable  core/, ui/ and main.c as POSIX C, with gcc and clang
@@ -39,7 +40,7 @@ ifeq ($(origin CUDA_HOME),undefined)
 CUDA_HOME := $(or $(wildcard /usr/local/cuda),$(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)),/usr/local/cuda)
 endif
 NVCC     ?= $(CUDA_HOME)/bin/nvcc
-# CUDA=1: the GPU back-end (src/gpu/, kernels/, cudart); CUDA=0: the replay
+# CUDA=1: the GPU back-end (src/gpu/, kernels/, the experiments' GPU sides, cudart); CUDA=0: the replay
 # viewer, which replays, compares and runs lessons from recordings.
 ifeq ($(origin CUDA),undefined)
 CUDA := $(if $(and $(wildcard $(NVCC)),$(wildcard $(CUDA_HOME)/include/cuda_runtime_api.h)),1,0)
@@ -134,11 +135,16 @@ MAIN_DEFS := -DGT_WITH_CUDA=$(CUDA) -DGT_GPU_ARCH='"$(GPU_ARCH)"' -DGT_CUDART_LI
 # The back-end names the architectures when a GPU has no code here.
 GPU_DEFS  := -DGT_GPU_ARCH='"$(GPU_ARCH)"'
 
-CORE_SRC := $(wildcard src/core/*/*.c)
+# An experiment's folder, src/experiments/NAME/: its table row and what
+# the row shares (NAME.c, NAME.h) build with core/; its GPU side
+# (NAME_gpu*.c) and kernels (NAME.cu) with the CUDA back-end alone.
+EXP_GPU_SRC := $(wildcard src/experiments/*/*_gpu*.c)
+EXP_ROW_SRC := $(filter-out $(EXP_GPU_SRC),$(wildcard src/experiments/*/*.c))
+CORE_SRC := $(wildcard src/core/*/*.c) $(EXP_ROW_SRC)
 UI_SRC   := $(wildcard src/ui/*.c)
 ifeq ($(CUDA),1)
-GPU_SRC  := $(wildcard src/gpu/*.c)
-CU_SRC   := $(wildcard kernels/*.cu)
+GPU_SRC  := $(wildcard src/gpu/*.c) $(EXP_GPU_SRC)
+CU_SRC   := $(wildcard kernels/*.cu) $(wildcard src/experiments/*/*.cu)
 endif
 
 CORE_OBJ := $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -171,7 +177,7 @@ TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)
              $(BUILD)/tsan/src/main.o $(TOP_SRC:%.c=$(BUILD)/tsan/%.o)
 
 .SECONDARY:
-.PHONY: all run test test-build test-tsan test-e2e test-layers check-portable check-cuda check-aarch64 \
+.PHONY: all run test test-build test-tsan test-e2e test-golden golden-update test-layers check-portable check-cuda check-aarch64 \
         print-gpu-arch \
         test-gpu soak test-gpu-memcheck nocode \
         bench recordings fuzz deps deps-test install uninstall dist clean
@@ -206,13 +212,16 @@ $(BUILD)/src/ui/%.o: src/ui/%.c
 $(BUILD)/src/gpu/%.o: src/gpu/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(GPU_DEFS) -I$(CUDA_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
+$(EXP_GPU_SRC:%.c=$(BUILD)/%.o): $(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(GPU_DEFS) -I$(CUDA_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
 $(BUILD)/src/gpu/cuda_backend.o: $(KIND)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/kernels/%.o: kernels/%.cu $(KIND)
+$(BUILD)/%.o: %.cu $(KIND)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -c -o $@ $<
 
@@ -260,6 +269,9 @@ $(BUILD)/tsan/src/ui/%.o: src/ui/%.c
 $(BUILD)/tsan/src/gpu/%.o: src/gpu/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(GPU_DEFS) -I$(CUDA_INC) $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
+$(EXP_GPU_SRC:%.c=$(BUILD)/tsan/%.o): $(BUILD)/tsan/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(GPU_DEFS) -I$(CUDA_INC) $(CFLAGS) -O1 $(TSAN) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tsan/src/main.o: src/main.c $(KIND)
 	@mkdir -p $(@D)
@@ -297,6 +309,13 @@ test-build: $(BIN) $(UNIT_BIN) $(TSAN_BIN) $(BUILD)/tsan/gputui $(BUILD)/recplan
 
 test-e2e: $(BIN) $(BUILD)/recplan $(BUILD)/fakewriter $(FAKEDRIVER)
 	@tests/e2e/run.sh $(BIN)
+
+# Every batch output of the bundled recordings against tests/golden/digests;
+# golden-update rewrites them (in a commit that says why they changed).
+test-golden: $(BIN)
+	@tests/golden/run.sh $(BIN)
+golden-update: $(BIN)
+	@tests/golden/run.sh $(BIN) --update
 
 test-layers: $(BIN)
 	@python3 tests/layers.py $(BUILD)

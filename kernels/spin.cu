@@ -1,9 +1,7 @@
-// The concurrent kernels experiment's kernel (src/gpu/concurrent.c
-// declares its launcher): every block spins on the global timer, then
-// block 0 marks the kernel as run.
-#include <stdint.h>
-
-#include <cuda_runtime_api.h>
+// A kernel that spins (include/gputui/kernels.h): every block spins on the
+// global timer, then block 0 marks the kernel as run. The concurrent,
+// runtime and sharing experiments keep the GPU busy with it.
+#include "gputui/kernels.h"
 
 namespace {
 

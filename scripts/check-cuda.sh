@@ -2,6 +2,7 @@
 # check-cuda.sh - make check-cuda: gputui against every CUDA toolkit it
 # builds with, on a machine with one toolkit or none.
 #   1. The host side of every C file that includes a CUDA header (src/gpu/,
+#      the experiments' GPU sides,
 #      tests/gpu/) compiles with -Werror against the headers of each
 #      toolkit the package registry carries, 11.7 to 13.5
 #      (scripts/cuda-headers.sh fetches them once into BUILD/cuda-headers);
@@ -23,7 +24,7 @@ fails=0
 start=$(date +%s)
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-files=$(grep -l -E '#include (<cuda|"gpu\.h")' src/gpu/*.c tests/gpu/*.c | sort)
+files=$(grep -l -E '#include (<cuda|"(gpu/)?gpu\.h")' src/gpu/*.c src/experiments/*/*_gpu*.c tests/gpu/*.c | sort)
 nfiles=$(echo "$files" | wc -w)
 warn="-std=c11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Werror"
 $cc -Werror -Wno-format-truncation -x c -c -o /dev/null /dev/null 2>/dev/null &&

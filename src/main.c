@@ -44,7 +44,7 @@
 #include "gputui/record/replay.h"
 #include "gputui/report/report.h"
 #include "gputui/base/signals.h"
-#include "gputui/ui.h"
+#include "ui/ui.h"
 #include "sources.h"
 
 #define NO_CUDA "this gputui was built without the CUDA toolkit: it can replay, compare and " \
@@ -349,12 +349,8 @@ int main(int argc, char **argv)
 #if GT_WITH_CUDA
     double t_main = gt_now();   /* first: the runtime experiment's child reports it */
 
-    if (argc == 4 && !strcmp(argv[1], GT_VMM_RO_PROBE_ARG))
-        return gt_vmm_ro_write_probe(atoi(argv[2]), atoi(argv[3]));
-    if (argc == 4 && !strcmp(argv[1], GT_SHARING_LOAD_ARG))
-        return gt_sharing_load(atoi(argv[2]), argv[3]);
-    if (argc == 4 && !strcmp(argv[1], GT_RUNTIME_PROBE_ARG))
-        return gt_runtime_probe(argv[2], atoi(argv[3]), t_main);
+    if (argc >= 2 && !strcmp(argv[1], GT_CHILD_ARG))
+        return gt_cuda_child(argc, argv, t_main);
 #endif
     gt_port_set_argv0(argv[0]);
     setlocale(LC_ALL, "");

@@ -12,7 +12,7 @@
 #include "gputui/input/cli.h"
 #include "gputui/record/bundle.h"
 #include "gputui/record/record.h"
-#include "gputui/ui.h"
+#include "ui/ui.h"
 
 /* The TUI's terminal, checked once (gt_ui_check_terminal): 0, or 64,
  * said when say. A frame drawn while a recording is read asks quietly;

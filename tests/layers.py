@@ -4,13 +4,22 @@
 Folders: each folder of src/core/ says in its README.md what it may call
 ("May call: base, device"); its .c files and its headers under
 include/gputui/FOLDER/ include only their own folder's headers and those
-of the folders named there, never the faces of the other parts (ui.h,
+of the folders named there, never the faces of the other parts (ui/ui.h,
 cuda_backend.h, kernels.h), curses or CUDA. The folders' rules themselves
 form no circle.
 
 The parts: src/gpu/ and src/ui/ say the same way which folders of src/core/
 they may call (and gpu/, "kernels"); neither reaches the other, and only
 gpu/ includes a CUDA header.
+
+The experiments: src/experiments/NAME/ holds all of one experiment. Its
+table row and what the row shares (NAME.c, NAME.h, other .c) count as the
+folder src/core/experiments/ and keep its rule; its GPU side
+(NAME_gpu*.c) counts as src/gpu/, its kernels (*.cu) as kernels/. An
+experiment's folder reaches no other experiment's; outside the folders
+only the registry (src/core/experiments/registry.c) and the back-end's
+list (src/gpu/cuda_backend.c) name one (by the list, all.h), and no file
+of src/ outside them includes one's header or compares a name with one.
 
 Files: read from the symbols of the objects in BUILD (nm), so calls through
 a shared private header (ui_priv.h, gpu.h) count too. No files of src/ call
@@ -28,7 +37,55 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORE = os.path.join(ROOT, 'src', 'core')
-FACES = ('ui.h', 'cuda_backend.h', 'kernels.h')   # include/gputui/: the other parts
+EXPS = os.path.join(ROOT, 'src', 'experiments')
+LISTS = ('src/core/experiments/registry.c', 'src/gpu/cuda_backend.c')   # read all.h
+OTHER_PART = re.compile(r'#\s*include\s*"(ui/|gpu/|experiments/(?!all\.h))')
+EXP_INCLUDE = re.compile(r'#\s*include\s*"experiments/([a-z0-9_]+)/([a-z0-9_]+\.h)"')
+
+
+def experiment_of(path):
+    """NAME for a file of src/experiments/NAME/, else None."""
+    p = path.split('/')
+    return p[2] if len(p) == 4 and p[0] == 'src' and p[1] == 'experiments' else None
+
+
+def exp_kind(path):
+    """'row', 'gpu' or 'kernels' for a file of an experiment's folder."""
+    n = os.path.basename(path)
+    return 'kernels' if n.endswith(('.cu', '_kernels.h')) else 'gpu' if re.search(r'_gpu(_\w+)?\.[ch]$', n) else 'row'
+
+
+def core_folder(path):
+    """The folder of src/core/ a file counts as: its own, or 'experiments'
+    for an experiment's row; None for the other parts."""
+    p = path.split('/')
+    if len(p) == 4 and p[:2] == ['src', 'core']:
+        return p[2]
+    if experiment_of(path) and exp_kind(path) == 'row':
+        return 'experiments'
+    return None
+
+
+def part_of(path):
+    """'gpu' or 'ui' for the parts' files (an experiment's GPU side: gpu)."""
+    p = path.split('/')
+    if len(p) == 3 and p[0] == 'src' and p[1] in ('gpu', 'ui'):
+        return p[1]
+    if experiment_of(path) and exp_kind(path) == 'gpu':
+        return 'gpu'
+    return None
+
+
+def experiment_files():
+    """Paths (from ROOT) of every .c, .h and .cu of src/experiments/NAME/."""
+    out = []
+    if os.path.isdir(EXPS):
+        for d in sorted(os.listdir(EXPS)):
+            if os.path.isdir(os.path.join(EXPS, d)):
+                out += [f'src/experiments/{d}/{n}' for n in sorted(os.listdir(os.path.join(EXPS, d)))
+                        if n.endswith(('.c', '.h', '.cu'))]
+    return out
+FACES = ('cuda_backend.h', 'kernels.h')   # include/gputui/: the other parts
 FORBIDDEN_SYS = re.compile(r'#\s*include\s*<(n?curses\.h|cuda[a-z_]*\.h|nvml\.h)>')
 INCLUDE = re.compile(r'#\s*include\s*"gputui/(?:([a-z0-9_]+)/)?([a-z0-9_]+\.h)"')
 
@@ -120,12 +177,29 @@ def check_folders():
                                    f'may call only: {", ".join(sorted(rules[f])) or "nothing"}')
                 if FORBIDDEN_SYS.search(line):
                     bad.append(f'{path}:{lineno}: {line.strip()} (core/ builds without curses and CUDA)')
+                if OTHER_PART.search(line):
+                    bad.append(f'{path}:{lineno}: {line.strip()}: the header of another part')
     check(not bad, 'every include of src/core/ and include/gputui/FOLDER/ keeps its folder\'s rule', bad)
+
+    bad = []
+    for path in experiment_files():
+        if exp_kind(path) != 'row':
+            continue
+        for lineno, line in enumerate(open(os.path.join(ROOT, path), encoding='utf-8'), 1):
+            m = INCLUDE.search(line)
+            if m and (m.group(1) is None or (m.group(1) != 'experiments' and
+                                             m.group(1) not in rules.get('experiments', ()))):
+                bad.append(f'{path}:{lineno}: includes {m.group(0)[m.group(0).index(chr(34)):]}, but an '
+                           f'experiment\'s row may call only: experiments, '
+                           f'{", ".join(sorted(rules.get("experiments", ())))}')
+            if FORBIDDEN_SYS.search(line):
+                bad.append(f'{path}:{lineno}: {line.strip()} (a row builds without curses and CUDA)')
+    check(not bad, 'every include of an experiment\'s row keeps the rule of src/core/experiments/', bad)
     return rules
 
 
 PARTS = ('gpu', 'ui')
-PART_FACE = {'gpu': ('cuda_backend.h', 'kernels.h'), 'ui': ('ui.h',)}
+PART_FACE = {'gpu': ('cuda_backend.h', 'kernels.h'), 'ui': ()}
 CUDA_SYS = re.compile(r'#\s*include\s*<(cuda[a-z_]*\.h|nvml\.h)>')
 
 
@@ -155,8 +229,68 @@ def check_parts(folders_):
                                    f'call only: {", ".join(sorted(rules[part]))}')
                 if part != 'gpu' and CUDA_SYS.search(line):
                     bad.append(f'{path}:{lineno}: {line.strip()} (only src/gpu/ calls CUDA)')
-        check(not bad, f'every include of src/{part}/ keeps its rule', bad)
+        if part == 'gpu':
+            for path in experiment_files():
+                if exp_kind(path) != 'gpu':
+                    continue
+                for lineno, line in enumerate(open(os.path.join(ROOT, path), encoding='utf-8'), 1):
+                    mm = INCLUDE.search(line)
+                    if mm:
+                        g, h = mm.group(1), mm.group(2)
+                        if g is None and h not in PART_FACE[part]:
+                            bad.append(f'{path}:{lineno}: includes gputui/{h}, the face of another part')
+                        elif g is not None and g not in rules[part]:
+                            bad.append(f'{path}:{lineno}: includes gputui/{g}/{h}, but a GPU side '
+                                       f'may call only: {", ".join(sorted(rules[part]))}')
+        check(not bad, f'every include of src/{part}/' + (' and the experiments\' GPU sides'
+                                                          if part == 'gpu' else '') +
+              ' keeps its rule', bad)
     return rules
+
+
+NAME_COMPARED = r'(?:strn?cmp|strcasecmp)\s*\([^;]*"({names})"'
+
+
+def check_experiments():
+    """An experiment's folder reaches no other's, and nothing outside the
+    folders includes an experiment's header or compares a name with one."""
+    names = listed_experiments()
+    if not names:
+        return
+    bad = []
+    for path in experiment_files():
+        own = experiment_of(path)
+        for lineno, line in enumerate(open(os.path.join(ROOT, path), encoding='utf-8'), 1):
+            m = EXP_INCLUDE.search(line)
+            if m and m.group(1) != own:
+                bad.append(f'{path}:{lineno}: includes experiments/{m.group(1)}/{m.group(2)}, '
+                           f'another experiment\'s')
+    check(not bad, 'an experiment\'s folder includes no other experiment\'s headers', bad)
+    cmp_rx = re.compile(NAME_COMPARED.format(names='|'.join(names)))
+    bad_inc, bad_cmp = [], []
+    for top, _, files in os.walk(os.path.join(ROOT, 'src')):
+        for f in sorted(files):
+            path = os.path.relpath(os.path.join(top, f), ROOT)
+            if experiment_of(path) or not f.endswith(('.c', '.h')):
+                continue
+            code = c_code(open(os.path.join(ROOT, path), encoding='utf-8').read())
+            for lineno, line in enumerate(code.split('\n'), 1):
+                if EXP_INCLUDE.search(line):
+                    bad_inc.append(f'{path}:{lineno}: {line.strip()}: ask the row (its hooks) instead')
+                if cmp_rx.search(line):
+                    bad_cmp.append(f'{path}:{lineno}: {line.strip()[:70]}: ask the row (its hooks) instead')
+    check(not bad_inc, 'no file of src/ outside src/experiments/ includes an experiment\'s header',
+          bad_inc)
+    check(not bad_cmp, 'no file of src/ outside src/experiments/ compares a name with an '
+          'experiment\'s', bad_cmp)
+
+
+def listed_experiments():
+    try:
+        text = open(os.path.join(EXPS, 'all.h'), encoding='utf-8').read()
+    except OSError:
+        return []
+    return re.findall(r'^GT_EXP\((\w+)\)$', text, re.M)
 
 
 def symbols(build):
@@ -164,17 +298,19 @@ def symbols(build):
     BUILD whose source still exists (a stale object of a renamed file is
     left out)."""
     objs = []
-    for sub, ext in (('src', '.c'), ('kernels', '.cu')):
+    for sub in ('src', 'kernels'):
         top = os.path.join(build, sub)
         for dirpath, _, names in os.walk(top):
             for n in names:
                 if n.endswith('.o'):
                     obj = os.path.join(dirpath, n)
-                    objs.append((obj, os.path.join(sub, os.path.relpath(obj, top))[:-2] + ext))
+                    stem = os.path.join(sub, os.path.relpath(obj, top))[:-2]
+                    src = next((stem + e for e in ('.c', '.cu') if os.path.exists(os.path.join(ROOT, stem + e))),
+                               None)
+                    if src:
+                        objs.append((obj, src))
     out = {}
     for obj, src in objs:
-        if not os.path.exists(os.path.join(ROOT, src)):
-            continue
         text = subprocess.run(['nm', '-P', obj], capture_output=True, text=True).stdout
         defined, undefined = set(), set()
         for line in text.splitlines():
@@ -203,14 +339,14 @@ def check_portable():
     /proc or /sys path in src/gpu/) names what only Linux or macOS has."""
     bad = []
     paths = [os.path.join('src', 'main.c')]
-    for top in ('src/core', 'src/ui', 'src/gpu', 'include/gputui'):
+    for top in ('src/core', 'src/ui', 'src/gpu', 'src/experiments', 'include/gputui'):
         for dirpath, _, names in os.walk(os.path.join(ROOT, top)):
             paths += [os.path.relpath(os.path.join(dirpath, n), ROOT) for n in sorted(names)
                       if n.endswith(('.c', '.h'))]
     for path in sorted(paths):
         if path == PORT:
             continue
-        gpu = path.startswith(os.path.join('src', 'gpu'))
+        gpu = path.startswith(os.path.join('src', 'gpu')) or part_of(path) == 'gpu'
         for lineno, line in enumerate(open(os.path.join(ROOT, path), encoding='utf-8'), 1):
             if line.lstrip().startswith(('/*', '*', '//')):
                 continue
@@ -233,7 +369,7 @@ def check_outputs(syms):
     what writes to them (src/gpu/'s child processes talk over pipes)."""
     bad = []
     for src, (_, undefined) in sorted(syms.items()):
-        if src.startswith(os.path.join('src', 'gpu')) or src.startswith('kernels') or src == OUT:
+        if part_of(src) == 'gpu' or src.endswith('.cu') or src == OUT:
             continue
         raw = sorted(undefined & RAW_OUTPUT)
         if raw:
@@ -242,32 +378,32 @@ def check_outputs(syms):
 
 
 def check_list():
-    """Every experiment's table row and GPU side stand in the one list."""
-    try:
-        text = open(os.path.join(ROOT, 'include', 'gputui', 'experiments', 'all.h'),
-                    encoding='utf-8').read()
-    except OSError as e:
-        check(False, 'include/gputui/experiments/all.h lists every experiment', [str(e)])
+    """Every experiment's folder, table row and GPU side stand in the one
+    list, src/experiments/all.h."""
+    listed = listed_experiments()
+    if not listed:
+        check(False, 'src/experiments/all.h lists every experiment', ['no GT_EXP(NAME) line found'])
         return
-    listed = re.findall(r'^GT_EXP\((\w+)\)$', text, re.M)
-    rows = sorted(n[4:-2] for n in os.listdir(os.path.join(CORE, 'experiments'))
-                  if n.startswith('exp_') and n.endswith('.c'))
-    gpu = {}
-    for n in sorted(os.listdir(os.path.join(ROOT, 'src', 'gpu'))):
-        if n.endswith('.c'):
-            for m in re.finditer(r'^GT_GPU_OPS\((\w+)\)', open(os.path.join(ROOT, 'src', 'gpu', n),
-                                                                encoding='utf-8').read(), re.M):
-                gpu[m.group(1)] = n
-    bad = [f'src/core/experiments/exp_{r}.c is not a line of all.h' for r in rows if r not in listed]
-    bad += [f'src/gpu/{f} (GT_GPU_OPS({g})) is not a line of all.h' for g, f in sorted(gpu.items())
-            if g not in listed]
-    bad += [f'all.h lists {n}, which has no src/core/experiments/exp_{n}.c' for n in listed
-            if n not in rows]
-    bad += [f'all.h lists {n}, which has no GT_GPU_OPS({n}) in src/gpu/' for n in listed
-            if n not in gpu]
+    folders_ = sorted(d for d in os.listdir(EXPS) if os.path.isdir(os.path.join(EXPS, d)))
+    rows, gpu = {}, {}
+    for path in experiment_files():
+        text = open(os.path.join(ROOT, path), encoding='utf-8').read()
+        for m in re.finditer(r'^GT_EXPERIMENT\(gt_exp_(\w+)\)', text, re.M):
+            rows[m.group(1)] = path
+        for m in re.finditer(r'^GT_GPU_OPS\((\w+)\)', text, re.M):
+            gpu[m.group(1)] = path
+    bad = [f'src/experiments/{d}/ is not a line of all.h' for d in folders_ if d not in listed]
+    bad += [f'all.h lists {n}, which has no folder src/experiments/{n}/' for n in listed
+            if n not in folders_]
+    bad += [f'{f}: the row of {r} stands outside src/experiments/{r}/{r}.c' for r, f in sorted(rows.items())
+            if f != f'src/experiments/{r}/{r}.c']
+    bad += [f'{f}: the GPU side of {g} stands outside src/experiments/{g}/' for g, f in sorted(gpu.items())
+            if experiment_of(f) != g or exp_kind(f) != 'gpu']
+    bad += [f'all.h lists {n}, which has no GT_EXPERIMENT(gt_exp_{n})' for n in listed if n not in rows]
+    bad += [f'all.h lists {n}, which has no GT_GPU_OPS({n})' for n in listed if n not in gpu]
     bad += [f'all.h lists {n} twice' for n in sorted(set(listed)) if listed.count(n) > 1]
-    check(not bad, f'experiments/all.h lists every experiment ({len(listed)}), its row and '
-          f'its GPU side, once', bad)
+    check(not bad, f'experiments/all.h lists every experiment ({len(listed)}), its folder, row and '
+          f'GPU side, once', bad)
 
 
 def check_files(build, rules, part_rules):
@@ -296,33 +432,41 @@ def check_files(build, rules, part_rules):
 
     bad = []
     for (a, b), names in sorted(why.items()):
-        if a.count('/') == 3 and b.count('/') == 3 and a.startswith('src/core/') and \
-                b.startswith('src/core/'):
-            fa, fb = a.split('/')[2], b.split('/')[2]
+        fa, fb = core_folder(a), core_folder(b)
+        if fa and fb:
             if fa != fb and fb not in rules.get(fa, set()):
                 bad.append(f'{a} calls {b} ({", ".join(sorted(names)[:4])}), but src/core/{fa}/ '
                            f'may call only: {", ".join(sorted(rules.get(fa, ()))) or "nothing"}')
-        elif a.startswith('src/core/') and not b.startswith('src/core/'):
+        elif fa:
             bad.append(f'{a} calls {b} ({", ".join(sorted(names)[:4])}): core/ calls no other part')
-    check(not bad, 'every call from src/core/ keeps its folder\'s rule', bad)
+    check(not bad, 'every call from src/core/ (and the experiments\' rows) keeps its folder\'s rule', bad)
 
     bad = []
     for (a, b), names in sorted(why.items()):
-        pa = a.split('/')[1] if a.startswith('src/') else None
+        pa = part_of(a)
         if pa not in part_rules:
             continue
-        if b.startswith('src/core/') and b.count('/') == 3:
-            target = b.split('/')[2]
-        elif b.startswith('kernels/'):
+        if core_folder(b):
+            target = core_folder(b)
+        elif b.startswith('kernels/') or b.endswith('.cu'):
             target = 'kernels'
-        elif b.startswith(f'src/{pa}/'):
+        elif part_of(b) == pa:
             continue
         else:
             target = b
         if target not in part_rules[pa]:
             bad.append(f'{a} calls {b} ({", ".join(sorted(names)[:4])}), but src/{pa}/ may call '
                        f'only: {", ".join(sorted(part_rules[pa]))}')
-    check(not bad, 'every call from src/gpu/ and src/ui/ keeps its part\'s rule', bad)
+    check(not bad, 'every call from src/gpu/ and src/ui/ (and the GPU sides) keeps its part\'s rule', bad)
+
+    bad = []
+    for (a, b), names in sorted(why.items()):
+        ea, eb = experiment_of(a), experiment_of(b)
+        if eb and ea != eb and a not in LISTS and not (ea is None and b.endswith('.cu')):
+            bad.append(f'{a} calls {b} ({", ".join(sorted(names)[:4])}): only the lists '
+                       f'({", ".join(LISTS)}) reach into an experiment\'s folder')
+    check(not bad, 'nothing but the lists calls into an experiment\'s folder, and no experiment '
+          'calls another', bad)
 
     priv = open(os.path.join(ROOT, 'src', 'ui', 'ui_priv.h'), encoding='utf-8').read()
     order = re.findall(r'^ \*   ([a-z_]+\.c) ', priv, re.M)
@@ -419,6 +563,7 @@ def main():
     rules = check_folders()
     part_rules = check_parts(sorted(rules))
     check_list()
+    check_experiments()
     check_portable()
     check_tables()
     if len(sys.argv) > 1:

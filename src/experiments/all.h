@@ -2,12 +2,14 @@
  * steps through them and --help lists them; the first is the default.
  *
  * GT_EXP(NAME) stands for the table row gt_exp_NAME
- * (src/core/experiments/exp_NAME.c, whose .name is "NAME") and, in the CUDA
- * build, its GPU side gt_NAME_ops (src/gpu/NAME.c). A file that includes
- * this defines GT_EXP first; it is undefined at the end, so the list can
+ * (src/experiments/NAME/NAME.c, whose .name is "NAME") and, in the CUDA
+ * build, its GPU side gt_NAME_ops (src/experiments/NAME/NAME_gpu.c). Two
+ * files include it: the registry (src/core/experiments/registry.c) and the
+ * back-end's list (src/gpu/cuda_backend.c). A file that includes this
+ * defines GT_EXP first; it is undefined at the end, so the list can
  * be included again with another GT_EXP. Adding an experiment adds one
- * line here; tests/layers.py fails when a row or a GPU side is missing
- * from it, and the link fails when a line names one that does not exist.
+ * line here; tests/layers.py fails when a folder, a row or a GPU side is
+ * missing from it, and the link fails when a line names one that does not exist.
  * No include guard: each inclusion expands the list anew. */
 GT_EXP(transfer)
 GT_EXP(zerocopy)

@@ -1,5 +1,5 @@
 /* A child process of gputui itself, for what must not happen in this
- * process: a fault that would end its CUDA contexts (vmm_peer.c), or a
+ * process: a fault that would end its CUDA contexts (vmm_gpu_peer.c), or a
  * process's first CUDA call and a device reset (runtime.c). The child is
  * the binary gputui runs from (or the one gt_cuda_set_child_program
  * named), with argv; its first line of output comes back, its stderr goes

@@ -276,14 +276,14 @@ static void close_device(void)
 
 /* Each experiment's operations, by the list every part reads. */
 #define GT_EXP(name) extern const gt_exp_ops gt_##name##_ops;
-#include "gputui/experiments/all.h"
+#include "experiments/all.h"
 
 static const struct {
     const char *name;
     const gt_exp_ops *ops;
 } gpu_ops[] = {
 #define GT_EXP(name) {#name, &gt_##name##_ops},
-#include "gputui/experiments/all.h"
+#include "experiments/all.h"
 };
 
 static const gt_exp_ops *ops(const char *name)
@@ -292,6 +292,18 @@ static const gt_exp_ops *ops(const char *name)
         if (!strcmp(gpu_ops[i].name, name))
             return gpu_ops[i].ops;
     return NULL;
+}
+
+int gt_cuda_child(int argc, char **argv, double t_main)
+{
+    const gt_exp_ops *o = argc >= 3 ? ops(argv[2]) : NULL;
+
+    if (!o || !o->child) {
+        fprintf(stderr, "gputui %s: no experiment's child process is named %s\n", GT_CHILD_ARG,
+                argc >= 3 ? "so" : "(none given)");
+        return 64;
+    }
+    return o->child(argc - 3, argv + 3, t_main);
 }
 
 const gt_backend gt_cuda_backend = {

@@ -1,6 +1,6 @@
 /* gpu.h - private to src/gpu: checked CUDA calls, fault injection for the
  * unwind tests (calls.c), host memory (hostmem.c), buffers kept across
- * configurations (keep.c), the timing gate (gate.c), NVML (nvml.c), and
+ * configurations (kept_buffers.c), the timing gate (gate.c), NVML (nvml.c), and
  * the experiments' operation tables (read by cuda_backend.c).
  *
  * Every CUDA runtime call goes through GT_CUDA (or GT_CUDA_ALLOC for calls
@@ -40,7 +40,7 @@ int gt_fault_hit(void);
                    __FILE__, __LINE__, (err)))
 #define GT_CUDA_Q(expr) (gt_call_start(), gt_cuda_quiet((expr), #expr))
 
-/* Host memory of one kind (GT_HOST_* of exp_transfer.h): hostmem.c. */
+/* Host memory of one kind (GT_HOST_* of gputui/experiments/host.h): hostmem.c. */
 typedef struct gt_hostbuf {
     void *p;            /* host address */
     void *dev;          /* address kernels can use; NULL if none (gt_hostmem_map) */
@@ -68,7 +68,7 @@ void gt_hostmem_owner_leave(gt_hostbuf *h, int owner, int prev);
  * current); h may be empty. */
 void gt_hostmem_free(gt_hostbuf *h);
 
-/* A buffer that may outlive its configuration (keep.c, policy in
+/* A buffer that may outlive its configuration (kept_buffers.c, policy in
  * gputui/engine/keep.h): device memory (d) or host memory of a kind (h). */
 typedef struct gt_kept {
     bool device;
@@ -170,6 +170,11 @@ typedef struct gt_timing {
 } gt_timing;
 int gt_timing_init(gt_timing *t, int nev, gt_err *err);
 void gt_timing_free(gt_timing *t);
+/* The milliseconds from event a to event b, both recorded and complete:
+ * gputui's one call of cudaEventElapsedTime. Only the call's failure is an
+ * error (-1, err set): events on two streams may complete in either order,
+ * so a figure at or below zero is a figure, which the caller judges. */
+int gt_event_ms(float *ms, cudaEvent_t a, cudaEvent_t b, gt_err *err);
 
 /* A mismatch count a check kernel adds to on the device: zero it on s
  * before the kernel, then read it into the pinned *h (waits for s). */
@@ -206,7 +211,7 @@ void gt_nvml_traffic(const char *bus, gt_link_traffic *t);
 /* NVML's library handle (for dlsym) and, in *dev, its handle of the
  * device at PCI bus; NULL with why set when there is none. */
 void *gt_nvml_handle(const char *bus, void **dev, char *why, size_t n);
-/* health.c: what NVML and sysfs say of device p's health now. */
+/* nvml_health.c: what NVML and sysfs say of device p's health now. */
 void gt_health_read(const gt_devprops *p, gt_health *h);
 
 /* What the back-end found when it opened the device (calls.c keeps it):
@@ -234,12 +239,6 @@ void gt_child_note(int pid);
  * stranger): left out of the recent ones. */
 void gt_child_forget(int pid);
 size_t gt_l2_initial_limit(void);
-
-/* The runtime experiment's op=return (runtime_return.c), which runtime.c
- * hands its configuration to. */
-int gt_rt_return_setup(void **state, const int64_t *v, gt_setup_info *info, gt_err *err);
-int gt_rt_return_run(void *state, gt_sample *out, gt_err *err);
-void gt_rt_return_teardown(void *state);
 
 /* An experiment's GPU side defines its operations as
  *     GT_GPU_OPS(NAME) = {.setup = ..., .run = ..., ...};

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_transfer.h"
+#include "gputui/experiments/host.h"
 #include "gputui/base/units.h"
 #include "gpu.h"
 

@@ -1,5 +1,6 @@
 /* What a timed experiment holds (gpu.h's gt_timing): its stream, the
- * events it records around each piece of work, and the timing gate. */
+ * events it records around each piece of work, and the timing gate; and
+ * the one reading of two events' elapsed time. */
 #define _GNU_SOURCE
 #include "gpu.h"
 
@@ -26,4 +27,9 @@ void gt_timing_free(gt_timing *t)
     for (int i = 0; i < GT_TIMING_EVENTS; i++)
         gt_destroy_event(&t->e[i]);
     gt_destroy_stream(&t->s);
+}
+
+int gt_event_ms(float *ms, cudaEvent_t a, cudaEvent_t b, gt_err *err)
+{
+    return GT_CUDA(err, cudaEventElapsedTime(ms, a, b));
 }

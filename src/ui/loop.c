@@ -3,7 +3,7 @@
  * redraws at most FRAME_S apart, and carries out what keys ask for. Key
  * handlers only change UI state and return an outcome (input.c); this
  * loop alone redraws, reconfigures, restarts or quits. */
-#include "gputui/ui.h"
+#include "ui/ui.h"
 #include "gputui/base/out.h"
 
 #include <errno.h>

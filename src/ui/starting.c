@@ -2,7 +2,7 @@
  * device as NVML names it without a context, and how long the CUDA
  * context has taken so far, until the engine says the device is open. The
  * main loop then draws on the same terminal. */
-#include "gputui/ui.h"
+#include "ui/ui.h"
 
 #include <poll.h>
 #include <stdio.h>

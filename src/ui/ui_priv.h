@@ -18,7 +18,7 @@
  *   trace_view.c     't': the CUDA calls of the configuration
  *   lesson_view.c    'L': the lesson list, a lesson's steps and verdict
  *   inspect_view.c   'I': the inspection card, and its steps measured
- *   export.c         'x': the statistics of now and before as JSON and CSV
+ *   save_stats.c     'x': the statistics of now and before as JSON and CSV
  *   layout.c         where the widgets go; header, status line, help
  *   input.c          keys -> outcomes; parameter and experiment changes
  *   source.c         the recording placed on, the banner, 'd'
@@ -44,7 +44,7 @@
 #include "gputui/measure/run.h"
 #include "gputui/measure/strip.h"
 #include "gputui/measure/sweep.h"
-#include "gputui/ui.h"
+#include "ui/ui.h"
 
 #define MIN_COLS 80
 #define MIN_LINES 24
@@ -199,7 +199,7 @@ void ui_draw_sweep(ui *u, int y, int h);
 int ui_timeline_rows(const ui *u);
 void ui_draw_timeline(ui *u, int y, int x, int w, int h);
 
-/* input.c, export.c */
+/* input.c, save_stats.c */
 outcome ui_handle_key(ui *u, int ch);
 outcome ui_export(ui *u);
 /* Replay: the next (dir 1) or previous (-1) recorded configuration. */

@@ -45,7 +45,7 @@ for o in --batch --format --samples --list-devices --device --host --dir --metho
     grep -q -- "$o" <<<"$out" || bad "--help all lists $o"
 done
 check "--help all: every option and every experiment's parameters ($(wc -l <<<"$out") lines)" \
-    bash -c "[ $rc = 0 ] && [ \$(grep -c \"^experiment '\" <<<\"\$0\") = \$(grep -c '^GT_EXP(' include/gputui/experiments/all.h) ]" "$out"
+    bash -c "[ $rc = 0 ] && [ \$(grep -c \"^experiment '\" <<<\"\$0\") = \$(grep -c '^GT_EXP(' src/experiments/all.h) ]" "$out"
 check "--version" bash -c "'$BIN' --version | grep -q '^gputui [0-9]'"
 
 usage() {   # usage ARGS... : exit 64 and a message naming the problem

@@ -10,13 +10,13 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu/gpu.h"
-#include "gputui/experiments/exp_transfer.h"
-#include "gputui/experiments/exp_l2.h"
-#include "gputui/experiments/exp_pitched.h"
-#include "gputui/experiments/exp_streams.h"
-#include "gputui/experiments/exp_peer.h"
-#include "gputui/experiments/exp_vmm.h"
-#include "gputui/experiments/exp_zerocopy.h"
+#include "experiments/transfer/transfer.h"
+#include "experiments/l2/l2.h"
+#include "experiments/pitched/pitched.h"
+#include "experiments/streams/streams.h"
+#include "experiments/peer/peer.h"
+#include "experiments/vmm/vmm.h"
+#include "experiments/zerocopy/zerocopy.h"
 
 static int failures;
 

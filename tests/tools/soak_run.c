@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "gputui/base/units.h"
-#include "gputui/experiments/exp_managed.h"
+#include "experiments/managed/managed.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/experiment.h"
 #include "gputui/record/record.h"

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "gputui/engine/engine.h"
-#include "gputui/experiments/exp_transfer.h"
-#include "gputui/experiments/exp_zerocopy.h"
+#include "experiments/transfer/transfer.h"
+#include "experiments/zerocopy/zerocopy.h"
 #include "gputui/measure/run.h"
 
 #define FAKE_ENGINE static __attribute__((unused))

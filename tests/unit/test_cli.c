@@ -12,7 +12,7 @@
 
 #include "gputui/input/cli.h"
 #include "gputui/input/options.h"
-#include "gputui/experiments/exp_transfer.h"
+#include "experiments/transfer/transfer.h"
 #include "gputui/experiments/registry.h"
 
 static int parse(gt_cli *c, gt_err *e, ...)

@@ -19,7 +19,7 @@
 #include "gputui/record/bundle.h"
 #include "gputui/input/cli.h"
 #include "gputui/report/compare.h"
-#include "gputui/experiments/exp_transfer.h"
+#include "experiments/transfer/transfer.h"
 
 #define HDR(dev) "{\"type\":\"header\",\"format\":[1,1],\"version\":\"t\",\"created\":\"x\",\"device\":{\"name\":\"" dev "\"}}\n"
 #define CFG(gen, size) "{\"type\":\"config\",\"gen\":" #gen ",\"experiment\":\"transfer\",\"values\":{\"size\":\"" size "\"}}\n"

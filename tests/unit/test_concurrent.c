@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gputui/experiments/exp_concurrent.h"
+#include "experiments/concurrent/concurrent.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/param.h"
 #include "gputui/measure/run.h"

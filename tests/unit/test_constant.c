@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gputui/experiments/exp_constant.h"
+#include "experiments/constant/constant.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
 #include "testutil.h"

@@ -19,8 +19,8 @@
 #include "gputui/input/cli.h"
 #include "gputui/engine/engine.h"
 #include "gputui/engine/share.h"
-#include "gputui/experiments/exp_transfer.h"
-#include "gputui/experiments/exp_zerocopy.h"
+#include "experiments/transfer/transfer.h"
+#include "experiments/zerocopy/zerocopy.h"
 #include "gputui/measure/run.h"
 
 #include "fake_engine.h"

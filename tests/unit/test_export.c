@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "gputui/experiments/exp_transfer.h"
+#include "experiments/transfer/transfer.h"
 #include "gputui/report/export.h"
 
 static char dir[64];

@@ -19,8 +19,8 @@
 #include <cmocka.h>
 
 #include "gputui/engine/engine.h"
-#include "gputui/experiments/exp_peer.h"
-#include "gputui/experiments/exp_transfer.h"
+#include "experiments/peer/peer.h"
+#include "experiments/transfer/transfer.h"
 #include "gputui/input/cli.h"
 #include "gputui/inspect/inspect_json.h"
 #include "gputui/inspect/inspect_run.h"

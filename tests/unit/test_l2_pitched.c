@@ -12,8 +12,8 @@
 
 #include "testutil.h"
 
-#include "gputui/experiments/exp_l2.h"
-#include "gputui/experiments/exp_pitched.h"
+#include "experiments/l2/l2.h"
+#include "experiments/pitched/pitched.h"
 #include "gputui/report/report.h"
 #include "gputui/measure/run.h"
 #include "gputui/measure/sweep.h"

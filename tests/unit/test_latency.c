@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gputui/experiments/chain.h"
+#include "experiments/latency/chain.h"
 #include "gputui/measure/experiment.h"
 #include "gputui/measure/run.h"
 #include "gputui/measure/sweep.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gputui/experiments/exp_transfer.h"
+#include "experiments/transfer/transfer.h"
 #include "gputui/lesson/lesson.h"
 #include "testutil.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gputui/experiments/exp_managed.h"
+#include "experiments/managed/managed.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
 #include "testutil.h"

@@ -8,9 +8,9 @@
 
 #include "testutil.h"
 
-#include "gputui/experiments/exp_transfer.h"
-#include "gputui/experiments/exp_hostalloc.h"
-#include "gputui/experiments/exp_zerocopy.h"
+#include "experiments/transfer/transfer.h"
+#include "experiments/hostalloc/hostalloc.h"
+#include "experiments/zerocopy/zerocopy.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
 

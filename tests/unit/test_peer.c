@@ -17,9 +17,9 @@
 #include "gputui/report/batch.h"
 #include "gputui/input/cli.h"
 #include "gputui/engine/engine.h"
-#include "gputui/experiments/exp_peer.h"
-#include "gputui/experiments/exp_transfer.h"
-#include "gputui/experiments/exp_vmm.h"
+#include "experiments/peer/peer.h"
+#include "experiments/transfer/transfer.h"
+#include "experiments/vmm/vmm.h"
 #include "gputui/measure/run.h"
 
 /* ---- the fake machine ---- */

@@ -32,13 +32,13 @@
 
 #include <jansson.h>
 
-#include "gputui/experiments/exp_l2.h"
-#include "gputui/experiments/exp_managed.h"
-#include "gputui/experiments/exp_runtime.h"
-#include "gputui/experiments/exp_texture.h"
-#include "gputui/experiments/exp_transfer.h"
-#include "gputui/experiments/exp_vmm.h"
-#include "gputui/experiments/exp_zerocopy.h"
+#include "experiments/l2/l2.h"
+#include "experiments/managed/managed.h"
+#include "experiments/runtime/runtime.h"
+#include "experiments/texture/texture.h"
+#include "experiments/transfer/transfer.h"
+#include "experiments/vmm/vmm.h"
+#include "experiments/zerocopy/zerocopy.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/inspect/card.h"
 #include "gputui/lesson/lesson.h"

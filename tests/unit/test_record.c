@@ -24,7 +24,7 @@
 #include "testutil.h"
 
 #include "gputui/engine/engine.h"
-#include "gputui/experiments/exp_transfer.h"
+#include "experiments/transfer/transfer.h"
 #include "gputui/record/record.h"
 #include "gputui/record/replay.h"
 #include "gputui/measure/run.h"

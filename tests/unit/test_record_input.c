@@ -16,7 +16,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "gputui/experiments/exp_transfer.h"
+#include "experiments/transfer/transfer.h"
 #include "gputui/measure/run.h"
 #include "gputui/record/record.h"
 

@@ -10,7 +10,7 @@
 
 static const char *const names[] = {
 #define GT_EXP(name) #name,
-#include "gputui/experiments/all.h"
+#include "experiments/all.h"
 };
 
 static void one_entry_per_line_in_order(void **state)

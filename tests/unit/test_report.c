@@ -12,7 +12,7 @@
 
 #include "testutil.h"
 
-#include "gputui/experiments/exp_transfer.h"
+#include "experiments/transfer/transfer.h"
 #include "gputui/report/report.h"
 
 static void make_run(gt_run *r, gt_devprops *p, int dir)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gputui/experiments/exp_runtime.h"
+#include "experiments/runtime/runtime.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
 

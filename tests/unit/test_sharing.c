@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gputui/experiments/exp_sharing.h"
+#include "experiments/sharing/sharing.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
 

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "gputui/experiments/exp_texture.h"
+#include "experiments/texture/texture.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
 #include "testutil.h"

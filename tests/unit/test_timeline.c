@@ -16,7 +16,7 @@
 #include "testutil.h"
 
 #include "gputui/engine/engine.h"
-#include "gputui/experiments/exp_streams.h"
+#include "experiments/streams/streams.h"
 #include "gputui/record/record.h"
 #include "gputui/record/replay.h"
 #include "gputui/measure/run.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "gputui/experiments/exp_transfer.h"
+#include "experiments/transfer/transfer.h"
 #include "gputui/record/record.h"
 #include "gputui/measure/trace.h"
 #include "gputui/report/why.h"

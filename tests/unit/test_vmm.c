@@ -10,7 +10,7 @@
 
 #include "testutil.h"
 
-#include "gputui/experiments/exp_vmm.h"
+#include "experiments/vmm/vmm.h"
 #include "gputui/measure/run.h"
 #include "gputui/measure/sweep.h"
 

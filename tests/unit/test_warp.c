@@ -13,9 +13,9 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "gputui/experiments/exp_banks.h"
-#include "gputui/experiments/exp_coalesce.h"
-#include "gputui/experiments/exp_transpose.h"
+#include "experiments/banks/banks.h"
+#include "experiments/coalesce/coalesce.h"
+#include "experiments/transpose/transpose.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/measure/run.h"
 #include "testutil.h"

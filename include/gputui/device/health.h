@@ -2,7 +2,7 @@
  * the inspection card (card.h): the PCIe link and its replay counter, ECC
  * counts, retired pages and remapped rows, clocks and what holds them
  * back, temperature and power, NVLinks, modes, versions and NUMA place.
- * The CUDA back-end fills it from NVML and sysfs (gpu/health.c); a test
+ * The CUDA back-end fills it from NVML and sysfs (gpu/nvml_health.c); a test
  * back-end fills it with faults. Every field has a "known" flag or a -1
  * for unknown: a figure that could not be read is "cannot tell", never 0.
  * (The inspection card, inspect/card.h, reads it.) */

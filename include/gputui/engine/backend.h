@@ -37,6 +37,12 @@ typedef struct gt_exp_ops {
     /* Optional: the timeline of the last run() (experiments that overlap
      * work); returns true when it filled tl. */
     bool (*timeline)(void *state, gt_timeline *tl);
+    /* Optional: what must run in a process of its own (a fault that would
+     * end the contexts, a process's first CUDA call, a second process on
+     * the GPU): "gputui --internal NAME ARGS..." runs it with ARGS (argc
+     * of them; t_main: the clock read first thing in main); its exit
+     * status. */
+    int (*child)(int argc, char **argv, double t_main);
     /* Plays a recording back: no warm-up iterations, and no set-up or
      * teardown figures of its own (the recorded ones stand). */
     bool replayed;

@@ -1,6 +1,6 @@
 /* keep.h - when a buffer outlives its configuration. Changing only a size
  * should not free and pin host memory again (1 GiB of cudaMallocHost takes
- * ~0.4 s): an experiment's teardown hands its buffers to src/gpu/keep.c,
+ * ~0.4 s): an experiment's teardown hands its buffers to src/gpu/kept_buffers.c,
  * and the next set-up takes them back when they fit. This is the policy;
  * it is plain arithmetic so that it is unit-tested on any machine. */
 #ifndef GPUTUI_KEEP_H

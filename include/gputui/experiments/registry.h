@@ -9,7 +9,7 @@
 /* How many there are, as a constant (arrays of one entry an experiment). */
 enum {
 #define GT_EXP(name) GT_EXP_INDEX_##name,
-#include "gputui/experiments/all.h"
+#include "experiments/all.h"
     GT_NEXPERIMENTS
 };
 

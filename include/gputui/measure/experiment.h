@@ -86,8 +86,14 @@ typedef struct gt_experiment {
     /* Optional: the values a sweep of 'param' steps through (the L2 region
      * from 5 MiB to twice the L2); returns how many, 0 for the default. */
     int (*sweep_values)(int param, const gt_devprops *p, int64_t *out, int max);
+    /* Optional: the parameter that names a second GPU, an enum whose value
+     * j + 1 is GPU j: --batch --pairs all measures every ordered pair of
+     * GPUs by setting it (report/pairs.c). */
+    const char *pair_param;
     /* Optional: 'y', the lines after why's title that set series s's
-     * median against its bounds (see why.h); returns how many. */
+     * median against its bounds (measure/bounds.h, report/why.h); returns
+     * how many, or -1 when no bound decomposes the figure under these
+     * values. */
     int (*why)(struct gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max);
 } gt_experiment;
 

@@ -4,11 +4,11 @@
 #include <string.h>
 
 #define GT_EXP(name) extern const gt_experiment gt_exp_##name;
-#include "gputui/experiments/all.h"
+#include "experiments/all.h"
 
 static const gt_experiment *const list[] = {
 #define GT_EXP(name) &gt_exp_##name,
-#include "gputui/experiments/all.h"
+#include "experiments/all.h"
 };
 
 const gt_experiment *const *gt_experiment_list(void)

@@ -1,9 +1,9 @@
 #include "gputui/input/cli.h"
 #include "gputui/input/options.h"
-#include "gputui/experiments/exp_peer.h"
 #include "gputui/experiments/registry.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -401,15 +401,25 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                    "json reports, not in csv (allowed: --format text or json)");
         return -1;
     }
-    if (c->pairs && (strcmp(c->exp->name, "peer") || c->record || c->replay || c->ncompare ||
-                     c->lesson || list_seen || ((c->given >> GT_PE_PEER) & 1u))) {
-        gt_err_set(err, GT_EXIT_USAGE, "--pairs all measures -e peer over every pair of GPUs, "
-                   "one configuration (no value lists), choosing the peer itself; it cannot be "
-                   "used %s", strcmp(c->exp->name, "peer") ? "with another experiment"
-                   : c->record ? "with --record" : c->replay ? "with --replay"
-                   : c->ncompare ? "with --compare" : c->lesson ? "with --lesson"
-                   : list_seen ? "with a list of values" : "with --peer");
-        return -1;
+    if (c->pairs) {
+        const gt_experiment *paired = c->exp;
+        const char *pp = c->exp->pair_param, *with = NULL;
+        char own[48] = "";
+        if (pp)
+            snprintf(own, sizeof own, "with --%s", pp);
+        with = !pp ? "with another experiment" : c->record ? "with --record"
+             : c->replay ? "with --replay" : c->ncompare ? "with --compare"
+             : c->lesson ? "with --lesson" : list_seen ? "with a list of values"
+             : (c->given >> gt_experiment_param(c->exp, pp)) & 1u ? own : NULL;
+        for (int i = 0; !paired->pair_param && i < gt_experiment_count(); i++)
+            paired = gt_experiment_list()[i];
+        if (with) {
+            gt_err_set(err, GT_EXIT_USAGE, "--pairs all measures -e %s over every pair of GPUs, "
+                       "one configuration (no value lists), choosing the %s itself; it cannot "
+                       "be used %s", paired->name, paired->pair_param ? paired->pair_param : "GPU",
+                       with);
+            return -1;
+        }
     }
     if (record_opt && !c->record) {
         gt_err_set(err, GT_EXIT_USAGE, "%s applies only with --record FILE", record_opt);

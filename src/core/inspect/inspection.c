@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gputui/experiments/exp_transfer.h"
 #include "gputui/experiments/registry.h"
 #include "gputui/inspect/inspect_json.h"
 #include "gputui/record/record.h"

@@ -1,5 +1,6 @@
-/* --batch -e peer --pairs all: the peer experiment's configuration over
- * every ordered pair of GPUs, one engine per device in turn, printed as a
+/* --batch -e EXP --pairs all: the configuration of an experiment between
+ * two GPUs (its row's pair_param: the peer experiment) over every ordered
+ * pair of GPUs, one engine per device in turn, printed as a
  * matrix in the manner of p2pBandwidthLatencyTest (row: the GPU that
  * copies or reads, column: its peer). */
 #include "gputui/report/batch.h"
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_peer.h"
 
 /* The figure of one pair: the p50 bandwidth (both directions: their sum)
  * or the p50 latency. */
@@ -43,7 +43,7 @@ static void print_matrix(const gt_cli *cli, int n, double m[GT_MAX_DEVICES][GT_M
                                                              : json_null());
             json_array_append_new(rows, row);
         }
-        json_object_set_new(o, "experiment", json_string("peer"));
+        json_object_set_new(o, "experiment", json_string(cli->exp->name));
         json_object_set_new(o, "configuration", json_string(desc));
         json_object_set_new(o, "device", json_string(name));
         json_object_set_new(o, "unit", json_string(unit));
@@ -63,8 +63,8 @@ static void print_matrix(const gt_cli *cli, int n, double m[GT_MAX_DEVICES][GT_M
                     fprintf(gt_stdout(), "%d,%d,%.3f\n", i, j, m[i][j] * scale);
         return;
     }
-    fprintf(gt_stdout(), "peer matrix, %s: %s\n%s, p50 of %lld samples per pair%s; row: the GPU that copies "
-           "or reads, column: its peer\n", name, desc, unit, (long long)cli->samples,
+    fprintf(gt_stdout(), "%s matrix, %s: %s\n%s, p50 of %lld samples per pair%s; row: the GPU that copies "
+           "or reads, column: its peer\n", cli->exp->name, name, desc, unit, (long long)cli->samples,
            latency ? "" : " (dir=both: the sum of both directions)");
     fprintf(gt_stdout(), "%8s", "");
     for (int j = 0; j < n; j++)
@@ -85,13 +85,18 @@ static void print_matrix(const gt_cli *cli, int n, double m[GT_MAX_DEVICES][GT_M
 int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
 {
     double m[GT_MAX_DEVICES][GT_MAX_DEVICES];
-    bool latency = cli->vals[GT_PE_MEASURE] == GT_PE_LATENCY;
+    bool latency = !gt_experiment_bandwidth(cli->exp, cli->vals);
+    int pair = cli->exp->pair_param ? gt_experiment_param(cli->exp, cli->exp->pair_param) : -1;
     char desc[512], msg[512], name[128] = "";
     uint64_t bad = 0;
     gt_err err;
     int n = 0, measured = 0, rc = GT_EXIT_OK;
 
     gt_err_clear(&err);
+    if (pair < 0) {
+        fprintf(gt_stderr(), "gputui: --pairs all: %s measures one GPU, not a pair\n", cli->exp->name);
+        return GT_EXIT_USAGE;
+    }
     if (be->device_count(&n, &err)) {
         fprintf(gt_stderr(), "gputui: %s\n", err.msg);
         return GT_EXIT_FAIL;
@@ -128,7 +133,7 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
             if (j == i)
                 continue;
             memcpy(vals, cli->vals, sizeof vals);
-            vals[GT_PE_PEER] = j + 1;
+            vals[pair] = j + 1;
             if (gt_experiment_check(cli->exp, vals, &props, msg, sizeof msg)) {
                 fprintf(gt_stderr(), "gputui: GPU %d -> GPU %d skipped: %s\n", i, j, msg);
                 continue;

@@ -1,9 +1,9 @@
 /* The shared-memory bank experiment's table row: lane l of every warp
  * reads the element of 4, 8 or 16 bytes at l * stride over and over, and
  * the same kernel at stride 1 beside it; the conflict degree comes from
- * the addresses here (gt_bk_wavefronts). The GPU side is src/gpu/banks.c,
- * its kernels kernels/warp.cu. */
-#include "gputui/experiments/exp_banks.h"
+ * the addresses here (gt_bk_wavefronts). The GPU side is src/experiments/banks/banks_gpu.c,
+ * its kernels the experiment's _kernels.cu. */
+#include "banks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,24 +34,6 @@ static const gt_param params[GT_BK_NPARAMS] = {
 unsigned gt_bk_width(int64_t w)
 {
     return w == GT_BK_FLOAT4 ? 16u : w == GT_BK_FLOAT2 ? 8u : 4u;
-}
-
-int gt_bk_busiest(const uint32_t *q, int n)
-{
-    uint32_t words[32][128];
-    int count[32] = {0}, most = 0;
-
-    for (int i = 0; i < n && i < 128; i++) {
-        uint32_t b = q[i] % 32;
-        int k = 0;
-        while (k < count[b] && words[b][k] != q[i])
-            k++;
-        if (k == count[b])
-            words[b][count[b]++] = q[i];
-        if (count[b] > most)
-            most = count[b];
-    }
-    return most;
 }
 
 void gt_bk_wavefronts(uint32_t stride, unsigned width, int *wavefronts, int *fewest)

@@ -1,4 +1,4 @@
-/* exp_banks.h - parameter indices, series and address arithmetic of the
+/* banks.h - parameter indices, series and address arithmetic of the
  * shared-memory bank experiment (lane l of every warp reads the word of
  * 4, 8 or 16 bytes at l * stride, again and again), shared by its table
  * row (core) and its back-end (gpu). */
@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "gputui/experiments/patterns.h"
+#include "gputui/experiments/smem.h"
 #include "gputui/measure/experiment.h"
 
 enum { GT_BK_STRIDE, GT_BK_WIDTH, GT_BK_READS, GT_BK_WARMUP, GT_BK_NPARAMS };
@@ -46,11 +47,6 @@ static inline GT_PAT_HD uint32_t gt_bk_word(uint32_t q, uint32_t seed)
 {
     return q * 0x9E3779B1u ^ seed;
 }
-
-/* The most distinct 32-bit words (indices q[0..n), n <= 128) that any one
- * of the 32 banks (bank q mod 32) must deliver: the wavefronts of a
- * request, one word read by several lanes being broadcast. */
-int gt_bk_busiest(const uint32_t *q, int n);
 
 /* What one warp's request (lane l reading 'width' bytes at l * stride *
  * width) costs the 32 banks of 4 bytes: the most distinct words any one

@@ -1,5 +1,5 @@
 /* The shared-memory bank experiment on the GPU (the row is
- * src/core/experiments/exp_banks.c, the kernels kernels/warp.cu).
+ * src/experiments/banks/banks.c, the kernels the experiment's _kernels.cu).
  *
  * Each sample, behind the timing gate: the outputs poisoned, then the
  * kernel at the stride asked for and at stride 1, each between events, on
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_banks.h"
-#include "gputui/kernels.h"
-#include "gpu.h"
+#include "banks.h"
+#include "banks_kernels.h"
+#include "gpu/gpu.h"
 
 typedef struct bk {
     uint32_t stride, reads, seed;
@@ -115,7 +115,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
         return -1;
     for (int i = 0; i < GT_BK_NSERIES; i++) {
         float ms = 0;
-        if (GT_CUDA(err, cudaEventElapsedTime(&ms, z->t.e[2 * i], z->t.e[2 * i + 1])))
+        if (gt_event_ms(&ms, z->t.e[2 * i], z->t.e[2 * i + 1], err))
             return -1;
         out[i] = (gt_sample){.series = (uint8_t)i, .verify = z->hbad[i] ? GT_V_FAILED : GT_V_FULL,
                              .sec = ms * 1e-3,

@@ -3,8 +3,8 @@
  * bytes, in device memory or mapped host memory; beside it the same
  * kernel coalesced and a cudaMemcpy of the same bytes. The sectors a
  * warp's request touches come from the addresses here (gt_co_sectors).
- * The GPU side is src/gpu/coalesce.c, its kernels kernels/warp.cu. */
-#include "gputui/experiments/exp_coalesce.h"
+ * The GPU side is src/experiments/coalesce/coalesce_gpu.c, its kernels the experiment's _kernels.cu. */
+#include "coalesce.h"
 
 #include <math.h>
 #include <stdio.h>

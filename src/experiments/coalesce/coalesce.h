@@ -1,4 +1,4 @@
-/* exp_coalesce.h - parameter indices, series and address arithmetic of the
+/* coalesce.h - parameter indices, series and address arithmetic of the
  * coalescing experiment (thread i of a copy kernel reads or writes element
  * i * stride + offset), shared by its table row (core) and its back-end
  * (gpu). */

@@ -1,5 +1,5 @@
 /* The coalescing experiment on the GPU (the row is
- * src/core/experiments/exp_coalesce.c, the kernels kernels/warp.cu).
+ * src/experiments/coalesce/coalesce.c, the kernels the experiment's _kernels.cu).
  *
  * Set-up allocates the strided buffers (device memory, or mapped pinned
  * host memory), the coalesced kernel's output beside the strided one, the
@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_coalesce.h"
-#include "gputui/kernels.h"
+#include "coalesce.h"
+#include "coalesce_kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 /* A buffer on the device or in mapped pinned host memory. */
 typedef struct cobuf {
@@ -194,7 +194,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
     z->first = false;
     for (int i = 0; i < GT_CO_NSERIES; i++) {
         float ms = 0;
-        if (GT_CUDA(err, cudaEventElapsedTime(&ms, z->t.e[2 * i], z->t.e[2 * i + 1])))
+        if (gt_event_ms(&ms, z->t.e[2 * i], z->t.e[2 * i + 1], err))
             return -1;
         out[i] = (gt_sample){.series = (uint8_t)i, .verify = z->hbad[i] ? GT_V_FAILED : GT_V_FULL,
                              .sec = ms * 1e-3, .bytes = bytes};

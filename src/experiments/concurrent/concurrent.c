@@ -2,8 +2,8 @@
  * for a set time, queued on one stream and then on a stream each; on a
  * device with concurrentKernels the second run takes about one kernel's
  * time while the GPU has room, and the timeline shows them side by side.
- * The GPU side is src/gpu/concurrent.c, its kernel kernels/concurrent.cu. */
-#include "gputui/experiments/exp_concurrent.h"
+ * The GPU side is src/experiments/concurrent/concurrent_gpu.c, its kernel kernels/spin.cu. */
+#include "concurrent.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* exp_concurrent.h - parameter indices and series of the concurrent
+/* concurrent.h - parameter indices and series of the concurrent
  * kernels experiment, shared by its table row (core) and its back-end
  * (gpu). */
 #ifndef GPUTUI_EXP_CONCURRENT_H

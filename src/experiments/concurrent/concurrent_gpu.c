@@ -1,6 +1,6 @@
 /* The concurrent kernels experiment on the GPU (the row is
- * src/core/experiments/exp_concurrent.c, the kernel
- * kernels/concurrent.cu). Per iteration two runs of the same N kernels:
+ * src/experiments/concurrent/concurrent.c, the kernel
+ * kernels/spin.cu). Per iteration two runs of the same N kernels:
  * on one stream, then each on its own stream (each waiting on the start
  * event), all queued behind the timing gate and released at once; the
  * first stream waits for every kernel's end event. Each kernel's events
@@ -11,13 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_concurrent.h"
+#include "concurrent.h"
 #include "gputui/measure/timeline.h"
-#include "gpu.h"
-
-/* kernels/concurrent.cu */
-cudaError_t gt_k_spin(unsigned long long ns, uint32_t id, uint32_t *marks, int blocks,
-                      cudaStream_t s);
+#include "gputui/kernels.h"
+#include "gpu/gpu.h"
 
 typedef struct ck {
     int n, blocks;
@@ -97,13 +94,6 @@ fail:
     return -1;
 }
 
-/* ms from a to b; the call's failure is the only error (a figure below
- * zero is a figure). */
-static int elapsed(cudaEvent_t a, cudaEvent_t b, float *ms, gt_err *err)
-{
-    return GT_CUDA(err, cudaEventElapsedTime(ms, a, b));
-}
-
 /* One run: the kernels on stream 0 only (serial) or on a stream each. */
 static int one_run(ck *z, int run, gt_sample *out, gt_err *err)
 {
@@ -132,12 +122,12 @@ static int one_run(ck *z, int run, gt_sample *out, gt_err *err)
                                      cudaMemcpyDeviceToHost, z->s[0])) ||
         GT_CUDA(err, cudaStreamSynchronize(z->s[0])) || gt_gate_check(&z->gate, err))
         return -1;
-    if (elapsed(z->start, z->end, &tot, err))
+    if (gt_event_ms(&tot, z->start, z->end, err))
         return -1;
     z->tl.total[run] = tot * 1e-3;
     for (int i = 0; i < z->n; i++) {
         float b, e;
-        if (elapsed(z->start, z->b[i], &b, err) || elapsed(z->start, z->e[i], &e, err))
+        if (gt_event_ms(&b, z->start, z->b[i], err) || gt_event_ms(&e, z->start, z->e[i], err))
             return -1;
         ok &= z->hmarks[i] == (uint32_t)i + 1;
         if (z->tl.nops < GT_TL_MAX_OPS)

@@ -2,8 +2,8 @@
  * constant memory are served (one word broadcast, or a word a thread,
  * serialised), against the same data in global memory; and what
  * cudaMemcpyToSymbol costs beside cudaMemcpy. The GPU side is
- * src/gpu/constant.c, its kernels kernels/constant.cu. */
-#include "gputui/experiments/exp_constant.h"
+ * src/experiments/constant/constant_gpu.c, its kernels constant_kernels.cu. */
+#include "constant.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* exp_constant.h - parameter indices and series of the __constant__
+/* constant.h - parameter indices and series of the __constant__
  * memory experiment, shared by its table row (core) and its back-end
  * (gpu). */
 #ifndef GPUTUI_EXP_CONSTANT_H

@@ -1,6 +1,6 @@
 /* The __constant__ memory experiment on the GPU (the row is
- * src/core/experiments/exp_constant.c, the kernels and the symbol calls
- * kernels/constant.cu).
+ * src/experiments/constant/constant.c, the kernels and the symbol calls
+ * constant_kernels.cu).
  *
  * op=read: per iteration the three kernels run back to back behind the
  * timing gate, each between its own events; every thread's sum is then
@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_constant.h"
+#include "constant.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
-/* kernels/constant.cu */
+/* constant_kernels.cu */
 cudaError_t gt_k_co_read(int mode, const uint32_t *g, uint32_t reads, int blocks, int threads,
                          uint32_t *out, cudaStream_t s);
 cudaError_t gt_k_co_to_symbol(const void *src, size_t bytes);
@@ -175,7 +175,7 @@ static int run_read(co *z, gt_sample *out, gt_err *err)
         float ms = 0;
         for (size_t t = 0; t < z->nthreads; t++)
             bad[m] += z->hout[(size_t)m * z->nthreads + t] != z->expect[m][t & 31];
-        if (GT_CUDA(err, cudaEventElapsedTime(&ms, z->e[m], z->e[m + 1])))
+        if (gt_event_ms(&ms, z->e[m], z->e[m + 1], err))
             return -1;
         out[m] = (gt_sample){0, (uint8_t)m, bad[m] ? GT_V_FAILED : GT_V_FULL, ms * 1e-3, 0};
     }

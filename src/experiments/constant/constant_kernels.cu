@@ -1,12 +1,12 @@
 // The __constant__ memory experiment's kernels and symbol calls
-// (src/gpu/constant.c declares what it uses): the array lives here, so the
+// (src/experiments/constant/constant_gpu.c declares what it uses): the array lives here, so the
 // calls that name it (cudaMemcpyToSymbol, cudaMemcpyFromSymbol,
 // cudaGetSymbolAddress) are made here too.
 #include <stdint.h>
 
 #include <cuda_runtime.h>
 
-#include "gputui/experiments/exp_constant.h"
+#include "constant.h"
 
 namespace {
 

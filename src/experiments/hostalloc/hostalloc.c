@@ -1,11 +1,11 @@
 /* The host-allocation experiment's table row. The GPU side is
- * src/gpu/hostalloc.c. */
-#include "gputui/experiments/exp_hostalloc.h"
+ * src/experiments/hostalloc/hostalloc_gpu.c. */
+#include "hostalloc.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "gputui/experiments/exp_transfer.h"
+#include "gputui/experiments/host.h"
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
 

@@ -1,6 +1,6 @@
-/* exp_hostalloc.h - parameter indices of the host-allocation experiment,
+/* hostalloc.h - parameter indices of the host-allocation experiment,
  * shared by its table row (core) and its back-end (gpu). The memory kinds
- * are the transfer experiment's GT_HOST_* values. */
+ * are GT_HOST_* values (gputui/experiments/host.h). */
 #ifndef GPUTUI_EXP_HOSTALLOC_H
 #define GPUTUI_EXP_HOSTALLOC_H
 

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_hostalloc.h"
-#include "gputui/experiments/exp_transfer.h"
+#include "hostalloc.h"
+#include "gputui/experiments/host.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #define PAGE 4096
 

@@ -1,10 +1,12 @@
 /* The L2 persistence experiment's table row. The GPU side is
- * src/gpu/l2.c. */
-#include "gputui/experiments/exp_l2.h"
+ * src/experiments/l2/l2_gpu.c. */
+#include "l2.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "gputui/measure/bounds.h"
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
 
@@ -231,6 +233,67 @@ static int sweep_values(int param, const gt_devprops *p, int64_t *out, int max)
     return n;
 }
 
+/* The set-aside the driver granted, from the set-up figure's label. */
+static uint64_t granted(const gt_run *r)
+{
+    for (int i = 0; i < r->info.ntimes; i++) {
+        const char *g = strstr(r->info.times[i].label, "granted ");
+        uint64_t v;
+        char e[8];
+        if (g && !gt_parse_size(g + 8, &v, e, sizeof e))
+            return v;
+    }
+    return 0;
+}
+
+static void why_l2(gt_lines *o, const gt_run *r, const gt_devprops *p)
+{
+    const int64_t *v = r->vals;
+    uint64_t g = granted(r), win = gt_l2_window(v, p), l2 = (uint64_t)gt_dp_get(p, GT_DP_L2);
+    int k = v[GT_L2_OP] == GT_L2_OP_COMPETE ? 2 : 1;
+    double hit = (double)v[GT_L2_HIT] / 100, want = (double)win * hit * k;
+    char a[32], b[32], c[32], d[32];
+
+    gt_say(o, "set-aside asked %s (%lld%% of persistingL2CacheMaxSize %s), granted %s",
+        gt_format_size(gt_l2_setaside(v, p), a, sizeof a), (long long)v[GT_L2_SETASIDE],
+        gt_dp_ok(p, GT_DP_PERSIST_MAX) ? gt_format_size((uint64_t)gt_dp_get(p, GT_DP_PERSIST_MAX), b, sizeof b) : "N/A",
+        g ? gt_format_size(g, c, sizeof c) : "N/A");
+    if (v[GT_L2_OP] == GT_L2_OP_COST) {
+        gt_say(o, "op=cost: no window; the copy streams %s through an L2 of %s with the set-aside "
+            "reserved", gt_format_size((uint64_t)v[GT_L2_STREAMING], a, sizeof a),
+            l2 ? gt_format_size(l2, b, sizeof b) : "N/A");
+        return;
+    }
+    gt_say(o, "%swindow %s x hitRatio %.2f = %s of persisting accesses%s",
+        k == 2 ? "two kernels: 2 x " : "", gt_format_size(win, a, sizeof a), hit,
+        gt_format_size((uint64_t)want, b, sizeof b), k == 2 ? " in all" : "");
+    gt_say(o, "region %s%s; window covers %s of it", gt_format_size((uint64_t)v[GT_L2_REGION], c, sizeof c),
+        k == 2 ? " per kernel" : "",
+        v[GT_L2_REGION] ? (snprintf(d, sizeof d, "%.0f%%", 100.0 * (double)win / (double)v[GT_L2_REGION]), d) : "N/A");
+    if (g)
+        gt_say(o, "the persisting lines %s: %s wanted, %s set aside (%.2fx)",
+            want <= (double)g ? "fit" : "do NOT fit, they evict each other", b,
+            gt_format_size(g, a, sizeof a), want / (double)g);
+    else
+        gt_say(o, "whether the persisting lines fit: N/A (granted set-aside unknown)");
+    if (l2 && g)
+        gt_say(o, "left of L2 for the %s of streaming data: %s of %s",
+            gt_format_size((uint64_t)v[GT_L2_STREAMING] * (uint64_t)k, a, sizeof a),
+            gt_format_size(l2 > g ? l2 - g : 0, b, sizeof b), gt_format_size(l2, c, sizeof c));
+}
+
+/* 'y': the window against the set-aside and the L2; the cost of the
+ * set-aside, a copy's median against device memory (measure/bounds.h). */
+static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    gt_lines o = {lines, 0, max};
+
+    why_l2(&o, r, p);
+    if (r->vals[GT_L2_OP] == GT_L2_OP_COST)
+        gt_bound_hbm(&o, r, s, p, true);
+    return o.n;
+}
+
 GT_EXPERIMENT(gt_exp_l2) = {
     .name = "l2",
     .title = "L2 persistence (set-aside, access-policy window)",
@@ -256,4 +319,5 @@ GT_EXPERIMENT(gt_exp_l2) = {
     .summary = summary,
     .sweep_mark = sweep_mark,
     .sweep_values = sweep_values,
+    .why = why,
 };

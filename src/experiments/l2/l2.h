@@ -1,4 +1,4 @@
-/* exp_l2.h - parameter indices and series of the L2 persistence
+/* l2.h - parameter indices and series of the L2 persistence
  * experiment, shared by its table row (core) and its back-end (gpu). */
 #ifndef GPUTUI_EXP_L2_H
 #define GPUTUI_EXP_L2_H

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_l2.h"
-#include "gputui/kernels.h"
+#include "l2.h"
+#include "l2_kernels.h"
 #include "gputui/measure/trace.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 typedef struct l2 {
     int op, blocks;
@@ -304,7 +304,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
             goto fail;
         gt_gate_open(&z->gate);
         if (GT_CUDA(err, cudaEventSynchronize(z->e1)) || gt_gate_check(&z->gate, err) ||
-            GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)) || check_stream(z, &ok, err))
+            gt_event_ms(&ms, z->e0, z->e1, err) || check_stream(z, &ok, err))
             return -1;
         out[i] = (gt_sample){0, (uint8_t)i, ok ? GT_V_FULL : GT_V_FAILED, ms * 1e-3,
                              z->ns * 4 * (z->op == GT_L2_OP_COMPETE ? 2 : 1)};

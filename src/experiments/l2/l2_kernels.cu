@@ -1,5 +1,5 @@
 // The L2 persistence experiment's kernels behind include/gputui/kernels.h.
-#include "gputui/kernels.h"
+#include "l2_kernels.h"
 
 namespace {
 

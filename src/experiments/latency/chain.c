@@ -1,5 +1,5 @@
 /* Chains for dependent loads (chain.h). */
-#include "gputui/experiments/chain.h"
+#include "chain.h"
 
 #include "gputui/base/common.h"
 

@@ -1,13 +1,13 @@
 /* The latency experiment's table row: one thread (or one warp) walks a
  * chain (chain.h) of a chosen size and stride, each load depending on the
  * last, through device, host-mapped, managed or peer memory. The GPU side
- * is src/gpu/latency.c, which reads these parameters by name. */
+ * is src/experiments/latency/latency_gpu.c, which reads these parameters by name. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/chain.h"
+#include "chain.h"
 #include "gputui/measure/experiment.h"
 #include "gputui/measure/run.h"
 #include "gputui/base/port.h"
@@ -135,7 +135,7 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
 }
 
 /* The SM clock the first walk measured (clock64 cycles over globaltimer
- * ns), from the set-up note src/gpu/latency.c writes: "... SM cycles a
+ * ns), from the set-up note src/experiments/latency/latency_gpu.c writes: "... SM cycles a
  * load (1.98 GHz)"; 0 when absent. */
 static double sm_ghz(const char *note)
 {

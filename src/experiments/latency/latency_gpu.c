@@ -1,19 +1,19 @@
 /* The latency experiment on the GPU: the chain (chain.h) is laid out in
  * memory of the chosen kind, then each sample is one walk of 'loads'
- * dependent loads per walker, timed inside the kernel (kernels/latency.cu).
+ * dependent loads per walker, timed inside the kernel (latency_kernels.cu).
  * The walk goes on from where the last one ended; the host walks the same
  * chain to know where each walker must end. Parameters are read by name
- * from the table row (src/core/experiments/exp_latency.c). */
+ * from the table row (src/experiments/latency/latency.c). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/chain.h"
+#include "chain.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
-/* kernels/latency.cu: slot k holds the address of the slot after it. */
+/* latency_kernels.cu: slot k holds the address of the slot after it. */
 cudaError_t gt_k_lat_build(void *base, const uint32_t *next, size_t slots, size_t stride,
                            int blocks, cudaStream_t s);
 cudaError_t gt_k_lat_walk(const unsigned long long *starts, int lanes, unsigned long long warm,

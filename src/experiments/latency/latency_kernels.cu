@@ -1,4 +1,4 @@
-// The latency experiment's kernels (src/gpu/latency.c declares the
+// The latency experiment's kernels (src/experiments/latency/latency_gpu.c declares the
 // launchers it uses): building a chain (chain.h) in GPU memory, and the
 // walk: one thread, or one warp of 32 independent walkers, each load's
 // address being the value the load before returned (a pointer chase: no

@@ -2,8 +2,8 @@
  * touches it first, a prefetch, the three advices (ReadMostly,
  * PreferredLocation, AccessedBy) and three ways the GPU and the CPU use
  * it, beside a pinned cudaMemcpy of the same bytes. The GPU side is
- * src/gpu/managed.c, its ping-pong kernel kernels/managed.cu. */
-#include "gputui/experiments/exp_managed.h"
+ * src/experiments/managed/managed_gpu.c, its ping-pong kernel managed_kernels.cu. */
+#include "managed.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* exp_managed.h - parameter indices and series of the managed-memory
+/* managed.h - parameter indices and series of the managed-memory
  * experiment (cudaMallocManaged: first touch, prefetch and advice), shared
  * by its table row (core) and its back-end (gpu). */
 #ifndef GPUTUI_EXP_MANAGED_H

@@ -1,6 +1,6 @@
 /* The managed-memory experiment on the GPU (the row is
- * src/core/experiments/exp_managed.c, the ping-pong kernel
- * kernels/managed.cu).
+ * src/experiments/managed/managed.c, the ping-pong kernel
+ * managed_kernels.cu).
  *
  * Each sample is a buffer's whole life: cudaMallocManaged, the advice,
  * the first touch (the CPU's loop on the host clock, or a kernel between
@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_managed.h"
+#include "managed.h"
 #include "gputui/kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
-/* kernels/managed.cu */
+/* managed_kernels.cu */
 cudaError_t gt_k_mg_bump(uint32_t *p, size_t n, uint32_t seed, uint32_t k,
                          unsigned long long *res, int blocks, cudaStream_t s);
 
@@ -128,7 +128,7 @@ static double since(cudaEvent_t a, cudaEvent_t b, gt_err *err, int *rc)
 {
     float ms = 0;
 
-    if (*rc == 0 && GT_CUDA(err, cudaEventElapsedTime(&ms, a, b)))
+    if (*rc == 0 && gt_event_ms(&ms, a, b, err))
         *rc = -1;
     return ms * 1e-3;
 }

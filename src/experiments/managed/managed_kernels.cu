@@ -1,4 +1,4 @@
-// The managed-memory experiment's ping-pong kernel (src/gpu/managed.c
+// The managed-memory experiment's ping-pong kernel (src/experiments/managed/managed_gpu.c
 // declares it): the first touch and the reads use kernels/memory.cu's fill
 // and check of the pattern.
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* The peer experiment's table row: copies between two GPUs by the copy
  * engines or the SMs, with peer access on or off, and the latency of one
- * dependent read over the link. The GPU side is src/gpu/peer.c. */
-#include "gputui/experiments/exp_peer.h"
+ * dependent read over the link. The GPU side is src/experiments/peer/peer_gpu.c. */
+#include "peer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -240,5 +240,6 @@ GT_EXPERIMENT(gt_exp_peer) = {
     .ceiling = ceiling,
     .bandwidth = false,
     .bandwidth_for = bandwidth_for,
+    .pair_param = "peer",
     .summary = summary,
 };

@@ -1,4 +1,4 @@
-/* exp_peer.h - parameter indices and enum values of the peer experiment
+/* peer.h - parameter indices and enum values of the peer experiment
  * (copies between two GPUs), shared by its table row (core) and its
  * back-end (gpu). The experiment runs on the device the engine opened
  * ("this GPU"); 'peer' names the other one. */

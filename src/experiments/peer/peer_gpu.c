@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_peer.h"
+#include "peer.h"
 #include "gputui/kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 /* One GPU's own things. */
 typedef struct side {
@@ -303,7 +303,7 @@ static int run_copies(pe *z, gt_sample *out, gt_err *err)
         lane *l = &z->l[i];
         if (GT_CUDA(err, cudaEventSynchronize(l->e1)) ||
             gt_gate_check(&side_of(z, l->exec)->gate, err) ||
-            GT_CUDA(err, cudaEventElapsedTime(&ms, l->e0, l->e1)))
+            gt_event_ms(&ms, l->e0, l->e1, err))
             return -1;
         out[i] = (gt_sample){0, (uint8_t)i, GT_V_FULL, ms / 1e3, z->bytes};
     }
@@ -328,7 +328,7 @@ static int run_latency(pe *z, gt_sample *out, gt_err *err)
         return -1;
     gt_gate_open(&s->gate);
     if (GT_CUDA(err, cudaEventSynchronize(z->c1)) || gt_gate_check(&s->gate, err) ||
-        GT_CUDA(err, cudaEventElapsedTime(&ms, z->c0, z->c1)) ||
+        gt_event_ms(&ms, z->c0, z->c1, err) ||
         GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, sizeof *z->hout, cudaMemcpyDeviceToHost,
                                      s->s)) ||
         GT_CUDA(err, cudaStreamSynchronize(s->s)))

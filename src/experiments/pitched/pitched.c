@@ -1,10 +1,11 @@
 /* The pitched-memory experiment's table row. The GPU side is
- * src/gpu/pitched.c. */
-#include "gputui/experiments/exp_pitched.h"
+ * src/experiments/pitched/pitched_gpu.c. */
+#include "pitched.h"
 
 #include <math.h>
 #include <stdio.h>
 
+#include "gputui/measure/bounds.h"
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
 
@@ -98,6 +99,18 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
                                             : gt_ceiling_host(p, factor, label, n);
 }
 
+/* 'y': a copy's median against the host link (measure/bounds.h); the
+ * kernel's figure has no bound to decompose (-1). */
+static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    gt_lines o = {lines, 0, max};
+
+    if (r->vals[GT_PI_MEASURE] == GT_PI_KERNEL)
+        return -1;
+    gt_bound_pcie(&o, r, s, p, r->vals[GT_PI_MEASURE] == GT_PI_H2D);
+    return o.n;
+}
+
 GT_EXPERIMENT(gt_exp_pitched) = {
     .name = "pitched",
     .title = "Pitched 2D/3D memory",
@@ -117,4 +130,5 @@ GT_EXPERIMENT(gt_exp_pitched) = {
     .ceiling = ceiling,
     .bandwidth = true,
     .summary = summary,
+    .why = why,
 };

@@ -1,4 +1,4 @@
-/* exp_pitched.h - parameter indices and series of the pitched-memory
+/* pitched.h - parameter indices and series of the pitched-memory
  * experiment, shared by its table row (core) and its back-end (gpu). */
 #ifndef GPUTUI_EXP_PITCHED_H
 #define GPUTUI_EXP_PITCHED_H

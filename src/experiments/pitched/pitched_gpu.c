@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_pitched.h"
-#include "gputui/kernels.h"
+#include "pitched.h"
+#include "pitched_kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 /* make_cudaPitchedPtr and make_cudaExtent are C++-only helpers. */
 static struct cudaPitchedPtr pitched_ptr(void *p, size_t pitch, size_t xsize, size_t ysize)
@@ -196,7 +196,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
             goto fail;
         gt_gate_open(&z->gate);
         if (GT_CUDA(err, cudaEventSynchronize(z->e1)) || gt_gate_check(&z->gate, err) ||
-            GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)))
+            gt_event_ms(&ms, z->e0, z->e1, err))
             return -1;
         if (z->measure == GT_PI_KERNEL)
             z->adds[l]++;

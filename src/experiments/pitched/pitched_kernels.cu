@@ -1,5 +1,5 @@
 // The pitched-memory experiment's kernel behind include/gputui/kernels.h.
-#include "gputui/kernels.h"
+#include "pitched_kernels.h"
 #include "gputui/experiments/patterns.h"
 
 namespace {

@@ -4,8 +4,8 @@
  * its own (its release threshold 0 or keep everything, trimmed or not);
  * memory freed on one stream and allocated on another under each reuse
  * policy; and cudaFree against cudaFreeAsync while a kernel runs. The
- * GPU side is src/gpu/pool.c, its kernels kernels/pool.cu. */
-#include "gputui/experiments/exp_pool.h"
+ * GPU side is src/experiments/pool/pool_gpu.c, its kernels pool_kernels.cu. */
+#include "pool.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* exp_pool.h - parameter indices and series of the stream-ordered
+/* pool.h - parameter indices and series of the stream-ordered
  * allocator experiment (cudaMalloc against cudaMallocAsync on the
  * device's default pool and on a pool of its own; reuse across streams
  * under the pool's reuse policies; cudaFree against cudaFreeAsync while a

@@ -1,5 +1,5 @@
 /* The stream-ordered allocator experiment on the GPU (the row is
- * src/core/experiments/exp_pool.c, the kernels kernels/pool.cu).
+ * src/experiments/pool/pool.c, the kernels pool_kernels.cu).
  *
  * op=alloc: each sample, N buffers by each allocator in turn: the
  * allocations (and, for the async ones, a synchronisation of their
@@ -24,10 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_pool.h"
-#include "gputui/kernels.h"
+#include "pool.h"
+#include "pool_kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #define NEV 8
 
@@ -112,7 +112,7 @@ static void teardown(void *state)
  * figure may be negative: only the call's failure is an error. */
 static int ms_between(pl *z, int i, int j, float *ms, gt_err *err)
 {
-    return GT_CUDA(err, cudaEventElapsedTime(ms, z->ev[i], z->ev[j]));
+    return gt_event_ms(ms, z->ev[i], z->ev[j], err);
 }
 
 /* A time for the timeline, which starts at A's first event. */

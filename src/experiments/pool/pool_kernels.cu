@@ -2,7 +2,7 @@
 // include/gputui/kernels.h: every buffer of a list written and checked
 // (buffer b's word w = gt_pattern_word(w, seed + b)), and one thread that
 // waits a while.
-#include "gputui/kernels.h"
+#include "pool_kernels.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
  *  op=init and op=jit start a new child process a sample;
  *  op=return: when a cudaMemcpy or cudaMemset returns to the host, with a
  *    kernel queued ahead of it that keeps the GPU busy.
- * The GPU side is src/gpu/runtime.c (and runtime_probe.c, runtime_return.c). */
-#include "gputui/experiments/exp_runtime.h"
+ * The GPU side is src/experiments/runtime/runtime_gpu.c (and runtime_gpu_probe.c, runtime_return.c). */
+#include "runtime.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* exp_runtime.h - parameter indices and series of the CUDA runtime
+/* runtime.h - parameter indices and series of the CUDA runtime
  * experiment, shared by its table row (core) and its back-end (gpu). */
 #ifndef GPUTUI_EXP_RUNTIME_H
 #define GPUTUI_EXP_RUNTIME_H

@@ -1,16 +1,17 @@
 /* The CUDA runtime experiment on the GPU (the row is
- * src/core/experiments/exp_runtime.c). op=init and op=jit start this
- * binary again each sample (runtime_probe.c is the child's side) and read
- * its one line; op=return runs here (runtime_return.c). */
+ * src/experiments/runtime/runtime.c). op=init and op=jit start this
+ * binary again each sample (runtime_gpu_probe.c is the child's side) and read
+ * its one line; op=return runs here (runtime_gpu_return.c). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gputui/cuda_backend.h"
-#include "gputui/experiments/exp_runtime.h"
+#include "runtime.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
+#include "runtime_gpu.h"
 
 typedef struct rt {
     int op, device;
@@ -29,7 +30,7 @@ typedef struct answer {
 static int child(rt *z, answer *a, gt_err *err)
 {
     char dev[16], line[400], ok[16];
-    char *argv[] = {"gputui", GT_RUNTIME_PROBE_ARG, z->op == GT_RT_OP_JIT ? "jit" : "init", dev,
+    char *argv[] = {"gputui", GT_CHILD_ARG, "runtime", z->op == GT_RT_OP_JIT ? "jit" : "init", dev,
                     NULL};
     int status, n;
 
@@ -131,4 +132,5 @@ static int run(void *state, gt_sample *out, gt_err *err)
     return n;
 }
 
-GT_GPU_OPS(runtime) = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(runtime) = {.setup = setup, .run = run, .teardown = teardown,
+                        .child = gt_runtime_child};

@@ -1,5 +1,5 @@
 /* The runtime experiment's child process (the parent side is runtime.c):
- * gputui GT_RUNTIME_PROBE_ARG OP DEVICE. The child prints one line and
+ * gputui --internal runtime OP DEVICE (GT_CHILD_ARG). The child prints one line and
  * exits; the clock is the machine's monotonic one, so the parent's spawn
  * time and the child's readings are comparable.
  *  init: the clock first thing in main, then after the first calls (the
@@ -15,7 +15,8 @@
 
 #include "gputui/cuda_backend.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
+#include "runtime_gpu.h"
 
 /* build/jit/images.c (bin2c): the module as cubins only, and as PTX. */
 extern const unsigned char gt_jit_cubin[];
@@ -108,12 +109,13 @@ static int jit_probe(int device)
     return 0;
 }
 
-int gt_runtime_probe(const char *op, int device, double t_main)
+int gt_runtime_child(int argc, char **argv, double t_main)
 {
+    const char *op = argc == 2 ? argv[0] : "";
     if (!strcmp(op, "init"))
-        return init_probe(device, t_main);
+        return init_probe(atoi(argv[1]), t_main);
     if (!strcmp(op, "jit"))
-        return jit_probe(device);
-    printf("failed unknown probe '%s' (allowed: init, jit)\n", op);
+        return jit_probe(atoi(argv[1]));
+    printf("failed the runtime child takes OP DEVICE (OP: init or jit)\n");
     return 1;
 }

@@ -1,5 +1,5 @@
 /* The runtime experiment's op=return (the row is
- * src/core/experiments/exp_runtime.c): when a cudaMemcpy or cudaMemset
+ * src/experiments/runtime/runtime.c): when a cudaMemcpy or cudaMemset
  * returns to the host. Per sample, outside the timed part, the source gets
  * a new pattern and the destination a poison; then a one-thread kernel
  * that spins for 'ahead' us is queued on the legacy default stream, the
@@ -13,14 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_runtime.h"
+#include "runtime.h"
 #include "gputui/kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
-
-/* kernels/concurrent.cu */
-cudaError_t gt_k_spin(unsigned long long ns, uint32_t id, uint32_t *marks, int blocks,
-                      cudaStream_t s);
+#include "gpu/gpu.h"
+#include "runtime_gpu.h"
 
 #define POISON 0xDEADBEEFu
 

@@ -2,8 +2,8 @@
  * GPU does to this one's figures. Each sample times the same work twice:
  * with the second process idle, then while it runs kernels or copies of
  * its own (a child of gputui, started for the configuration). The GPU
- * side is src/gpu/sharing.c. */
-#include "gputui/experiments/exp_sharing.h"
+ * side is src/experiments/sharing/sharing_gpu.c. */
+#include "sharing.h"
 
 #include <math.h>
 #include <stdio.h>

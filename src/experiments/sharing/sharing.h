@@ -1,4 +1,4 @@
-/* exp_sharing.h - parameter indices and series of the sharing experiment
+/* sharing.h - parameter indices and series of the sharing experiment
  * (a second process on the same GPU), shared by its table row (core) and
  * its back-end (gpu). */
 #ifndef GPUTUI_EXP_SHARING_H

@@ -1,6 +1,6 @@
 /* The sharing experiment on the GPU (the row is
- * src/core/experiments/exp_sharing.c). Set-up starts the second process:
- * this binary again (GT_SHARING_LOAD_ARG), whose stdin and stdout are two
+ * src/experiments/sharing/sharing.c). Set-up starts the second process:
+ * this binary again (--internal sharing: GT_CHILD_ARG), whose stdin and stdout are two
  * pipes. Each sample times the work alone, then writes 'g' and waits for
  * the child's 'G' (its first kernel or copy is queued), times the same
  * work again, writes 's' and waits for 'S' (its GPU is idle again).
@@ -20,17 +20,10 @@
 #include <unistd.h>
 
 #include "gputui/cuda_backend.h"
-#include "gputui/experiments/exp_sharing.h"
+#include "sharing.h"
 #include "gputui/kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
-
-/* kernels/chase.cu and kernels/concurrent.cu */
-cudaError_t gt_k_chain_init(uint32_t *p, size_t n, uint32_t step, int blocks, cudaStream_t s);
-cudaError_t gt_k_chase(const uint32_t *p, uint32_t start, unsigned long long hops,
-                       uint32_t *out, int blocks, int target, cudaStream_t s);
-cudaError_t gt_k_spin(unsigned long long ns, uint32_t id, uint32_t *marks, int blocks,
-                      cudaStream_t s);
+#include "gpu/gpu.h"
 
 #define POISON 0xDEADBEEFu
 #define ACK_WAIT_S 10.0
@@ -57,7 +50,7 @@ static bool said(int fd, char want)
     return read(fd, &c, 1) == 1 && c == want;
 }
 
-int gt_sharing_load(int device, const char *kind)
+static int load(int device, const char *kind)
 {
     bool copies = !strcmp(kind, "copies"), on = false;
     size_t bytes = GT_SH_COPY_BYTES;
@@ -111,7 +104,7 @@ int gt_sharing_load(int device, const char *kind)
 static int spawn(sh *z, int device, int beside, gt_err *err)
 {
     char dev[16], why[300];
-    char *argv[] = {"gputui", GT_SHARING_LOAD_ARG, dev,
+    char *argv[] = {"gputui", GT_CHILD_ARG, "sharing", dev,
                     beside == GT_SH_KERNELS ? "kernels" : "copies", NULL};
     struct pollfd p;
     int pid;
@@ -281,7 +274,7 @@ static int timed(sh *z, double *sec, bool *ok, gt_err *err)
                                             cudaMemcpyHostToDevice, z->s))) ||
         GT_CUDA(err, cudaEventRecord(z->e1, z->s)) ||
         GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
-        GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)))
+        gt_event_ms(&ms, z->e0, z->e1, err))
         return -1;
     if (z->measure == GT_SH_LATENCY) {
         uint32_t want = (uint32_t)(((uint64_t)z->start + (uint64_t)GT_SH_HOPS * step) % words);
@@ -331,4 +324,15 @@ static int run(void *state, gt_sample *out, gt_err *err)
     return 2;
 }
 
-GT_GPU_OPS(sharing) = {.setup = setup, .run = run, .teardown = teardown};
+/* The second process: "DEVICE KIND" (kernels or copies) loads DEVICE
+ * while its stdin says 'g' (go) until 's' (stop), acknowledging each on
+ * stdout, and exits at 'q' or the end of its input. */
+static int child(int argc, char **argv, double t_main)
+{
+    (void)t_main;
+    if (argc != 2)
+        return 64;
+    return load(atoi(argv[0]), argv[1]);
+}
+
+GT_GPU_OPS(sharing) = {.setup = setup, .run = run, .teardown = teardown, .child = child};

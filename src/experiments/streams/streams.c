@@ -1,6 +1,6 @@
 /* The stream-overlap experiment's table row. The GPU side is
- * src/gpu/streams.c. */
-#include "gputui/experiments/exp_streams.h"
+ * src/experiments/streams/streams_gpu.c. */
+#include "streams.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* exp_streams.h - parameter indices of the stream-overlap experiment,
+/* streams.h - parameter indices of the stream-overlap experiment,
  * shared by its table row (core) and its back-end (gpu), and the kernel's
  * arithmetic, which the CPU checks in closed form. */
 #ifndef GPUTUI_EXP_STREAMS_H

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_streams.h"
-#include "gputui/kernels.h"
+#include "streams.h"
+#include "streams_kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #define EV_PER_CHUNK 4      /* before H2D, after H2D, after the kernel, after D2H */
 
@@ -78,7 +78,7 @@ static float elapsed_ms(cudaEvent_t a, cudaEvent_t b, gt_err *err)
 {
     float ms = 0;
 
-    if (GT_CUDA(err, cudaEventElapsedTime(&ms, a, b)))
+    if (gt_event_ms(&ms, a, b, err))
         return -1;
     return ms;
 }

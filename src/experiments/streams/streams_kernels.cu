@@ -1,6 +1,6 @@
 // The stream-overlap experiment's kernels behind include/gputui/kernels.h.
-#include "gputui/experiments/exp_streams.h"
-#include "gputui/kernels.h"
+#include "streams.h"
+#include "streams_kernels.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
  * that suits linear memory (rows) or not (columns, a diagonal, scrambled
  * tiles), with the array's filtering and addressing; and what filling the
  * array costs beside filling pitched memory. The GPU side is
- * src/gpu/texture.c, its kernels kernels/texture.cu. */
-#include "gputui/experiments/exp_texture.h"
+ * src/experiments/texture/texture_gpu.c, its kernels texture_kernels.cu. */
+#include "texture.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* exp_texture.h - parameter indices and series of the texture experiment
+/* texture.h - parameter indices and series of the texture experiment
  * (one 2D stencil read from linear memory, pitched memory, a CUDA array
  * through a texture object, linear memory through one, and a CUDA array
  * through a surface object), shared by its

@@ -1,5 +1,5 @@
 /* The texture experiment on the GPU (the row is
- * src/core/experiments/exp_texture.c, the kernels kernels/texture.cu).
+ * src/experiments/texture/texture.c, the kernels texture_kernels.cu).
  *
  * Set-up writes the image into pinned memory and from there into a
  * cudaMalloc buffer, a cudaMallocPitch buffer, a CUDA array, and a second
@@ -19,11 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_texture.h"
+#include "texture.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
-/* kernels/texture.cu */
+/* texture_kernels.cu */
 cudaError_t gt_k_tx_mem(int type, int access, const void *base, size_t pitch, uint32_t w,
                         uint32_t h, int address, float *out, cudaStream_t s);
 cudaError_t gt_k_tx_lintex(int type, int access, cudaTextureObject_t t, uint32_t w, uint32_t h,
@@ -321,7 +321,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
     for (int s = 0; s < GT_TX_NSERIES; s++) {
         float ms = 0;
         uint64_t b = bad[checked_by[s]];
-        if (GT_CUDA(err, cudaEventElapsedTime(&ms, z->t.e[from[s]], z->t.e[from[s] + 1])))
+        if (gt_event_ms(&ms, z->t.e[from[s]], z->t.e[from[s] + 1], err))
             return -1;
         out[s] = (gt_sample){.series = (uint8_t)s, .verify = b ? GT_V_FAILED : GT_V_FULL,
                              .sec = ms * 1e-3, .bytes = z->bytes};

@@ -1,4 +1,4 @@
-// The texture experiment's kernels (src/gpu/texture.c declares them): one
+// The texture experiment's kernels (src/experiments/texture/texture_gpu.c declares them): one
 // 5-point stencil (a texel and its four neighbours, summed), each thread
 // writing its result for (gx, gy) whatever texel its walk centres on. The
 // taps are read from memory by index (linear or pitched), from linear
@@ -13,7 +13,7 @@
 
 #include <cuda_runtime.h>
 
-#include "gputui/experiments/exp_texture.h"
+#include "texture.h"
 
 namespace {
 

@@ -1,9 +1,11 @@
 /* The transfer experiment's table row: parameters and the pure functions
- * over them. The GPU side is src/gpu/transfer.c. */
-#include "gputui/experiments/exp_transfer.h"
+ * over them. The GPU side is src/experiments/transfer/transfer_gpu.c. */
+#include "transfer.h"
 
 #include <stdio.h>
+#include <string.h>
 
+#include "gputui/measure/bounds.h"
 #include "gputui/base/units.h"
 
 static const char *const dir_names[] = {"h2d", "d2h", "d2d", "bidir"};
@@ -177,6 +179,18 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p,
                                       : gt_ceiling_host(p, factor, label, n);
 }
 
+/* 'y': series s's median against its bound (measure/bounds.h). */
+static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    gt_lines o = {lines, 0, max};
+
+    if (r->vals[GT_TR_DIR] == GT_DIR_D2D)
+        gt_bound_hbm(&o, r, s, p, true);
+    else
+        gt_bound_pcie(&o, r, s, p, !strcmp(r->s[s].name, "H2D"));
+    return o.n;
+}
+
 GT_EXPERIMENT(gt_exp_transfer) = {
     .name = "transfer",
     .title = "Host/device transfer",
@@ -198,4 +212,5 @@ GT_EXPERIMENT(gt_exp_transfer) = {
     .check = check,
     .ceiling = ceiling,
     .bandwidth = true,
+    .why = why,
 };

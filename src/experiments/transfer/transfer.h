@@ -1,8 +1,9 @@
-/* exp_transfer.h - parameter indices and enum values of the transfer
+/* transfer.h - parameter indices and enum values of the transfer
  * experiment, shared by its table row (core) and its back-end (gpu). */
 #ifndef GPUTUI_EXP_TRANSFER_H
 #define GPUTUI_EXP_TRANSFER_H
 
+#include "gputui/experiments/host.h"
 #include "gputui/measure/experiment.h"
 
 enum {
@@ -20,7 +21,6 @@ enum { GT_CACHE_FLUSHED, GT_CACHE_WARM };
 #define GT_TR_FLUSH_BYTES (256ull << 20)
 enum { GT_DIR_H2D, GT_DIR_D2H, GT_DIR_D2D, GT_DIR_BIDIR };
 enum { GT_METHOD_CE, GT_METHOD_SM };
-enum { GT_HOST_PAGEABLE, GT_HOST_PINNED, GT_HOST_HOSTALLOC, GT_HOST_REGISTER };
 
 /* Host buffers above this size are verified on sampled blocks when the
  * CPU has to do the check (pageable memory). */

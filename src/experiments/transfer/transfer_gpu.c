@@ -20,7 +20,7 @@
  * down): its device source gets a new pattern each sample instead, so a
  * stale word still fails.
  *
- * Buffers are kept across configurations (keep.c) so that a new size
+ * Buffers are kept across configurations (kept_buffers.c) so that a new size
  * re-uses pinned memory instead of pinning again; the set-up lines say
  * whether a buffer was allocated now or kept, and what allocating it took. */
 #define _GNU_SOURCE
@@ -28,10 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_transfer.h"
+#include "transfer.h"
 #include "gputui/kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #define CHECK_BLOCKS 64
 #define CHECK_BLOCK_WORDS 16384     /* 64 KiB */
@@ -75,7 +75,7 @@ static void cpu_fill_pattern(uint32_t *p, size_t n, uint32_t seed)
         p[i] = gt_pattern_word(i, seed);
 }
 
-/* keep.c tells buffers apart by kind and flags: memory pinned with
+/* kept_buffers.c tells buffers apart by kind and flags: memory pinned with
  * another GPU current is not the same buffer as this GPU's. */
 #define KEEP_OTHER_OWNER 0x80000000u
 /* The "kept" line of a buffer reused from an earlier configuration, and in
@@ -552,7 +552,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
         float ms = 0;
         uint64_t bad;
 
-        if (!t->host_timed && GT_CUDA(err, cudaEventElapsedTime(&ms, l->e0, l->e1)))
+        if (!t->host_timed && gt_event_ms(&ms, l->e0, l->e1, err))
             return -1;
         if (l->vdst) {
             if (GT_CUDA(err, gt_k_verify_pattern(l->vdst, t->words, t->seed, t->dres + 2 * i,

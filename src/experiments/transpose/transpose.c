@@ -2,11 +2,11 @@
  * (floats) copied tile by tile, transposed naively, through a shared-memory
  * tile, and through a tile padded by one word a row, in blocks of tile x
  * rows threads, each thread tile / rows elements (NVIDIA's "efficient
- * matrix transpose" method). The GPU side is src/gpu/transpose.c, its
- * kernels kernels/transpose.cu. */
-#include "gputui/experiments/exp_transpose.h"
+ * matrix transpose" method). The GPU side is src/experiments/transpose/transpose_gpu.c, its
+ * kernels transpose_kernels.cu. */
+#include "transpose.h"
 
-#include "gputui/experiments/exp_banks.h"
+#include "gputui/experiments/smem.h"
 
 #include <math.h>
 #include <stdio.h>

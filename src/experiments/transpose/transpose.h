@@ -1,4 +1,4 @@
-/* exp_transpose.h - parameter indices and series of the transpose
+/* transpose.h - parameter indices and series of the transpose
  * experiment (an N x N matrix of 32-bit words copied, transposed naively,
  * through a shared-memory tile, and through a padded tile), shared by its
  * table row (core) and its back-end (gpu). */

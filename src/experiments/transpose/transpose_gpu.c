@@ -1,5 +1,5 @@
 /* The transpose experiment on the GPU (the row is
- * src/core/experiments/exp_transpose.c, the kernels kernels/transpose.cu).
+ * src/experiments/transpose/transpose.c, the kernels transpose_kernels.cu).
  *
  * Set-up fills the N x N input with the pattern. Each sample: the four
  * outputs poisoned, then behind the timing gate the copy, the naive, the
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_transpose.h"
-#include "gputui/kernels.h"
+#include "transpose.h"
+#include "transpose_kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 typedef struct tp {
     int n, tile, rows, blocks;
@@ -114,7 +114,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
         return -1;
     for (int i = 0; i < GT_TP_NSERIES; i++) {
         float ms = 0;
-        if (GT_CUDA(err, cudaEventElapsedTime(&ms, z->t.e[2 * i], z->t.e[2 * i + 1])))
+        if (gt_event_ms(&ms, z->t.e[2 * i], z->t.e[2 * i + 1], err))
             return -1;
         out[i] = (gt_sample){.series = (uint8_t)i, .verify = z->hbad[i] ? GT_V_FAILED : GT_V_FULL,
                              .sec = ms * 1e-3, .bytes = z->words * 4};

@@ -7,8 +7,8 @@
 // +/- (tile 16, 32 or 64; rows 4, 8 or 16, and 1 to 32 at tile 32) are
 // compiled with the tile and the rows as constants, as the article's
 // kernels are, the loops unrolled; others take them at run time.
-#include "gputui/kernels.h"
-#include "gputui/experiments/exp_transpose.h"
+#include "transpose_kernels.h"
+#include "transpose.h"
 
 namespace {
 

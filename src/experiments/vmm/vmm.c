@@ -1,10 +1,11 @@
 /* The Virtual Memory Management experiment's table row. The GPU side is
- * src/gpu/vmm.c. */
-#include "gputui/experiments/exp_vmm.h"
+ * src/experiments/vmm/vmm_gpu.c. */
+#include "vmm.h"
 
 #include <math.h>
 #include <stdio.h>
 
+#include "gputui/measure/bounds.h"
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
 
@@ -273,6 +274,44 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
                                        : gt_ceiling_host(p, factor, label, n);
 }
 
+static void why_vmm(gt_lines *o, const gt_run *r, const gt_devprops *p)
+{
+    uint64_t g = gt_vmm_granularity(r->vals, p);
+    bool grow = r->vals[GT_VMM_OP] == GT_VMM_OP_GROW;
+    uint64_t size = (uint64_t)r->vals[grow ? GT_VMM_STEP : GT_VMM_SIZE], rs;
+    char a[32], b[32], c[32];
+
+    if (!g) {
+        gt_say(o, "VMM granularity: N/A (the device did not report it)");
+        return;
+    }
+    rs = gt_vmm_round(size, g);
+    gt_say(o, "granularity %s (%s)", gt_format_size(g, a, sizeof a),
+        r->vals[GT_VMM_GRAN] == GT_VMM_GRAN_MIN ? "minimum" : "recommended");
+    gt_say(o, "%s %s rounds up to %s: %s wasted (%.1f%%)", grow ? "each step of" : "asked",
+        gt_format_size(size, a, sizeof a), gt_format_size(rs, b, sizeof b),
+        gt_format_size(rs - size, c, sizeof c), 100.0 * (double)(rs - size) / (double)rs);
+    gt_say(o, "cudaMalloc rounds too, but inside its own pool: the waste is not yours to see");
+}
+
+/* 'y': a copy's median against its bound (measure/bounds.h); the other
+ * operations: the size against the granularity. */
+static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    gt_lines o = {lines, 0, max};
+    const int64_t *v = r->vals;
+
+    if (v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH) {
+        if (v[GT_VMM_DIR] == GT_VMM_D2D)
+            gt_bound_hbm(&o, r, s, p, true);
+        else
+            gt_bound_pcie(&o, r, s, p, v[GT_VMM_DIR] == GT_VMM_H2D);
+    } else {
+        why_vmm(&o, r, p);
+    }
+    return o.n;
+}
+
 GT_EXPERIMENT(gt_exp_vmm) = {
     .name = "vmm",
     .title = "Virtual Memory Management (cuMemCreate / cuMemMap)",
@@ -296,4 +335,5 @@ GT_EXPERIMENT(gt_exp_vmm) = {
     .bandwidth = false,
     .bandwidth_for = bandwidth_for,
     .summary = summary,
+    .why = why,
 };

@@ -1,4 +1,4 @@
-/* exp_vmm.h - parameter indices and series of the Virtual Memory
+/* vmm.h - parameter indices and series of the Virtual Memory
  * Management experiment, shared by its table row (core) and its back-end
  * (gpu). */
 #ifndef GPUTUI_EXP_VMM_H

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_vmm.h"
+#include "vmm.h"
 #include "gputui/kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
-#include "vmm_range.h"
-#include "vmm_peer.h"
+#include "gpu/gpu.h"
+#include "vmm_gpu_range.h"
+#include "vmm_gpu_peer.h"
 
 /* Writes the pattern over a fresh allocation and reads it back. */
 static int usable(vm *z, void *p, size_t bytes, bool *ok, gt_err *err)
@@ -331,7 +331,7 @@ static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
             GT_CUDA(err, cudaMemcpyAsync(dst, src, z->size, cudaMemcpyDefault, z->s)) ||
             GT_CUDA(err, cudaEventRecord(z->e1, z->s)) ||
             GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
-            GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)) ||
+            gt_event_ms(&ms, z->e0, z->e1, err) ||
             (bad = gt_vmm_count_bad(z, dst, z->size / 4, err)) < 0)
             return -1;
         out[i] = (gt_sample){0, (uint8_t)i, bad ? GT_V_FAILED : GT_V_FULL, ms * 1e-3, z->size};
@@ -424,4 +424,4 @@ static int run(void *state, gt_sample *out, gt_err *err)
     }
 }
 
-GT_GPU_OPS(vmm) = {.setup = setup, .run = run, .teardown = teardown};
+GT_GPU_OPS(vmm) = {.setup = setup, .run = run, .teardown = teardown, .child = gt_vmm_child};

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_vmm.h"
+#include "vmm.h"
 #include "gputui/kernels.h"
 #include "gputui/base/units.h"
 #include "gputui/base/port.h"
-#include "vmm_peer.h"
+#include "vmm_gpu_peer.h"
 
 #define POISON 0xA5A5A5A5u
 
@@ -54,13 +54,13 @@ void gt_vmm_peer_teardown(vm *z)
 
 /* ro: what the driver answers a kernel on the peer that writes one word.
  * Such a fault ends every CUDA context of the process that makes it, so
- * it is made by a child process (gt_vmm_ro_write_probe) with a VMM
+ * it is made by a child process (gt_vmm_child) with a VMM
  * allocation of its own, mapped the same way; its one line of output is
  * the answer. */
 static void try_write(vm *z, struct vm_peer *q, gt_setup_info *info)
 {
     char self[16], peer[16], line[96] = "";
-    char *argv[] = {"gputui", GT_VMM_RO_PROBE_ARG, self, peer, NULL};
+    char *argv[] = {"gputui", GT_CHILD_ARG, "vmm", self, peer, NULL};
     int status;
     double t0 = gt_now();
 
@@ -87,7 +87,7 @@ static void try_write(vm *z, struct vm_peer *q, gt_setup_info *info)
 /* The child: VMM memory on 'self', read-write there and read-only for
  * 'peer'; a kernel on the peer writes one word. Prints "refused ERROR",
  * "accepted" or "setup MESSAGE". */
-int gt_vmm_ro_write_probe(int self, int peer)
+static int ro_write_probe(int self, int peer)
 {
     vm z;
     gt_err err;
@@ -178,7 +178,7 @@ static int peer_copy(struct vm_peer *q, void *dst, const void *src, size_t bytes
     if (GT_CUDA(err, cudaEventRecord(q->e0, q->s)) ||
         GT_CUDA(err, gt_k_copy(dst, src, bytes, q->blocks, q->s)) ||
         GT_CUDA(err, cudaEventRecord(q->e1, q->s)) || GT_CUDA(err, cudaEventSynchronize(q->e1)) ||
-        GT_CUDA(err, cudaEventElapsedTime(&ms, q->e0, q->e1)))
+        gt_event_ms(&ms, q->e0, q->e1, err))
         return -1;
     *sec = ms / 1e3;
     return 0;
@@ -214,4 +214,14 @@ int gt_vmm_peer_run(vm *z, gt_sample *out, gt_err *err)
                                z->size};
     }
     return on(z->device, err) ? -1 : k;
+}
+
+int gt_vmm_child(int argc, char **argv, double t_main)
+{
+    (void)t_main;
+    if (argc != 2) {
+        printf("setup the VMM child takes SELF PEER\n");
+        return 64;
+    }
+    return ro_write_probe(atoi(argv[0]), atoi(argv[1]));
 }

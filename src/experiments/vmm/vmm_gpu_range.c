@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "gputui/kernels.h"
-#include "vmm_range.h"
+#include "vmm_gpu_range.h"
 
 /* ---- a VMM range ---- */
 

@@ -6,7 +6,7 @@
 #ifndef GPUTUI_GPU_VMM_RANGE_H
 #define GPUTUI_GPU_VMM_RANGE_H
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #define MAX_PEERS 16
 #define MAX_CHUNKS 4097
@@ -38,7 +38,7 @@ typedef struct vm {
     size_t start, end, step, cur;   /* cur: bytes in both vectors, 0 = no cycle */
     vrange g;
     void *gr;                       /* the reallocated vector */
-    /* peer (vmm_peer.c) */
+    /* peer (vmm_gpu_peer.c) */
     struct vm_peer *peer;
 } vm;
 

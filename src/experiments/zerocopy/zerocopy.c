@@ -1,9 +1,10 @@
-/* The zero-copy experiment's table row. The GPU side is src/gpu/zerocopy.c. */
-#include "gputui/experiments/exp_zerocopy.h"
+/* The zero-copy experiment's table row. The GPU side is src/experiments/zerocopy/zerocopy_gpu.c. */
+#include "zerocopy.h"
 
 #include <math.h>
 #include <stdio.h>
 
+#include "gputui/measure/bounds.h"
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
 
@@ -110,6 +111,47 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     return n;
 }
 
+static void why_zerocopy(gt_lines *o, gt_run *r, int s, const gt_devprops *p)
+{
+    const int64_t *v = r->vals;
+    uint64_t n = (uint64_t)v[GT_ZC_COUNT], passes = (uint64_t)v[GT_ZC_PASSES];
+    uint64_t bytes = n * 4 * (2 * passes + 1);
+    char a[32], b[32], c[32], what[64];
+    gt_link_kind kind;
+    double link = gt_host_link(p, &kind, what, sizeof what), t = r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
+
+    gt_say(o, "the kernel reads a and b (%llu floats each) %llu time%s and writes out once",
+        (unsigned long long)n, (unsigned long long)passes, passes == 1 ? "" : "s");
+    if (s == GT_ZC_MAPPED)
+        gt_say(o, "mapped: every read goes to host memory (not cached on the GPU): %s per iteration",
+            gt_format_size(bytes, a, sizeof a));
+    else
+        gt_say(o, "%s: a and b are copied to the device once (%s), then the kernel reads device memory",
+            r->s[s].name, gt_format_size(n * 4 * 3, a, sizeof a));
+    if (link > 0) {
+        double need = (double)(s == GT_ZC_MAPPED ? bytes : n * 12) / link;
+        gt_say(o, "at the link's %.1f GB/s (%s%s, not measured here) that alone takes %s",
+            link / 1e9, what, kind == GT_LINK_PCIE ? " after encoding" : "",
+            gt_format_seconds(need, b, sizeof b));
+        if (isfinite(t) && t > 0)
+            gt_say(o, "measured p50 %s: the transfer is %.0f%% of it", gt_format_seconds(t, c, sizeof c),
+                100.0 * need / t);
+    } else if (kind == GT_LINK_NONE) {
+        gt_say(o, "no link to cross: %s, so mapped memory saves the copies and costs no "
+            "transfer", what);
+    } else {
+        gt_say(o, "time over the link: N/A (PCIe generation/width unknown)");
+    }
+}
+
+static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
+{
+    gt_lines o = {lines, 0, max};
+
+    why_zerocopy(&o, r, s, p);
+    return o.n;
+}
+
 GT_EXPERIMENT(gt_exp_zerocopy) = {
     .name = "zerocopy",
     .title = "Zero-copy vs explicit copies",
@@ -129,4 +171,5 @@ GT_EXPERIMENT(gt_exp_zerocopy) = {
     .check = check,
     .bandwidth = false,
     .summary = summary,
+    .why = why,
 };

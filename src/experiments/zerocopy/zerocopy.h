@@ -1,4 +1,4 @@
-/* exp_zerocopy.h - parameter indices and variants of the zero-copy
+/* zerocopy.h - parameter indices and variants of the zero-copy
  * experiment, shared by its table row (core) and its back-end (gpu). */
 #ifndef GPUTUI_EXP_ZEROCOPY_H
 #define GPUTUI_EXP_ZEROCOPY_H

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gputui/experiments/exp_zerocopy.h"
-#include "gputui/kernels.h"
+#include "zerocopy.h"
+#include "zerocopy_kernels.h"
 #include "gputui/base/units.h"
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 typedef struct zc {
     size_t n, bytes;
@@ -282,7 +282,7 @@ static int run_variant(zc *z, int var, gt_sample *out, gt_err *err)
         goto fail;
     gt_gate_open(&z->gate);
     if (GT_CUDA(err, cudaEventSynchronize(z->e1)) || gt_gate_check(&z->gate, err) ||
-        GT_CUDA(err, cudaEventElapsedTime(&ms, z->e0, z->e1)))
+        gt_event_ms(&ms, z->e0, z->e1, err))
         return -1;
     if (managed || !z->gpu_check)
         ok = check_out(o, z->n, seed);

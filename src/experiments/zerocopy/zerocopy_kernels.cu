@@ -1,5 +1,5 @@
 // The zero-copy experiment's kernel behind include/gputui/kernels.h.
-#include "gputui/kernels.h"
+#include "zerocopy_kernels.h"
 #include "gputui/experiments/patterns.h"
 
 namespace {
