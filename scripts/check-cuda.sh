@@ -24,7 +24,7 @@ fails=0
 start=$(date +%s)
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
 
-files=$(grep -l -E '#include (<cuda|"(gpu/)?gpu\.h")' src/gpu/*.c src/experiments/*/*_gpu*.c tests/gpu/*.c | sort)
+files=$(grep -l -E '#include (<cuda|"(gpu/)?gpu\.h"|"[a-z_]*_gpu[a-z_]*\.h")' src/gpu/*.c src/experiments/*/*_gpu*.c tests/gpu/*.c | sort)
 nfiles=$(echo "$files" | wc -w)
 warn="-std=c11 -Wall -Wextra -Wshadow -Wno-missing-field-initializers -Werror"
 $cc -Werror -Wno-format-truncation -x c -c -o /dev/null /dev/null 2>/dev/null &&

@@ -171,9 +171,10 @@ typedef struct gt_timing {
 int gt_timing_init(gt_timing *t, int nev, gt_err *err);
 void gt_timing_free(gt_timing *t);
 /* The milliseconds from event a to event b, both recorded and complete:
- * gputui's one call of cudaEventElapsedTime. Only the call's failure is an
- * error (-1, err set): events on two streams may complete in either order,
- * so a figure at or below zero is a figure, which the caller judges. */
+ * the one place gputui reads two events' elapsed time. Only the call's
+ * failure is an error (-1, err set): events on two streams may complete
+ * in either order, so a figure at or below zero is a figure, which the
+ * caller judges. */
 int gt_event_ms(float *ms, cudaEvent_t a, cudaEvent_t b, gt_err *err);
 
 /* A mismatch count a check kernel adds to on the device: zero it on s
