@@ -213,11 +213,12 @@ def check_parts(folders_):
         unknown = sorted(rules[part] - set(folders_) - {'kernels'})
         check(not unknown, f'src/{part}: "May call" names folders of src/core/ (or kernels) only',
               [f'unknown: {", ".join(unknown)}'] if unknown else ())
+        paths = [os.path.join('src', part, n) for n in sorted(os.listdir(os.path.join(top, part)))
+                 if n.endswith(('.c', '.h'))]
+        if part == 'gpu':
+            paths += [p for p in experiment_files() if exp_kind(p) == 'gpu']
         bad = []
-        for n in sorted(os.listdir(os.path.join(top, part))):
-            if not n.endswith(('.c', '.h')):
-                continue
-            path = os.path.join('src', part, n)
+        for path in paths:
             for lineno, line in enumerate(open(os.path.join(ROOT, path), encoding='utf-8'), 1):
                 mm = INCLUDE.search(line)
                 if mm:
@@ -229,19 +230,6 @@ def check_parts(folders_):
                                    f'call only: {", ".join(sorted(rules[part]))}')
                 if part != 'gpu' and CUDA_SYS.search(line):
                     bad.append(f'{path}:{lineno}: {line.strip()} (only src/gpu/ calls CUDA)')
-        if part == 'gpu':
-            for path in experiment_files():
-                if exp_kind(path) != 'gpu':
-                    continue
-                for lineno, line in enumerate(open(os.path.join(ROOT, path), encoding='utf-8'), 1):
-                    mm = INCLUDE.search(line)
-                    if mm:
-                        g, h = mm.group(1), mm.group(2)
-                        if g is None and h not in PART_FACE[part]:
-                            bad.append(f'{path}:{lineno}: includes gputui/{h}, the face of another part')
-                        elif g is not None and g not in rules[part]:
-                            bad.append(f'{path}:{lineno}: includes gputui/{g}/{h}, but a GPU side '
-                                       f'may call only: {", ".join(sorted(rules[part]))}')
         check(not bad, f'every include of src/{part}/' + (' and the experiments\' GPU sides'
                                                           if part == 'gpu' else '') +
               ' keeps its rule', bad)
