@@ -16,20 +16,20 @@ static int recorded_ecc(ui *u)
     gt_inspect_card *c;
     gt_err err;
 
-    if (!u->rec || !u->rec->inspection)
+    if (!u->rp.rec || !u->rp.rec->inspection)
         return -1;
-    if (u->ecc_of == u->rec->inspection)
-        return u->ecc_recorded;
-    u->ecc_of = u->rec->inspection;
-    u->ecc_recorded = -1;
+    if (u->ins.ecc_of == u->rp.rec->inspection)
+        return u->ins.ecc_recorded;
+    u->ins.ecc_of = u->rp.rec->inspection;
+    u->ins.ecc_recorded = -1;
     f = malloc(sizeof *f);
     c = malloc(sizeof *c);
     gt_err_clear(&err);
-    if (f && c && gt_inspect_json_read(u->rec->inspection, f, c, &err) == 0)
-        u->ecc_recorded = f->before.ecc_on;
+    if (f && c && gt_inspect_json_read(u->rp.rec->inspection, f, c, &err) == 0)
+        u->ins.ecc_recorded = f->before.ecc_on;
     free(f);
     free(c);
-    return u->ecc_recorded;
+    return u->ins.ecc_recorded;
 }
 
 void ui_draw_device(ui *u, int y, int x, int w, int h)
@@ -43,14 +43,14 @@ void ui_draw_device(ui *u, int y, int x, int w, int h)
                      ecc == 1 ? "on" : ecc == 0 ? "off" : "none on this board");
             lines[k].unknown = false;
         }
-    attr_t t = ui_role(u, C_TITLE) | (u->pane == PANE_DEV ? A_REVERSE : 0);
+    attr_t t = ui_role(u, C_TITLE) | (u->view.pane == PANE_DEV ? A_REVERSE : 0);
 
-    u->dev_lines = n;
-    if (u->dev_scroll > n - (h - 1))
-        u->dev_scroll = n - (h - 1) > 0 ? n - (h - 1) : 0;
+    u->view.dev_lines = n;
+    if (u->view.dev_scroll > n - (h - 1))
+        u->view.dev_scroll = n - (h - 1) > 0 ? n - (h - 1) : 0;
     ui_putf(y, x, w, t, " Device%s", n > h - 1 ? "  (Tab, Up/Down: scroll)" : "");
     for (int i = 0; i < h - 1; i++) {
-        int k = i + u->dev_scroll;
+        int k = i + u->view.dev_scroll;
         if (k >= n) {
             ui_put(y + 1 + i, x, w, A_NORMAL, "");
             continue;

@@ -28,8 +28,8 @@ static gt_series *prev_series(ui *u, const char *name)
 /* The ghost of series si: B's same series in compare mode, else before. */
 static gt_series *ghost_series(ui *u, int si)
 {
-    if (u->cmp)
-        return u->cmp_have && si < u->cmp_run.nseries ? &u->cmp_run.s[si] : NULL;
+    if (u->cmp.rec)
+        return u->cmp.have && si < u->cmp.run.nseries ? &u->cmp.run.s[si] : NULL;
     return prev_series(u, u->cur.s[si].name);
 }
 
@@ -81,7 +81,7 @@ static void spark(ui *u, int y, int x, const double *v, int n, double lo, double
         if (hi > lo)
             k = (int)((v[i] - lo) / (hi - lo) * 7.999);
         k = k < 0 ? 0 : k > 7 ? 7 : k;
-        if (u->utf8)
+        if (u->opt.utf8)
             mvaddstr(y, x + i, eighths[k]);
         else
             mvaddch(y, x + i, ascii[k]);
@@ -94,12 +94,12 @@ static void spark(ui *u, int y, int x, const double *v, int n, double lo, double
  * is. */
 static int strip_points(const ui *u, int si, bool bw, int n, double *v, double *lo, double *hi)
 {
-    int have = u->strip ? u->strip->n : 0, first = have > n ? have - n : 0;
+    int have = u->strip.s ? u->strip.s->n : 0, first = have > n ? have - n : 0;
 
     *lo = INFINITY;
     *hi = -INFINITY;
     for (int i = first; i < have; i++) {
-        v[i - first] = gt_strip_point(u->strip, si, i, bw);
+        v[i - first] = gt_strip_point(u->strip.s, si, i, bw);
         if (isfinite(v[i - first])) {
             *lo = fmin(*lo, v[i - first]);
             *hi = fmax(*hi, v[i - first]);
@@ -150,7 +150,7 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
     /* Rows: title, chart, axis, [column header], now, [before]. A short
      * block keeps two chart rows before it keeps the optional rows; with
      * many series (3 rows or fewer) the axis goes, then the chart. */
-    bool strip_row = u->strip_on && h >= 6;
+    bool strip_row = ui_shown(u, SCR_STRIP) && h >= 6;
     int hs = h - strip_row;
     bool hdr = hs >= 3 + 2 + 1, before_row = hs >= 3 + 2 + 2, axis_row = hs >= 4;
     int ch = hs - 2 - axis_row - hdr - before_row, nb = w - 2 < MAX_BINS ? w - 2 : MAX_BINS;
@@ -181,13 +181,13 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
     } else {
         snprintf(title, sizeof title, " %s latency per sample", now->name);
     }
-    if (u->cmp && dp) {
+    if (u->cmp.rec && dp) {
         /* the clean samples of each side, as --batch --compare takes them */
         double r = gt_compare_ratio(gt_series_judged(now, bw), gt_series_judged(pv, bw));
         if (isfinite(r))
-            snprintf(ratio, sizeof ratio, "  %s/%s %.2fx", u->name_a, u->name_b, r);
+            snprintf(ratio, sizeof ratio, "  %s/%s %.2fx", u->cmp.name_a, u->cmp.name_b, r);
         else
-            snprintf(ratio, sizeof ratio, "  %s/%s -", u->name_a, u->name_b);
+            snprintf(ratio, sizeof ratio, "  %s/%s -", u->cmp.name_a, u->cmp.name_b);
     }
     /* The corner (failures, or samples taken while another process may
      * have had the GPU) keeps its place and the title gives way before it:
@@ -195,7 +195,7 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
      * long title is cut at the block's edge. */
     if (now->failed)
         snprintf(corner, sizeof corner, " %llu FAILED ", (unsigned long long)now->failed);
-    else if (gt_series_disturbed(now) && u->st.share.foreign_text[0] && !u->rec) {
+    else if (gt_series_disturbed(now) && u->st.share.foreign_text[0] && !u->rp.rec) {
         /* the first neighbour, "pid 472 nvbandwidth", without its memory */
         const char *who = u->st.share.foreign_text;
         int n = (int)strcspn(who, "(,");
@@ -253,14 +253,14 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
                 en = cell = 1 - level * 8;              /* never hide a sample */
             if (cell > 0) {
                 attron(ui_role(u, bw ? C_BW : C_LAT));
-                if (u->utf8)
+                if (u->opt.utf8)
                     mvaddstr(yy, x + 1 + c, eighths[cell > 8 ? 8 : cell]);
                 else
                     mvaddch(yy, x + 1 + c, cell >= 4 ? '#' : (level == 0 ? '_' : ' '));
                 attroff(ui_role(u, bw ? C_BW : C_LAT));
             } else if (ep - level * 8 > 0) {
                 attron(ui_role(u, C_GHOST));
-                if (u->utf8)
+                if (u->opt.utf8)
                     mvaddstr(yy, x + 1 + c, "\u2591");
                 else
                     mvaddch(yy, x + 1 + c, ':');
@@ -280,9 +280,9 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
         snprintf(axis, sizeof axis, ">=%s ", b);
         ui_put(row, x + w - (int)strlen(axis), (int)strlen(axis), A_NORMAL, axis);
         if (w > 60) {
-            snprintf(axis, sizeof axis, "%s %s  %s %s", u->utf8 ? "\u2588" : "#",
-                     u->cmp ? u->name_a : "now", u->utf8 ? "\u2591" : ":",
-                     u->cmp ? u->name_b : "before");
+            snprintf(axis, sizeof axis, "%s %s  %s %s", u->opt.utf8 ? "\u2588" : "#",
+                     u->cmp.rec ? u->cmp.name_a : "now", u->opt.utf8 ? "\u2591" : ":",
+                     u->cmp.rec ? u->cmp.name_b : "before");
             ui_put(row, x + w / 2 - 8, 18, ui_role(u, C_GHOST), axis);
         }
     } else if (axis_row) {
@@ -305,7 +305,7 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
             off += snprintf(hdrline + off, sizeof hdrline - (size_t)off, "%9s", names[i]);
         ui_put(row++, x, w, ui_role(u, C_GHOST), hdrline);
     }
-    stats_row(row++, x, w, u->cmp ? u->name_a : now->disturbed ? "all" : "now", dn, bw,
+    stats_row(row++, x, w, u->cmp.rec ? u->cmp.name_a : now->disturbed ? "all" : "now", dn, bw,
               ui_role(u, bw ? C_BW : C_LAT));
     if (!before_row)
         return;
@@ -315,18 +315,18 @@ static void draw_block(ui *u, int y, int x, int w, int h, int si, bool bw)
         stats_row(row, x, w, "clean", bw ? &now->clean_bw : &now->clean_lat, bw,
                   ui_role(u, bw ? C_BW : C_LAT));
     else if (dp)
-        stats_row(row, x, w, u->cmp ? u->name_b : "before", dp, bw, ui_role(u, C_GHOST));
-    else if (u->cmp)
+        stats_row(row, x, w, u->cmp.rec ? u->cmp.name_b : "before", dp, bw, ui_role(u, C_GHOST));
+    else if (u->cmp.rec)
         ui_putf(row, x, w, ui_role(u, C_GHOST), " %-6s -  (B has no recording of this configuration)",
-                u->name_b);
+                u->cmp.name_b);
     else
         ui_put(row, x, w, ui_role(u, C_GHOST), " before -  (change a parameter to compare)");
 }
 
 static void hit(ui *u, int y, int x, int w, int h, int si)
 {
-    if (u->nhit < (int)(sizeof u->hit / sizeof u->hit[0]))
-        u->hit[u->nhit++] = (ui_hit){y, x, w, h, si};
+    if (u->mouse.nhit < (int)(sizeof u->mouse.hit / sizeof u->mouse.hit[0]))
+        u->mouse.hit[u->mouse.nhit++] = (ui_hit){y, x, w, h, si};
 }
 
 /* Many series: the table on the left (p50, p90, p99, and a one-line bar
@@ -337,25 +337,25 @@ static void draw_compact(ui *u, int hy, int hh, bool bw)
     int ns = u->cur.nseries, tw = COLS / 2, bx = tw + 1, bwid = COLS - bx, list = hh - 1;
     /* p99 and the bar when there is room; the names give way first */
     int nq = tw >= 20 + 3 * 9 + 10 ? 3 : 2, nw = tw - 2 - 9 * nq - (nq == 3 ? 10 : 0);
-    bool focus = u->pane == PANE_SERIES;
+    bool focus = u->view.pane == PANE_SERIES;
     char line[256], v[3][32];
 
     nw = nw > 20 ? 20 : nw < 8 ? 8 : nw;
 
-    if (u->series_sel >= ns)
-        u->series_sel = ns - 1;
-    if (u->series_sel < 0)
-        u->series_sel = 0;
-    if (u->series_sel < u->series_scroll)
-        u->series_scroll = u->series_sel;
-    if (u->series_sel >= u->series_scroll + list)
-        u->series_scroll = u->series_sel - list + 1;
+    if (u->view.series_sel >= ns)
+        u->view.series_sel = ns - 1;
+    if (u->view.series_sel < 0)
+        u->view.series_sel = 0;
+    if (u->view.series_sel < u->view.series_scroll)
+        u->view.series_scroll = u->view.series_sel;
+    if (u->view.series_sel >= u->view.series_scroll + list)
+        u->view.series_scroll = u->view.series_sel - list + 1;
     snprintf(line, sizeof line, "%d series%s", ns, bw ? ", GB/s" : "");
     ui_putf(hy, 0, tw, ui_role(u, C_TITLE) | (focus ? A_REVERSE : 0), " %-*.*s %8s %8s %s%s",
             nw, nw, line, "p50", "p90", nq == 3 ? "     p99 " : "",
-            nq < 3 ? "" : u->strip_on ? "p50 each second" : focus ? "(Up/Down)" : "(Tab, click)");
+            nq < 3 ? "" : ui_shown(u, SCR_STRIP) ? "p50 each second" : focus ? "(Up/Down)" : "(Tab, click)");
     for (int k = 0; k < list; k++) {
-        int si = u->series_scroll + k, y = hy + 1 + k, nb;
+        int si = u->view.series_scroll + k, y = hy + 1 + k, nb;
         char name[64];
         gt_dist *d;
         attr_t a;
@@ -364,7 +364,7 @@ static void draw_compact(ui *u, int hy, int hh, bool bw)
             continue;
         }
         d = bw ? &u->cur.s[si].bw : &u->cur.s[si].lat;
-        a = si == u->series_sel ? A_REVERSE : A_NORMAL;
+        a = si == u->view.series_sel ? A_REVERSE : A_NORMAL;
         for (int q = 0; q < 3; q++)
             fmt_val(v[q], sizeof v[q], d->count ? gt_dist_percentile(d, q == 0 ? 0.5 : q == 1 ?
                                                                    0.9 : 0.99) : NAN, bw);
@@ -377,7 +377,7 @@ static void draw_compact(ui *u, int hy, int hh, bool bw)
         nb = tw - (int)strlen(line) - 1;
         if (nq < 3 || nb < 4 || !d->count)
             continue;
-        if (u->strip_on && u->strip) {
+        if (ui_shown(u, SCR_STRIP) && u->strip.s) {
             double pts[GT_STRIP_POINTS], lo, hi;
             int n = strip_points(u, si, bw, nb < GT_STRIP_POINTS ? nb : GT_STRIP_POINTS, pts,
                                  &lo, &hi);
@@ -400,13 +400,13 @@ static void draw_compact(ui *u, int hy, int hh, bool bw)
         }
     }
     for (int y = hy; y < hy + hh; y++)
-        ui_put(y, tw, 1, ui_role(u, C_GHOST), u->utf8 ? "\u2502" : "|");
+        ui_put(y, tw, 1, ui_role(u, C_GHOST), u->opt.utf8 ? "\u2502" : "|");
     if (bw) {
-        hit(u, hy, bx, bwid, hh / 2, u->series_sel);
-        draw_block(u, hy, bx, bwid, hh / 2, u->series_sel, true);
-        draw_block(u, hy + hh / 2, bx, bwid, hh - hh / 2, u->series_sel, false);
+        hit(u, hy, bx, bwid, hh / 2, u->view.series_sel);
+        draw_block(u, hy, bx, bwid, hh / 2, u->view.series_sel, true);
+        draw_block(u, hy + hh / 2, bx, bwid, hh - hh / 2, u->view.series_sel, false);
     } else {
-        draw_block(u, hy, bx, bwid, hh, u->series_sel, false);
+        draw_block(u, hy, bx, bwid, hh, u->view.series_sel, false);
     }
 }
 
@@ -425,14 +425,14 @@ void ui_draw_histograms(ui *u, int hy, int hh)
         hh -= th;
         ui_draw_timeline(u, hy + hh, 0, COLS, th);
     }
-    u->nhit = 0;
-    u->compact = ns > 2 && hh / rows < 7;
-    if (u->compact) {
+    u->mouse.nhit = 0;
+    u->view.compact = ns > 2 && hh / rows < 7;
+    if (u->view.compact) {
         draw_compact(u, hy, hh, bw);
         return;
     }
-    if (u->pane == PANE_SERIES)
-        u->pane = PANE_EXP;
+    if (u->view.pane == PANE_SERIES)
+        u->view.pane = PANE_EXP;
     /* Two blocks a row: bandwidth and latency of one series, or the
      * latency of two series when bandwidth means nothing here. */
     for (int b = 0; b < nblocks; b++) {

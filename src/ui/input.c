@@ -39,7 +39,7 @@ static outcome try_value(ui *u, int i, int64_t v)
     const char *why;
     char err[400];
 
-    if (u->following)
+    if (ui_shown(u, SCR_FOLLOW))
         return follows(u);
     if (!gt_param_applies(p, u->vals, &why)) {
         ui_set_msg(u, true, "%s applies %s", p->name, why);
@@ -53,23 +53,23 @@ static outcome try_value(ui *u, int i, int64_t v)
     vals[i] = v;
     if (vals[i] == u->vals[i])
         return OUT_REDRAW;
-    if (u->rec) {
+    if (u->rp.rec) {
         /* Replaying: move to the recorded configuration with that value
          * (once it is read: the nearest one is chosen from all of them). */
         char have[300], vb[48];
         int idx;
         if (ui_unread(u, u->exp, vals))
             return OUT_WAIT;
-        idx = gt_recording_match(u->rec, u->exp, vals, i, have, sizeof have);
+        idx = gt_recording_match(u->rp.rec, u->exp, vals, i, have, sizeof have);
         if (idx < 0) {
-            ui_set_msg(u, true, "not recorded%s: %s=%s (recorded: %s)%s", u->cmp ? " on A" : "",
+            ui_set_msg(u, true, "not recorded%s: %s=%s (recorded: %s)%s", u->cmp.rec ? " on A" : "",
                        p->name, gt_param_format(p, v, vb, sizeof vb), have,
-                       u->cmp && gt_recording_find(u->cmp, u->exp, vals) >= 0 ? "; B has it" : "");
+                       u->cmp.rec && gt_recording_find(u->cmp.rec, u->exp, vals) >= 0 ? "; B has it" : "");
             return OUT_REDRAW;
         }
-        u->cfg_idx = idx;
-        memcpy(u->vals, u->rec->cfg[idx].vals, sizeof u->vals);
-        u->msg[0] = '\0';
+        u->rp.cfg_idx = idx;
+        memcpy(u->vals, u->rp.rec->cfg[idx].vals, sizeof u->vals);
+        u->msg.text[0] = '\0';
         return OUT_APPLY;
     }
     if (gt_experiment_check(u->exp, vals, &u->props, err, sizeof err)) {
@@ -77,7 +77,7 @@ static outcome try_value(ui *u, int i, int64_t v)
         return OUT_REDRAW;
     }
     memcpy(u->vals, vals, sizeof vals);
-    u->msg[0] = '\0';
+    u->msg.text[0] = '\0';
     return OUT_APPLY;
 }
 
@@ -88,28 +88,28 @@ static outcome step_experiment(ui *u, int dir)
 {
     int n = gt_nexperiments;
 
-    if (u->following)
+    if (ui_shown(u, SCR_FOLLOW))
         return follows(u);
     memcpy(u->saved[u->exp_idx], u->vals, sizeof u->vals);
     for (int k = 1; k <= n; k++) {
         int i = ((u->exp_idx + dir * k) % n + n) % n;
         const gt_experiment *e = gt_experiments[i];
-        if (u->rec) {
+        if (u->rp.rec) {
             /* Its last configuration if that was recorded, else its first. */
             int c;
             if (ui_unread(u, e, u->saved[i]))
                 return OUT_WAIT;
-            c = gt_recording_place(u->rec, e, u->saved[i]);
-            if (c < 0 && (u->nowhere & (1ull << i) || !u->src->bundle ||
-                          u->src->bundle->n < 2 || u->cmp || u->recorder))
+            c = gt_recording_place(u->rp.rec, e, u->saved[i]);
+            if (c < 0 && (u->rp.nowhere & (1ull << i) || !u->src->bundle ||
+                          u->src->bundle->n < 2 || u->cmp.rec || u->recd.w))
                 continue;       /* in no recording this replay can move to */
             if (c >= 0) {
-                u->cfg_idx = c;
-                memcpy(u->saved[i], u->rec->cfg[c].vals, sizeof u->vals);
+                u->rp.cfg_idx = c;
+                memcpy(u->saved[i], u->rp.rec->cfg[c].vals, sizeof u->vals);
             }                   /* else another bundled recording holds it (the loop) */
         }
         if (i == u->exp_idx) {
-            ui_set_msg(u, true, u->rec ? "the recording holds no other experiment"
+            ui_set_msg(u, true, u->rp.rec ? "the recording holds no other experiment"
                                     : "there is no other experiment");
             return OUT_REDRAW;
         }
@@ -125,7 +125,7 @@ static outcome step_experiment(ui *u, int dir)
         u->exp_idx = i;
         u->exp = e;
         memcpy(u->vals, u->saved[i], sizeof u->vals);
-        u->sel = 0;
+        u->view.sel = 0;
         ui_set_msg(u, false, "experiment %d of %d: %s", i + 1, n, e->title);
         return OUT_APPLY;
     }
@@ -136,20 +136,20 @@ static outcome step_experiment(ui *u, int dir)
  * this experiment, wrapping around. */
 outcome ui_step_config(ui *u, int dir)
 {
-    int n = (int)u->rec->ncfg;
+    int n = (int)u->rp.rec->ncfg;
 
-    if (u->following)
+    if (ui_shown(u, SCR_FOLLOW))
         return follows(u);
     for (int k = 1; k <= n; k++) {
-        int i = ((u->cfg_idx + dir * k) % n + n) % n;
-        if (u->rec->loading && (dir > 0 ? i <= u->cfg_idx : i >= u->cfg_idx)) {
+        int i = ((u->rp.cfg_idx + dir * k) % n + n) % n;
+        if (u->rp.rec->loading && (dir > 0 ? i <= u->rp.cfg_idx : i >= u->rp.cfg_idx)) {
             /* past the end: the configurations still to be read come first */
             ui_set_msg(u, false, "reading the recording; the key waits for it");
             return OUT_WAIT;
         }
-        if (u->rec->cfg[i].exp == u->exp) {
-            u->cfg_idx = i;
-            memcpy(u->vals, u->rec->cfg[i].vals, sizeof u->vals);
+        if (u->rp.rec->cfg[i].exp == u->exp) {
+            u->rp.cfg_idx = i;
+            memcpy(u->vals, u->rp.rec->cfg[i].vals, sizeof u->vals);
             ui_set_msg(u, false, "recorded configuration %d of %d", i + 1, n);
             return OUT_APPLY;
         }
@@ -157,91 +157,144 @@ outcome ui_step_config(ui *u, int dir)
     return OUT_REDRAW;
 }
 
-static outcome edit_key(ui *u, int ch)
+/* ---- each screen's keys: OUT_NONE hands the key to the one below ---- */
+
+/* The editor takes every key. */
+static outcome edit_key(ui *u, int ch, gt_action a)
 {
-    size_t n = strlen(u->edit);
-    const gt_param *p = &u->exp->params[u->sel];
+    size_t n = strlen(u->editor.text);
+    const gt_param *p = &u->exp->params[u->view.sel];
     char err[400];
     int64_t v;
 
+    (void)a;
     if (ch == 27) {
-        u->editing = false;
-        u->msg[0] = '\0';
+        ui_close(u, SCR_EDIT);
+        u->msg.text[0] = '\0';
     } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
         if (n)
-            u->edit[n - 1] = '\0';
+            u->editor.text[n - 1] = '\0';
     } else if (ch == KEY_ENTER || ch == '\n' || ch == '\r') {
-        u->editing = false;
-        if (gt_param_parse(p, u->edit, &v, err, sizeof err)) {
+        ui_close(u, SCR_EDIT);
+        if (gt_param_parse(p, u->editor.text, &v, err, sizeof err)) {
             ui_set_msg(u, true, "%s", err);
             return OUT_REDRAW;
         }
-        return try_value(u, u->sel, v);
-    } else if (ch >= 32 && ch < 127 && n + 1 < sizeof u->edit) {
-        u->edit[n] = (char)ch;
-        u->edit[n + 1] = '\0';
+        return try_value(u, u->view.sel, v);
+    } else if (ch >= 32 && ch < 127 && n + 1 < sizeof u->editor.text) {
+        u->editor.text[n] = (char)ch;
+        u->editor.text[n + 1] = '\0';
     }
     return OUT_REDRAW;
 }
+
+/* Up and Down scroll the help; any other key but quit closes it. */
+static outcome help_key(ui *u, int ch, gt_action a)
+{
+    (void)ch;
+    if (a == GT_A_UP || a == GT_A_DOWN) {
+        u->help.scroll += a == GT_A_DOWN ? 1 : -1;     /* the box clamps it */
+        return OUT_REDRAW;
+    }
+    if (a != GT_A_QUIT) {
+        ui_close(u, SCR_HELP);
+        return OUT_REDRAW;
+    }
+    return OUT_NONE;
+}
+
+/* Up and Down scroll the calls. */
+static outcome trace_key(ui *u, int ch, gt_action a)
+{
+    (void)ch;
+    if (a != GT_A_UP && a != GT_A_DOWN)
+        return OUT_NONE;
+    u->calls.scroll += a == GT_A_DOWN ? 1 : u->calls.scroll > 0 ? -1 : 0;
+    return OUT_REDRAW;
+}
+
+static outcome inspect_key(ui *u, int ch, gt_action a)
+{
+    (void)a;
+    return ui_inspect_key(u, ch);
+}
+
+static outcome lessons_key(ui *u, int ch, gt_action a)
+{
+    (void)a;
+    return ui_lesson_key(u, ch);
+}
+
+/* What each screen does with a key; the strip, the sweep's plot and
+ * following have no keys of their own. */
+static const struct {
+    outcome (*key)(ui *u, int ch, gt_action a);
+} screens[SCR_COUNT] = {
+    [SCR_HELP] = {.key = help_key},
+    [SCR_EDIT] = {.key = edit_key},
+    [SCR_TRACE] = {.key = trace_key},
+    [SCR_LESSONS] = {.key = lessons_key},
+    [SCR_INSPECT] = {.key = inspect_key},
+};
 
 /* A click or the wheel: the header's "?:help" and experiment name, a
  * parameter (a click selects it, the wheel changes its value), a series
  * (the table's row, or a histogram block: 'y' explains it). */
 static outcome mouse_event(ui *u)
 {
-    MEVENT ev = u->mev;         /* the loop took it with the key */
+    MEVENT ev = u->mouse.ev;         /* the loop took it with the key */
     bool wheel_up, wheel_down, click;
 
     wheel_up = ev.bstate & BUTTON4_PRESSED;
     wheel_down = ev.bstate & BUTTON5_PRESSED;
     click = ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED);
-    if (u->help) {
-        u->help_scroll += wheel_down ? 1 : wheel_up ? -1 : 0;
+    if (ui_shown(u, SCR_HELP)) {
+        u->help.scroll += wheel_down ? 1 : wheel_up ? -1 : 0;
         if (click)
-            u->help = false;
+            ui_close(u, SCR_HELP);
         return OUT_REDRAW;
     }
-    if (u->inspect_shown || u->lesson_list || u->editing)
+    if (ui_shown(u, SCR_INSPECT) || ui_shown(u, SCR_LESSONS) || ui_shown(u, SCR_EDIT))
         return OUT_NONE;
     if (ev.y == 0 && click) {
-        if (ev.x >= u->head_help_x) {
-                    u->help = true;
-            u->help_scroll = 0;
+        if (ev.x >= u->mouse.help_x) {
+                    ui_open(u, SCR_HELP);
+            u->help.scroll = 0;
             return OUT_REDRAW;
         }
-        if (u->head_exp_x >= 0 && ev.x >= u->head_exp_x &&
-            ev.x < u->head_exp_x + (int)strlen(u->exp->name))
+        if (u->mouse.exp_x >= 0 && ev.x >= u->mouse.exp_x &&
+            ev.x < u->mouse.exp_x + (int)strlen(u->exp->name))
             return step_experiment(u, 1);
         return OUT_NONE;
     }
-    if (!u->tracing && ev.y >= u->par_y && ev.y < u->par_y + u->par_n && ev.x >= u->par_x &&
-        ev.x < u->par_x + u->par_w) {
-        int i = ev.y - u->par_y;
+    if (!ui_shown(u, SCR_TRACE) && ev.y >= u->mouse.par_y && ev.y < u->mouse.par_y + u->mouse.par_n && ev.x >= u->mouse.par_x &&
+        ev.x < u->mouse.par_x + u->mouse.par_w) {
+        int i = ev.y - u->mouse.par_y;
         const gt_param *p = &u->exp->params[i];
-        u->pane = PANE_EXP;
-        u->sel = i;
+        u->view.pane = PANE_EXP;
+        u->view.sel = i;
         if (wheel_up || wheel_down)
             return try_value(u, i, gt_param_step(p, u->vals[i], wheel_up ? 1 : -1));
         return OUT_REDRAW;
     }
-    for (int k = 0; k < u->nhit; k++) {
-        const ui_hit *h = &u->hit[k];
+    for (int k = 0; k < u->mouse.nhit; k++) {
+        const ui_hit *h = &u->mouse.hit[k];
         if (ev.y < h->y || ev.y >= h->y + h->h || ev.x < h->x || ev.x >= h->x + h->w)
             continue;
-        if (u->compact && (wheel_up || wheel_down)) {
-            u->series_sel += wheel_down ? 1 : -1;    /* the table clamps it */
+        if (u->view.compact && (wheel_up || wheel_down)) {
+            u->view.series_sel += wheel_down ? 1 : -1;    /* the table clamps it */
             return OUT_REDRAW;
         }
         if (!click)
             return OUT_NONE;
-        if (u->compact && h->h == 1) {
-            u->series_sel = h->series;
-            u->pane = PANE_SERIES;
+        if (u->view.compact && h->h == 1) {
+            u->view.series_sel = h->series;
+            u->view.pane = PANE_SERIES;
             return OUT_REDRAW;
         }
-        u->why = h->series + 1;
+        u->view.why = h->series + 1;
         ui_set_msg(u, false, "why: %s (%d of %d; y: next, then off)",
-                   u->cur.s[h->series].name, u->why, u->cur.nseries);
+                   u->cur.s[h->series].name, u->view.why, u->cur.nseries);
         return OUT_REDRAW;
     }
     return OUT_NONE;
@@ -250,22 +303,21 @@ static outcome mouse_event(ui *u)
 outcome ui_handle_key(ui *u, int ch)
 {
     const gt_param *p;
+    gt_action a;
 
     if (ch == KEY_MOUSE)
         return mouse_event(u);
-    if (u->editing)
-        return edit_key(u, ch);
-    if (ch == KEY_RESIZE)
+    if (ch == KEY_RESIZE && ui_top(u) != SCR_EDIT)
         return OUT_REDRAW;
-    gt_action a = gt_key_action(translate_key(ch));
-    if (u->help && (a == GT_A_UP || a == GT_A_DOWN)) {
-        u->help_scroll += a == GT_A_DOWN ? 1 : -1;     /* the box clamps it */
-        return OUT_REDRAW;
+    a = gt_key_action(translate_key(ch));
+    /* The screens, from the top down. */
+    for (int i = u->scr.n - 1; i >= 0; i--) {
+        ui_scr s = u->scr.at[i];
+        outcome o = screens[s].key ? screens[s].key(u, ch, a) : OUT_NONE;
+        if (o != OUT_NONE || s == SCR_EDIT)
+            return o;
     }
-    if (u->help && a != GT_A_QUIT) {
-        u->help = false;          /* any other key closes the help */
-        return OUT_REDRAW;
-    }
+    /* The keys that open the card and the lessons, and a lesson's own. */
     {
         outcome o = ui_inspect_key(u, ch);
         if (o == OUT_NONE)
@@ -273,94 +325,90 @@ outcome ui_handle_key(ui *u, int ch)
         if (o != OUT_NONE)
             return o;
     }
-    if (u->tracing && (a == GT_A_UP || a == GT_A_DOWN)) {
-        u->trace_scroll += a == GT_A_DOWN ? 1 : u->trace_scroll > 0 ? -1 : 0;
-        return OUT_REDRAW;
-    }
-    p = &u->exp->params[u->sel];
+    p = &u->exp->params[u->view.sel];
     switch (a) {
     case GT_A_WHY:
-        u->why = (u->why + 1) % (u->cur.nseries + 1);
-        if (u->why)
+        u->view.why = (u->view.why + 1) % (u->cur.nseries + 1);
+        if (u->view.why)
             ui_set_msg(u, false, "why: %s (%d of %d; y: next, then off)",
-                       u->cur.s[u->why - 1].name, u->why, u->cur.nseries);
+                       u->cur.s[u->view.why - 1].name, u->view.why, u->cur.nseries);
         else
-            u->msg[0] = '\0';
+            u->msg.text[0] = '\0';
         return OUT_REDRAW;
     case GT_A_TRACE:
-        u->tracing = !u->tracing;
-        u->trace_scroll = 0;
+        ui_toggle(u, SCR_TRACE);
+        u->calls.scroll = 0;
         return OUT_REDRAW;
     case GT_A_BACK:             /* what is on top closes; with nothing, quit */
-        if (u->tracing) {
-            u->tracing = false;
+        if (ui_shown(u, SCR_TRACE)) {
+            ui_close(u, SCR_TRACE);
             return OUT_REDRAW;
         }
-        if (u->why) {
-            u->why = 0;
-            u->msg[0] = '\0';
+        if (u->view.why) {
+            u->view.why = 0;
+            u->msg.text[0] = '\0';
             return OUT_REDRAW;
         }
         return OUT_QUIT;
     case GT_A_QUIT: return OUT_QUIT;
-    case GT_A_HELP: u->help = true; u->help_scroll = 0; return OUT_REDRAW;
-    case GT_A_PAUSE: u->paused = !u->paused; return OUT_PAUSE;
+    case GT_A_HELP: ui_open(u, SCR_HELP); u->help.scroll = 0; return OUT_REDRAW;
+    case GT_A_PAUSE: u->opt.paused = !u->opt.paused; return OUT_PAUSE;
     case GT_A_RESTART: return OUT_RESTART;
     case GT_A_CLEAR: return OUT_CLEAR;
     case GT_A_NEXT_PANE:
-        u->pane = (u->pane + 1) % PANE_COUNT;
-        if (u->pane == PANE_SERIES && !u->compact)
-            u->pane = PANE_EXP;     /* the table is there only with many series */
+        u->view.pane = (u->view.pane + 1) % PANE_COUNT;
+        if (u->view.pane == PANE_SERIES && !u->view.compact)
+            u->view.pane = PANE_EXP;     /* the table is there only with many series */
         return OUT_REDRAW;
     case GT_A_STRIP:
-        if (!u->strip) {
+        if (!u->strip.s) {
             ui_set_msg(u, true, "s: out of memory for the time strip");
             return OUT_REDRAW;
         }
-        u->strip_on = !u->strip_on;
-        ui_set_msg(u, false, "time strip %s", u->strip_on ? "on: each series' median second "
+        ui_toggle(u, SCR_STRIP);
+        ui_set_msg(u, false, "time strip %s", ui_shown(u, SCR_STRIP) ? "on: each series' median second "
                    "by second, the last minute (s: off)" : "off");
         return OUT_REDRAW;
     case GT_A_UP:
-        if (u->pane == PANE_SERIES) {
-            if (u->series_sel > 0)
-                u->series_sel--;
-        } else if (u->pane == PANE_DEV) {
-            if (u->dev_scroll > 0)
-                u->dev_scroll--;
+        if (u->view.pane == PANE_SERIES) {
+            if (u->view.series_sel > 0)
+                u->view.series_sel--;
+        } else if (u->view.pane == PANE_DEV) {
+            if (u->view.dev_scroll > 0)
+                u->view.dev_scroll--;
         } else {
-            u->sel = (u->sel + u->exp->nparams - 1) % u->exp->nparams;
+            u->view.sel = (u->view.sel + u->exp->nparams - 1) % u->exp->nparams;
         }
         return OUT_REDRAW;
     case GT_A_DOWN:
-        if (u->pane == PANE_SERIES)
-            u->series_sel++;        /* the table clamps it */
-        else if (u->pane == PANE_DEV)
-            u->dev_scroll++;
+        if (u->view.pane == PANE_SERIES)
+            u->view.series_sel++;        /* the table clamps it */
+        else if (u->view.pane == PANE_DEV)
+            u->view.dev_scroll++;
         else
-            u->sel = (u->sel + 1) % u->exp->nparams;
+            u->view.sel = (u->view.sel + 1) % u->exp->nparams;
         return OUT_REDRAW;
     case GT_A_DEC:
     case GT_A_INC:
-        if (u->pane != PANE_EXP)
+        if (u->view.pane != PANE_EXP)
             return OUT_NONE;
-        return try_value(u, u->sel, gt_param_step(p, u->vals[u->sel], a == GT_A_INC ? 1 : -1));
+        return try_value(u, u->view.sel, gt_param_step(p, u->vals[u->view.sel], a == GT_A_INC ? 1 : -1));
     case GT_A_TOGGLE:
-        if (u->pane != PANE_EXP)
+        if (u->view.pane != PANE_EXP)
             return OUT_NONE;
-        return try_value(u, u->sel, gt_param_step(p, u->vals[u->sel], 1));
+        return try_value(u, u->view.sel, gt_param_step(p, u->vals[u->view.sel], 1));
     case GT_A_EXPORT:
         return ui_export(u);
     case GT_A_SWEEP:
         return OUT_SWEEP;
     case GT_A_DEVICE:
-        return u->following ? follows(u) : OUT_DEVICE;
+        return ui_shown(u, SCR_FOLLOW) ? follows(u) : OUT_DEVICE;
     case GT_A_NEXT_EXP:
     case GT_A_PREV_EXP:
         return step_experiment(u, a == GT_A_NEXT_EXP ? 1 : -1);
     case GT_A_SLOWER:
     case GT_A_FASTER:
-        if (!u->rec) {
+        if (!u->rp.rec) {
             ui_set_msg(u, true, "speed applies only when replaying a recording");
             return OUT_REDRAW;
         }
@@ -369,7 +417,7 @@ outcome ui_handle_key(ui *u, int ch)
         return OUT_REDRAW;
     case GT_A_NEXT_CONFIG:
     case GT_A_PREV_CONFIG:
-        if (!u->rec) {
+        if (!u->rp.rec) {
             ui_set_msg(u, true, "n/N step through a recording's configurations (--replay)");
             return OUT_REDRAW;
         }
@@ -377,16 +425,16 @@ outcome ui_handle_key(ui *u, int ch)
     case GT_A_EDIT: {
         const char *why;
         char allowed[200];
-        if (u->pane != PANE_EXP)
+        if (u->view.pane != PANE_EXP)
             return OUT_NONE;
-        if (u->following)
+        if (ui_shown(u, SCR_FOLLOW))
             return follows(u);
         if (!gt_param_applies(p, u->vals, &why)) {
             ui_set_msg(u, true, "%s applies %s", p->name, why);
             return OUT_REDRAW;
         }
-        u->editing = true;
-        u->edit[0] = '\0';
+        ui_open(u, SCR_EDIT);
+        u->editor.text[0] = '\0';
         ui_set_msg(u, false, "%s (%s): ", p->name, gt_param_allowed(p, allowed, sizeof allowed));
         return OUT_REDRAW;
     }

@@ -34,15 +34,15 @@ static void ui_draw_header(ui *u)
         snprintf(ver, sizeof ver, " %s", level >= 3 ? "" : GT_VERSION);
         if (level >= 3)
             ver[0] = '\0';
-        if (u->cmp)
+        if (u->cmp.rec)
             snprintf(where, sizeof where, "COMPARE A: %s vs B: %s", d,
-                     level >= 1 ? short_device(u->cmp->props.name) : u->cmp->props.name);
+                     level >= 1 ? short_device(u->cmp.rec->props.name) : u->cmp.rec->props.name);
         else if (bundle)
             snprintf(where, sizeof where, "REPLAY recorded GPU %d of %d%s: %s",
                      u->src->bundle_idx + 1, u->src->bundle->n, level >= 2 ? "" : " (d: next)", d);
         else
             snprintf(where, sizeof where, "%sGPU %d: %s",
-                     u->src->follow ? "FOLLOW " : u->rec ? "REPLAY " : "", u->props.ordinal, d);
+                     u->src->follow ? "FOLLOW " : u->rp.rec ? "REPLAY " : "", u->props.ordinal, d);
         snprintf(left, sizeof left, " gputui%s | %s | %s | %s", ver, where, u->exp->name, state);
         room = COLS - (level >= 4 ? 8 : 16);      /* "?:help " or "?:help  q:quit " */
         if ((int)strlen(left) <= room || level == 5)
@@ -59,22 +59,22 @@ static void ui_draw_header(ui *u)
     ui_put(0, 0, COLS, ui_role(u, C_HEAD), left);
     ui_put(0, COLS - room <= 8 ? COLS - 8 : COLS - 16, COLS - room <= 8 ? 8 : 16,
            ui_role(u, C_HEAD), COLS - room <= 8 ? "?:help  " : " ?:help  q:quit ");
-    u->head_help_x = COLS - room <= 8 ? COLS - 8 : COLS - 15;
-    u->head_exp_x = (int)(strstr(left, u->exp->name) ? strstr(left, u->exp->name) - left : -1);
+    u->mouse.help_x = COLS - room <= 8 ? COLS - 8 : COLS - 15;
+    u->mouse.exp_x = (int)(strstr(left, u->exp->name) ? strstr(left, u->exp->name) - left : -1);
     if (u->src->follow)
         ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD,
-                " %s | configuration %d of %zu | %s", u->follow_line, u->cfg_idx + 1,
-                u->rec->ncfg, u->banner);
-    else if (u->rec) {
+                " %s | configuration %d of %zu | %s", u->follow.line, u->rp.cfg_idx + 1,
+                u->rp.rec->ncfg, u->rp.banner);
+    else if (u->rp.rec) {
         /* +: more to read. The last column stays blank: a text that
          * fills the line is then cut with its mark, never taken for cut. */
         ui_putf(1, 0, COLS - 1, ui_role(u, C_WARN) | A_REVERSE | A_BOLD,
-                " %s | x%g (< >)  n/N: configuration %d of %zu%s", u->banner, gt_replay_speed(),
-                u->cfg_idx + 1, u->rec->ncfg, u->rec->loading ? "+" : "");
+                " %s | x%g (< >)  n/N: configuration %d of %zu%s", u->rp.banner, gt_replay_speed(),
+                u->rp.cfg_idx + 1, u->rp.rec->ncfg, u->rp.rec->loading ? "+" : "");
         ui_put(1, COLS - 1, 1, ui_role(u, C_WARN) | A_REVERSE | A_BOLD, " ");
     }
-    else if (u->banner[0])
-        ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD, " %s", u->banner);
+    else if (u->rp.banner[0])
+        ui_putf(1, 0, COLS, ui_role(u, C_WARN) | A_REVERSE | A_BOLD, " %s", u->rp.banner);
 }
 
 /* Who else uses the GPU: other programs the driver names, and the gputui
@@ -104,7 +104,7 @@ static void share_text(ui *u, char *out, size_t len)
     size_t n;
 
     out[0] = '\0';
-    if (u->rec)
+    if (u->rp.rec)
         return;
     if (!sh->users_known && sh->users_note[0])
         snprintf(out, len, "  cannot tell whether the GPU is shared (%s)", sh->users_note);
@@ -148,8 +148,8 @@ static void ui_draw_status(ui *u)
     double el = gt_now() - u->st.since;
     uint64_t failed = gt_run_failed(&u->cur);
 
-    if (u->editing) {
-        ui_putf(y, 0, COLS, A_REVERSE, " %s%s_", u->msg, u->edit);
+    if (ui_shown(u, SCR_EDIT)) {
+        ui_putf(y, 0, COLS, A_REVERSE, " %s%s_", u->msg.text, u->editor.text);
         return;
     }
     switch (u->st.state) {
@@ -168,32 +168,32 @@ static void ui_draw_status(ui *u)
                  "n: the next one");
         break;
     default:
-        if (u->rec && u->rec->cfg[u->cfg_idx].n) {
+        if (u->rp.rec && u->rp.rec->cfg[u->rp.cfg_idx].n) {
             /* Replay goes round the recorded samples: which pass, and the
              * figures are of each sample once. */
-            const gt_rec_config *c = &u->rec->cfg[u->cfg_idx];
-            unsigned long long pass = u->drained / c->n + 1;
+            const gt_rec_config *c = &u->rp.rec->cfg[u->rp.cfg_idx];
+            unsigned long long pass = u->sync.drained / c->n + 1;
             char unkept[64] = "";
             if (c->unkept)
                 snprintf(unkept, sizeof unkept, "  (%llu more read, not kept)",
                          (unsigned long long)c->unkept);
             snprintf(left, sizeof left, " %sreplaying %zu recorded samples, pass %llu%s  %llu "
-                     "samples%s", u->paused ? "PAUSED  " : "", c->n, pass,
+                     "samples%s", u->opt.paused ? "PAUSED  " : "", c->n, pass,
                      pass > 1 ? " (the same)" : "", (unsigned long long)gt_run_count(&u->cur),
                      unkept);
             break;
         }
-        snprintf(left, sizeof left, " %s  %llu iterations  %llu samples", u->paused ? "PAUSED" :
+        snprintf(left, sizeof left, " %s  %llu iterations  %llu samples", u->opt.paused ? "PAUSED" :
                  gt_state_name(u->st.state), (unsigned long long)u->st.iterations,
                  (unsigned long long)gt_run_count(&u->cur));
         break;
     }
     share_text(u, left + strlen(left), sizeof left - strlen(left));
-    if (u->recorder) {
+    if (u->recd.w) {
         /* Recording: how far this configuration is towards --record-samples. */
         size_t n = strlen(left);
         snprintf(left + n, sizeof left - n, "  REC %llu/%lld",
-                 (unsigned long long)gt_run_count(&u->cur), (long long)u->record_samples);
+                 (unsigned long long)gt_run_count(&u->cur), (long long)u->recd.samples);
     }
     if (u->st.state == GT_ST_ERROR)
         ui_put(y, 0, COLS, ui_role(u, C_ERR) | A_REVERSE, left);
@@ -202,10 +202,10 @@ static void ui_draw_status(ui *u)
              (unsigned long long)failed);
     else
         ui_put(y, 0, COLS, A_REVERSE, left);
-    if (u->msg[0] && u->st.state != GT_ST_ERROR) {
-        int w = (int)strlen(u->msg) + 2;
+    if (u->msg.text[0] && u->st.state != GT_ST_ERROR) {
+        int w = (int)strlen(u->msg.text) + 2;
         int x = COLS - w > (int)strlen(left) + 2 ? COLS - w : (int)strlen(left) + 2;
-        ui_put(y, x, COLS - x, (u->msg_err ? ui_role(u, C_ERR) : 0) | A_REVERSE, u->msg);
+        ui_put(y, x, COLS - x, (u->msg.err ? ui_role(u, C_ERR) : 0) | A_REVERSE, u->msg.text);
     }
 }
 
@@ -238,17 +238,17 @@ static void ui_draw_help(ui *u)
     }
     h = n + 3 < LINES - 2 ? n + 3 : LINES - 2;
     shown = h - 3;
-    if (u->help_scroll > n - shown)
-        u->help_scroll = n - shown;
-    if (u->help_scroll < 0)
-        u->help_scroll = 0;
+    if (u->help.scroll > n - shown)
+        u->help.scroll = n - shown;
+    if (u->help.scroll < 0)
+        u->help.scroll = 0;
     y0 = (LINES - h) / 2;
     for (int r = 0; r < h; r++)
         ui_put(y0 + r, x0, w, A_REVERSE, "");
     ui_putf(y0, x0, w, A_REVERSE | A_BOLD, "  gputui keys  (%sany other key closes)",
             shown < n ? "Up/Down: more; " : "");
-    for (int k = 0; k < shown && u->help_scroll + k < n; k++) {
-        int i = u->help_scroll + k, y = y0 + 2 + k;
+    for (int k = 0; k < shown && u->help.scroll + k < n; k++) {
+        int i = u->help.scroll + k, y = y0 + 2 + k;
         char text[256];
         snprintf(text, sizeof text, "%.*s", line[i].len, line[i].s);
         if (line[i].a < 0) {
@@ -275,7 +275,7 @@ void ui_draw(ui *u)
         refresh();
         return;
     }
-    int y0 = u->banner[0] ? 2 : 1;
+    int y0 = u->rp.banner[0] ? 2 : 1;
     avail = LINES - 1 - y0;
     top = avail / 2 - 1;
     if (top < 10)
@@ -286,46 +286,46 @@ void ui_draw(ui *u)
     if (LINES < 30 && (gt_experiment_bandwidth(u->exp, u->vals) ? 2 * u->cur.nseries : u->cur.nseries) > 2)
         top = 8;
     /* A sweep plot takes what it needs, down to six rows of panes. */
-    if (u->sweep_shown) {
-        int need = u->sweep.n + 3 + (isfinite(u->sweep.mark) ? 1 : 0);
+    if (ui_shown(u, SCR_SWEEP)) {
+        int need = u->sw.sweep.n + 3 + (isfinite(u->sw.sweep.mark) ? 1 : 0);
         if (avail - top < need)
             top = avail - need < 6 ? 6 : avail - need;
     }
-    dw = u->lesson ? ui_lesson_width(u) : COLS >= 120 ? 42 : 34;
+    dw = u->les.lesson ? ui_lesson_width(u) : COLS >= 120 ? 42 : 34;
     ui_draw_header(u);
     if (ui_inspect_full(u)) {
         ui_draw_inspect(u, y0, avail);
         ui_draw_status(u);
-        if (u->help)
+        if (ui_shown(u, SCR_HELP))
             ui_draw_help(u);
         refresh();
         return;
     }
-    if (u->inspect_shown) {
+    if (ui_shown(u, SCR_INSPECT)) {
         ui_draw_inspect(u, y0, top);
-    } else if (u->tracing) {
+    } else if (ui_shown(u, SCR_TRACE)) {
         ui_draw_trace(u, y0, 0, COLS, top);
     } else {
-        if (u->lesson)
+        if (u->les.lesson)
             ui_draw_lesson(u, y0, 0, dw, top);
         else    /* a blank column before the separator: a value that fills the
                  * pane reads as whole, one cut short ends in its mark */
             ui_draw_device(u, y0, 0, dw - 1, top);
         ui_draw_params(u, y0, dw + 1, COLS - dw - 1, top);
         for (int r = y0; r < y0 + top; r++)
-            ui_put(r, dw, 1, ui_role(u, C_GHOST), u->utf8 ? "\u2502" : "|");
+            ui_put(r, dw, 1, ui_role(u, C_GHOST), u->opt.utf8 ? "\u2502" : "|");
     }
 
     hy = y0 + top;
     hh = avail - top;
-    if (u->sweep_shown)
+    if (ui_shown(u, SCR_SWEEP))
         ui_draw_sweep(u, hy, hh);
     else
         ui_draw_histograms(u, hy, hh);
     ui_draw_status(u);
-    if (u->lesson_list)
+    if (ui_shown(u, SCR_LESSONS))
         ui_draw_lesson_list(u);
-    if (u->help)
+    if (ui_shown(u, SCR_HELP))
         ui_draw_help(u);
     refresh();
 }

@@ -10,39 +10,39 @@
 
 static uint64_t need(const ui *u)
 {
-    return gt_lesson_need(&u->lesson->step[u->step], u->rec);
+    return gt_lesson_need(&u->les.lesson->step[u->les.step], u->rp.rec);
 }
 
 /* The step's configuration c on screen: its experiment, its values (in a
  * replay, where the recording has them), no "before" from elsewhere. */
 static outcome show_config(ui *u, int c)
 {
-    const gt_lesson_step *st = &u->lesson->step[u->step];
+    const gt_lesson_step *st = &u->les.lesson->step[u->les.step];
 
     if (st->exp != u->exp || c == 0) {
         gt_run_free(&u->cur);
         gt_run_free(&u->prev);
     }
     ui_show_config(u, st->exp, st->vals[c]);
-    u->sel = 0;
-    u->step_cfg = c;
-    memset(&u->verdict, 0, sizeof u->verdict);
+    u->view.sel = 0;
+    u->les.step_cfg = c;
+    memset(&u->les.verdict, 0, sizeof u->les.verdict);
     return OUT_APPLY;
 }
 
 static outcome go_step(ui *u, int step)
 {
-    u->step = step;
-    ui_set_msg(u, false, "lesson %s: step %d of %d", u->lesson->name, step + 1,
-               u->lesson->nsteps);
+    u->les.step = step;
+    ui_set_msg(u, false, "lesson %s: step %d of %d", u->les.lesson->name, step + 1,
+               u->les.lesson->nsteps);
     return show_config(u, 0);
 }
 
 outcome ui_lesson_start(ui *u, const gt_lesson *l)
 {
-    u->lesson = l;
-    u->lesson_list = false;
-    u->tracing = false;
+    u->les.lesson = l;
+    ui_close(u, SCR_LESSONS);
+    ui_close(u, SCR_TRACE);
     return go_step(u, 0);
 }
 
@@ -50,7 +50,7 @@ outcome ui_lesson_start(ui *u, const gt_lesson *l)
  * changed a parameter since). */
 static bool on_script(const ui *u, const gt_run *r, int c)
 {
-    const gt_lesson_step *st = &u->lesson->step[u->step];
+    const gt_lesson_step *st = &u->les.lesson->step[u->les.step];
     return r->exp == st->exp && !memcmp(r->vals, st->vals[c], sizeof r->vals);
 }
 
@@ -59,32 +59,32 @@ void ui_lesson_tick(ui *u)
     const gt_lesson_step *st;
     gt_run *runs[GT_LESSON_CONFIGS] = {NULL, NULL};
 
-    if (!u->lesson)
+    if (!u->les.lesson)
         return;
-    st = &u->lesson->step[u->step];
-    if (gt_lesson_unmet(st, &u->props, u->verdict.text, sizeof u->verdict.text)) {
-        u->verdict.kind = GT_VERDICT_NO;        /* a claim about another kind of device */
+    st = &u->les.lesson->step[u->les.step];
+    if (gt_lesson_unmet(st, &u->props, u->les.verdict.text, sizeof u->les.verdict.text)) {
+        u->les.verdict.kind = GT_VERDICT_NO;        /* a claim about another kind of device */
         return;
     }
-    if (!on_script(u, &u->cur, u->step_cfg)) {
-        u->verdict.kind = GT_VERDICT_WAIT;
-        snprintf(u->verdict.text, sizeof u->verdict.text, "the configuration was changed: "
+    if (!on_script(u, &u->cur, u->les.step_cfg)) {
+        u->les.verdict.kind = GT_VERDICT_WAIT;
+        snprintf(u->les.verdict.text, sizeof u->les.verdict.text, "the configuration was changed: "
                  "Backspace then Space/Enter sets the step again");
         return;
     }
     if (u->st.state == GT_ST_ERROR && u->st.gen == u->cur.gen) {
-        u->verdict.kind = GT_VERDICT_CANNOT;
-        snprintf(u->verdict.text, sizeof u->verdict.text, "cannot tell here: %s", u->st.msg);
+        u->les.verdict.kind = GT_VERDICT_CANNOT;
+        snprintf(u->les.verdict.text, sizeof u->les.verdict.text, "cannot tell here: %s", u->st.msg);
         return;
     }
-    if (u->step_cfg + 1 < st->nconfigs) {
+    if (u->les.step_cfg + 1 < st->nconfigs) {
         if (gt_run_count(&u->cur) >= need(u)) {
-            show_config(u, u->step_cfg + 1);
+            show_config(u, u->les.step_cfg + 1);
             ui_apply(u, false, gt_now());       /* cur becomes "before" */
         } else {
-            u->verdict.kind = GT_VERDICT_WAIT;
-            snprintf(u->verdict.text, sizeof u->verdict.text, "measuring configuration %d of "
-                     "%d: %llu of %llu samples", u->step_cfg + 1, st->nconfigs,
+            u->les.verdict.kind = GT_VERDICT_WAIT;
+            snprintf(u->les.verdict.text, sizeof u->les.verdict.text, "measuring configuration %d of "
+                     "%d: %llu of %llu samples", u->les.step_cfg + 1, st->nconfigs,
                      (unsigned long long)gt_run_count(&u->cur), (unsigned long long)need(u));
         }
         return;
@@ -92,40 +92,40 @@ void ui_lesson_tick(ui *u)
     /* A verdict stays once given; while the interval holds the threshold
      * it is computed again four times a second, until the samples of
      * GT_LESSON_ROUNDS rounds (live) or of the recording (replay) are in. */
-    if (u->verdict.kind != GT_VERDICT_WAIT ||
-        (u->verdict.more && gt_now() - u->verdict_at < 0.25))
+    if (u->les.verdict.kind != GT_VERDICT_WAIT ||
+        (u->les.verdict.more && gt_now() - u->les.verdict_at < 0.25))
         return;
-    runs[u->step_cfg] = &u->cur;
-    if (u->step_cfg == 1 && on_script(u, &u->prev, 0))
+    runs[u->les.step_cfg] = &u->cur;
+    if (u->les.step_cfg == 1 && on_script(u, &u->prev, 0))
         runs[0] = &u->prev;
     /* Live, a case clear with room to spare (lesson.h) is judged from the
      * first GT_LESSON_FIRST samples of the running configuration; a
      * recording's from its own 'need'. */
     gt_lesson_verdict(st, runs, &u->props,
-                      u->rec || need(u) < GT_LESSON_FIRST ? need(u) : GT_LESSON_FIRST,
-                      u->rec || gt_run_count(&u->cur) >= need(u) * GT_LESSON_ROUNDS, &u->verdict);
-    u->verdict_at = gt_now();
+                      u->rp.rec || need(u) < GT_LESSON_FIRST ? need(u) : GT_LESSON_FIRST,
+                      u->rp.rec || gt_run_count(&u->cur) >= need(u) * GT_LESSON_ROUNDS, &u->les.verdict);
+    u->les.verdict_at = gt_now();
 }
 
 outcome ui_lesson_key(ui *u, int ch)
 {
-    if (u->lesson_list) {
+    if (ui_shown(u, SCR_LESSONS)) {
         int n = u->src->nlessons;
         if (ch >= '1' && ch <= '9' && ch - '1' < n)
             return ui_lesson_start(u, &u->src->lessons[ch - '1']);
         switch (ch) {
         case KEY_UP: case 'k':
-            u->lesson_sel = (u->lesson_sel + n - 1) % (n ? n : 1);
+            u->les.sel = (u->les.sel + n - 1) % (n ? n : 1);
             return OUT_REDRAW;
         case KEY_DOWN: case 'j':
-            u->lesson_sel = (u->lesson_sel + 1) % (n ? n : 1);
+            u->les.sel = (u->les.sel + 1) % (n ? n : 1);
             return OUT_REDRAW;
         case KEY_ENTER: case '\n': case '\r': case ' ':
             if (n)
-                return ui_lesson_start(u, &u->src->lessons[u->lesson_sel]);
+                return ui_lesson_start(u, &u->src->lessons[u->les.sel]);
             /* fall through */
         case 27: case 'L': case 'q':
-            u->lesson_list = false;
+            ui_close(u, SCR_LESSONS);
             return OUT_REDRAW;
         case KEY_F(10):
             return OUT_QUIT;
@@ -134,7 +134,7 @@ outcome ui_lesson_key(ui *u, int ch)
         }
     }
     if (ch == 'L') {
-        if (u->following) {
+        if (ui_shown(u, SCR_FOLLOW)) {
             ui_set_msg(u, true, "L: following the teacher's session, whose configurations a "
                        "lesson would change (gputui --lesson NAME runs one on its own)");
             return OUT_REDRAW;
@@ -144,22 +144,22 @@ outcome ui_lesson_key(ui *u, int ch)
                                                                : "no lessons loaded");
             return OUT_REDRAW;
         }
-        u->lesson_list = true;
+        ui_open(u, SCR_LESSONS);
         return OUT_REDRAW;
     }
-    if (!u->lesson)
+    if (!u->les.lesson)
         return OUT_NONE;
     switch (ch) {
     case ' ': case KEY_ENTER: case '\n': case '\r':
-        if (u->step + 1 < u->lesson->nsteps)
-            return go_step(u, u->step + 1);
-        ui_set_msg(u, false, "lesson %s: that was the last step; Esc leaves", u->lesson->name);
+        if (u->les.step + 1 < u->les.lesson->nsteps)
+            return go_step(u, u->les.step + 1);
+        ui_set_msg(u, false, "lesson %s: that was the last step; Esc leaves", u->les.lesson->name);
         return OUT_REDRAW;
     case KEY_BACKSPACE: case 127: case 8:
-        return go_step(u, u->step > 0 ? u->step - 1 : 0);
+        return go_step(u, u->les.step > 0 ? u->les.step - 1 : 0);
     case 27:
-        ui_set_msg(u, false, "left lesson %s; the experiment stays as it is", u->lesson->name);
-        u->lesson = NULL;
+        ui_set_msg(u, false, "left lesson %s; the experiment stays as it is", u->les.lesson->name);
+        u->les.lesson = NULL;
         return OUT_REDRAW;
     default:
         return OUT_NONE;
@@ -168,29 +168,29 @@ outcome ui_lesson_key(ui *u, int ch)
 
 int ui_lesson_width(const ui *u)
 {
-    if (!u->lesson)
+    if (!u->les.lesson)
         return 0;
     return COLS >= 160 ? COLS / 2 : COLS >= 120 ? 60 : 46;
 }
 
 void ui_draw_lesson(ui *u, int y, int x, int w, int h)
 {
-    const gt_lesson_step *st = &u->lesson->step[u->step];
+    const gt_lesson_step *st = &u->les.lesson->step[u->les.step];
     const gt_lesson_claim *claim = gt_lesson_claim_for(st, &u->props);   /* this kind of device's */
     int row = y, end = y + h, role;
 
     ui_putf(row++, x, w, ui_role(u, C_TITLE) | A_REVERSE, " Lesson %s, step %d/%d",
-            u->lesson->name, u->step + 1, u->lesson->nsteps);
+            u->les.lesson->name, u->les.step + 1, u->les.lesson->nsteps);
     ui_putf(row++, x, w, A_BOLD, " %s", st->title);
     for (int i = 0; i < claim->nsay && row < end - 2; i++)
         row += ui_wrap(row, x + 1, w - 2, end - 2 - row, A_NORMAL, claim->say[i]);
-    role = u->verdict.kind == GT_VERDICT_YES ? C_OK
-         : u->verdict.kind == GT_VERDICT_NO || u->verdict.kind == GT_VERDICT_CLOSE ? C_WARN
-         : u->verdict.kind == GT_VERDICT_CANNOT ? C_ERR : C_GHOST;
+    role = u->les.verdict.kind == GT_VERDICT_YES ? C_OK
+         : u->les.verdict.kind == GT_VERDICT_NO || u->les.verdict.kind == GT_VERDICT_CLOSE ? C_WARN
+         : u->les.verdict.kind == GT_VERDICT_CANNOT ? C_ERR : C_GHOST;
     if (row < end) {
         ui_putf(row++, x, w, ui_role(u, role) | A_BOLD, " VERDICT: %s",
-                gt_verdict_name(u->verdict.kind));
-        row += ui_wrap(row, x + 1, w - 2, end - row, ui_role(u, role), u->verdict.text);
+                gt_verdict_name(u->les.verdict.kind));
+        row += ui_wrap(row, x + 1, w - 2, end - row, ui_role(u, role), u->les.verdict.text);
     }
     if (row < end)
         ui_put(end - 1, x, w, ui_role(u, C_GHOST),
@@ -214,7 +214,7 @@ void ui_draw_lesson_list(ui *u)
      * in view, and the title says which are shown. */
     int rows = h - 3, top = 0;
     if (about <= 0 && n > rows) {
-        top = u->lesson_sel - rows + 1 > 0 ? u->lesson_sel - rows + 1 : 0;
+        top = u->les.sel - rows + 1 > 0 ? u->les.sel - rows + 1 : 0;
         about = 0;
     }
     y0 = (LINES - h) / 2;
@@ -229,8 +229,8 @@ void ui_draw_lesson_list(ui *u)
     row = y0 + 2;
     for (int i = top; i < n && row < y0 + h - 1; i++) {
         const gt_lesson *l = &u->src->lessons[i];
-        attr_t a = A_REVERSE | (i == u->lesson_sel ? A_BOLD : 0);
-        ui_putf(row++, x0, w, a, " %s%d %-15s %s (%d steps)", i == u->lesson_sel ? ">" : " ",
+        attr_t a = A_REVERSE | (i == u->les.sel ? A_BOLD : 0);
+        ui_putf(row++, x0, w, a, " %s%d %-15s %s (%d steps)", i == u->les.sel ? ">" : " ",
                 i + 1, l->name, l->title, l->nsteps);
         if (about > 0 && row < y0 + h - 1)
             row += ui_wrap(row, x0 + 5, w - 6, about < y0 + h - 1 - row ? about

@@ -10,22 +10,22 @@
 void ui_draw_params(ui *u, int y, int x, int w, int h)
 {
     const gt_experiment *e = u->exp;
-    attr_t t = ui_role(u, C_TITLE) | (u->pane == PANE_EXP ? A_REVERSE : 0);
+    attr_t t = ui_role(u, C_TITLE) | (u->view.pane == PANE_EXP ? A_REVERSE : 0);
     int row = y + 1, end = y + h, nsum;
     char v[64], tbuf[32];
     gt_summary_line sum[GT_SUMMARY_LINES];
 
     w--;        /* a column to spare: text that reaches the edge was cut, and says so */
     ui_putf(y, x, w, t, " Experiment: %s", e->title);
-    u->par_y = row;
-    u->par_x = x;
-    u->par_w = w;
-    u->par_n = e->nparams < end - row ? e->nparams : end - row;
+    u->mouse.par_y = row;
+    u->mouse.par_x = x;
+    u->mouse.par_w = w;
+    u->mouse.par_n = e->nparams < end - row ? e->nparams : end - row;
     for (int i = 0; i < e->nparams && row < end; i++, row++) {
         const gt_param *p = &e->params[i];
         const char *why;
         bool ok = gt_param_applies(p, u->vals, &why);
-        bool sel = i == u->sel && u->pane == PANE_EXP;
+        bool sel = i == u->view.sel && u->view.pane == PANE_EXP;
         attr_t a = (ok ? A_NORMAL : ui_role(u, C_GHOST)) | (sel ? A_REVERSE : 0);
 
         gt_param_format(p, u->vals[i], v, sizeof v);
@@ -41,23 +41,23 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
             ui_putf(row, x + 42, w - 42, ui_role(u, C_GHOST), "(%s)", why);
     }
     /* The summary's lines, once a frame: the help above leaves them room. */
-    nsum = e->summary && !(u->why && u->why <= u->cur.nseries)
+    nsum = e->summary && !(u->view.why && u->view.why <= u->cur.nseries)
          ? e->summary(&u->cur, &u->props, sum, GT_SUMMARY_LINES) : 0;
-    if (row < end && e->params[u->sel].help) {
+    if (row < end && e->params[u->view.sel].help) {
         /* Up to three lines, as long as the figures below keep theirs. */
         char help[600];
         int below = u->st.info.ntimes + nsum + (u->st.info.note[0] != 0) +
                     (u->st.info.timing[0] != 0) + (u->st.warmup_total != 0);
         int lines = end - row - below;
-        snprintf(help, sizeof help, "%s: %s", e->params[u->sel].name, e->params[u->sel].help);
+        snprintf(help, sizeof help, "%s: %s", e->params[u->view.sel].name, e->params[u->view.sel].help);
         lines = lines > 3 ? 3 : lines < 1 ? 1 : lines;
         row += ui_wrap(row, x + 1, w - 2, lines, ui_role(u, C_GHOST), help);
     }
-    if (u->why && u->why <= u->cur.nseries) {
+    if (u->view.why && u->view.why <= u->cur.nseries) {
         /* 'y': the selected series' headline decomposed, in place of the
          * set-up figures, the summary and the text below */
         gt_summary_line lines[12];
-        int n = gt_why(&u->cur, u->why - 1, &u->props, lines, 12);
+        int n = gt_why(&u->cur, u->view.why - 1, &u->props, lines, 12);
         for (int i = 0; i < n && row < end; i++)
             row += ui_wrap(row, x + 1, w - 2, end - row, i ? A_NORMAL : ui_role(u, C_TITLE),
                            lines[i]);

@@ -21,7 +21,7 @@ bool ui_reading(const ui *u)
 
 bool ui_unread(ui *u, const gt_experiment *e, const int64_t *vals)
 {
-    if (!gt_recording_unread(u->rec, e, vals))
+    if (!gt_recording_unread(u->rp.rec, e, vals))
         return false;
     ui_set_msg(u, false, "reading the recording: %.0f%%; the key waits for it",
                100 * gt_rec_reader_progress(u->src->reader));
@@ -47,10 +47,10 @@ static bool step(ui *u, gt_rec_reader *rd, const gt_recording *r, const char *wh
 
 bool ui_read_tick(ui *u)
 {
-    bool a = step(u, u->src->reader, u->rec, u->cmp ? "A: " : "");
-    bool b = step(u, u->src->cmp_reader, u->cmp, "B: ");
+    bool a = step(u, u->src->reader, u->rp.rec, u->cmp.rec ? "A: " : "");
+    bool b = step(u, u->src->cmp_reader, u->cmp.rec, "B: ");
 
-    if (b && !u->cmp_have)
+    if (b && !u->cmp.have)
         ui_cmp_take(u);     /* B's configuration may be in now */
     return a || b;
 }

@@ -29,7 +29,7 @@ outcome ui_export(ui *u)
         runs[n++] = u->prev;
     if (has_cur)
         runs[n++] = u->cur;
-    rc = gt_export(NULL, stamp, &u->props, runs, n, u->rec, msg, sizeof msg);
+    rc = gt_export(NULL, stamp, &u->props, runs, n, u->rp.rec, msg, sizeof msg);
     if (has_prev)
         u->prev = runs[0];
     if (has_cur)

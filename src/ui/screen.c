@@ -9,7 +9,7 @@
 
 attr_t ui_role(const ui *u, int c)
 {
-    if (u->color)
+    if (u->opt.color)
         return COLOR_PAIR(c) | (c == C_ERR || c == C_TITLE ? A_BOLD : 0);
     switch (c) {
     case C_HEAD: return A_REVERSE;

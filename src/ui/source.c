@@ -13,19 +13,19 @@ void ui_make_banner(ui *u)
     const gt_ui_source *src = u->src;
     size_t off = 0;
 
-    u->banner[0] = '\0';
+    u->rp.banner[0] = '\0';
     if (src->follow)            /* the line leads with the follower's status */
-        off += (size_t)snprintf(u->banner, sizeof u->banner, "%s", src->why);
-    else if (src->why && u->rec)
-        off += (size_t)snprintf(u->banner, sizeof u->banner, "%s %s, recorded %s", src->why,
-                                u->rec->props.name, u->rec->created);
-    else if (u->cmp)
-        off += (size_t)snprintf(u->banner, sizeof u->banner, "COMPARE A: %s (this GPU, live)",
+        off += (size_t)snprintf(u->rp.banner, sizeof u->rp.banner, "%s", src->why);
+    else if (src->why && u->rp.rec)
+        off += (size_t)snprintf(u->rp.banner, sizeof u->rp.banner, "%s %s, recorded %s", src->why,
+                                u->rp.rec->props.name, u->rp.rec->created);
+    else if (u->cmp.rec)
+        off += (size_t)snprintf(u->rp.banner, sizeof u->rp.banner, "COMPARE A: %s (this GPU, live)",
                                 u->props.name);
-    if (u->cmp && off < sizeof u->banner) {
-        const char *base = strrchr(u->cmp->path, '/');
-        snprintf(u->banner + off, sizeof u->banner - off, " | B (ghost, %s): %s, recorded %s",
-                 base ? base + 1 : u->cmp->path, u->cmp->props.name, u->cmp->created);
+    if (u->cmp.rec && off < sizeof u->rp.banner) {
+        const char *base = strrchr(u->cmp.rec->path, '/');
+        snprintf(u->rp.banner + off, sizeof u->rp.banner - off, " | B (ghost, %s): %s, recorded %s",
+                 base ? base + 1 : u->cmp.rec->path, u->cmp.rec->props.name, u->cmp.rec->created);
     }
 }
 
@@ -34,7 +34,7 @@ void ui_make_banner(ui *u)
  * all. Returns false when it had to leave the configuration asked for. */
 bool ui_place_on_recording(ui *u)
 {
-    const gt_recording *rec = u->rec;
+    const gt_recording *rec = u->rp.rec;
     bool found = gt_recording_find(rec, u->exp, u->vals) >= 0;
     int idx = gt_recording_place(rec, u->exp, u->vals);
 
@@ -44,7 +44,7 @@ bool ui_place_on_recording(ui *u)
     for (int i = 0; i < gt_nexperiments; i++)
         if (gt_experiments[i] == u->exp)
             u->exp_idx = i;
-    u->cfg_idx = idx;
+    u->rp.cfg_idx = idx;
     memcpy(u->vals, rec->cfg[idx].vals, sizeof u->vals);
     return found;
 }
@@ -53,10 +53,10 @@ bool ui_elsewhere(const ui *u)
 {
     const gt_ui_source *src = u->src;
 
-    return u->rec && src->bundle && src->bundle->n > 1 && !src->live && !u->cmp &&
-           !u->recorder && !src->follow && !(u->nowhere & (1ull << u->exp_idx)) &&
-           !gt_recording_unread(u->rec, u->exp, u->vals) &&
-           gt_recording_find(u->rec, u->exp, u->vals) < 0;
+    return u->rp.rec && src->bundle && src->bundle->n > 1 && !src->live && !u->cmp.rec &&
+           !u->recd.w && !src->follow && !(u->rp.nowhere & (1ull << u->exp_idx)) &&
+           !gt_recording_unread(u->rp.rec, u->exp, u->vals) &&
+           gt_recording_find(u->rp.rec, u->exp, u->vals) < 0;
 }
 
 /* The next bundled recording after the one replayed that holds the
@@ -71,7 +71,7 @@ static int seek_recording(ui *u, gt_recording *rec, gt_rec_reader **rd, gt_err *
         for (int k = 1; k < b->n; k++) {
             int i = (u->src->bundle_idx + k) % b->n;
             bool holds;
-            if (u->lacks[i] & (1ull << u->exp_idx))
+            if (u->rp.lacks[i] & (1ull << u->exp_idx))
                 continue;
             ui_set_msg(u, false, "%s is not in the recorded %s: reading the recorded %s ...",
                        u->exp->name, b->model[u->src->bundle_idx], b->model[i]);
@@ -85,7 +85,7 @@ static int seek_recording(ui *u, gt_recording *rec, gt_rec_reader **rd, gt_err *
                 return i;
             if (gt_recording_place(rec, u->exp, u->vals) < 0 && gt_rec_reader_step(*rd, 0) == 1 &&
                 gt_recording_place(rec, u->exp, u->vals) < 0)
-                u->lacks[i] |= 1ull << u->exp_idx;
+                u->rp.lacks[i] |= 1ull << u->exp_idx;
             gt_rec_reader_close(*rd);
             gt_recording_free(rec);
             *rd = NULL;
@@ -108,11 +108,11 @@ bool ui_switch_device(ui *u, bool seek, double now)
     int n = 0, next;
 
     gt_err_clear(&err);
-    if (u->cmp) {
+    if (u->cmp.rec) {
         ui_set_msg(u, true, "d: compare mode keeps A and B (gputui --compare A B names them)");
         return true;
     }
-    if (u->recorder) {
+    if (u->recd.w) {
         ui_set_msg(u, true, "d: not while recording (--record holds one device)");
         return true;
     }
@@ -126,7 +126,7 @@ bool ui_switch_device(ui *u, bool seek, double now)
         snprintf(was, sizeof was, "%s", src->bundle->model[src->bundle_idx]);
         if ((next = seek_recording(u, &next_rec, &next_rd, &err)) < 0) {
             /* In none: said, and the recording shows what it holds. */
-            u->nowhere |= 1ull << u->exp_idx;
+            u->rp.nowhere |= 1ull << u->exp_idx;
             if (err.msg[0])
                 ui_set_msg(u, true, "%s", err.msg);
             else
@@ -164,23 +164,23 @@ bool ui_switch_device(ui *u, bool seek, double now)
     }
     if (gt_engine_start(&src->eng, src->live ? src->live : gt_replay_backend(src->rec),
                         src->live ? next : 0, &err)) {
-        snprintf(u->fatal, sizeof u->fatal, "d: %s", err.msg);
+        snprintf(u->msg.fatal, sizeof u->msg.fatal, "d: %s", err.msg);
         return false;
     }
     if (src->live)
         gt_engine_set_share(src->eng, !src->share_off, NULL, 0);
     u->eng = src->eng;
-    u->tl_seq = 0;
+    u->sync.tl_seq = 0;
     gt_engine_props(u->eng, &u->props);
     /* Runs of another device are no "before" here. */
     ui_inspect_free(u);      /* the card was another GPU's */
-    u->card_rec = NULL;
-    u->card_note[0] = '\0';
+    u->ins.card_rec = NULL;
+    u->ins.note[0] = '\0';
     gt_run_free(&u->cur);
     gt_run_free(&u->prev);
     for (int i = 0; i < MAX_EXPS; i++)
         gt_run_free(&u->kept[i]);
-    if (u->rec) {
+    if (u->rp.rec) {
         ui_place_on_recording(u);
         ui_make_banner(u);
     } else if (gt_experiment_check(u->exp, u->vals, &u->props, msg, sizeof msg)) {

@@ -14,15 +14,15 @@ void ui_set_msg(ui *u, bool err, const char *fmt, ...)
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(u->msg, sizeof u->msg, fmt, ap);
+    vsnprintf(u->msg.text, sizeof u->msg.text, fmt, ap);
     va_end(ap);
-    u->msg_err = err;
+    u->msg.err = err;
 }
 
 bool ui_recorded_all(const ui *u)
 {
-    return u->rec && u->cfg_idx >= 0 && (size_t)u->cfg_idx < u->rec->ncfg &&
-           u->drained >= u->rec->cfg[u->cfg_idx].n;
+    return u->rp.rec && u->rp.cfg_idx >= 0 && (size_t)u->rp.cfg_idx < u->rp.rec->ncfg &&
+           u->sync.drained >= u->rp.rec->cfg[u->rp.cfg_idx].n;
 }
 
 void ui_show_config(ui *u, const gt_experiment *e, const int64_t *vals)
@@ -32,13 +32,13 @@ void ui_show_config(ui *u, const gt_experiment *e, const int64_t *vals)
         if (gt_experiments[i] == e)
             u->exp_idx = i;
     if (e != u->exp)
-        u->sel = 0;
+        u->view.sel = 0;
     u->exp = e;
     memcpy(u->vals, vals, sizeof u->vals);
-    if (u->rec) {
-        int idx = gt_recording_find(u->rec, e, vals);
+    if (u->rp.rec) {
+        int idx = gt_recording_find(u->rp.rec, e, vals);
         if (idx >= 0)
-            u->cfg_idx = idx;
+            u->rp.cfg_idx = idx;
     }
 }
 
@@ -46,12 +46,12 @@ void ui_show_config(ui *u, const gt_experiment *e, const int64_t *vals)
  * samples, once B has them (B may still be being read). */
 void ui_cmp_take(ui *u)
 {
-    int j = gt_recording_find(u->cmp, u->exp, u->vals);
+    int j = gt_recording_find(u->cmp.rec, u->exp, u->vals);
 
-    gt_run_free(&u->cmp_run);
-    u->cmp_have = j >= 0 && u->cmp->cfg[j].n > 0 &&
-                  !(u->cmp->loading && (size_t)j + 1 == u->cmp->ncfg);
-    if (u->cmp_have && gt_rec_config_run(&u->cmp->cfg[j], &u->cmp_run))
+    gt_run_free(&u->cmp.run);
+    u->cmp.have = j >= 0 && u->cmp.rec->cfg[j].n > 0 &&
+                  !(u->cmp.rec->loading && (size_t)j + 1 == u->cmp.rec->ncfg);
+    if (u->cmp.have && gt_rec_config_run(&u->cmp.rec->cfg[j], &u->cmp.run))
         ui_set_msg(u, true, "out of memory for B's timeline");
 }
 
@@ -62,10 +62,10 @@ void ui_apply(ui *u, bool restart, double tkey)
 {
     uint32_t gen;
 
-    u->apply_waiting = gt_recording_unread(u->rec, u->exp, u->vals);
-    if (u->apply_waiting) {
-        u->apply_restart = restart;
-        u->apply_t = tkey;
+    u->sync.waiting = gt_recording_unread(u->rp.rec, u->exp, u->vals);
+    if (u->sync.waiting) {
+        u->sync.restart = restart;
+        u->sync.t = tkey;
         return;
     }
     if (gt_run_count(&u->cur) || !u->prev.exp || restart)
@@ -74,11 +74,11 @@ void ui_apply(ui *u, bool restart, double tkey)
         gt_run_free(&u->cur);
     gen = gt_engine_configure(u->eng, u->exp, u->vals);
     gt_run_init(&u->cur, u->exp, u->vals, gen);
-    if (u->strip)
-        gt_strip_reset(u->strip, gen);
-    u->drained = 0;
-    if (u->cmp)
+    if (u->strip.s)
+        gt_strip_reset(u->strip.s, gen);
+    u->sync.drained = 0;
+    if (u->cmp.rec)
         ui_cmp_take(u);
-    u->trace_t0 = tkey;
-    u->trace_gen = gen;
+    u->keylog.t0 = tkey;
+    u->keylog.gen = gen;
 }

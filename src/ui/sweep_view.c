@@ -8,9 +8,9 @@
 
 void ui_sweep_stop(ui *u, bool hide)
 {
-    u->sweeping = false;
+    u->sw.running = false;
     if (hide)
-        u->sweep_shown = false;
+        ui_close(u, SCR_SWEEP);
 }
 
 void ui_sweep_start(ui *u, double now)
@@ -18,44 +18,45 @@ void ui_sweep_start(ui *u, double now)
     char err[300];
     const char *why;
 
-    if (u->pane != PANE_EXP) {
+    if (u->view.pane != PANE_EXP) {
         ui_set_msg(u, true, "select a parameter in the experiment pane (Tab), then w sweeps it");
         return;
     }
-    if (!gt_param_applies(&u->exp->params[u->sel], u->vals, &why)) {
-        ui_set_msg(u, true, "%s applies %s: nothing to sweep", u->exp->params[u->sel].name, why);
+    if (!gt_param_applies(&u->exp->params[u->view.sel], u->vals, &why)) {
+        ui_set_msg(u, true, "%s applies %s: nothing to sweep", u->exp->params[u->view.sel].name, why);
         return;
     }
-    gt_sweep_begin(&u->sweep, u->exp, u->sel, u->vals, &u->props);
-    if (gt_sweep_values(&u->sweep, &u->props, err, sizeof err) < 0) {
+    gt_sweep_begin(&u->sw.sweep, u->exp, u->view.sel, u->vals, &u->props);
+    if (gt_sweep_values(&u->sw.sweep, &u->props, err, sizeof err) < 0) {
         ui_set_msg(u, true, "%s", err);
         return;
     }
-    if (u->rec && !u->rec->loading) {
+    if (u->rp.rec && !u->rp.rec->loading) {
         /* A replay sweeps the values the recording holds. */
         int k = 0, left = 0;
         int64_t v[GT_MAX_PARAMS];
         memcpy(v, u->vals, sizeof v);
-        for (int i = 0; i < u->sweep.n; i++) {
-            v[u->sel] = u->sweep.vals[i];
-            if (gt_recording_find(u->rec, u->exp, v) >= 0)
-                u->sweep.vals[k++] = u->sweep.vals[i];
+        for (int i = 0; i < u->sw.sweep.n; i++) {
+            v[u->view.sel] = u->sw.sweep.vals[i];
+            if (gt_recording_find(u->rp.rec, u->exp, v) >= 0)
+                u->sw.sweep.vals[k++] = u->sw.sweep.vals[i];
             else
                 left++;
         }
-        u->sweep.n = k;
+        u->sw.sweep.n = k;
         if (!k) {
             ui_set_msg(u, true, "%s: the recording holds none of its values at the others "
-                       "shown", u->exp->params[u->sel].name);
+                       "shown", u->exp->params[u->view.sel].name);
             return;
         }
         if (left)
             ui_set_msg(u, false, "sweep of %s: %d value%s not recorded left out",
-                       u->exp->params[u->sel].name, left, left == 1 ? "" : "s");
+                       u->exp->params[u->view.sel].name, left, left == 1 ? "" : "s");
     }
-    u->sweeping = u->sweep_shown = true;
-    u->sweep_i = 0;
-    u->vals[u->sel] = u->sweep.vals[0];
+    u->sw.running = true;
+    ui_open(u, SCR_SWEEP);
+    u->sw.i = 0;
+    u->vals[u->view.sel] = u->sw.sweep.vals[0];
     ui_apply(u, false, now);
 }
 
@@ -64,17 +65,17 @@ void ui_sweep_start(ui *u, double now)
  * value starts. Uses the status read for this wake-up; true when it moved. */
 bool ui_sweep_tick(ui *u, double now)
 {
-    gt_sweep *s = &u->sweep;
+    gt_sweep *s = &u->sw.sweep;
     bool over = u->st.state == GT_ST_ERROR || u->st.state == GT_ST_DONE || ui_recorded_all(u);
 
     if (u->st.gen != u->cur.gen || (!over && gt_run_count(&u->cur) < SWEEP_SAMPLES))
         return false;
     for (int k = 0; k < s->nseries && k < u->cur.nseries; k++) {
         gt_dist *d = gt_series_judged(&u->cur.s[k], false);
-        s->p50[u->sweep_i][k] = d->count ? gt_dist_percentile(d, 0.5) : NAN;
+        s->p50[u->sw.i][k] = d->count ? gt_dist_percentile(d, 0.5) : NAN;
         s->disturbed += u->cur.s[k].disturbed;
     }
-    if (++u->sweep_i >= s->n) {
+    if (++u->sw.i >= s->n) {
         char busy[96] = "";
         ui_sweep_stop(u, false);
         if (s->disturbed)
@@ -88,7 +89,7 @@ bool ui_sweep_tick(ui *u, double now)
                        s->n, busy);
         return true;
     }
-    u->vals[s->param] = s->vals[u->sweep_i];
+    u->vals[s->param] = s->vals[u->sw.i];
     ui_apply(u, false, now);
     return true;
 }
@@ -98,7 +99,7 @@ bool ui_sweep_tick(ui *u, double now)
 void ui_draw_sweep(ui *u, int y, int h)
 {
     static char rows[GT_SWEEP_MAX + 2][256];
-    const gt_sweep *s = &u->sweep;
+    const gt_sweep *s = &u->sw.sweep;
     int all = gt_sweep_render(s, rows, GT_SWEEP_MAX + 2, COLS);
     int n = all < h - 1 ? all : h - 1, thick = all > 1 ? (h - 2) / (all - 1) : 1, row = y + 1;
 
@@ -107,10 +108,10 @@ void ui_draw_sweep(ui *u, int y, int h)
         snprintf(rows[n - 1], sizeof rows[0], "  (%d more values: a taller terminal shows them)",
                  all - n + 1);
     }
-    if (u->sweeping)
+    if (u->sw.running)
         ui_putf(y, 0, COLS, ui_role(u, C_TITLE), " Sweep of %s: p50 at each value, %d samples a "
              "series; value %d of %d (w stops)", s->exp->params[s->param].name, SWEEP_SAMPLES,
-             u->sweep_i + 1, s->n);
+             u->sw.i + 1, s->n);
     else
         ui_putf(y, 0, COLS, ui_role(u, C_TITLE), " Sweep of %s: p50 at each value (w sweeps again, "
              "any change leaves the plot)", s->exp->params[s->param].name);

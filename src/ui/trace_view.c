@@ -15,24 +15,24 @@ void ui_trace_refresh(ui *u)
 {
     uint32_t g, seq;
 
-    if (!u->tracing && !u->recorder)
+    if (!ui_shown(u, SCR_TRACE) && !u->recd.w)
         return;
     seq = gt_engine_trace_seq(u->eng);
-    if (u->calls && seq == u->calls_seq && u->calls_gen == u->cur.gen)
+    if (u->calls.now && seq == u->calls.seq && u->calls.gen == u->cur.gen)
         return;
-    u->calls_seq = seq;
-    u->calls_gen = u->cur.gen;
-    if (!u->calls && !(u->calls = calloc(1, sizeof *u->calls)))
+    u->calls.seq = seq;
+    u->calls.gen = u->cur.gen;
+    if (!u->calls.now && !(u->calls.now = calloc(1, sizeof *u->calls.now)))
         return;
-    if (!u->calls_prev && !(u->calls_prev = calloc(1, sizeof *u->calls_prev)))
+    if (!u->calls.prev && !(u->calls.prev = calloc(1, sizeof *u->calls.prev)))
         return;
-    if (!gt_engine_trace(u->eng, u->cur.gen, u->calls))
-        gt_trace_clear(u->calls);
-    g = gt_engine_trace_prev(u->eng, u->calls_prev);
-    u->calls_prev_gen = g;
-    if (u->recorder && g && g == u->recorded_gen && u->calls_written != g) {
-        gt_recorder_trace(u->recorder, g, u->calls_prev);
-        u->calls_written = g;
+    if (!gt_engine_trace(u->eng, u->cur.gen, u->calls.now))
+        gt_trace_clear(u->calls.now);
+    g = gt_engine_trace_prev(u->eng, u->calls.prev);
+    u->recd.calls_prev_gen = g;
+    if (u->recd.w && g && g == u->recd.gen && u->recd.calls_written != g) {
+        gt_recorder_trace(u->recd.w, g, u->calls.prev);
+        u->recd.calls_written = g;
     }
 }
 
@@ -67,11 +67,11 @@ static int phase(ui *u, const gt_trace *t, int ph, const char *title, int row, i
  * how many lines were left to skip (all of them when nothing is drawn). */
 static int draw_lines(ui *u, int skip, int row, int x, int w, int end)
 {
-    const gt_trace *t = u->calls;
+    const gt_trace *t = u->calls.now;
 
     if (!t || !t->n) {
         if (skip-- <= 0 && row < end)
-            ui_putf(row++, x, w, ui_role(u, C_GHOST), " %s", u->rec ?
+            ui_putf(row++, x, w, ui_role(u, C_GHOST), " %s", u->rp.rec ?
                     "none recorded for this configuration (recordings before format 1.2 hold none)" :
                     "none yet: the set-up is still running");
     } else {
@@ -79,8 +79,8 @@ static int draw_lines(ui *u, int skip, int row, int x, int w, int end)
         row = phase(u, t, GT_TR_RUN, "one iteration (the first)", row, &skip, x, w, end);
         row = phase(u, t, GT_TR_TEARDOWN, "teardown", row, &skip, x, w, end);
     }
-    if (!u->rec && u->calls_prev && u->calls_prev_gen && u->calls_prev_gen != u->cur.gen)
-        row = phase(u, u->calls_prev, GT_TR_TEARDOWN,
+    if (!u->rp.rec && u->calls.prev && u->recd.calls_prev_gen && u->recd.calls_prev_gen != u->cur.gen)
+        row = phase(u, u->calls.prev, GT_TR_TEARDOWN,
                     "teardown of the configuration before (this one's comes when it ends)",
                     row, &skip, x, w, end);
     while (row < end)
@@ -93,10 +93,10 @@ void ui_draw_trace(ui *u, int y, int x, int w, int h)
     const int all = 1 << 20;
     int lines = all - draw_lines(u, all, y + h, x, w, y + h);    /* count only */
 
-    if (u->trace_scroll > lines - (h - 1))
-        u->trace_scroll = lines - (h - 1) > 0 ? lines - (h - 1) : 0;
+    if (u->calls.scroll > lines - (h - 1))
+        u->calls.scroll = lines - (h - 1) > 0 ? lines - (h - 1) : 0;
     ui_putf(y, x, w, ui_role(u, C_TITLE) | A_REVERSE, " CUDA calls of this configuration "
-            "(t: close, Up/Down: scroll; lines %d-%d of %d)", u->trace_scroll + 1,
-            u->trace_scroll + h - 1 < lines ? u->trace_scroll + h - 1 : lines, lines);
-    draw_lines(u, u->trace_scroll, y + 1, x, w, y + h);
+            "(t: close, Up/Down: scroll; lines %d-%d of %d)", u->calls.scroll + 1,
+            u->calls.scroll + h - 1 < lines ? u->calls.scroll + h - 1 : lines, lines);
+    draw_lines(u, u->calls.scroll, y + 1, x, w, y + h);
 }

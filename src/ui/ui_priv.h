@@ -4,6 +4,7 @@
  * One file per widget or concern, from the bottom up: a file calls only
  * files listed before it (tests/layers.py checks it):
  *   screen.c         drawing primitives: colour roles, put, wrap
+ *   screens.c        the stack of open screens
  *   state.c          the status message; a configuration to the engine
  *   reading.c        a recording read behind the screen; keys that wait
  *   crash.c          the terminal given back when the TUI crashes
@@ -65,6 +66,23 @@ typedef struct ui_hit {
     int y, x, w, h, series;
 } ui_hit;
 
+/* The screens: each is drawn over the panes while it is open, has its own
+ * state below and, but for the strip, its own keys. They stand on a stack
+ * (screens.c): a key goes to the screen on top first, then to those under
+ * it, then to the global keys (input.c). */
+typedef enum {
+    SCR_HELP,       /* '?': the keys */
+    SCR_EDIT,       /* 'e'/Enter on a parameter: a value typed in */
+    SCR_TRACE,      /* 't': the CUDA calls of the configuration */
+    SCR_LESSONS,    /* 'L': the lesson list */
+    SCR_INSPECT,    /* 'I': the inspection card */
+    SCR_SWEEP,      /* 'w': the sweep's plot (sw.running while it measures) */
+    SCR_STRIP,      /* 's': each series' median second by second */
+    SCR_FOLLOW,     /* --follow, until the recording ends: keys that change
+                     * the configuration are refused */
+    SCR_COUNT
+} ui_scr;
+
 typedef struct ui {
     gt_ui_source *src;          /* where samples come from; 'd' changes it */
     gt_engine *eng;
@@ -76,82 +94,125 @@ typedef struct ui {
     gt_run kept[MAX_EXPS];      /* each experiment's last run, for its return */
     gt_status st;
     gt_devprops props;
-    int pane, sel, dev_scroll, dev_lines;
-    bool help, paused, color, utf8;
-    int help_scroll;
-    bool editing;
-    char edit[64];
-    char msg[400];
-    bool msg_err;
-    char fatal[600];            /* why the loop had to stop, "" if it did not */
-    FILE *trace;
-    double trace_t0;
-    uint32_t trace_gen;
-    const gt_recording *rec;    /* replaying, or NULL */
-    char banner[1024];          /* replaying or comparing: what, from where */
-    const gt_recording *cmp;    /* compare mode: B, or NULL */
-    gt_run cmp_run;             /* B's samples of the current configuration */
-    bool cmp_have;              /* B holds the current configuration */
-    bool apply_waiting;         /* ui_apply waits for its configuration to be read */
-    bool apply_restart;
-    double apply_t;             /* when the key behind what waits was read (--trace) */
-    struct {                    /* keys that wait for the recording (OUT_WAIT), in order */
-        int ch;
-        MEVENT mev;             /* a KEY_MOUSE's event */
-    } keys_waiting[32];
-    int nkeys_waiting;
-    MEVENT mev;                 /* the event of the KEY_MOUSE being handled */
-    char name_a[32], name_b[32];/* "H200", "H100": the labels of A and B */
-    int cfg_idx;                /* replay: the recorded configuration shown */
-    bool following;             /* --follow, until the recording ends: keys that
-                                 * change the configuration are refused */
-    int follow_idx;             /* --follow: the newest configuration shown */
-    char follow_line[200];      /* --follow: "following: last sample 2 s ago" */
-    uint64_t drained;           /* samples of the current configuration taken */
-    gt_recorder *recorder;      /* --record, or NULL */
-    int64_t record_samples;     /* --record-samples, shown while recording */
-    uint32_t recorded_gen, error_gen, recorded_tl_gen;
-    bool rec_warned;            /* the status line said the recording failed */
-    uint32_t info_gen;          /* cur.info holds this generation's set-up note */
-    uint32_t tl_seq;            /* of the engine's latest timeline taken */
-    gt_sweep sweep;             /* 'w': the parameter being swept, and its plot */
-    bool sweeping, sweep_shown;
-    int sweep_i;                /* the value being measured */
-    int why;                    /* 'y': 0 the explanation, k: series k-1's decomposition */
-    bool tracing;               /* 't': the call trace over the top panes */
-    int trace_scroll;
-    gt_trace *calls, *calls_prev;   /* this configuration's CUDA calls; the one torn down before */
-    uint32_t calls_prev_gen, calls_written;     /* --record: the last calls written */
-    uint32_t calls_seq, calls_gen;  /* what they were copied at; calls_seq 0: copy again */
-    bool lesson_list;           /* 'L': the list is open */
-    int lesson_sel;
-    const gt_lesson *lesson;    /* in a lesson, else NULL */
-    int step, step_cfg;         /* its step, and which of the step's configurations runs */
-    gt_verdict verdict;         /* kept once given: it does not flip while samples come */
-    double verdict_at;          /* when a "too close so far" was last computed */
-    int head_help_x, head_exp_x;    /* where "?:help" and the experiment's name are (mouse) */
-    bool mouse;                 /* clicks and the wheel are read */
-    int par_y, par_x, par_w, par_n; /* the parameter rows (mouse): first row, columns, count */
-    ui_hit hit[2 * GT_MAX_SERIES];  /* histogram blocks and table rows (mouse) */
-    int nhit;
-    bool compact;               /* too many series for blocks: a table and one series */
-    int series_sel, series_scroll;
-    gt_strip *strip;            /* 's': each series' median second by second */
-    bool strip_on;
-    bool inspect_shown;         /* 'I': the inspection card over the panes */
-    gt_inspection *insp;        /* live: the inspection being measured, NULL */
-    gt_inspect_card *card;      /* the card shown (malloc'd), NULL if none yet */
-    const gt_recording *card_rec;   /* replay: the recording it was built from */
-    char card_note[300];        /* why there is no card */
-    int card_sel, card_scroll;
-    const gt_experiment *insp_exp;  /* what was on screen before the inspection */
-    int64_t insp_vals[GT_MAX_PARAMS];
-    /* Replaying the bundled recordings: the experiments each is known to
-     * lack (bit: the experiment's index), and those none holds. */
-    uint64_t lacks[GT_BUNDLE_MAX], nowhere;
-    const char *ecc_of;         /* the inspection ecc_recorded was read from */
-    int ecc_recorded;           /* ECC as it read it (device_panel.c) */
+    struct {                    /* the screens open, bottom up (screens.c) */
+        ui_scr at[SCR_COUNT];
+        int n;
+    } scr;
+    struct {                    /* the panes */
+        int pane, sel, dev_scroll, dev_lines;
+        bool compact;           /* too many series for blocks: a table and one series */
+        int series_sel, series_scroll;
+        int why;                /* 'y': 0 the explanation, k: series k-1's decomposition */
+    } view;
+    struct {
+        bool paused, color, utf8;
+        bool mouse;             /* clicks and the wheel are read */
+    } opt;
+    struct {
+        char text[400];         /* the status line's message */
+        bool err;
+        char fatal[600];        /* why the loop had to stop, "" if it did not */
+    } msg;
+    struct {                    /* --trace: key-press to first-sample latency */
+        FILE *file;
+        double t0;
+        uint32_t gen;
+    } keylog;
+    struct {                    /* replaying */
+        const gt_recording *rec;    /* or NULL */
+        char banner[1024];      /* replaying or comparing: what, from where */
+        int cfg_idx;            /* the recorded configuration shown */
+        /* The bundled recordings: the experiments each is known to lack
+         * (bit: the experiment's index), and those none holds. */
+        uint64_t lacks[GT_BUNDLE_MAX], nowhere;
+    } rp;
+    struct {                    /* compare mode */
+        const gt_recording *rec;    /* B, or NULL */
+        gt_run run;             /* B's samples of the current configuration */
+        bool have;              /* B holds the current configuration */
+        char name_a[32], name_b[32];    /* "H200", "H100": the labels of A and B */
+    } cmp;
+    struct {                    /* what was taken from the engine, and what waits */
+        uint64_t drained;       /* samples of the current configuration taken */
+        uint32_t info_gen;      /* cur.info holds this generation's set-up note */
+        uint32_t tl_seq;        /* of the engine's latest timeline taken */
+        bool waiting;           /* ui_apply waits for its configuration to be read */
+        bool restart;
+        double t;               /* when the key behind what waits was read (--trace) */
+        struct {                /* keys that wait for the recording (OUT_WAIT), in order */
+            int ch;
+            MEVENT mev;         /* a KEY_MOUSE's event */
+        } keys[32];
+        int nkeys;
+    } sync;
+    struct {                    /* --follow */
+        int idx;                /* the newest configuration shown */
+        char line[200];         /* "following: last sample 2 s ago" */
+    } follow;
+    struct {                    /* --record */
+        gt_recorder *w;         /* or NULL */
+        int64_t samples;        /* --record-samples, shown while recording */
+        uint32_t gen, error_gen, tl_gen;
+        bool warned;            /* the status line said the recording failed */
+        uint32_t calls_prev_gen, calls_written;     /* the last calls written */
+    } recd;
+    struct {
+        int scroll;
+    } help;
+    struct {
+        char text[64];
+    } editor;
+    struct {                    /* 't' */
+        int scroll;
+        gt_trace *now, *prev;   /* this configuration's CUDA calls; the one torn down before */
+        uint32_t seq, gen;      /* what they were copied at; seq 0: copy again */
+    } calls;
+    struct {                    /* 'L' */
+        int sel;
+        const gt_lesson *lesson;    /* in a lesson, else NULL */
+        int step, step_cfg;     /* its step, and which of the step's configurations runs */
+        gt_verdict verdict;     /* kept once given: it does not flip while samples come */
+        double verdict_at;      /* when a "too close so far" was last computed */
+    } les;
+    struct {                    /* 'I' */
+        gt_inspection *run;     /* live: the inspection being measured, NULL */
+        gt_inspect_card *card;  /* the card shown (malloc'd), NULL if none yet */
+        const gt_recording *card_rec;   /* replay: the recording it was built from */
+        char note[300];         /* why there is no card */
+        int sel, scroll;
+        const gt_experiment *exp;   /* what was on screen before the inspection */
+        int64_t vals[GT_MAX_PARAMS];
+        const char *ecc_of;     /* the inspection ecc_recorded was read from */
+        int ecc_recorded;       /* ECC as it read it (device_panel.c) */
+    } ins;
+    struct {                    /* 'w' */
+        gt_sweep sweep;         /* the parameter being swept, and its plot */
+        bool running;           /* measuring (the plot stays after) */
+        int i;                  /* the value being measured */
+    } sw;
+    struct {
+        gt_strip *s;            /* 's': each series' median second by second */
+    } strip;
+    struct {                    /* where a click lands */
+        MEVENT ev;              /* the event of the KEY_MOUSE being handled */
+        int help_x, exp_x;      /* where "?:help" and the experiment's name are */
+        int par_y, par_x, par_w, par_n; /* the parameter rows: first row, columns, count */
+        ui_hit hit[2 * GT_MAX_SERIES];  /* histogram blocks and table rows */
+        int nhit;
+    } mouse;
 } ui;
+
+/* screens.c: the stack of open screens. ui_open puts s on top (from
+ * wherever it stood), ui_close takes it off, ui_toggle does one or the
+ * other, ui_set opens or closes; ui_shown says whether s is open, ui_top which is on top
+ * (SCR_COUNT: none). */
+void ui_open(ui *u, ui_scr s);
+void ui_close(ui *u, ui_scr s);
+bool ui_toggle(ui *u, ui_scr s);
+/* Opens s where it is not open yet (where it stands otherwise), or closes it. */
+void ui_set(ui *u, ui_scr s, bool on);
+bool ui_shown(const ui *u, ui_scr s);
+ui_scr ui_top(const ui *u);
 
 /* screen.c: drawing primitives. Text longer than its columns is cut with
  * a mark ("…", or ">" without UTF-8: ui_screen_init says which). */
