@@ -262,9 +262,61 @@ static void ui_draw_help(ui *u)
     }
 }
 
+/* Where each screen draws: over the panes, over the histograms, or over
+ * everything (the help and the lesson list, each a box of its own). The
+ * editor draws in the status line, the strip inside the histograms and
+ * following in the banner, each where the panes draw them. */
+enum { AREA_NONE, AREA_PANES, AREA_FIGURES, AREA_OVER };
+
+static void draw_trace(ui *u, int y, int h)
+{
+    ui_draw_trace(u, y, 0, COLS, h);
+}
+
+static void draw_lesson_list(ui *u, int y, int h)
+{
+    (void)y, (void)h;
+    ui_draw_lesson_list(u);
+}
+
+static void draw_help(ui *u, int y, int h)
+{
+    (void)y, (void)h;
+    ui_draw_help(u);
+}
+
+static const struct {
+    int area;
+    void (*draw)(ui *u, int y, int h);
+} areas[SCR_COUNT] = {
+    [SCR_HELP] = {.area = AREA_OVER, .draw = draw_help},
+    [SCR_TRACE] = {.area = AREA_PANES, .draw = draw_trace},
+    [SCR_LESSONS] = {.area = AREA_OVER, .draw = draw_lesson_list},
+    [SCR_INSPECT] = {.area = AREA_PANES, .draw = ui_draw_inspect},
+    [SCR_SWEEP] = {.area = AREA_FIGURES, .draw = ui_draw_sweep},
+};
+
+/* The open screen highest on the stack that draws in area; SCR_COUNT: none. */
+static ui_scr topmost(const ui *u, int area)
+{
+    for (int i = u->scr.n - 1; i >= 0; i--)
+        if (areas[u->scr.at[i]].area == area)
+            return u->scr.at[i];
+    return SCR_COUNT;
+}
+
+/* The boxes over everything, bottom up. */
+static void draw_over(ui *u)
+{
+    for (int i = 0; i < u->scr.n; i++)
+        if (areas[u->scr.at[i]].area == AREA_OVER)
+            areas[u->scr.at[i]].draw(u, 0, LINES);
+}
+
 void ui_draw(ui *u)
 {
     int top, avail, dw, hy, hh;
+    ui_scr s;
 
     erase();
     if (COLS < MIN_COLS || LINES < MIN_LINES) {
@@ -293,18 +345,16 @@ void ui_draw(ui *u)
     }
     dw = u->les.lesson ? ui_lesson_width(u) : COLS >= 120 ? 42 : 34;
     ui_draw_header(u);
-    if (ui_inspect_full(u)) {
+    if (ui_inspect_full(u)) {   /* the card's steps being measured: all of it */
         ui_draw_inspect(u, y0, avail);
         ui_draw_status(u);
-        if (ui_shown(u, SCR_HELP))
-            ui_draw_help(u);
+        draw_over(u);
         refresh();
         return;
     }
-    if (ui_shown(u, SCR_INSPECT)) {
-        ui_draw_inspect(u, y0, top);
-    } else if (ui_shown(u, SCR_TRACE)) {
-        ui_draw_trace(u, y0, 0, COLS, top);
+    s = topmost(u, AREA_PANES);
+    if (s != SCR_COUNT) {
+        areas[s].draw(u, y0, top);
     } else {
         if (u->les.lesson)
             ui_draw_lesson(u, y0, 0, dw, top);
@@ -318,14 +368,12 @@ void ui_draw(ui *u)
 
     hy = y0 + top;
     hh = avail - top;
-    if (ui_shown(u, SCR_SWEEP))
-        ui_draw_sweep(u, hy, hh);
+    s = topmost(u, AREA_FIGURES);
+    if (s != SCR_COUNT)
+        areas[s].draw(u, hy, hh);
     else
         ui_draw_histograms(u, hy, hh);
     ui_draw_status(u);
-    if (ui_shown(u, SCR_LESSONS))
-        ui_draw_lesson_list(u);
-    if (ui_shown(u, SCR_HELP))
-        ui_draw_help(u);
+    draw_over(u);
     refresh();
 }
