@@ -62,7 +62,8 @@ done < <("$PY" tests/tools/htmlcheck.py "$TMPD/fleet.html" "$TMPD/fleet.json" "$
 check "the fleet page marks node-c an outlier" grep -q 'class="outlier"><th><span>node-c' "$TMPD/fleet.html"
 
 # The bundled H200 against the bundled H100: every shared configuration,
-# each experiment's default drawn over the other's ghost, under 2 MB.
+# each experiment's default drawn over the other's ghost, under 3 MB (1,900
+# configurations of 19 experiments in both).
 "$BIN" --batch --compare h200 h100 --format html >"$TMPD/compare.html" 2>/dev/null
 "$BIN" --batch --compare h200 h100 --format json >"$TMPD/compare.json" 2>/dev/null
 mkdir -p "$OUT/compare"
@@ -71,8 +72,8 @@ while read -r line; do
     case $line in ok*) ok "compare: ${line#ok   }" ;; *) bad "compare: ${line#FAIL }" ;; esac
 done < <("$PY" tests/tools/htmlcheck.py "$TMPD/compare.html" "$TMPD/compare.json" "$OUT/compare" 2>&1)
 n=$(wc -c <"$TMPD/compare.html")
-check "the compare page: B's ghost drawn, $n bytes, under 2 MB" bash -c \
-    "grep -q 'class=\"ghost\"' '$TMPD/compare.html' && [ $n -lt 2000000 ]"
+check "the compare page: B's ghost drawn, $n bytes, under 3 MB" bash -c \
+    "grep -q 'class=\"ghost\"' '$TMPD/compare.html' && [ $n -lt 3000000 ]"
 
 # Every one-GPU experiment's default configuration, a page each.
 total=0

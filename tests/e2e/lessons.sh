@@ -45,7 +45,7 @@ check "Backspace goes back a step" wait_for "Lesson overlap, step 4/6" 5
 tm send-keys -t t Escape
 check "Esc leaves the lesson, the experiment stays" wait_for "left lesson overlap" 5
 check "... the device panel is back" wait_for "asyncEngineCount" 5
-for _ in $(seq 1 12); do      # e steps the recorded experiments round to transfer
+for _ in $(seq 1 20); do      # e steps the recorded experiments round to transfer
     tm send-keys -t t e
     wait_for "Experiment: Host/device transfer" 1 && break
 done

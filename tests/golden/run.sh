@@ -73,7 +73,8 @@ while read -r d args; do
         pass=$((pass + 1))
     else
         fail=$((fail + 1))
-        echo "FAIL gputui $args: ${want:+its output changed}${want:-no digest kept (tests/golden/run.sh BIN --update)}"
+        if [ -n "$want" ]; then echo "FAIL gputui $args: its output changed"
+        else echo "FAIL gputui $args: no digest kept (tests/golden/run.sh BIN --update)"; fi
     fi
 done <"$OUTD/digests.now"
 gone=$(cut -c67- "$DIG" | sort | comm -23 - <(cut -c67- "$OUTD/digests.now" | sort))
