@@ -98,8 +98,9 @@ check "250x70 vmm: a histogram block a series, no table" \
     bash -c "s=\$(tmux -L '$SOCK' capture-pane -p -t t); grep -q 'cudaFreeAsync latency per sample' <<<\"\$s\" && ! grep -q '11 series' <<<\"\$s\""
 stop
 
-# A sweep over a choice whose values measure different series is refused.
-start sweepop 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay $REC -e vmm"
+# A sweep over a choice whose values measure different series is refused
+# (wide enough for the whole message after "pass N (the same)").
+start sweepop 170 40 "LC_ALL=C.UTF-8 '$BIN' --replay $REC -e vmm"
 wait_for "RUNNING" 10
 tm send-keys -t t w
 check "w over vmm op: refused, naming each value's series" \
