@@ -15,6 +15,8 @@
 #   make soak       1000 random changes, nothing leaked (GPU)
 #   make install PREFIX=$HOME/.local, make uninstall (no root needed)
 #   make dist       gputui-VERSION.tar.gz: sources, recordings, lessons
+#   make deb        build/deb/gputui_VERSION_ARCH.deb (no root, no GPU needed)
+#   make easybuild  install through scripts/packages/gputui.eb (EB_PREFIX=...)
 #   make check-cuda  the GPU back-end's host code against the headers of every
 #                   CUDA toolkit from 11.7 to 13.x, and the choice of architectures
 #   make check-aarch64  the viewer and the unit tests for aarch64, run under qemu
@@ -180,7 +182,7 @@ TSAN_ALL  := $(TSAN_CORE) $(GPU_SRC:%.c=$(BUILD)/tsan/%.o) $(UI_SRC:%.c=$(BUILD)
 .PHONY: all run test test-build test-tsan test-e2e test-golden golden-update test-layers check-portable check-cuda check-aarch64 \
         print-gpu-arch \
         test-gpu soak test-gpu-memcheck nocode \
-        bench recordings fuzz deps deps-test install uninstall dist clean
+        bench recordings fuzz deps deps-test install uninstall dist deb easybuild clean
 all: $(BIN)
 
 deps:
@@ -448,6 +450,20 @@ install: $(BIN)
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/gputui $(DESTDIR)$(PREFIX)/share/man/man1/gputui.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/gputui
+
+# A Debian package (scripts/deb.sh): the objects of $(BIN) linked against
+# the distribution's jansson and zlib; GPU_ARCH chooses the architectures.
+$(BUILD)/deb/gputui: $(MAIN_OBJ) $(TOP_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ) $(KIND)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(NCURSES_LIBS) -ljansson -lz $(CUDA_LIBS) -lm
+
+deb: $(BUILD)/deb/gputui
+	@scripts/deb.sh $(VERSION) $(BUILD)/deb/gputui $(BUILD)/deb
+
+# EasyBuild as an HPC centre runs it: make dist's tarball through
+# scripts/packages/gputui.eb into PREFIX, then its module loaded.
+easybuild:
+	@scripts/packages/easybuild.sh $(or $(EB_PREFIX),$(BUILD)/easybuild)
 
 # The sources, recordings and lessons in one file, without build output: it
 # builds and tests with the README's two commands, with or without CUDA.

@@ -2,7 +2,10 @@
 # deps.sh WHAT... - checks what building gputui needs (build), what its tests
 # need as well (test), clang (clang, for the portability checks), and the
 # aarch64 cross build (cross: Debian's cross compiler, qemu-user and the
-# arm64 libraries, for make check-aarch64).
+# arm64 libraries, for make check-aarch64) and the Debian package (deb:
+# dpkg-deb and lintian, for make deb) and EasyBuild's test (easybuild:
+# Lmod and python3's venv; EasyBuild itself comes from the package
+# registry, scripts/packages/easybuild.sh).
 # CUDA=0 (the replay viewer, as make sets it) needs no CUDA toolkit; CUDA=1
 # does. Missing packages: as root with apt-get it installs them; otherwise it
 # prints the exact line (apt-get, or brew on macOS) and fails.
@@ -33,6 +36,14 @@ case $want in *" test "*)
     ;;
 esac
 case $want in *" clang "*) have clang || need+=(clang) ;; esac
+case $want in *" deb "*)
+    have dpkg-deb || need+=(dpkg)
+    have lintian || need+=(lintian) ;;
+esac
+case $want in *" easybuild "*)
+    [ -e /usr/share/lmod/lmod/init/bash ] || need+=(lmod)
+    python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv) ;;
+esac
 case $want in *" test "*|*" cross "*)
     # make check-cuda fetches the toolkits' headers with pip
     python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip) ;;
