@@ -80,8 +80,9 @@ typedef struct gt_kept {
     uint32_t seed;          /* the pattern it holds (sources), 0: none */
     double alloc_sec;       /* what allocating it took */
 } gt_kept;
-enum { GT_KEEP_TR_SRC, GT_KEEP_TR_DST, GT_KEEP_TR_DA, GT_KEEP_TR_DB, GT_KEEP_TR_FLUSH,
-       GT_KEEP_NSLOTS };
+/* The slots an experiment's GPU side may keep buffers in, numbered by it
+ * (the transfer experiment uses them all). */
+#define GT_KEEP_NSLOTS 5
 /* Takes slot's buffer into *out when it fits (true); otherwise frees
  * whatever the slot held and leaves *out empty. */
 bool gt_keep_take(int slot, bool device, int kind, unsigned flags, size_t bytes, gt_kept *out);

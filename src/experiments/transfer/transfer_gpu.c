@@ -33,6 +33,11 @@
 #include "gputui/base/units.h"
 #include "gpu/gpu.h"
 
+/* Its slots of kept buffers (gpu.h): the host and device ends of a copy,
+ * the two device buffers of d2d, and the CPU-cache flush's buffer. */
+enum { KEEP_SRC, KEEP_DST, KEEP_DA, KEEP_DB, KEEP_FLUSH, KEEP_SLOTS };
+_Static_assert(KEEP_SLOTS <= GT_KEEP_NSLOTS, "gpu.h keeps fewer slots than transfer uses");
+
 #define CHECK_BLOCKS 64
 #define CHECK_BLOCK_WORDS 16384     /* 64 KiB */
 
@@ -141,7 +146,7 @@ static int host_alloc(tr *t, bool src, const gt_devprops *p, gt_setup_info *info
     double t0 = gt_now(), alloc;
     int prev, rc;
 
-    if (gt_keep_take(src ? GT_KEEP_TR_SRC : GT_KEEP_TR_DST, false, (int)t->host,
+    if (gt_keep_take(src ? KEEP_SRC : KEEP_DST, false, (int)t->host,
                      keep_flags(t, flags), t->bytes, k)) {
         kept_line(info, role, k, t->bytes, gt_now() - t0);
         if (src)
@@ -215,8 +220,8 @@ static int host_alloc(tr *t, bool src, const gt_devprops *p, gt_setup_info *info
  * line either way. */
 static int dev_alloc(tr *t, int slot, gt_setup_info *info, gt_err *err)
 {
-    gt_kept *k = slot == GT_KEEP_TR_DA ? &t->kda : &t->kdb;
-    const char *role = slot == GT_KEEP_TR_DA ? "device" : "device b";
+    gt_kept *k = slot == KEEP_DA ? &t->kda : &t->kdb;
+    const char *role = slot == KEEP_DA ? "device" : "device b";
     char sz[32];
     double t0 = gt_now();
 
@@ -247,11 +252,11 @@ static void teardown(void *state)
         gt_destroy_event(&t->l[i].e1);
         gt_destroy_stream(&t->l[i].s);
     }
-    gt_keep_put(GT_KEEP_TR_SRC, &t->ksrc);
-    gt_keep_put(GT_KEEP_TR_DST, &t->kdst);
-    gt_keep_put(GT_KEEP_TR_DA, &t->kda);
-    gt_keep_put(GT_KEEP_TR_DB, &t->kdb);
-    gt_keep_put(GT_KEEP_TR_FLUSH, &t->kflush);
+    gt_keep_put(KEEP_SRC, &t->ksrc);
+    gt_keep_put(KEEP_DST, &t->kdst);
+    gt_keep_put(KEEP_DA, &t->kda);
+    gt_keep_put(KEEP_DB, &t->kdb);
+    gt_keep_put(KEEP_FLUSH, &t->kflush);
     gt_free_device(&t->dres);
     gt_free_pinned(&t->hres);
     free(t);
@@ -265,7 +270,7 @@ static int flush_alloc(tr *t, gt_setup_info *info, gt_err *err)
     gt_kept *k = &t->kflush;
     double t0 = gt_now();
 
-    if (gt_keep_take(GT_KEEP_TR_FLUSH, false, GT_HOST_PAGEABLE, 0, GT_TR_FLUSH_BYTES, k)) {
+    if (gt_keep_take(KEEP_FLUSH, false, GT_HOST_PAGEABLE, 0, GT_TR_FLUSH_BYTES, k)) {
         kept_line(info, "cache flush", k, GT_TR_FLUSH_BYTES, gt_now() - t0);
     } else {
         if (gt_hostmem_alloc(&k->h, GT_HOST_PAGEABLE, GT_TR_FLUSH_BYTES, 0, err)) {
@@ -335,8 +340,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     t->rng = (uint64_t)(gt_now() * 1e9) ^ (uintptr_t)t;
     t->seed = (uint32_t)gt_xorshift64(&t->rng) | 1u;
 
-    if (dev_alloc(t, GT_KEEP_TR_DA, info, err) ||
-        ((dir == GT_DIR_D2D || dir == GT_DIR_BIDIR) && dev_alloc(t, GT_KEEP_TR_DB, info, err)))
+    if (dev_alloc(t, KEEP_DA, info, err) ||
+        ((dir == GT_DIR_D2D || dir == GT_DIR_BIDIR) && dev_alloc(t, KEEP_DB, info, err)))
         goto fail;
     t->da = t->kda.d;
     t->db = t->kdb.d;
@@ -345,9 +350,9 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
         goto fail;
     /* A kept host buffer this direction does not use stays only while its
      * kind and flags are still the ones chosen. */
-    gt_keep_trim(GT_KEEP_TR_SRC, (int)t->host,
+    gt_keep_trim(KEEP_SRC, (int)t->host,
                  keep_flags(t, t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags));
-    gt_keep_trim(GT_KEEP_TR_DST, (int)t->host,
+    gt_keep_trim(KEEP_DST, (int)t->host,
                  keep_flags(t, t->host == GT_HOST_REGISTER ? t->reg_flags : t->alloc_flags));
     if ((dir == GT_DIR_H2D || dir == GT_DIR_BIDIR) &&
         host_alloc(t, true, p, info, err))
@@ -407,7 +412,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
         if (flush_alloc(t, info, err))
             goto fail;
     } else {
-        gt_keep_trim(GT_KEEP_TR_FLUSH, -1, 0);
+        gt_keep_trim(KEEP_FLUSH, -1, 0);
     }
     if (!cpu_check)
         snprintf(info->note, sizeof info->note, "every word, on the GPU, after every sample");
