@@ -245,7 +245,7 @@ size_t gt_l2_initial_limit(void);
 /* An experiment's GPU side defines its operations as
  *     GT_GPU_OPS(NAME) = {.setup = ..., .run = ..., ...};
  * that is gt_NAME_ops, which the back-end's ops() finds through the one
- * list of experiments (gputui/experiments/all.h). */
+ * list of experiments (src/experiments/all.h). */
 #define GT_GPU_OPS(name)                    \
     extern const gt_exp_ops gt_##name##_ops; \
     const gt_exp_ops gt_##name##_ops

@@ -116,7 +116,7 @@ fi
 
 # README's screen is the screen gputui draws now (the passes aside).
 start readme 100 34 "LC_ALL=C.UTF-8 '$BIN' --replay h200"
-wait_for "replaying 280 recorded samples, pass [2-9]" 15
+wait_for "replaying 280 recorded samples, pass ([2-9]|[1-9][0-9]+) " 15
 wait_for "^ECC +(on|yes)" 15   # the device pane drawn
 # ... and to its end: the count of configurations grows while it is read.
 ncfg=$(sed -n 's/.*n\/N: configuration 1 of \([0-9]*\).*/\1/p' README.md | head -1)

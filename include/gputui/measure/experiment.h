@@ -3,7 +3,8 @@
  * An experiment is a name, an explanation, its parameters and a few pure
  * functions over the parameter values (series names, device-dependent
  * checks, the physical ceiling of each series). The GPU work behind it
- * lives in the back-end (backend.h) under the same name. */
+ * lives beside the row (src/experiments/NAME/NAME_gpu.c), behind the
+ * back-end (backend.h), under the same name. */
 #ifndef GPUTUI_EXPERIMENT_H
 #define GPUTUI_EXPERIMENT_H
 
@@ -99,8 +100,9 @@ typedef struct gt_experiment {
 
 /* An experiment's table row defines itself with
  *     GT_EXPERIMENT(gt_exp_NAME) = { .name = "NAME", ... };
- * and is one line of the list in gputui/experiments/all.h, which the
- * registry (gputui/experiments/registry.h) and the CUDA back-end read. */
+ * (src/experiments/NAME/NAME.c) and is one line of the list in
+ * src/experiments/all.h, which the registry (gputui/experiments/registry.h)
+ * and the CUDA back-end read. */
 #define GT_EXPERIMENT(sym)              \
     extern const gt_experiment sym;     \
     const gt_experiment sym
