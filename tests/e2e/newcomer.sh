@@ -45,28 +45,26 @@ if [ $NODEV = 1 ]; then
         check "no GPU: lesson $l runs (exit $rc) with no step that did not run" \
             bash -c "[ $rc = 0 ] && ! grep -q 'did not run' '$TMPD/l.out'"
     done
-    # A bundled recording that lacks an experiment: gputui beside a copy of
-    # the bundle whose H200 recording lacks coalesce and pool.
+    # A bundled recording that lacks an experiment: a copy of the bundle
+    # (GPUTUI_DATA) whose H200 recording lacks coalesce and pool.
     FB=$TMPD/fb
-    mkdir -p "$FB/bin" "$FB/share/gputui"
-    cp "$BIN" "$FB/bin/gputui"
-    python3 scripts/merge-recordings.py --drop coalesce --drop pool "$FB/share/gputui/h200.gtr.gz" \
+    mkdir -p "$FB"
+    python3 scripts/merge-recordings.py --drop coalesce --drop pool "$FB/h200.gtr.gz" \
         share/gputui/h200.gtr.gz
     for f in h100.gtr.gz 2xh200.gtr.gz inspect.json lessons; do
-        ln -s "$PWD/share/gputui/$f" "$FB/share/gputui/$f"
+        ln -s "$PWD/share/gputui/$f" "$FB/$f"
     done
-    FBIN=$FB/bin/gputui
-    "$FBIN" --batch --lesson coalescing >"$TMPD/l.out" 2>"$TMPD/l.err"
+    GPUTUI_DATA=$FB "$BIN" --batch --lesson coalescing >"$TMPD/l.out" 2>"$TMPD/l.err"
     check "no GPU: lesson coalescing says it replays the h100 recording, which holds it, and names d" \
         bash -c "grep -q 'the bundled h200 recording lacks lesson coalescing.s configurations: replaying the bundled h100 recording, which holds them (-d 1; in the TUI, d steps' '$TMPD/l.err' && grep -q '^replaying NVIDIA H100' '$TMPD/l.out'"
     # The TUI: -e an experiment only the H100's recording holds there.
-    start coalesce 120 40 "LC_ALL=C.UTF-8 '$FBIN' -e coalesce"
+    start coalesce 120 40 "LC_ALL=C.UTF-8 GPUTUI_DATA='$FB' '$BIN' -e coalesce"
     check "no GPU: -e coalesce opens on coalesce from the H100's recording (was: transfer)" \
         wait_for "REPLAY recorded GPU 2 of [0-9]+ \(d: next\): NVIDIA H100.* \| coalesce \|" 15
     check "... and says why on the status line" wait_for "the bundled h200 recording lacks coalesce" 5
     quit_ok coalesce "-e coalesce"
     # E from transfer is pool, which that H200 recording lacks: it moves.
-    start prevexp 120 40 "LC_ALL=C.UTF-8 '$FBIN'"
+    start prevexp 120 40 "LC_ALL=C.UTF-8 GPUTUI_DATA='$FB' '$BIN'"
     wait_for "\| transfer \|" 10
     tm send-keys -t t E
     check "no GPU: E to pool moves to the recording that holds it (was: skipped)" \
