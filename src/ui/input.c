@@ -222,7 +222,7 @@ static outcome inspect_key(ui *u, int ch, gt_action a)
 static outcome lessons_key(ui *u, int ch, gt_action a)
 {
     (void)a;
-    return ui_lesson_key(u, ch);
+    return ui_lessons_key(u, ch);
 }
 
 /* What each screen does with a key; the strip, the sweep's plot and
@@ -317,11 +317,9 @@ outcome ui_handle_key(ui *u, int ch)
         if (o != OUT_NONE || s == SCR_EDIT)
             return o;
     }
-    /* The keys that open the card and the lessons, and a lesson's own. */
+    /* A running lesson's own keys. */
     {
-        outcome o = ui_inspect_key(u, ch);
-        if (o == OUT_NONE)
-            o = ui_lesson_key(u, ch);
+        outcome o = ui_lesson_key(u, ch);
         if (o != OUT_NONE)
             return o;
     }
@@ -399,6 +397,10 @@ outcome ui_handle_key(ui *u, int ch)
         return try_value(u, u->view.sel, gt_param_step(p, u->vals[u->view.sel], 1));
     case GT_A_EXPORT:
         return ui_export(u);
+    case GT_A_INSPECT:
+        return ui_inspect_open(u);
+    case GT_A_LESSONS:
+        return ui_lessons_open(u);
     case GT_A_SWEEP:
         return OUT_SWEEP;
     case GT_A_DEVICE:

@@ -207,8 +207,6 @@ static outcome show_row(ui *u)
 
 outcome ui_inspect_key(ui *u, int ch)
 {
-    if (!ui_shown(u, SCR_INSPECT))
-        return ch == 'I' ? ui_inspect_open(u) : OUT_NONE;
     switch (ch) {
     case 27: case 'I':
         if (u->ins.run) {

@@ -107,46 +107,53 @@ void ui_lesson_tick(ui *u)
     u->les.verdict_at = gt_now();
 }
 
-outcome ui_lesson_key(ui *u, int ch)
+/* The lesson list's keys, while it is open: it has them all. */
+outcome ui_lessons_key(ui *u, int ch)
 {
-    if (ui_shown(u, SCR_LESSONS)) {
-        int n = u->src->nlessons;
-        if (ch >= '1' && ch <= '9' && ch - '1' < n)
-            return ui_lesson_start(u, &u->src->lessons[ch - '1']);
-        switch (ch) {
-        case KEY_UP: case 'k':
-            u->les.sel = (u->les.sel + n - 1) % (n ? n : 1);
-            return OUT_REDRAW;
-        case KEY_DOWN: case 'j':
-            u->les.sel = (u->les.sel + 1) % (n ? n : 1);
-            return OUT_REDRAW;
-        case KEY_ENTER: case '\n': case '\r': case ' ':
-            if (n)
-                return ui_lesson_start(u, &u->src->lessons[u->les.sel]);
-            /* fall through */
-        case 27: case 'L': case 'q':
-            ui_close(u, SCR_LESSONS);
-            return OUT_REDRAW;
-        case KEY_F(10):
-            return OUT_QUIT;
-        default:
-            return OUT_REDRAW;      /* the list has the keys while it is open */
-        }
+    int n = u->src->nlessons;
+    if (ch >= '1' && ch <= '9' && ch - '1' < n)
+        return ui_lesson_start(u, &u->src->lessons[ch - '1']);
+    switch (ch) {
+    case KEY_UP: case 'k':
+        u->les.sel = (u->les.sel + n - 1) % (n ? n : 1);
+        return OUT_REDRAW;
+    case KEY_DOWN: case 'j':
+        u->les.sel = (u->les.sel + 1) % (n ? n : 1);
+        return OUT_REDRAW;
+    case KEY_ENTER: case '\n': case '\r': case ' ':
+        if (n)
+            return ui_lesson_start(u, &u->src->lessons[u->les.sel]);
+        /* fall through */
+    case 27: case 'L': case 'q':
+        ui_close(u, SCR_LESSONS);
+        return OUT_REDRAW;
+    case KEY_F(10):
+        return OUT_QUIT;
+    default:
+        return OUT_REDRAW;      /* the list has the keys while it is open */
     }
-    if (ch == 'L') {
-        if (ui_shown(u, SCR_FOLLOW)) {
-            ui_set_msg(u, true, "L: following the teacher's session, whose configurations a "
-                       "lesson would change (gputui --lesson NAME runs one on its own)");
-            return OUT_REDRAW;
-        }
-        if (!u->src->nlessons) {
-            ui_set_msg(u, true, "L: %s", u->src->lessons_why ? u->src->lessons_why
-                                                               : "no lessons loaded");
-            return OUT_REDRAW;
-        }
-        ui_open(u, SCR_LESSONS);
+}
+
+/* 'L': the list, unless following or there are none. */
+outcome ui_lessons_open(ui *u)
+{
+    if (ui_shown(u, SCR_FOLLOW)) {
+        ui_set_msg(u, true, "L: following the teacher's session, whose configurations a "
+                   "lesson would change (gputui --lesson NAME runs one on its own)");
         return OUT_REDRAW;
     }
+    if (!u->src->nlessons) {
+        ui_set_msg(u, true, "L: %s", u->src->lessons_why ? u->src->lessons_why
+                                                           : "no lessons loaded");
+        return OUT_REDRAW;
+    }
+    ui_open(u, SCR_LESSONS);
+    return OUT_REDRAW;
+}
+
+/* A lesson's own keys while one runs: Space/Enter, Backspace, Esc. */
+outcome ui_lesson_key(ui *u, int ch)
+{
     if (!u->les.lesson)
         return OUT_NONE;
     switch (ch) {

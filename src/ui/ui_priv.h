@@ -266,8 +266,11 @@ outcome ui_export(ui *u);
 /* Replay: the next (dir 1) or previous (-1) recorded configuration. */
 outcome ui_step_config(ui *u, int dir);
 
-/* lesson_view.c: keys first go to the list or the lesson (OUT_NONE: not
- * theirs); tick moves a two-configuration step on and computes the verdict. */
+/* lesson_view.c: 'L' opens the list, which has every key while it is open;
+ * a running lesson takes its own keys first (OUT_NONE: not its key); tick
+ * moves a two-configuration step on and computes the verdict. */
+outcome ui_lessons_open(ui *u);
+outcome ui_lessons_key(ui *u, int ch);
 outcome ui_lesson_key(ui *u, int ch);
 outcome ui_lesson_start(ui *u, const gt_lesson *l);
 void ui_lesson_tick(ui *u);
@@ -275,8 +278,8 @@ int ui_lesson_width(const ui *u);   /* columns the lesson panel takes, 0 if none
 void ui_draw_lesson(ui *u, int y, int x, int w, int h);
 void ui_draw_lesson_list(ui *u);
 
-/* inspect_view.c: 'I' opens the card (live: measures it first); keys go
- * to it while it is open (OUT_NONE: not its key); tick moves the
+/* inspect_view.c: 'I' opens the card (live: measures it first); the card's
+ * screen takes the keys while it is open (OUT_NONE: not its key); tick moves the
  * measurement on; free at the end. */
 outcome ui_inspect_open(ui *u);
 outcome ui_inspect_key(ui *u, int ch);

@@ -118,7 +118,7 @@ static void why_zerocopy(gt_lines *o, gt_run *r, int s, const gt_devprops *p)
     uint64_t bytes = n * 4 * (2 * passes + 1);
     char a[32], b[32], c[32], what[64];
     gt_link_kind kind;
-    double link = gt_host_link(p, &kind, what, sizeof what), t = r->s[s].lat.count ? gt_dist_percentile(&r->s[s].lat, 0.5) : NAN;
+    double link = gt_host_link(p, &kind, what, sizeof what), t = gt_run_p50(r, s);
 
     gt_say(o, "the kernel reads a and b (%llu floats each) %llu time%s and writes out once",
         (unsigned long long)n, (unsigned long long)passes, passes == 1 ? "" : "s");
