@@ -197,8 +197,13 @@ KIND := $(BUILD)/kind
 KIND_NOW := cuda=$(CUDA)$(if $(filter 1,$(CUDA)), arch=$(GPU_ARCH) cudart=$(CUDART_LINK))
 $(shell mkdir -p $(BUILD) && { [ "$$(cat $(KIND) 2>/dev/null)" = "$(KIND_NOW)" ] || echo "$(KIND_NOW)" > $(KIND); })
 
-$(BIN): $(MAIN_OBJ) $(TOP_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ) $(KIND) $(filter $(BUILD)/%,$(CUDA_LIBS))
-	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(NCURSES_LIBS) $(STATIC_LIBS) $(CUDA_LIBS) -lm
+# gputui's objects, linked with jansson and zlib as $(1) says (static here,
+# the distribution's shared libraries in the Debian package).
+GPUTUI_OBJ := $(MAIN_OBJ) $(TOP_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ)
+link-gputui = $(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(NCURSES_LIBS) $(1) $(CUDA_LIBS) -lm
+
+$(BIN): $(GPUTUI_OBJ) $(KIND) $(filter $(BUILD)/%,$(CUDA_LIBS))
+	$(call link-gputui,$(STATIC_LIBS))
 ifeq ($(CUDA),1)
 	@echo "gputui: $@ has kernels for $(addprefix sm_,$(GPU_ARCH)) and PTX for compute_$(LAST_ARCH) (nvcc $(NVCC_RELEASE))"
 endif
@@ -453,9 +458,9 @@ uninstall:
 
 # A Debian package (scripts/deb.sh): the objects of $(BIN) linked against
 # the distribution's jansson and zlib; GPU_ARCH chooses the architectures.
-$(BUILD)/deb/gputui: $(MAIN_OBJ) $(TOP_OBJ) $(CORE_OBJ) $(GPU_OBJ) $(UI_OBJ) $(CU_OBJ) $(KIND)
+$(BUILD)/deb/gputui: $(GPUTUI_OBJ) $(KIND) $(filter $(BUILD)/%,$(CUDA_LIBS))
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(NCURSES_LIBS) -ljansson -lz $(CUDA_LIBS) -lm
+	$(call link-gputui,-ljansson -lz)
 
 deb: $(BUILD)/deb/gputui
 	@scripts/deb.sh $(VERSION) $(BUILD)/deb/gputui $(BUILD)/deb
@@ -463,7 +468,7 @@ deb: $(BUILD)/deb/gputui
 # EasyBuild as an HPC centre runs it: make dist's tarball through
 # scripts/packages/gputui.eb into PREFIX, then its module loaded.
 easybuild:
-	@scripts/packages/easybuild.sh $(or $(EB_PREFIX),$(BUILD)/easybuild)
+	@scripts/packages/easybuild.sh $(or $(EB_PREFIX),$(BUILD)/easybuild) $(VERSION)
 
 # The sources, recordings and lessons in one file, without build output: it
 # builds and tests with the README's two commands, with or without CUDA.

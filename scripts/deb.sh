@@ -12,6 +12,7 @@ set -eu
 version=${1:?usage: deb.sh VERSION BIN OUTDIR} bin=${2:?} outdir=${3:?}
 cd "$(dirname "$0")/.."
 arch=$(dpkg --print-architecture)
+built=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 maintainer=${DEB_MAINTAINER:-$(git config user.name 2>/dev/null) <$(git config user.email 2>/dev/null)>}
 case $maintainer in
 *?" <"?*@?*">") ;;
@@ -36,7 +37,7 @@ Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: gputui
 
 Files: *
-Copyright: $(date +%Y -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}") the gputui authors
+Copyright: $(date +%Y -d @"$built") the gputui authors
 License: none
  The gputui sources state no licence yet; this package carries the
  authors' copyright alone.
@@ -46,7 +47,7 @@ COPY
     echo
     echo "  * Built from the gputui sources by make deb."
     echo
-    echo " -- $maintainer  $(date -R -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")"
+    echo " -- $maintainer  $(date -R -d @"$built")"
 } | gzip -9n >"$root/usr/share/doc/gputui/changelog.gz"
 
 # Depends: the packages that hold the shared libraries the binary needs.
@@ -86,8 +87,11 @@ rm -f "$pkg"
 dpkg-deb --root-owner-group -Zxz --build "$root" "$pkg" >/dev/null
 echo "gputui: $pkg ($(du -h "$pkg" | cut -f1); Depends: $depends)"
 if command -v lintian >/dev/null; then
-    lintian --fail-on error,warning "$pkg" 2>&1 | grep -v 'root privileges' || true
-    lintian --fail-on error,warning "$pkg" >/dev/null 2>&1 || { echo "lintian: the package fails (above)"; exit 1; }
+    if ! out=$(lintian --fail-on error,warning "$pkg" 2>&1); then
+        grep -v 'root privileges' <<<"$out"
+        echo "lintian: the package fails (above)"
+        exit 1
+    fi
     echo "lintian: no error and no warning"
 else
     echo "lintian: not installed; the package was not checked"

@@ -4,11 +4,11 @@
 # PREFIX (software/ and modules/), then loads the module and runs gputui
 # from it. EasyBuild comes from the package registry (pip, into a virtual
 # environment under PREFIX) and the modules tool is Lmod.
-# Usage: easybuild.sh PREFIX   (make easybuild PREFIX=...)
+# Usage: easybuild.sh PREFIX VERSION   (make easybuild EB_PREFIX=...)
 set -eu
-prefix=$(realpath -m "${1:?usage: easybuild.sh PREFIX}")
+prefix=$(realpath -m "${1:?usage: easybuild.sh PREFIX VERSION}")
+version=${2:?usage: easybuild.sh PREFIX VERSION}
 cd "$(dirname "$0")/../.."
-version=$(sed -n 's/^#define GT_VERSION "\(.*\)"/\1/p' include/gputui/base/common.h)
 grep -q "^version = '$version'$" scripts/packages/gputui.eb ||
     { echo "gputui: scripts/packages/gputui.eb is not at version $version" >&2; exit 1; }
 lmod=$(ls /usr/share/lmod/lmod/init/bash 2>/dev/null || ls /usr/share/lmod/*/init/bash 2>/dev/null | head -1) ||

@@ -30,34 +30,41 @@ cases() {
         for f in text json; do echo "--batch --inspect --replay $r --format $f"; done
     done
     # Each experiment's defaults, from the bundled recording that holds
-    # them (the h200's, else the one its message names).
-    "$BIN" --help | sed -n '/^experiments/,/^$/p' | sed '1d' | tr ' ' '\n' | grep . |
-        xargs -P "$NP" -I{} bash -c 'home "$1"' _ {}
+    # them (the h200's, else the one its message names: one()).
+    for e in $("$BIN" --help | sed -n '/^experiments/,/^$/p' | sed '1d'); do
+        for f in text json csv html; do echo "@home $e $f"; done
+    done
     for l in $("$BIN" --list-lessons | sed -n 's/^\([a-z][a-z0-9_-]*\) .*/\1/p'); do
         for f in text json; do echo "--batch --lesson $l --format $f"; done
     done
     for f in text json csv html; do echo "--batch --compare h200 h100 --format $f"; done
 }
 
-# home EXP: the cases of EXP's defaults.
-home() {
-    local r f
-    r=$(CUDA_VISIBLE_DEVICES= "$BIN" --batch --replay h200 -e "$1" 2>&1 >/dev/null |
-        sed -n 's/.*the bundled \([0-9a-z]*\) recording holds it.*/\1/p' | head -1)
-    for f in text json csv html; do echo "--batch --replay ${r:-h200} -e $1 --format $f"; done
-}
 # one ARGS: the case's output in OUTD (paths to this tree written as ROOT),
-# its exit status last, and "DIGEST  ARGS".
+# its exit status last, and "DIGEST  ARGS". "@home EXP FORMAT": EXP's
+# defaults from the H200's recording, or from the one its message names.
 one() {
-    local name out
-    name=$(tr ' /' '_%' <<<"$1")
-    out=$OUTD/$name
+    local args=$1 name out err rc r
+    if [[ $args == @home* ]]; then
+        set -- $args
+        args="--batch --replay h200 -e $2 --format $3"
+    fi
+    name=$(tr ' /' '_%' <<<"$args")
+    out=$OUTD/$name err=$OUTD/$name.err
     # shellcheck disable=SC2086
-    CUDA_VISIBLE_DEVICES= NO_COLOR=1 "$BIN" $1 2>/dev/null | sed "s|$ROOT|ROOT|g" >"$out"
-    echo "exit ${PIPESTATUS[0]}" >>"$out"
-    echo "$(sha256sum <"$out" | cut -c1-64)  $1"
+    CUDA_VISIBLE_DEVICES= NO_COLOR=1 "$BIN" $args 2>"$err" | sed "s|$ROOT|ROOT|g" >"$out"
+    rc=${PIPESTATUS[0]}
+    r=$(sed -n 's/.*the bundled \([0-9a-z]*\) recording holds it.*/\1/p' "$err" | head -1)
+    rm -f "$err"
+    if [ -n "$r" ] && [[ $1 == @home ]]; then
+        rm -f "$out"
+        one "--batch --replay $r -e $2 --format $3"
+        return
+    fi
+    echo "exit $rc" >>"$out"
+    echo "$(sha256sum <"$out" | cut -c1-64)  $args"
 }
-export -f one home
+export -f one
 export BIN OUTD ROOT
 cases | xargs -P "$NP" -I{} bash -c 'one "$1"' _ {} | sort -k2 >"$OUTD/digests.now"
 
