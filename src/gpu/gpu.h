@@ -157,20 +157,59 @@ int gt_gate_check(gt_gate *g, gt_err *err);
 /* Opens, waits for the device, frees; safe on a zeroed gate. */
 void gt_gate_free(gt_gate *g);
 
-/* What a timed experiment holds (timing.c): a non-blocking stream, the
- * events it records around each piece of work, and the timing gate (on
- * unless GPUTUI_GATE=0). gt_timing_init makes them (nev events, at most
- * GT_TIMING_EVENTS); gt_timing_free, first in a teardown, frees the gate,
- * waits for the device and destroys them, whatever init made. */
-#define GT_TIMING_EVENTS 12
+/* The harness for timed work (timing.c). A timed experiment holds a
+ * gt_timing: a non-blocking stream, two events a piece of work, the
+ * timing gate (on unless the spec says ungated, or GPUTUI_GATE=0), a
+ * mismatch counter a piece (device, and pinned host) and, with
+ * flush_bytes, a buffer read before each piece to flush the L2.
+ * gt_timing_init makes them; gt_timing_free, first in a teardown, frees
+ * the gate, waits for the device and frees the rest, whatever init made. */
+#define GT_TIMING_PIECES 8
+typedef struct gt_timing_spec {
+    int pieces;             /* 1 to GT_TIMING_PIECES */
+    bool ungated;           /* no gate: each piece starts from an idle stream */
+    bool sleep;             /* the host sleeps while it waits (long copies) */
+    size_t flush_bytes;     /* > 0: flush the L2 before each piece */
+} gt_timing_spec;
 typedef struct gt_timing {
     cudaStream_t s;
-    cudaEvent_t e[GT_TIMING_EVENTS];
-    int nev;
+    cudaEvent_t e[2 * GT_TIMING_PIECES], done;
+    int pieces;
     gt_gate gate;
+    unsigned long long *dbad, *hbad;
+    void *flush;
+    size_t flush_bytes;
+    unsigned *sink;
 } gt_timing;
-int gt_timing_init(gt_timing *t, int nev, gt_err *err);
+int gt_timing_init(gt_timing *t, const gt_timing_spec *spec, gt_err *err);
 void gt_timing_free(gt_timing *t);
+
+/* What a GPU side times and checks, each enqueued on s (the launch's or
+ * the call's error): optionally, what piece i will write poisoned, before
+ * the gate; piece i's work; and, optionally, a kernel that adds piece i's
+ * wrong elements to *bad. 'apart': each piece behind its own gate and
+ * checked before the next is prepared; otherwise every piece runs back to
+ * back behind one gate and the checks follow. */
+typedef struct gt_timed {
+    int pieces;
+    bool apart;
+    bool ungated;           /* without the gate this time: from an idle stream */
+    cudaError_t (*prepare)(void *z, int i, cudaStream_t s);
+    cudaError_t (*work)(void *z, int i, cudaStream_t s);
+    cudaError_t (*check)(void *z, int i, unsigned long long *bad, cudaStream_t s);
+} gt_timed;
+/* One sample of w's pieces on t: prepared, the counters zeroed, the gate held, for
+ * each piece the L2 flushed (with a flush buffer) and the work between
+ * its events, the gate opened, the checks, the counters read back, the
+ * gate checked; sec[i] and bad[i] for each piece. Two events on one
+ * stream cannot read at or below zero: that is an error naming the piece.
+ * 0, or -1 with err set. */
+int gt_timed_sample(gt_timing *t, const gt_timed *w, void *z, double *sec, uint64_t *bad,
+                    gt_err *err);
+/* The same as samples: out[i] of series i, FAILED where bad[i], of
+ * 'bytes' each. The count of samples, or -1. */
+int gt_timed_samples(gt_timing *t, const gt_timed *w, void *z, uint64_t bytes, gt_sample *out,
+                     gt_err *err);
 /* The milliseconds from event a to event b, both recorded and complete:
  * the one place gputui reads two events' elapsed time. Only the call's
  * failure is an error (-1, err set): events on two streams may complete

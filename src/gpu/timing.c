@@ -1,32 +1,130 @@
-/* What a timed experiment holds (gpu.h's gt_timing): its stream, the
- * events it records around each piece of work, and the timing gate; and
- * the one reading of two events' elapsed time. */
+/* The harness for timed work (gpu.h's gt_timing and gt_timed): what a
+ * timed experiment holds (its stream, the events around each piece of
+ * work, the timing gate, the mismatch counters, the L2 flush), one sample
+ * of its pieces, and the one reading of two events' elapsed time. */
 #define _GNU_SOURCE
+#include "gputui/kernels.h"
 #include "gpu.h"
 
-int gt_timing_init(gt_timing *t, int nev, gt_err *err)
+int gt_timing_init(gt_timing *t, const gt_timing_spec *spec, gt_err *err)
 {
-    if (nev > GT_TIMING_EVENTS) {
-        gt_err_set(err, GT_EXIT_FAIL, "gt_timing_init: %d events, at most %d", nev,
-                   GT_TIMING_EVENTS);
+    int n = spec->pieces;
+
+    if (n < 1 || n > GT_TIMING_PIECES) {
+        gt_err_set(err, GT_EXIT_FAIL, "gt_timing_init: %d pieces (allowed: 1 to %d)", n,
+                   GT_TIMING_PIECES);
         return -1;
     }
-    t->nev = nev;
+    t->pieces = n;
     if (GT_CUDA(err, cudaStreamCreateWithFlags(&t->s, cudaStreamNonBlocking)))
         return -1;
-    for (int i = 0; i < nev; i++)
+    for (int i = 0; i < 2 * n; i++)
         if (GT_CUDA(err, cudaEventCreate(&t->e[i])))
             return -1;
-    return gt_gate_init(&t->gate, true, true, err);
+    if (GT_CUDA(err, cudaEventCreateWithFlags(&t->done, spec->sleep ? cudaEventBlockingSync |
+                                              cudaEventDisableTiming : cudaEventDisableTiming)) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&t->dbad, (size_t)n * sizeof *t->dbad)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&t->hbad, (size_t)n * sizeof *t->hbad)))
+        return -1;
+    if (spec->flush_bytes) {
+        t->flush_bytes = spec->flush_bytes;
+        if (GT_CUDA_ALLOC(err, cudaMalloc(&t->flush, t->flush_bytes)) ||
+            GT_CUDA_ALLOC(err, cudaMalloc((void **)&t->sink, sizeof *t->sink)) ||
+            GT_CUDA(err, cudaMemsetAsync(t->flush, 0, t->flush_bytes, t->s)) ||
+            GT_CUDA(err, cudaStreamSynchronize(t->s)))
+            return -1;
+    }
+    return gt_gate_init(&t->gate, !spec->ungated, true, err);
 }
 
 void gt_timing_free(gt_timing *t)
 {
     gt_gate_free(&t->gate);
     gt_gpu_quiesce();
-    for (int i = 0; i < GT_TIMING_EVENTS; i++)
+    for (int i = 0; i < 2 * GT_TIMING_PIECES; i++)
         gt_destroy_event(&t->e[i]);
+    gt_destroy_event(&t->done);
+    gt_free_device(&t->dbad);
+    gt_free_pinned(&t->hbad);
+    gt_free_device(&t->flush);
+    gt_free_device(&t->sink);
     gt_destroy_stream(&t->s);
+}
+
+/* Pieces [first, first + n) behind one gate, then their checks; waits. */
+static int timed(gt_timing *t, const gt_timed *w, void *z, int first, int n, gt_err *err)
+{
+    bool gated = t->gate.on && !w->ungated;
+
+    for (int i = first; i < first + n; i++)
+        if (w->prepare && GT_CUDA(err, w->prepare(z, i, t->s)))
+            return -1;
+    /* Without the gate, the work starts from an idle stream. */
+    if (GT_CUDA(err, cudaMemsetAsync(t->dbad + first, 0, (size_t)n * sizeof *t->dbad, t->s)) ||
+        (!gated && GT_CUDA(err, cudaStreamSynchronize(t->s))) ||
+        (gated && gt_gate_hold(&t->gate, t->s, err)))
+        return -1;
+    for (int i = first; i < first + n; i++)
+        if ((t->flush && GT_CUDA(err, gt_k_l2_flush(t->flush, t->flush_bytes, t->sink,
+                                                    gt_gpu_sms() * 8, t->s))) ||
+            GT_CUDA(err, cudaEventRecord(t->e[2 * i], t->s)) ||
+            GT_CUDA(err, w->work(z, i, t->s)) ||
+            GT_CUDA(err, cudaEventRecord(t->e[2 * i + 1], t->s))) {
+            if (gated)
+                gt_gate_open(&t->gate);
+            return -1;
+        }
+    if (gated)
+        gt_gate_open(&t->gate);
+    for (int i = first; i < first + n; i++)
+        if (w->check && GT_CUDA(err, w->check(z, i, t->dbad + i, t->s)))
+            return -1;
+    if (GT_CUDA(err, cudaMemcpyAsync(t->hbad + first, t->dbad + first,
+                                     (size_t)n * sizeof *t->hbad, cudaMemcpyDeviceToHost, t->s)) ||
+        GT_CUDA(err, cudaEventRecord(t->done, t->s)) ||
+        GT_CUDA(err, cudaEventSynchronize(t->done)))
+        return -1;
+    return gated ? gt_gate_check(&t->gate, err) : 0;
+}
+
+int gt_timed_sample(gt_timing *t, const gt_timed *w, void *z, double *sec, uint64_t *bad,
+                    gt_err *err)
+{
+    if (w->pieces < 1 || w->pieces > t->pieces) {
+        gt_err_set(err, GT_EXIT_FAIL, "gt_timed_sample: %d pieces, the timing holds %d",
+                   w->pieces, t->pieces);
+        return -1;
+    }
+    for (int i = 0; i < w->pieces; i += w->apart ? 1 : w->pieces)
+        if (timed(t, w, z, i, w->apart ? 1 : w->pieces, err))
+            return -1;
+    for (int i = 0; i < w->pieces; i++) {
+        float ms = 0;
+        if (gt_event_ms(&ms, t->e[2 * i], t->e[2 * i + 1], err))
+            return -1;
+        if (!(ms > 0)) {
+            gt_err_set(err, GT_EXIT_FAIL, "internal error: piece %d of a sample timed %g ms "
+                       "between two events on one stream", i, (double)ms);
+            return -1;
+        }
+        sec[i] = ms * 1e-3;
+        bad[i] = t->hbad[i];
+    }
+    return 0;
+}
+
+int gt_timed_samples(gt_timing *t, const gt_timed *w, void *z, uint64_t bytes, gt_sample *out,
+                     gt_err *err)
+{
+    double sec[GT_TIMING_PIECES];
+    uint64_t bad[GT_TIMING_PIECES];
+
+    if (gt_timed_sample(t, w, z, sec, bad, err))
+        return -1;
+    for (int i = 0; i < w->pieces; i++)
+        out[i] = (gt_sample){.series = (uint8_t)i, .verify = bad[i] ? GT_V_FAILED : GT_V_FULL,
+                             .sec = sec[i], .bytes = bytes};
+    return w->pieces;
 }
 
 int gt_event_ms(float *ms, cudaEvent_t a, cudaEvent_t b, gt_err *err)

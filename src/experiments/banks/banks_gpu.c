@@ -21,7 +21,6 @@ typedef struct bk {
     int blocks;
     size_t threads;
     uint32_t *out[GT_BK_NSERIES], *expect;      /* expect: 32 words a series */
-    unsigned long long *dbad, *hbad;
     gt_timing t;
 } bk;
 
@@ -35,8 +34,6 @@ static void teardown(void *state)
     for (int i = 0; i < GT_BK_NSERIES; i++)
         gt_free_device(&z->out[i]);
     gt_free_device(&z->expect);
-    gt_free_device(&z->dbad);
-    gt_free_pinned(&z->hbad);
     free(z);
 }
 
@@ -63,14 +60,12 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         expect[l] = gt_bk_expected(l, z->stride, z->width, z->reads, z->seed);
         expect[32 + l] = gt_bk_expected(l, 1, z->width, z->reads, z->seed);
     }
-    if (gt_timing_init(&z->t, 4, err))
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = GT_BK_NSERIES}, err))
         goto fail;
     for (int i = 0; i < GT_BK_NSERIES; i++)
         if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->out[i], z->threads * 4)))
             goto fail;
     if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->expect, sizeof expect)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dbad, GT_BK_NSERIES * sizeof *z->dbad)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hbad, GT_BK_NSERIES * sizeof *z->hbad)) ||
         GT_CUDA(err, cudaMemcpy(z->expect, expect, sizeof expect, cudaMemcpyHostToDevice)))
         goto fail;
     gt_bk_wavefronts(z->stride, z->width, &wf, &few);
@@ -85,43 +80,36 @@ fail:
     return -1;
 }
 
-static int run(void *state, gt_sample *out, gt_err *err)
+/* GT_BK_S_STRIDED reads at the stride, GT_BK_S_UNIT at stride 1. */
+static cudaError_t prepare(void *state, int i, cudaStream_t s)
 {
     bk *z = state;
-    const uint32_t stride[GT_BK_NSERIES] = {z->stride, 1};
 
-    for (int i = 0; i < GT_BK_NSERIES; i++)
-        if (GT_CUDA(err, cudaMemsetAsync(z->out[i], 0xA5, z->threads * 4, z->t.s)))
-            return -1;
-    if (GT_CUDA(err, cudaMemsetAsync(z->dbad, 0, GT_BK_NSERIES * sizeof *z->dbad, z->t.s)) ||
-        gt_gate_hold(&z->t.gate, z->t.s, err))
-        return -1;
-    for (int i = 0; i < GT_BK_NSERIES; i++)
-        if (GT_CUDA(err, cudaEventRecord(z->t.e[2 * i], z->t.s)) ||
-            GT_CUDA(err, gt_k_bk_read(z->out[i], z->width, stride[i], z->reads, z->seed,
-                                      z->blocks, GT_BK_THREADS, z->t.s)) ||
-            GT_CUDA(err, cudaEventRecord(z->t.e[2 * i + 1], z->t.s))) {
-            gt_gate_open(&z->t.gate);
-            return -1;
-        }
-    gt_gate_open(&z->t.gate);
-    for (int i = 0; i < GT_BK_NSERIES; i++)
-        if (GT_CUDA(err, gt_k_bk_check(z->out[i], z->threads, z->expect + 32 * i, z->dbad + i,
-                                       z->t.s)))
-            return -1;
-    if (GT_CUDA(err, cudaMemcpyAsync(z->hbad, z->dbad, GT_BK_NSERIES * sizeof *z->hbad,
-                                     cudaMemcpyDeviceToHost, z->t.s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->t.s)) || gt_gate_check(&z->t.gate, err))
-        return -1;
-    for (int i = 0; i < GT_BK_NSERIES; i++) {
-        float ms = 0;
-        if (gt_event_ms(&ms, z->t.e[2 * i], z->t.e[2 * i + 1], err))
-            return -1;
-        out[i] = (gt_sample){.series = (uint8_t)i, .verify = z->hbad[i] ? GT_V_FAILED : GT_V_FULL,
-                             .sec = ms * 1e-3,
-                             .bytes = (uint64_t)z->threads * z->reads * z->width};
-    }
-    return GT_BK_NSERIES;
+    return cudaMemsetAsync(z->out[i], 0xA5, z->threads * 4, s);
+}
+
+static cudaError_t work(void *state, int i, cudaStream_t s)
+{
+    bk *z = state;
+
+    return gt_k_bk_read(z->out[i], z->width, i == GT_BK_S_UNIT ? 1 : z->stride, z->reads,
+                        z->seed, z->blocks, GT_BK_THREADS, s);
+}
+
+static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+{
+    bk *z = state;
+
+    return gt_k_bk_check(z->out[i], z->threads, z->expect + 32 * i, bad, s);
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    static const gt_timed w = {.pieces = GT_BK_NSERIES, .prepare = prepare, .work = work,
+                               .check = check};
+    bk *z = state;
+
+    return gt_timed_samples(&z->t, &w, z, (uint64_t)z->threads * z->reads * z->width, out, err);
 }
 
 GT_GPU_OPS(banks) = {.setup = setup, .run = run, .teardown = teardown};

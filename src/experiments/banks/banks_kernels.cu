@@ -2,10 +2,12 @@
 // reads and their check.
 #include "banks.h"
 #include "banks_kernels.h"
+#include "gputui/kernels_launch.cuh"
 
 namespace {
 
-constexpr int kThreads = 256;
+using gt_launch::grid;
+using gt_launch::kThreads;
 
 // Volatile shared-memory loads of 4, 8 or 16 bytes at a shared-window
 // address, each word added to acc: neither the compiler nor the assembler
@@ -55,11 +57,6 @@ __global__ void bk_check(const uint32_t *out, size_t n, const uint32_t *expect,
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n && out[i] != expect[i & 31u])
         atomicAdd(bad, 1ull);
-}
-
-int grid(uint64_t n)
-{
-    return (int)((n + kThreads - 1) / kThreads);
 }
 
 }  // namespace

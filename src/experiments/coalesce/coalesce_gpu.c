@@ -35,10 +35,6 @@ typedef struct co {
     bool mapped, first;
     int blocks;
     cobuf b[NBUF];
-    void *flush;
-    size_t flush_bytes;
-    unsigned *sink;
-    unsigned long long *dbad, *hbad;
     uint32_t seed, k;
     gt_timing t;
 } co;
@@ -61,10 +57,6 @@ static void teardown(void *state)
     gt_timing_free(&z->t);
     for (int i = 0; i < NBUF; i++)
         buf_free(&z->b[i]);
-    gt_free_device(&z->flush);
-    gt_free_device(&z->sink);
-    gt_free_device(&z->dbad);
-    gt_free_pinned(&z->hbad);
     free(z);
 }
 
@@ -96,7 +88,12 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->first = true;
     z->blocks = gt_gpu_sms() * 8;
     size_t w = z->sh.width, n = (size_t)z->sh.n;
-    if (gt_timing_init(&z->t, 6, err))
+    /* a read of twice the L2 before each piece, where the L2's size is known */
+    if (gt_timing_init(&z->t, &(gt_timing_spec){
+                           .pieces = GT_CO_NSERIES,
+                           .flush_bytes = gt_dp_ok(p, GT_DP_L2) && gt_dp_get(p, GT_DP_L2) > 0 ?
+                                              (size_t)gt_dp_get(p, GT_DP_L2) * 2 : 0},
+                       err))
         goto fail;
     t0 = gt_now();
     if (buf_alloc(&z->b[IN], z->sh.in_len * w, z->mapped && rd, err) ||
@@ -110,16 +107,6 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                        gt_format_size(z->b[IN].bytes, a, sizeof a),
                        gt_format_size(z->b[OUT].bytes, b, sizeof b),
                        gt_format_size(n * w, a, sizeof a));
-    if (gt_dp_ok(p, GT_DP_L2) && gt_dp_get(p, GT_DP_L2) > 0) {
-        z->flush_bytes = (size_t)gt_dp_get(p, GT_DP_L2) * 2;
-        if (GT_CUDA_ALLOC(err, cudaMalloc(&z->flush, z->flush_bytes)) ||
-            GT_CUDA(err, cudaMemsetAsync(z->flush, 0, z->flush_bytes, z->t.s)))
-            goto fail;
-    }
-    if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->sink, sizeof *z->sink)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dbad, 3 * sizeof *z->dbad)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hbad, 3 * sizeof *z->hbad)))
-        goto fail;
     t0 = gt_now();
     z->seed = (uint32_t)(gt_now() * 1e6) | 1u;
     if (GT_CUDA(err, gt_k_fill_pattern(z->b[IN].p, z->b[IN].bytes / 4, z->seed, z->blocks,
@@ -139,7 +126,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     }
     gt_setup_info_timing(info, "events around each kernel and the copy, queued behind the timing "
                          "gate; before each, the L2 flushed by reading %s",
-                         z->flush ? gt_format_size(z->flush_bytes, a, sizeof a) : "nothing (L2 "
+                         z->t.flush ? gt_format_size(z->t.flush_bytes, a, sizeof a) : "nothing (L2 "
                          "size unknown)");
     *state = z;
     return 0;
@@ -148,58 +135,56 @@ fail:
     return -1;
 }
 
-static int flush(co *z, gt_err *err)
+/* The strided kernel, the same at stride 1, and cudaMemcpyAsync of the
+ * same bytes (GT_CO_S_STRIDED, _COALESCED and _COPY); each kernel adds z->k. */
+static cudaError_t work(void *state, int i, cudaStream_t s)
 {
-    return z->flush ? GT_CUDA(err, gt_k_l2_flush(z->flush, z->flush_bytes, z->sink, z->blocks,
-                                                 z->t.s)) : 0;
+    co *z = state;
+    const gt_co_shape *h = &z->sh;
+
+    switch (i) {
+    case GT_CO_S_STRIDED:
+        return gt_k_co_move(z->b[OUT].p, z->b[IN].p, h->n, h->width, h->in_stride, h->in_offset,
+                            h->out_stride, h->out_offset, z->k, s);
+    case GT_CO_S_COALESCED:
+        return gt_k_co_move(z->b[OUTC].p, z->b[IN].p, h->n, h->width, 1, 0, 1, 0, z->k, s);
+    default:
+        return cudaMemcpyAsync(z->b[CPY].p, z->b[IN].p, (size_t)h->n * h->width,
+                               cudaMemcpyDefault, s);
+    }
+}
+
+/* Every element written, and (device memory, or a mapped buffer's first
+ * sample) every gap between them left as poisoned. */
+static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+{
+    co *z = state;
+    const gt_co_shape *h = &z->sh;
+
+    switch (i) {
+    case GT_CO_S_STRIDED:
+        return gt_k_co_check(z->b[OUT].p, h->out_len, h->width, h->n, h->in_stride,
+                             h->in_offset, h->out_stride, h->out_offset, z->k, z->seed,
+                             !z->mapped || z->first, bad, z->blocks, s);
+    case GT_CO_S_COALESCED:
+        return gt_k_co_check(z->b[OUTC].p, h->n, h->width, h->n, 1, 0, 1, 0, z->k, z->seed, 1,
+                             bad, z->blocks, s);
+    default:
+        return gt_k_co_check(z->b[CPY].p, h->n, h->width, h->n, 1, 0, 1, 0, 0, z->seed, 1, bad,
+                             z->blocks, s);
+    }
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)
 {
+    static const gt_timed w = {.pieces = GT_CO_NSERIES, .work = work, .check = check};
     co *z = state;
-    const gt_co_shape *s = &z->sh;
-    size_t bytes = (size_t)s->n * s->width;
-    uint32_t k = ++z->k;
-    int all = !z->mapped || z->first;
+    int n;
 
-    if (GT_CUDA(err, cudaMemsetAsync(z->dbad, 0, 3 * sizeof *z->dbad, z->t.s)) ||
-        gt_gate_hold(&z->t.gate, z->t.s, err))
-        return -1;
-    if (flush(z, err) || GT_CUDA(err, cudaEventRecord(z->t.e[0], z->t.s)) ||
-        GT_CUDA(err, gt_k_co_move(z->b[OUT].p, z->b[IN].p, s->n, s->width, s->in_stride,
-                                  s->in_offset, s->out_stride, s->out_offset, k, z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[1], z->t.s)) || flush(z, err) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[2], z->t.s)) ||
-        GT_CUDA(err, gt_k_co_move(z->b[OUTC].p, z->b[IN].p, s->n, s->width, 1, 0, 1, 0, k,
-                                  z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[3], z->t.s)) || flush(z, err) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[4], z->t.s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->b[CPY].p, z->b[IN].p, bytes, cudaMemcpyDefault, z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[5], z->t.s))) {
-        gt_gate_open(&z->t.gate);
-        return -1;
-    }
-    gt_gate_open(&z->t.gate);
-    if (GT_CUDA(err, gt_k_co_check(z->b[OUT].p, s->out_len, s->width, s->n, s->in_stride,
-                                   s->in_offset, s->out_stride, s->out_offset, k, z->seed, all,
-                                   z->dbad, z->blocks, z->t.s)) ||
-        GT_CUDA(err, gt_k_co_check(z->b[OUTC].p, s->n, s->width, s->n, 1, 0, 1, 0, k, z->seed, 1,
-                                   z->dbad + 1, z->blocks, z->t.s)) ||
-        GT_CUDA(err, gt_k_co_check(z->b[CPY].p, s->n, s->width, s->n, 1, 0, 1, 0, 0, z->seed, 1,
-                                   z->dbad + 2, z->blocks, z->t.s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->hbad, z->dbad, 3 * sizeof *z->hbad,
-                                     cudaMemcpyDeviceToHost, z->t.s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->t.s)) || gt_gate_check(&z->t.gate, err))
-        return -1;
+    z->k++;
+    n = gt_timed_samples(&z->t, &w, z, (uint64_t)z->sh.n * z->sh.width, out, err);
     z->first = false;
-    for (int i = 0; i < GT_CO_NSERIES; i++) {
-        float ms = 0;
-        if (gt_event_ms(&ms, z->t.e[2 * i], z->t.e[2 * i + 1], err))
-            return -1;
-        out[i] = (gt_sample){.series = (uint8_t)i, .verify = z->hbad[i] ? GT_V_FAILED : GT_V_FULL,
-                             .sec = ms * 1e-3, .bytes = bytes};
-    }
-    return GT_CO_NSERIES;
+    return n;
 }
 
 GT_GPU_OPS(coalesce) = {.setup = setup, .run = run, .teardown = teardown};

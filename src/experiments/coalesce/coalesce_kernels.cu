@@ -2,10 +2,12 @@
 // move and its check.
 #include "coalesce.h"
 #include "coalesce_kernels.h"
+#include "gputui/kernels_launch.cuh"
 
 namespace {
 
-constexpr int kThreads = 256;
+using gt_launch::grid;
+using gt_launch::kThreads;
 
 __device__ __forceinline__ uint32_t add(uint32_t v, uint32_t k) { return v + k; }
 __device__ __forceinline__ uint2 add(uint2 v, uint32_t k) { return make_uint2(v.x + k, v.y + k); }
@@ -50,11 +52,6 @@ __global__ void co_check(const uint32_t *out, uint64_t len, uint32_t words, uint
     }
     if (nb)
         atomicAdd(bad, nb);
-}
-
-int grid(uint64_t n)
-{
-    return (int)((n + kThreads - 1) / kThreads);
 }
 
 }  // namespace

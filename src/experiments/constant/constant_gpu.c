@@ -37,9 +37,7 @@ typedef struct co {
     uint32_t expect[3][32];         /* ... and what each lane's must be */
     uint32_t *host, *back, *check;  /* op=copy: malloc'd */
     void *sym;                      /* cudaGetSymbolAddress */
-    gt_gate gate;
-    cudaStream_t s;
-    cudaEvent_t e[4];
+    gt_timing t;                    /* op=read: a piece a kernel */
 } co;
 
 static void teardown(void *state)
@@ -48,14 +46,10 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    gt_gate_free(&z->gate);
-    gt_gpu_quiesce();
+    gt_timing_free(&z->t);
     gt_free_device(&z->g);
     gt_free_device(&z->dout);
     gt_free_pinned(&z->hout);
-    for (int i = 0; i < 4; i++)
-        gt_destroy_event(&z->e[i]);
-    gt_destroy_stream(&z->s);
     free(z->host);
     free(z->back);
     free(z->check);
@@ -79,8 +73,7 @@ static int setup_read(co *z, gt_setup_info *info, gt_err *err)
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->g, sizeof w)) ||
         GT_CUDA(err, cudaMemcpy(z->g, w, sizeof w, cudaMemcpyHostToDevice)) ||
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dout, out)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, out)) ||
-        gt_gate_init(&z->gate, true, true, err))
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, out)))
         return -1;
     gt_setup_info_time(info, gt_now() - t0, "cudaMemcpyToSymbol + cudaMemcpy %d words, "
                        "%d x %d threads", GT_CO_WORDS, z->blocks, THREADS);
@@ -141,11 +134,9 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->blocks = gt_gpu_sms();
     z->nthreads = (size_t)z->blocks * THREADS;
     z->seed = (uint32_t)(gt_now() * 1e6) | 1;
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)))
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 3, .ungated = z->op != GT_CO_OP_READ},
+                       err))
         goto fail;
-    for (int i = 0; i < 4; i++)
-        if (GT_CUDA(err, cudaEventCreate(&z->e[i])))
-            goto fail;
     if (z->op == GT_CO_OP_READ ? setup_read(z, info, err) : setup_copy(z, info, err))
         goto fail;
     *state = z;
@@ -155,34 +146,34 @@ fail:
     return -1;
 }
 
+/* Piece m: the kernel of mode m (broadcast, a word a thread, global). */
+static cudaError_t work(void *state, int m, cudaStream_t s)
+{
+    co *z = state;
+
+    return gt_k_co_read(m, z->g, z->reads, z->blocks, THREADS, z->dout + (size_t)m * z->nthreads,
+                        s);
+}
+
+/* Each thread's sum against its lane's, on the host. */
 static int run_read(co *z, gt_sample *out, gt_err *err)
 {
-    uint64_t bad[3] = {0, 0, 0};
+    static const gt_timed w = {.pieces = 3, .work = work};
+    double sec[3];
+    uint64_t unused[3];
 
-    if (gt_gate_hold(&z->gate, z->s, err) || GT_CUDA(err, cudaEventRecord(z->e[0], z->s)))
-        goto fail;
-    for (int m = 0; m < 3; m++)
-        if (GT_CUDA(err, gt_k_co_read(m, z->g, z->reads, z->blocks, THREADS,
-                                      z->dout + (size_t)m * z->nthreads, z->s)) ||
-            GT_CUDA(err, cudaEventRecord(z->e[m + 1], z->s)))
-            goto fail;
-    gt_gate_open(&z->gate);
-    if (GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, 3 * z->nthreads * sizeof *z->hout,
-                                     cudaMemcpyDeviceToHost, z->s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s)) || gt_gate_check(&z->gate, err))
+    if (gt_timed_sample(&z->t, &w, z, sec, unused, err) ||
+        GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, 3 * z->nthreads * sizeof *z->hout,
+                                     cudaMemcpyDeviceToHost, z->t.s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         return -1;
     for (int m = 0; m < 3; m++) {
-        float ms = 0;
+        uint64_t bad = 0;
         for (size_t t = 0; t < z->nthreads; t++)
-            bad[m] += z->hout[(size_t)m * z->nthreads + t] != z->expect[m][t & 31];
-        if (gt_event_ms(&ms, z->e[m], z->e[m + 1], err))
-            return -1;
-        out[m] = (gt_sample){0, (uint8_t)m, bad[m] ? GT_V_FAILED : GT_V_FULL, ms * 1e-3, 0};
+            bad += z->hout[(size_t)m * z->nthreads + t] != z->expect[m][t & 31];
+        out[m] = (gt_sample){0, (uint8_t)m, bad ? GT_V_FAILED : GT_V_FULL, sec[m], 0};
     }
     return 3;
-fail:
-    gt_gate_open(&z->gate);
-    return -1;
 }
 
 static int run_copy(co *z, gt_sample *out, gt_err *err)

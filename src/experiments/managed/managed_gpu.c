@@ -25,7 +25,6 @@
 cudaError_t gt_k_mg_bump(uint32_t *p, size_t n, uint32_t seed, uint32_t k,
                          unsigned long long *res, int blocks, cudaStream_t s);
 
-#define NEV 12
 #define AGAIN 3         /* access=repeat: reads after the first */
 
 typedef struct mg {
@@ -36,8 +35,7 @@ typedef struct mg {
     int slot[GT_MG_S_COUNT], nseries;
     uint32_t *m;                        /* this sample's managed buffer */
     uint32_t *pin, *dst;                /* the reference copy: pinned source, device copy */
-    unsigned long long *dres, *hres;    /* mismatch counts: device, read back (pinned) */
-    gt_timing t;                        /* its stream, NEV events, the gate */
+    gt_timing t;                        /* e[0..5]: touch, prefetch, read; e[6..7]: again */
 } mg;
 
 static void teardown(void *state)
@@ -49,9 +47,7 @@ static void teardown(void *state)
     gt_timing_free(&z->t);
     gt_free_device(&z->m);
     gt_free_device(&z->dst);
-    gt_free_device(&z->dres);
     gt_free_pinned(&z->pin);
-    gt_free_pinned(&z->hres);
     free(z);
 }
 
@@ -89,13 +85,11 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                    "(cudaDevAttrManagedMemory = 0)");
         goto fail;
     }
-    if (gt_timing_init(&z->t, NEV, err))
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 4}, err))
         goto fail;
     t0 = gt_now();
     if (GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->pin, z->bytes)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dst, z->bytes)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dres, 2 * sizeof *z->dres)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hres, sizeof *z->hres)))
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dst, z->bytes)))
         goto fail;
     for (size_t i = 0; i < z->words; i++)
         z->pin[i] = gt_pattern_word(i, z->pin_seed);
@@ -154,8 +148,8 @@ static int timed_pass(mg *z, int a, bool bump, uint32_t k, gt_err *err)
 {
     if (gt_gate_hold(&z->t.gate, z->t.s, err) || GT_CUDA(err, cudaEventRecord(z->t.e[a], z->t.s)))
         goto fail;
-    if (bump ? GT_CUDA(err, gt_k_mg_bump(z->m, z->words, z->seed, k, z->dres, z->blocks, z->t.s))
-             : GT_CUDA(err, gt_k_verify_pattern(z->m, z->words, z->seed, z->dres, z->blocks,
+    if (bump ? GT_CUDA(err, gt_k_mg_bump(z->m, z->words, z->seed, k, z->t.dbad, z->blocks, z->t.s))
+             : GT_CUDA(err, gt_k_verify_pattern(z->m, z->words, z->seed, z->t.dbad, z->blocks,
                                                 z->t.s)))
         goto fail;
     if (GT_CUDA(err, cudaEventRecord(z->t.e[a + 1], z->t.s)))
@@ -166,6 +160,26 @@ fail:
     gt_gate_open(&z->t.gate);
     return -1;
 }
+
+/* The reference copy: pinned H2D of the buffer's bytes, every word
+ * checked. */
+static cudaError_t copy(void *state, int i, cudaStream_t s)
+{
+    mg *z = state;
+
+    (void)i;
+    return cudaMemcpyAsync(z->dst, z->pin, z->bytes, cudaMemcpyHostToDevice, s);
+}
+
+static cudaError_t copied(void *state, int i, unsigned long long *bad, cudaStream_t s)
+{
+    mg *z = state;
+
+    (void)i;
+    return gt_k_verify_pattern(z->dst, z->words, z->pin_seed, bad, z->blocks, s);
+}
+
+static const gt_timed reference = {.pieces = 1, .work = copy, .check = copied};
 
 static void put(mg *z, gt_sample *out, int k, double sec)
 {
@@ -181,7 +195,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
 
     z->seed = z->seed * 1664525u + 1013904223u;
     if (GT_CUDA_ALLOC(err, cudaMallocManaged((void **)&z->m, z->bytes, cudaMemAttachGlobal)) ||
-        advise(z, err) || gt_count_zero(z->dres, z->t.s, err))
+        advise(z, err) || gt_count_zero(z->t.dbad, z->t.s, err))
         goto fail;
     /* First touch. */
     if (z->touch == GT_MG_TOUCH_HOST) {
@@ -206,7 +220,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
         if (timed_pass(z, 6, false, 0, err) || GT_CUDA(err, cudaStreamSynchronize(z->t.s)) ||
             (again += since(z->t.e[6], z->t.e[7], err, &rc), rc))
             goto fail;
-    if (gt_count_read(z->dres, z->hres, z->t.s, &n, err) || gt_gate_check(&z->t.gate, err))
+    if (gt_count_read(z->t.dbad, z->t.hbad, z->t.s, &n, err) || gt_gate_check(&z->t.gate, err))
         goto fail;
     bad += n;
     if (z->touch == GT_MG_TOUCH_DEVICE)
@@ -233,19 +247,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
         goto fail;
     z->m = NULL;
     /* The reference: pinned H2D of the same bytes, checked. */
-    if (gt_count_zero(z->dres, z->t.s, err) || gt_gate_hold(&z->t.gate, z->t.s, err) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[8], z->t.s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->dst, z->pin, z->bytes, cudaMemcpyHostToDevice, z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[9], z->t.s))) {
-        gt_gate_open(&z->t.gate);
-        goto fail;
-    }
-    gt_gate_open(&z->t.gate);
-    t1 = 0;
-    if (GT_CUDA(err, gt_k_verify_pattern(z->dst, z->words, z->pin_seed, z->dres, z->blocks,
-                                         z->t.s)) ||
-        gt_count_read(z->dres, z->hres, z->t.s, &n, err) || gt_gate_check(&z->t.gate, err) ||
-        (t1 = since(z->t.e[8], z->t.e[9], err, &rc), rc))
+    if (gt_timed_sample(&z->t, &reference, z, &t1, &n, err))
         goto fail;
     bad += n;
     put(z, out, GT_MG_S_COPY, t1);

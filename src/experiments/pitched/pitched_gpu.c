@@ -33,12 +33,9 @@ typedef struct pi {
     struct cudaPitchedPtr dev[2];   /* packed, pitched */
     uint8_t *host, *back;           /* pinned: the pattern, and what comes back */
     uint8_t *dhost, *dback;         /* their device addresses */
-    unsigned long long *d_bad, *h_bad;
-    gt_gate gate;
     uint32_t seed;
     uint32_t adds[2];               /* kernel launches on each layout */
-    cudaStream_t s;
-    cudaEvent_t e0, e1;
+    gt_timing t;                    /* a piece a layout, each apart */
 } pi;
 
 static void teardown(void *state)
@@ -47,30 +44,24 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    gt_gate_free(&z->gate);
-    gt_gpu_quiesce();
+    gt_timing_free(&z->t);
     for (int i = 0; i < 2; i++)
         gt_free_device(&z->dev[i].ptr);
-    gt_free_device(&z->d_bad);
-    gt_free_pinned(&z->h_bad);
     gt_free_pinned(&z->host);
     gt_free_pinned(&z->back);
-    gt_destroy_event(&z->e0);
-    gt_destroy_event(&z->e1);
-    gt_destroy_stream(&z->s);
     free(z);
 }
 
 /* Host (packed) to a device layout, or back. */
-static cudaError_t copy(pi *z, int layout, bool to_dev, uint8_t *host)
+static cudaError_t copy(pi *z, int layout, bool to_dev, uint8_t *host, cudaStream_t s)
 {
     struct cudaPitchedPtr d = z->dev[layout];
 
     if (z->dims == GT_PI_2D)
         return to_dev ? cudaMemcpy2DAsync(d.ptr, d.pitch, host, z->w, z->w, z->h,
-                                          cudaMemcpyHostToDevice, z->s)
+                                          cudaMemcpyHostToDevice, s)
                       : cudaMemcpy2DAsync(host, z->w, d.ptr, d.pitch, z->w, z->h,
-                                          cudaMemcpyDeviceToHost, z->s);
+                                          cudaMemcpyDeviceToHost, s);
     struct cudaMemcpy3DParms m;
     memset(&m, 0, sizeof m);
     struct cudaPitchedPtr h = pitched_ptr(host, z->w, z->w, z->h);
@@ -78,7 +69,7 @@ static cudaError_t copy(pi *z, int layout, bool to_dev, uint8_t *host)
     m.dstPtr = to_dev ? d : h;
     m.extent = extent(z->w, z->h, z->d);
     m.kind = to_dev ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-    return cudaMemcpy3DAsync(&m, z->s);
+    return cudaMemcpy3DAsync(&m, s);
 }
 
 static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
@@ -101,7 +92,11 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->d = z->dims == GT_PI_3D ? (size_t)v[GT_PI_DEPTH] : 1;
     z->bytes = z->w * z->h * z->d;
     z->blocks = gt_gpu_sms() * 8;
-
+    /* the gate for the kernel alone: in front of a copy-engine copy it
+     * adds the spin kernel's hand-off, so copies start from an idle stream */
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 2, .ungated = z->measure != GT_PI_KERNEL,
+                                                .sleep = true}, err))
+        goto fail;
     t0 = gt_now();
     if (GT_CUDA_ALLOC(err, cudaMalloc(&z->dev[0].ptr, z->bytes)))
         goto fail;
@@ -122,22 +117,16 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     if (GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->host, z->bytes)) ||
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->back, z->bytes)) ||
         GT_CUDA(err, cudaHostGetDevicePointer((void **)&z->dhost, z->host, 0)) ||
-        GT_CUDA(err, cudaHostGetDevicePointer((void **)&z->dback, z->back, 0)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->d_bad, sizeof *z->d_bad)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->h_bad, sizeof *z->h_bad)) ||
-        GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)) ||
-        GT_CUDA(err, cudaEventCreate(&z->e0)) ||
-        GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)) ||
-        gt_gate_init(&z->gate, z->measure == GT_PI_KERNEL, true, err))
+        GT_CUDA(err, cudaHostGetDevicePointer((void **)&z->dback, z->back, 0)))
         goto fail;
     z->seed = (uint32_t)(gt_now() * 1e6);
-    if (GT_CUDA(err, gt_k_pi_fill(z->dhost, z->bytes, z->seed, z->blocks, z->s)))
+    if (GT_CUDA(err, gt_k_pi_fill(z->dhost, z->bytes, z->seed, z->blocks, z->t.s)))
         goto fail;
     /* Both layouts start with the pattern (d2h and kernel read it). */
     for (int l = 0; l < 2; l++)
-        if (GT_CUDA(err, copy(z, l, true, z->host)))
+        if (GT_CUDA(err, copy(z, l, true, z->host, z->t.s)))
             goto fail;
-    if (GT_CUDA(err, cudaStreamSynchronize(z->s)))
+    if (GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         goto fail;
     {
         size_t pad = z->dev[1].pitch - z->w;
@@ -147,7 +136,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                  gt_format_size(pad * z->h * z->d, b, sizeof b));
     }
     gt_setup_info_timing(info, "events around each copy or kernel%s",
-                         z->gate.on ? ", from when it is queued" : "");
+                         z->t.gate.on ? ", from when it is queued" : "");
     *state = z;
     return 0;
 fail:
@@ -155,60 +144,55 @@ fail:
     return -1;
 }
 
-/* Bytes of a layout (device, or the packed host array) that differ from
- * the pattern plus 'add', counted on the GPU. */
-static int count_bad(pi *z, const uint8_t *p, size_t pitch, uint8_t add, uint64_t *bad,
-                     gt_err *err)
+/* Piece l: the copy or the kernel on layout l (packed, pitched). */
+static cudaError_t work(void *state, int l, cudaStream_t s)
 {
-    if (gt_count_zero(z->d_bad, z->s, err) ||
-        GT_CUDA(err, gt_k_pi_check(p, pitch, z->w, z->h * z->d, z->seed, add, z->d_bad,
-                                   z->blocks, z->s)))
-        return -1;
-    return gt_count_read(z->d_bad, z->h_bad, z->s, bad, err);
+    pi *z = state;
+    struct cudaPitchedPtr d = z->dev[l];
+
+    switch (z->measure) {
+    case GT_PI_H2D: return copy(z, l, true, z->host, s);
+    case GT_PI_D2H: return copy(z, l, false, z->back, s);
+    default:
+        z->adds[l]++;
+        return gt_k_rows_add1(d.ptr, d.pitch, z->w, z->h * z->d, z->blocks, s);
+    }
+}
+
+/* The bytes that differ from the pattern (plus the kernel's adds): of
+ * the layout, or of the packed host array d2h wrote, through its mapped
+ * address. */
+static cudaError_t check(void *state, int l, unsigned long long *bad, cudaStream_t s)
+{
+    pi *z = state;
+    struct cudaPitchedPtr d = z->dev[l];
+
+    if (z->measure == GT_PI_D2H)
+        return gt_k_pi_check(z->dback, z->w, z->w, z->h * z->d, z->seed, 0, bad, z->blocks, s);
+    return gt_k_pi_check(d.ptr, d.pitch, z->w, z->h * z->d, z->seed, (uint8_t)z->adds[l], bad,
+                         z->blocks, s);
+}
+
+/* What piece l writes, poisoned (the kernel updates in place). */
+static cudaError_t prepare(void *state, int l, cudaStream_t s)
+{
+    pi *z = state;
+    struct cudaPitchedPtr d = z->dev[l];
+
+    switch (z->measure) {
+    case GT_PI_H2D: return cudaMemset2DAsync(d.ptr, d.pitch, 0xA5, z->w, z->h * z->d, s);
+    case GT_PI_D2H: return cudaMemsetAsync(z->dback, 0x5A, z->bytes, s);
+    default: return cudaSuccess;
+    }
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)
 {
+    static const gt_timed w = {.pieces = 2, .apart = true, .prepare = prepare, .work = work,
+                               .check = check};
     pi *z = state;
 
-    for (int l = 0; l < 2; l++) {
-        struct cudaPitchedPtr d = z->dev[l];
-        float ms = 0;
-        cudaError_t rc;
-        uint64_t bad;
-
-        /* Poison what the timed operation writes (the kernel updates in place). */
-        if (z->measure == GT_PI_H2D &&
-            GT_CUDA(err, cudaMemset2DAsync(d.ptr, d.pitch, 0xA5, z->w, z->h * z->d, z->s)))
-            return -1;
-        if (z->measure == GT_PI_D2H &&
-            GT_CUDA(err, cudaMemsetAsync(z->dback, 0x5A, z->bytes, z->s)))
-            return -1;
-        if (GT_CUDA(err, cudaStreamSynchronize(z->s)) || gt_gate_hold(&z->gate, z->s, err) ||
-            GT_CUDA(err, cudaEventRecord(z->e0, z->s)))
-            goto fail;
-        switch (z->measure) {
-        case GT_PI_H2D: rc = copy(z, l, true, z->host); break;
-        case GT_PI_D2H: rc = copy(z, l, false, z->back); break;
-        default: rc = gt_k_rows_add1(d.ptr, d.pitch, z->w, z->h * z->d, z->blocks, z->s); break;
-        }
-        if (GT_CUDA(err, rc) || GT_CUDA(err, cudaEventRecord(z->e1, z->s)))
-            goto fail;
-        gt_gate_open(&z->gate);
-        if (GT_CUDA(err, cudaEventSynchronize(z->e1)) || gt_gate_check(&z->gate, err) ||
-            gt_event_ms(&ms, z->e0, z->e1, err))
-            return -1;
-        if (z->measure == GT_PI_KERNEL)
-            z->adds[l]++;
-        if (z->measure == GT_PI_D2H ? count_bad(z, z->dback, z->w, 0, &bad, err)
-                                    : count_bad(z, d.ptr, d.pitch, (uint8_t)z->adds[l], &bad, err))
-            return -1;
-        out[l] = (gt_sample){0, (uint8_t)l, bad ? GT_V_FAILED : GT_V_FULL, ms * 1e-3, z->bytes};
-    }
-    return 2;
-fail:
-    gt_gate_open(&z->gate);
-    return -1;
+    return gt_timed_samples(&z->t, &w, z, z->bytes, out, err);
 }
 
 GT_GPU_OPS(pitched) = {.setup = setup, .run = run, .teardown = teardown};

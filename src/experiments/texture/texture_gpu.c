@@ -35,7 +35,6 @@ cudaError_t gt_k_tx_surface(int type, int access, cudaSurfaceObject_t in, uint32
 cudaError_t gt_k_tx_check(const float *out, const float *expect, size_t n, float tol,
                           unsigned long long *bad, int blocks, cudaStream_t s);
 
-#define NEV 8
 #define NK 5            /* stencil kernels: their outputs, the surface's last (K_SURF) */
 #define K_SURF 4
 
@@ -51,8 +50,7 @@ typedef struct tx {
     bool has_tex_arr, has_tex_lin, has_surf_in, has_surf_out;
     float *out[NK];
     float *expect_point, *expect_filtered;
-    unsigned long long *dbad, *hbad;    /* NK counts: device, read back (pinned) */
-    gt_timing t;                        /* its stream, NEV events, the gate */
+    gt_timing t;                        /* a piece a series */
 } tx;
 
 static void teardown(void *state)
@@ -82,8 +80,6 @@ static void teardown(void *state)
         gt_free_device(&z->out[i]);
     gt_free_device(&z->expect_point);
     gt_free_device(&z->expect_filtered);
-    gt_free_device(&z->dbad);
-    gt_free_pinned(&z->hbad);
     gt_free_pinned(&z->host);
     free(z);
 }
@@ -183,7 +179,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                    z->n, lin_max, lin_max);
         goto fail;
     }
-    if (gt_timing_init(&z->t, NEV, err))
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = GT_TX_NSERIES}, err))
         goto fail;
     t0 = gt_now();
     if (GT_CUDA_ALLOC(err, cudaMallocHost(&z->host, z->bytes)))
@@ -222,9 +218,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             goto fail;
     if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->expect_point, z->bytes)) ||
         (z->filter == GT_TX_LINEAR &&
-         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->expect_filtered, z->bytes))) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dbad, NK * sizeof *z->dbad)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hbad, NK * sizeof *z->hbad)))
+         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->expect_filtered, z->bytes))))
         goto fail;
     if (!(hp = malloc(z->bytes)) || (z->filter == GT_TX_LINEAR && !(hf = malloc(z->bytes))) ||
         gt_tx_expected(v, hp, hf)) {
@@ -253,79 +247,81 @@ fail:
     return -1;
 }
 
-static int run(void *state, gt_sample *out, gt_err *err)
+/* The pieces in the order they run: the fills, then the kernels that
+ * read what they wrote. */
+static const int series_of[GT_TX_NSERIES] = {
+    GT_TX_S_FILL_ARRAY, GT_TX_S_FILL_PITCH, GT_TX_S_LINEAR, GT_TX_S_PITCHED,
+    GT_TX_S_ARRAY,      GT_TX_S_LINTEX,     GT_TX_S_SURFACE,
+};
+
+static cudaError_t work(void *state, int i, cudaStream_t s)
 {
     tx *z = state;
     size_t row = (size_t)z->w * 4;
+
+    switch (series_of[i]) {
+    case GT_TX_S_FILL_ARRAY:
+        return cudaMemcpy2DToArrayAsync(z->arr, 0, 0, z->host, row, row, z->h,
+                                        cudaMemcpyHostToDevice, s);
+    case GT_TX_S_FILL_PITCH:
+        return cudaMemcpy2DAsync(z->pit, z->pitch, z->host, row, row, z->h,
+                                 cudaMemcpyHostToDevice, s);
+    case GT_TX_S_LINEAR:
+        return gt_k_tx_mem(z->type, z->access, z->lin, row, z->w, z->h, z->address,
+                           z->out[GT_TX_S_LINEAR], s);
+    case GT_TX_S_PITCHED:
+        return gt_k_tx_mem(z->type, z->access, z->pit, z->pitch, z->w, z->h, z->address,
+                           z->out[GT_TX_S_PITCHED], s);
+    case GT_TX_S_ARRAY:
+        return gt_k_tx_array(z->type, z->access, z->tex_arr, z->w, z->h,
+                             z->filter == GT_TX_LINEAR, z->norm, z->out[GT_TX_S_ARRAY], s);
+    case GT_TX_S_LINTEX:
+        return gt_k_tx_lintex(z->type, z->access, z->tex_lin, z->w, z->h, z->address,
+                              z->out[GT_TX_S_LINTEX], s);
+    default:
+        return gt_k_tx_surface(z->type, z->access, z->surf_in, z->w, z->h, z->address,
+                               z->surf_out, s);
+    }
+}
+
+/* Each kernel's output against the host's stencil (the surface's copied
+ * out of its array first); a fill is checked by the kernel that reads it. */
+static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+{
+    tx *z = state;
+    int k = series_of[i] == GT_TX_S_SURFACE ? K_SURF : series_of[i];
+    bool filtered = k == GT_TX_S_ARRAY && z->filter == GT_TX_LINEAR;
     /* a texel's sum of channels ranges over 1 (float) or 4 x 255 (uchar4) */
     float range = z->type == GT_TX_FLOAT ? 1.0f : 1020.0f;
-    uint64_t bad[NK];
+    size_t row = (size_t)z->w * 4;
+    cudaError_t rc;
 
-    if (GT_CUDA(err, cudaMemsetAsync(z->dbad, 0, NK * sizeof *z->dbad, z->t.s)) ||
-        gt_gate_hold(&z->t.gate, z->t.s, err) || GT_CUDA(err, cudaEventRecord(z->t.e[0], z->t.s)) ||
-        GT_CUDA(err, cudaMemcpy2DToArrayAsync(z->arr, 0, 0, z->host, row, row, z->h,
-                                              cudaMemcpyHostToDevice, z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[1], z->t.s)) ||
-        GT_CUDA(err, cudaMemcpy2DAsync(z->pit, z->pitch, z->host, row, row, z->h,
-                                       cudaMemcpyHostToDevice, z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[2], z->t.s)) ||
-        GT_CUDA(err, gt_k_tx_mem(z->type, z->access, z->lin, row, z->w, z->h, z->address,
-                                 z->out[GT_TX_S_LINEAR], z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[3], z->t.s)) ||
-        GT_CUDA(err, gt_k_tx_mem(z->type, z->access, z->pit, z->pitch, z->w, z->h, z->address,
-                                 z->out[GT_TX_S_PITCHED], z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[4], z->t.s)) ||
-        GT_CUDA(err, gt_k_tx_array(z->type, z->access, z->tex_arr, z->w, z->h,
-                                   z->filter == GT_TX_LINEAR, z->norm, z->out[GT_TX_S_ARRAY],
-                                   z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[5], z->t.s)) ||
-        GT_CUDA(err, gt_k_tx_lintex(z->type, z->access, z->tex_lin, z->w, z->h, z->address,
-                                    z->out[GT_TX_S_LINTEX], z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[6], z->t.s)) ||
-        GT_CUDA(err, gt_k_tx_surface(z->type, z->access, z->surf_in, z->w, z->h, z->address,
-                                     z->surf_out, z->t.s)) ||
-        GT_CUDA(err, cudaEventRecord(z->t.e[7], z->t.s))) {
-        gt_gate_open(&z->t.gate);
+    if (k >= NK)
+        return cudaSuccess;
+    if (k == K_SURF && (rc = cudaMemcpy2DFromArrayAsync(z->out[K_SURF], row, z->arr_out, 0, 0,
+                                                        row, z->h, cudaMemcpyDeviceToDevice,
+                                                        s)))
+        return rc;
+    return gt_k_tx_check(z->out[k], filtered ? z->expect_filtered : z->expect_point, z->n,
+                         filtered ? 5 * range / 256 : 0, bad, z->blocks, s);
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    static const gt_timed w = {.pieces = GT_TX_NSERIES, .work = work, .check = check};
+    /* the piece whose check stands for piece i: a fill's is the kernel's
+     * that reads what it wrote (the array's, the pitched buffer's) */
+    static const int judged_by[GT_TX_NSERIES] = {4, 3, 2, 3, 4, 5, 6};
+    tx *z = state;
+    double sec[GT_TX_NSERIES];
+    uint64_t bad[GT_TX_NSERIES];
+
+    if (gt_timed_sample(&z->t, &w, z, sec, bad, err))
         return -1;
-    }
-    gt_gate_open(&z->t.gate);
-    if (GT_CUDA(err, cudaMemcpy2DFromArrayAsync(z->out[K_SURF], row, z->arr_out, 0, 0, row, z->h,
-                                                cudaMemcpyDeviceToDevice, z->t.s)))
-        return -1;
-    for (int k = 0; k < NK; k++) {
-        bool filtered = k == GT_TX_S_ARRAY && z->filter == GT_TX_LINEAR;
-        if (GT_CUDA(err, gt_k_tx_check(z->out[k], filtered ? z->expect_filtered :
-                                       z->expect_point, z->n, filtered ? 5 * range / 256 : 0,
-                                       z->dbad + k, z->blocks, z->t.s)))
-            return -1;
-    }
-    if (GT_CUDA(err, cudaMemcpyAsync(z->hbad, z->dbad, NK * sizeof *z->hbad,
-                                     cudaMemcpyDeviceToHost, z->t.s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->t.s)) || gt_gate_check(&z->t.gate, err))
-        return -1;
-    for (int k = 0; k < NK; k++)
-        bad[k] = z->hbad[k];
-    /* series s spans events e[from[s]] .. e[from[s] + 1] */
-    static const int from[GT_TX_NSERIES] = {
-        [GT_TX_S_FILL_ARRAY] = 0, [GT_TX_S_FILL_PITCH] = 1, [GT_TX_S_LINEAR] = 2,
-        [GT_TX_S_PITCHED] = 3, [GT_TX_S_ARRAY] = 4, [GT_TX_S_LINTEX] = 5,
-        [GT_TX_S_SURFACE] = 6,
-    };
-    /* each series' output; a fill is checked by the kernel that reads what it wrote */
-    static const int checked_by[GT_TX_NSERIES] = {
-        [GT_TX_S_LINEAR] = GT_TX_S_LINEAR, [GT_TX_S_PITCHED] = GT_TX_S_PITCHED,
-        [GT_TX_S_ARRAY] = GT_TX_S_ARRAY, [GT_TX_S_LINTEX] = GT_TX_S_LINTEX,
-        [GT_TX_S_FILL_ARRAY] = GT_TX_S_ARRAY, [GT_TX_S_FILL_PITCH] = GT_TX_S_PITCHED,
-        [GT_TX_S_SURFACE] = K_SURF,
-    };
-    for (int s = 0; s < GT_TX_NSERIES; s++) {
-        float ms = 0;
-        uint64_t b = bad[checked_by[s]];
-        if (gt_event_ms(&ms, z->t.e[from[s]], z->t.e[from[s] + 1], err))
-            return -1;
-        out[s] = (gt_sample){.series = (uint8_t)s, .verify = b ? GT_V_FAILED : GT_V_FULL,
-                             .sec = ms * 1e-3, .bytes = z->bytes};
-    }
+    for (int i = 0; i < GT_TX_NSERIES; i++)
+        out[series_of[i]] = (gt_sample){.series = (uint8_t)series_of[i],
+                                        .verify = bad[judged_by[i]] ? GT_V_FAILED : GT_V_FULL,
+                                        .sec = sec[i], .bytes = z->bytes};
     return GT_TX_NSERIES;
 }
 

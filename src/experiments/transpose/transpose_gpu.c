@@ -19,7 +19,6 @@ typedef struct tp {
     int n, tile, rows, blocks;
     size_t words;
     uint32_t *in, *out[GT_TP_NSERIES], seed;
-    unsigned long long *dbad, *hbad;
     gt_timing t;
 } tp;
 
@@ -33,8 +32,6 @@ static void teardown(void *state)
     gt_free_device(&z->in);
     for (int i = 0; i < GT_TP_NSERIES; i++)
         gt_free_device(&z->out[i]);
-    gt_free_device(&z->dbad);
-    gt_free_pinned(&z->hbad);
     free(z);
 }
 
@@ -57,7 +54,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->words = (size_t)z->n * (size_t)z->n;
     z->blocks = gt_gpu_sms() * 8;
     z->seed = (uint32_t)(gt_now() * 1e6);
-    if (gt_timing_init(&z->t, 2 * GT_TP_NSERIES, err))
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = GT_TP_NSERIES}, err))
         goto fail;
     t0 = gt_now();
     if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->in, z->words * 4)))
@@ -67,9 +64,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             goto fail;
     gt_setup_info_time(info, gt_now() - t0, "cudaMalloc: the matrix and four results, %s each",
                        gt_format_size(z->words * 4, a, sizeof a));
-    if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dbad, GT_TP_NSERIES * sizeof *z->dbad)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hbad, GT_TP_NSERIES * sizeof *z->hbad)) ||
-        GT_CUDA(err, gt_k_fill_pattern(z->in, z->words, z->seed, z->blocks, z->t.s)) ||
+    if (GT_CUDA(err, gt_k_fill_pattern(z->in, z->words, z->seed, z->blocks, z->t.s)) ||
         GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         goto fail;
     snprintf(info->note, sizeof info->note, "every word of the four results, poisoned before "
@@ -86,40 +81,34 @@ fail:
     return -1;
 }
 
-static int run(void *state, gt_sample *out, gt_err *err)
+static cudaError_t prepare(void *state, int i, cudaStream_t s)
 {
     tp *z = state;
 
-    for (int i = 0; i < GT_TP_NSERIES; i++)
-        if (GT_CUDA(err, cudaMemsetAsync(z->out[i], 0xA5, z->words * 4, z->t.s)))
-            return -1;
-    if (GT_CUDA(err, cudaMemsetAsync(z->dbad, 0, GT_TP_NSERIES * sizeof *z->dbad, z->t.s)) ||
-        gt_gate_hold(&z->t.gate, z->t.s, err))
-        return -1;
-    for (int i = 0; i < GT_TP_NSERIES; i++)
-        if (GT_CUDA(err, cudaEventRecord(z->t.e[2 * i], z->t.s)) ||
-            GT_CUDA(err, gt_k_tp(i, z->out[i], z->in, z->n, z->tile, z->rows, z->t.s)) ||
-            GT_CUDA(err, cudaEventRecord(z->t.e[2 * i + 1], z->t.s))) {
-            gt_gate_open(&z->t.gate);
-            return -1;
-        }
-    gt_gate_open(&z->t.gate);
-    for (int i = 0; i < GT_TP_NSERIES; i++)
-        if (GT_CUDA(err, gt_k_tp_check(z->out[i], z->n, i != GT_TP_S_COPY, z->seed, z->dbad + i,
-                                       z->blocks, z->t.s)))
-            return -1;
-    if (GT_CUDA(err, cudaMemcpyAsync(z->hbad, z->dbad, GT_TP_NSERIES * sizeof *z->hbad,
-                                     cudaMemcpyDeviceToHost, z->t.s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->t.s)) || gt_gate_check(&z->t.gate, err))
-        return -1;
-    for (int i = 0; i < GT_TP_NSERIES; i++) {
-        float ms = 0;
-        if (gt_event_ms(&ms, z->t.e[2 * i], z->t.e[2 * i + 1], err))
-            return -1;
-        out[i] = (gt_sample){.series = (uint8_t)i, .verify = z->hbad[i] ? GT_V_FAILED : GT_V_FULL,
-                             .sec = ms * 1e-3, .bytes = z->words * 4};
-    }
-    return GT_TP_NSERIES;
+    return cudaMemsetAsync(z->out[i], 0xA5, z->words * 4, s);
+}
+
+static cudaError_t work(void *state, int i, cudaStream_t s)
+{
+    tp *z = state;
+
+    return gt_k_tp(i, z->out[i], z->in, z->n, z->tile, z->rows, s);
+}
+
+static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+{
+    tp *z = state;
+
+    return gt_k_tp_check(z->out[i], z->n, i != GT_TP_S_COPY, z->seed, bad, z->blocks, s);
+}
+
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    static const gt_timed w = {.pieces = GT_TP_NSERIES, .prepare = prepare, .work = work,
+                               .check = check};
+    tp *z = state;
+
+    return gt_timed_samples(&z->t, &w, z, z->words * 4, out, err);
 }
 
 GT_GPU_OPS(transpose) = {.setup = setup, .run = run, .teardown = teardown};

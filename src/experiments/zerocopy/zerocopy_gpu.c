@@ -31,11 +31,10 @@ typedef struct zc {
     float *dm_a, *dm_b, *dm_out;    /* ... and the device's for them */
     float *u_a, *u_b, *u_out;       /* managed */
     float *dh_out;                  /* h_out's device address (check=gpu) */
-    unsigned long long *d_bad, *h_bad;
-    gt_gate gate;
-    cudaStream_t s;
-    cudaEvent_t e0, e1;
+    gt_timing t;                    /* one piece: a variant at a time */
     uint32_t seed, runs;
+    int var;                        /* the variant being timed ... */
+    uint32_t var_seed;              /* ... and the seed of its inputs */
 } zc;
 
 static void teardown(void *state)
@@ -44,19 +43,13 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    gt_gate_free(&z->gate);
-    gt_gpu_quiesce();
+    gt_timing_free(&z->t);
     float **host[] = {&z->h_a, &z->h_b, &z->h_out, &z->m_a, &z->m_b, &z->m_out};
     float **dev[] = {&z->d_a, &z->d_b, &z->d_out, &z->u_a, &z->u_b, &z->u_out};
-    gt_free_device(&z->d_bad);
-    gt_free_pinned(&z->h_bad);
     for (size_t i = 0; i < GT_ARRAY_LEN(host); i++)
         gt_free_pinned(host[i]);
     for (size_t i = 0; i < GT_ARRAY_LEN(dev); i++)
         gt_free_device(dev[i]);
-    gt_destroy_event(&z->e0);
-    gt_destroy_event(&z->e1);
-    gt_destroy_stream(&z->s);
     free(z);
 }
 
@@ -140,12 +133,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         GT_CUDA_ALLOC(err, cudaMallocManaged((void **)&z->u_out, z->bytes, cudaMemAttachGlobal)))
         goto fail;
     gt_setup_info_time(info, gt_now() - t0, "managed: cudaMallocManaged 3 x %s", sz);
-    if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->d_bad, sizeof *z->d_bad)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->h_bad, sizeof *z->h_bad)) ||
-        gt_gate_init(&z->gate, true, true, err) ||
-        GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)) ||
-        GT_CUDA(err, cudaEventCreate(&z->e0)) ||
-        GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)))
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 1, .sleep = true}, err))
         goto fail;
     z->seed = (uint32_t)(gt_now() * 1e6);
     /* Explicit and mapped inputs are written once, as a program would;
@@ -163,7 +151,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                              "averaged; the last one checked", z->repeat);
     else
         gt_setup_info_timing(info, "events around one iteration of each variant%s",
-                             z->gate.on ? ", the mapped kernel from when it is queued" : "");
+                             z->t.gate.on ? ", the mapped kernel from when it is queued" : "");
     /* Variants this device cannot run: no samples, and the reason. */
     if (z->only < 0 && !z->can_map) {
         info->skipped |= 1u << GT_ZC_MAPPED;
@@ -195,107 +183,116 @@ static bool check_out(const float *out, size_t n, uint32_t seed)
     return true;
 }
 
+/* The buffers variant var reads and writes: the host's (a, b, o) and the
+ * kernel's (ka, kb, ko). */
+typedef struct zc_bufs {
+    float *a, *b, *o, *ka, *kb, *ko;
+} zc_bufs;
+
+static zc_bufs bufs_of(const zc *z, int var)
+{
+    switch (var) {
+    case GT_ZC_EXPLICIT:
+        return (zc_bufs){z->h_a, z->h_b, z->h_out, z->d_a, z->d_b, z->d_out};
+    case GT_ZC_MAPPED:
+        return (zc_bufs){z->m_a, z->m_b, z->m_out, z->dm_a, z->dm_b, z->dm_out};
+    default:
+        return (zc_bufs){z->u_a, z->u_b, z->u_out, z->u_a, z->u_b, z->u_out};
+    }
+}
+
+static bool is_managed(int var)
+{
+    return var == GT_ZC_MANAGED || var == GT_ZC_PREFETCH;
+}
+
 /* Poisons the output (NaN): explicit on the device and the host, mapped on
  * the host, by kernels (check=gpu) or the CPU; managed by the CPU. */
-static int poison(zc *z, int var, float *o, gt_err *err)
+static cudaError_t poison(void *state, int i, cudaStream_t s)
 {
-    if (var == GT_ZC_EXPLICIT &&
-        GT_CUDA(err, cudaMemsetAsync(z->d_out, 0xFF, z->bytes, z->s)))
-        return -1;
-    if (var == GT_ZC_MANAGED || var == GT_ZC_PREFETCH || !z->gpu_check) {
-        memset(o, 0xFF, z->bytes);
-        return 0;
+    zc *z = state;
+    int var = z->var;
+    cudaError_t rc;
+
+    (void)i;
+    if (var == GT_ZC_EXPLICIT && (rc = cudaMemsetAsync(z->d_out, 0xFF, z->bytes, s)))
+        return rc;
+    if (is_managed(var) || !z->gpu_check) {
+        memset(bufs_of(z, var).o, 0xFF, z->bytes);
+        return cudaSuccess;
     }
-    return GT_CUDA(err, gt_k_fill_word((uint32_t *)(var == GT_ZC_EXPLICIT ? z->dh_out : z->dm_out),
-                                       z->n, 0xFFFFFFFFu, z->check_blocks, z->s));
+    return gt_k_fill_word((uint32_t *)(var == GT_ZC_EXPLICIT ? z->dh_out : z->dm_out), z->n,
+                          0xFFFFFFFFu, z->check_blocks, s);
 }
 
-static int check_gpu(zc *z, const float *ko, uint32_t seed, bool *ok, gt_err *err)
+/* 'repeat' times the variant's GPU work: its copies or prefetches in, the
+ * kernel, its copy out. */
+static cudaError_t work(void *state, int i, cudaStream_t s)
 {
-    uint64_t bad;
+    zc *z = state;
+    int var = z->var;
+    zc_bufs f = bufs_of(z, var);
+    cudaError_t rc = cudaSuccess;
 
-    if (gt_count_zero(z->d_bad, z->s, err) ||
-        GT_CUDA(err, gt_k_zc_check(ko, z->n, seed, z->d_bad, z->check_blocks, z->s)) ||
-        gt_count_read(z->d_bad, z->h_bad, z->s, &bad, err))
-        return -1;
-    *ok = bad == 0;
-    return 0;
+    (void)i;
+    for (int r = 0; r < z->repeat && !rc; r++) {
+        if (var == GT_ZC_EXPLICIT &&
+            ((rc = cudaMemcpyAsync(z->d_a, f.a, z->bytes, cudaMemcpyHostToDevice, s)) ||
+             (rc = cudaMemcpyAsync(z->d_b, f.b, z->bytes, cudaMemcpyHostToDevice, s))))
+            break;
+        if (var == GT_ZC_PREFETCH &&
+            ((rc = gt_cudaMemPrefetchAsync(z->u_a, z->bytes, z->device, s)) ||
+             (rc = gt_cudaMemPrefetchAsync(z->u_b, z->bytes, z->device, s)) ||
+             (rc = gt_cudaMemPrefetchAsync(z->u_out, z->bytes, z->device, s))))
+            break;
+        if ((rc = gt_k_add_passes(f.ko, f.ka, f.kb, z->n, z->passes, z->blocks, z->threads, s)))
+            break;
+        if (var == GT_ZC_EXPLICIT)
+            rc = cudaMemcpyAsync(z->h_out, z->d_out, z->bytes, cudaMemcpyDeviceToHost, s);
+    }
+    return rc;
 }
 
-/* One repeat of a variant's GPU work, enqueued on z->s. */
-static int enqueue(zc *z, int var, const float *a, const float *b, float *ka, float *kb,
-                   float *ko, gt_err *err)
+/* check=gpu: every element of the explicit or mapped output, on the GPU
+ * through its mapped address. */
+static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
 {
-    if (var == GT_ZC_EXPLICIT &&
-        (GT_CUDA(err, cudaMemcpyAsync(z->d_a, a, z->bytes, cudaMemcpyHostToDevice, z->s)) ||
-         GT_CUDA(err, cudaMemcpyAsync(z->d_b, b, z->bytes, cudaMemcpyHostToDevice, z->s))))
-        return -1;
-    if (var == GT_ZC_PREFETCH &&
-        (GT_CUDA(err, gt_cudaMemPrefetchAsync(z->u_a, z->bytes, z->device, z->s)) ||
-         GT_CUDA(err, gt_cudaMemPrefetchAsync(z->u_b, z->bytes, z->device, z->s)) ||
-         GT_CUDA(err, gt_cudaMemPrefetchAsync(z->u_out, z->bytes, z->device, z->s))))
-        return -1;
-    if (GT_CUDA(err, gt_k_add_passes(ko, ka, kb, z->n, z->passes, z->blocks, z->threads, z->s)))
-        return -1;
-    if (var == GT_ZC_EXPLICIT &&
-        GT_CUDA(err, cudaMemcpyAsync(z->h_out, z->d_out, z->bytes, cudaMemcpyDeviceToHost, z->s)))
-        return -1;
-    return 0;
+    zc *z = state;
+
+    (void)i;
+    return gt_k_zc_check(z->var == GT_ZC_EXPLICIT ? z->dh_out : z->dm_out, z->n, z->var_seed,
+                         bad, z->check_blocks, s);
 }
 
 /* One variant: a poisoned output (and, managed, fresh inputs), then the
- * timed GPU work behind the gate, then the check of every element. */
+ * timed GPU work, then the check of every element. The gate holds the
+ * mapped kernel only: in front of explicit copies it adds a hand-off from
+ * the spin kernel to the copy engine, and cudaMemPrefetchAsync may wait
+ * for the stream inside the call. */
 static int run_variant(zc *z, int var, gt_sample *out, gt_err *err)
 {
-    float *a, *b, *o, *ka, *kb, *ko;
-    float ms = 0;
-    bool ok = false;
+    bool managed = is_managed(var), gpu_check = z->gpu_check && !managed;
+    gt_timed w = {.pieces = 1, .ungated = var != GT_ZC_MAPPED, .prepare = poison, .work = work,
+                  .check = gpu_check ? check : NULL};
+    zc_bufs f = bufs_of(z, var);
+    double sec;
+    uint64_t bad;
 
-    switch (var) {
-    case GT_ZC_EXPLICIT:
-        a = z->h_a, b = z->h_b, o = z->h_out, ka = z->d_a, kb = z->d_b, ko = z->d_out;
-        break;
-    case GT_ZC_MAPPED:
-        a = z->m_a, b = z->m_b, o = z->m_out, ka = z->dm_a, kb = z->dm_b, ko = z->dm_out;
-        break;
-    default:
-        a = ka = z->u_a, b = kb = z->u_b, o = ko = z->u_out;
-        break;
-    }
-    bool managed = var == GT_ZC_MANAGED || var == GT_ZC_PREFETCH;
-    uint32_t seed = z->seed;
+    z->var = var;
+    z->var_seed = z->seed;
     if (managed) {
-        seed = z->seed + ++z->runs;
-        fill_inputs(a, b, z->n, seed);      /* managed pages come back to the CPU here */
+        z->var_seed = z->seed + ++z->runs;
+        fill_inputs(f.a, f.b, z->n, z->var_seed);   /* managed pages come back to the CPU here */
     }
-    /* The gate holds the mapped kernel only: in front of explicit copies
-     * it adds a hand-off from the spin kernel to the copy engine, and
-     * cudaMemPrefetchAsync may wait for the stream inside the call. */
-    if (poison(z, var, o, err) || GT_CUDA(err, cudaStreamSynchronize(z->s)) ||
-        (var == GT_ZC_MAPPED && gt_gate_hold(&z->gate, z->s, err)) ||
-        GT_CUDA(err, cudaEventRecord(z->e0, z->s)))
-        goto fail;
-    for (int r = 0; r < z->repeat; r++)
-        if (enqueue(z, var, a, b, ka, kb, ko, err))
-            goto fail;
-    if (GT_CUDA(err, cudaEventRecord(z->e1, z->s)))
-        goto fail;
-    gt_gate_open(&z->gate);
-    if (GT_CUDA(err, cudaEventSynchronize(z->e1)) || gt_gate_check(&z->gate, err) ||
-        gt_event_ms(&ms, z->e0, z->e1, err))
+    if (gt_timed_sample(&z->t, &w, z, &sec, &bad, err))
         return -1;
-    if (managed || !z->gpu_check)
-        ok = check_out(o, z->n, seed);
-    else if (check_gpu(z, var == GT_ZC_EXPLICIT ? z->dh_out : z->dm_out, seed, &ok, err))
-        return -1;
+    if (!gpu_check)
+        bad = !check_out(f.o, z->n, z->var_seed);
     out->series = (uint8_t)var;
-    out->sec = (double)ms * 1e-3 / z->repeat;
+    out->sec = sec / z->repeat;
     out->bytes = 3 * (uint64_t)z->bytes;     /* a and b in, out back: once each */
-    out->verify = ok ? GT_V_FULL : GT_V_FAILED;
+    out->verify = bad ? GT_V_FAILED : GT_V_FULL;
     return 0;
-fail:
-    gt_gate_open(&z->gate);
-    return -1;
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)
