@@ -160,7 +160,8 @@ void gt_gate_free(gt_gate *g);
 /* The harness for timed work (timing.c). A timed experiment holds a
  * gt_timing: a non-blocking stream, two events a piece of work, the
  * timing gate (on unless the spec says ungated, or GPUTUI_GATE=0), a
- * mismatch counter a piece (device, and pinned host) and, with
+ * mismatch counter a piece (two words, on the device and pinned on the
+ * host) and, with
  * flush_bytes, a buffer read before each piece to flush the L2.
  * gt_timing_init makes them; gt_timing_free, first in a teardown, frees
  * the gate, waits for the device and frees the rest, whatever init made. */
@@ -187,7 +188,8 @@ void gt_timing_free(gt_timing *t);
 /* What a GPU side times and checks, each enqueued on s (the launch's or
  * the call's error): optionally, what piece i will write poisoned, before
  * the gate; piece i's work; and, optionally, a kernel that adds piece i's
- * wrong elements to *bad. 'apart': each piece behind its own gate and
+ * wrong elements to bad[0] (bad[1], zeroed too, is the kernel's to use:
+ * gt_k_verify_pattern's first wrong index). 'apart': each piece behind its own gate and
  * checked before the next is prepared; otherwise every piece runs back to
  * back behind one gate and the checks follow. */
 typedef struct gt_timed {

@@ -23,8 +23,8 @@ int gt_timing_init(gt_timing *t, const gt_timing_spec *spec, gt_err *err)
             return -1;
     if (GT_CUDA(err, cudaEventCreateWithFlags(&t->done, spec->sleep ? cudaEventBlockingSync |
                                               cudaEventDisableTiming : cudaEventDisableTiming)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&t->dbad, (size_t)n * sizeof *t->dbad)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&t->hbad, (size_t)n * sizeof *t->hbad)))
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&t->dbad, 2 * (size_t)n * sizeof *t->dbad)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&t->hbad, 2 * (size_t)n * sizeof *t->hbad)))
         return -1;
     if (spec->flush_bytes) {
         t->flush_bytes = spec->flush_bytes;
@@ -60,7 +60,7 @@ static int timed(gt_timing *t, const gt_timed *w, void *z, int first, int n, gt_
         if (w->prepare && GT_CUDA(err, w->prepare(z, i, t->s)))
             return -1;
     /* Without the gate, the work starts from an idle stream. */
-    if (GT_CUDA(err, cudaMemsetAsync(t->dbad + first, 0, (size_t)n * sizeof *t->dbad, t->s)) ||
+    if (GT_CUDA(err, cudaMemsetAsync(t->dbad + 2 * first, 0, 2 * (size_t)n * sizeof *t->dbad, t->s)) ||
         (!gated && GT_CUDA(err, cudaStreamSynchronize(t->s))) ||
         (gated && gt_gate_hold(&t->gate, t->s, err)))
         return -1;
@@ -77,10 +77,11 @@ static int timed(gt_timing *t, const gt_timed *w, void *z, int first, int n, gt_
     if (gated)
         gt_gate_open(&t->gate);
     for (int i = first; i < first + n; i++)
-        if (w->check && GT_CUDA(err, w->check(z, i, t->dbad + i, t->s)))
+        if (w->check && GT_CUDA(err, w->check(z, i, t->dbad + 2 * i, t->s)))
             return -1;
-    if (GT_CUDA(err, cudaMemcpyAsync(t->hbad + first, t->dbad + first,
-                                     (size_t)n * sizeof *t->hbad, cudaMemcpyDeviceToHost, t->s)) ||
+    if (GT_CUDA(err, cudaMemcpyAsync(t->hbad + 2 * first, t->dbad + 2 * first,
+                                     2 * (size_t)n * sizeof *t->hbad, cudaMemcpyDeviceToHost,
+                                     t->s)) ||
         GT_CUDA(err, cudaEventRecord(t->done, t->s)) ||
         GT_CUDA(err, cudaEventSynchronize(t->done)))
         return -1;
@@ -108,7 +109,7 @@ int gt_timed_sample(gt_timing *t, const gt_timed *w, void *z, double *sec, uint6
             return -1;
         }
         sec[i] = ms * 1e-3;
-        bad[i] = t->hbad[i];
+        bad[i] = t->hbad[2 * i];
     }
     return 0;
 }

@@ -37,9 +37,7 @@ typedef struct sh {
     uint32_t start;
     uint32_t *src, *dst;            /* copy: pinned host, device */
     uint32_t seed;
-    unsigned long long *dres, *hres;
-    cudaStream_t s;
-    cudaEvent_t e0, e1;
+    gt_timing t;                    /* one piece, without the gate */
 } sh;
 
 /* ---- the second process ---- */
@@ -180,17 +178,12 @@ static void teardown(void *state)
             waitpid(z->child, &status, 0);
         }
     }
-    gt_gpu_quiesce();
+    gt_timing_free(&z->t);
     gt_free_device(&z->chain);
     gt_free_device(&z->dout);
     gt_free_pinned(&z->hout);
     gt_free_pinned(&z->src);
     gt_free_device(&z->dst);
-    gt_free_device(&z->dres);
-    gt_free_pinned(&z->hres);
-    gt_destroy_event(&z->e0);
-    gt_destroy_event(&z->e1);
-    gt_destroy_stream(&z->s);
     free(z);
 }
 
@@ -212,26 +205,23 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->measure = (int)v[GT_SH_MEASURE];
     z->seed = (uint32_t)(gt_now() * 1e6) | 1;
     cudaGetDevice(&device);
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)) ||
-        GT_CUDA(err, cudaEventCreate(&z->e0)) || GT_CUDA(err, cudaEventCreate(&z->e1)))
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 1, .ungated = true}, err))
         goto fail;
     if (z->measure == GT_SH_LATENCY) {
         if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->chain, GT_SH_CHAIN_BYTES)) ||
             GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dout, sizeof *z->dout)) ||
             GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, sizeof *z->hout)) ||
             GT_CUDA(err, gt_k_chain_init(z->chain, words, GT_SH_STEP_BYTES / 4, gt_gpu_sms(),
-                                         z->s)))
+                                         z->t.s)))
             goto fail;
     } else {
         if (GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->src, GT_SH_COPY_BYTES)) ||
-            GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dst, GT_SH_COPY_BYTES)) ||
-            GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dres, 2 * sizeof *z->dres)) ||
-            GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hres, 2 * sizeof *z->hres)))
+            GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dst, GT_SH_COPY_BYTES)))
             goto fail;
         for (size_t i = 0; i < GT_SH_COPY_BYTES / 4; i++)
             z->src[i] = gt_pattern_word(i, z->seed);
     }
-    if (GT_CUDA(err, cudaStreamSynchronize(z->s)))
+    if (GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         goto fail;
     gt_setup_info_time(info, gt_now() - t0, "%s", z->measure == GT_SH_LATENCY ?
                        "cudaMalloc 16 MiB, chain built" : "cudaMallocHost + cudaMalloc 64 MiB");
@@ -255,44 +245,58 @@ fail:
     return -1;
 }
 
-/* One timed run of the work: seconds (a read, for latency), and whether
- * it checked out. */
+/* copy: the destination poisoned. */
+static cudaError_t poison(void *state, int i, cudaStream_t s)
+{
+    sh *z = state;
+
+    (void)i;
+    return z->measure == GT_SH_COPY ? gt_k_fill_word(z->dst, GT_SH_COPY_BYTES / 4, POISON,
+                                                     gt_gpu_sms(), s) : cudaSuccess;
+}
+
+/* The chase of GT_SH_HOPS hops, or the pinned copy. */
+static cudaError_t work(void *state, int i, cudaStream_t s)
+{
+    sh *z = state;
+
+    (void)i;
+    return z->measure == GT_SH_LATENCY
+               ? gt_k_chase(z->chain, z->start, GT_SH_HOPS, z->dout, 1, 0, s)
+               : cudaMemcpyAsync(z->dst, z->src, GT_SH_COPY_BYTES, cudaMemcpyHostToDevice, s);
+}
+
+/* copy: every copied word against the pattern. */
+static cudaError_t copied(void *state, int i, unsigned long long *bad, cudaStream_t s)
+{
+    sh *z = state;
+
+    (void)i;
+    return gt_k_verify_pattern(z->dst, GT_SH_COPY_BYTES / 4, z->seed, bad, gt_gpu_sms(), s);
+}
+
+/* One timed run of the work: seconds (a hop's, for latency), and whether
+ * it checked out (latency: the chase's end index against the host's). */
 static int timed(sh *z, double *sec, bool *ok, gt_err *err)
 {
-    size_t words = GT_SH_CHAIN_BYTES / 4;
-    uint32_t step = GT_SH_STEP_BYTES / 4;
-    float ms = 0;
+    bool chase = z->measure == GT_SH_LATENCY;
+    gt_timed w = {.pieces = 1, .prepare = poison, .work = work, .check = chase ? NULL : copied};
+    uint64_t bad;
 
-    if (z->measure == GT_SH_COPY &&
-        (GT_CUDA(err, gt_k_fill_word(z->dst, GT_SH_COPY_BYTES / 4, POISON, gt_gpu_sms(), z->s)) ||
-         gt_count_zero(z->dres, z->s, err)))
+    if (gt_timed_sample(&z->t, &w, z, sec, &bad, err))
         return -1;
-    if (GT_CUDA(err, cudaEventRecord(z->e0, z->s)) ||
-        (z->measure == GT_SH_LATENCY
-             ? GT_CUDA(err, gt_k_chase(z->chain, z->start, GT_SH_HOPS, z->dout, 1, 0, z->s))
-             : GT_CUDA(err, cudaMemcpyAsync(z->dst, z->src, GT_SH_COPY_BYTES,
-                                            cudaMemcpyHostToDevice, z->s))) ||
-        GT_CUDA(err, cudaEventRecord(z->e1, z->s)) ||
-        GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
-        gt_event_ms(&ms, z->e0, z->e1, err))
-        return -1;
-    if (z->measure == GT_SH_LATENCY) {
-        uint32_t want = (uint32_t)(((uint64_t)z->start + (uint64_t)GT_SH_HOPS * step) % words);
+    *ok = bad == 0;
+    if (chase) {
+        size_t words = GT_SH_CHAIN_BYTES / 4;
+        uint32_t want = (uint32_t)(((uint64_t)z->start + (uint64_t)GT_SH_HOPS *
+                                    (GT_SH_STEP_BYTES / 4)) % words);
         if (GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, sizeof *z->hout,
-                                         cudaMemcpyDeviceToHost, z->s)) ||
-            GT_CUDA(err, cudaStreamSynchronize(z->s)))
+                                         cudaMemcpyDeviceToHost, z->t.s)) ||
+            GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
             return -1;
         *ok = *z->hout == want;
         z->start = want;
-        *sec = (double)ms * 1e-3 / GT_SH_HOPS;
-    } else {
-        uint64_t bad;
-        if (GT_CUDA(err, gt_k_verify_pattern(z->dst, GT_SH_COPY_BYTES / 4, z->seed, z->dres,
-                                             gt_gpu_sms(), z->s)) ||
-            gt_count_read(z->dres, z->hres, z->s, &bad, err))
-            return -1;
-        *ok = bad == 0;
-        *sec = (double)ms * 1e-3;
+        *sec /= GT_SH_HOPS;
     }
     return 0;
 }

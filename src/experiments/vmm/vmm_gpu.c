@@ -68,12 +68,8 @@ static void teardown(void *state)
     }
     gt_free_device(&z->rsrc);
     gt_free_device(&z->rdst);
-    gt_free_device(&z->dres);
     gt_free_pinned(&z->host);
-    gt_free_pinned(&z->hres);
-    gt_destroy_event(&z->e0);
-    gt_destroy_event(&z->e1);
-    gt_destroy_stream(&z->s);
+    gt_timing_free(&z->t);
     free(z);
 }
 
@@ -162,11 +158,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             goto fail;
         }
     }
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s, cudaStreamNonBlocking)) ||
-        GT_CUDA(err, cudaEventCreate(&z->e0)) ||
-        GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dres, 2 * sizeof *z->dres)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hres, 2 * sizeof *z->hres)))
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 2, .ungated = true, .sleep = true},
+                       err))
         goto fail;
     z->seed = (uint32_t)(gt_now() * 1e6);
 
@@ -193,7 +186,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         } else if (gt_vmm_fill(z, z->host, 0, z->size / 4, err)) {
             goto fail;
         }
-        if (GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        if (GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
             goto fail;
         break;
     case GT_VMM_OP_PEER:
@@ -287,17 +280,17 @@ static int run_alloc(vm *z, gt_sample *out, gt_err *err)
 
     /* Stream-ordered: each call with the synchronise that makes it real. */
     t0 = gt_now();
-    if (GT_CUDA_ALLOC(err, cudaMallocAsync(&p, z->size, z->s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s)))
+    if (GT_CUDA_ALLOC(err, cudaMallocAsync(&p, z->size, z->t.s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         return -1;
     t1 = gt_now();
     if (usable(z, p, z->size, &ok, err)) {
-        cudaFreeAsync(p, z->s);
-        cudaStreamSynchronize(z->s);
+        cudaFreeAsync(p, z->t.s);
+        cudaStreamSynchronize(z->t.s);
         return -1;
     }
     t2 = gt_now();
-    if (GT_CUDA(err, cudaFreeAsync(p, z->s)) || GT_CUDA(err, cudaStreamSynchronize(z->s)))
+    if (GT_CUDA(err, cudaFreeAsync(p, z->t.s)) || GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         return -1;
     out[k++] = (gt_sample){0, GT_VMM_S_MALLOC_ASYNC, ok ? GT_V_FULL : GT_V_FAILED, t1 - t0, z->size};
     out[k++] = (gt_sample){0, GT_VMM_S_FREE_ASYNC, ok ? GT_V_FULL : GT_V_FAILED, gt_now() - t2,
@@ -307,36 +300,57 @@ static int run_alloc(vm *z, gt_sample *out, gt_err *err)
 
 /* ---- op=bandwidth ---- */
 
-static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
+/* Piece 0 copies between the VMM ranges, piece 1 between the cudaMalloc
+ * buffers (the host side pinned): source and destination of piece i. */
+static void ends(const vm *z, int i, void **src, void **dst)
 {
-    void *vsrc, *vdst, *rsrc, *rdst;
-
     switch (z->dir) {
     case GT_VMM_H2D:
-        vsrc = rsrc = z->host, vdst = (void *)z->vdst.va, rdst = z->rdst;
+        *src = z->host, *dst = i ? z->rdst : (void *)z->vdst.va;
         break;
     case GT_VMM_D2H:
-        vsrc = (void *)z->vdst.va, rsrc = z->rdst, vdst = rdst = z->host;
+        *src = i ? z->rdst : (void *)z->vdst.va, *dst = z->host;
         break;
     default:
-        vsrc = (void *)z->vsrc.va, rsrc = z->rsrc, vdst = (void *)z->vdst.va, rdst = z->rdst;
+        *src = i ? z->rsrc : (void *)z->vsrc.va, *dst = i ? z->rdst : (void *)z->vdst.va;
         break;
     }
-    for (int i = 0; i < 2; i++) {
-        void *src = i ? rsrc : vsrc, *dst = i ? rdst : vdst;
-        float ms = 0;
-        long long bad;
-        if (GT_CUDA(err, gt_k_fill_word(dst, z->size / 4, 0xA5A5A5A5u, z->blocks, z->s)) ||
-            GT_CUDA(err, cudaEventRecord(z->e0, z->s)) ||
-            GT_CUDA(err, cudaMemcpyAsync(dst, src, z->size, cudaMemcpyDefault, z->s)) ||
-            GT_CUDA(err, cudaEventRecord(z->e1, z->s)) ||
-            GT_CUDA(err, cudaEventSynchronize(z->e1)) ||
-            gt_event_ms(&ms, z->e0, z->e1, err) ||
-            (bad = gt_vmm_count_bad(z, dst, z->size / 4, err)) < 0)
-            return -1;
-        out[i] = (gt_sample){0, (uint8_t)i, bad ? GT_V_FAILED : GT_V_FULL, ms * 1e-3, z->size};
-    }
-    return 2;
+}
+
+static cudaError_t poison(void *state, int i, cudaStream_t s)
+{
+    vm *z = state;
+    void *src, *dst;
+
+    ends(z, i, &src, &dst);
+    return gt_k_fill_word(dst, z->size / 4, 0xA5A5A5A5u, z->blocks, s);
+}
+
+static cudaError_t copy(void *state, int i, cudaStream_t s)
+{
+    vm *z = state;
+    void *src, *dst;
+
+    ends(z, i, &src, &dst);
+    return cudaMemcpyAsync(dst, src, z->size, cudaMemcpyDefault, s);
+}
+
+/* Every word of the destination against the pattern. */
+static cudaError_t copied(void *state, int i, unsigned long long *bad, cudaStream_t s)
+{
+    vm *z = state;
+    void *src, *dst;
+
+    ends(z, i, &src, &dst);
+    return gt_k_verify_pattern(dst, z->size / 4, z->seed, bad, z->blocks, s);
+}
+
+static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
+{
+    static const gt_timed w = {.pieces = 2, .apart = true, .prepare = poison, .work = copy,
+                               .check = copied};
+
+    return gt_timed_samples(&z->t, &w, z, z->size, out, err);
 }
 
 /* ---- op=grow ---- */
@@ -349,7 +363,7 @@ static int grow_start(vm *z, gt_err *err)
         gt_vrange_grow(z, &z->g, z->start, NULL, err) ||
         GT_CUDA_ALLOC(err, cudaMalloc(&z->gr, z->start)) ||
         gt_vmm_fill(z, (void *)z->g.va, 0, z->start / 4, err) || gt_vmm_fill(z, z->gr, 0, z->start / 4, err) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s))) {
+        GT_CUDA(err, cudaStreamSynchronize(z->t.s))) {
         grow_reset(z);
         return -1;
     }
@@ -386,8 +400,8 @@ static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err)
     t1 = gt_now();
     peak[1] = free_now() + z->g.mapped;    /* old and new both held; not timed */
     t2 = gt_now();
-    if (GT_CUDA(err, cudaMemcpyAsync(n, z->gr, z->cur, cudaMemcpyDeviceToDevice, z->s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s))) {
+    if (GT_CUDA(err, cudaMemcpyAsync(n, z->gr, z->cur, cudaMemcpyDeviceToDevice, z->t.s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->t.s))) {
         cudaFree(n);
         return -1;
     }

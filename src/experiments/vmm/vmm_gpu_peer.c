@@ -21,10 +21,11 @@
 struct vm_peer {
     int dev, blocks;
     bool ro;
-    cudaStream_t s;
-    cudaEvent_t e0, e1;
     uint32_t *local;                    /* size bytes on the peer */
-    unsigned long long *dres, *hres;
+    uint32_t seed;
+    void *va;                           /* the range, mapped for the peer */
+    size_t bytes;
+    gt_timing t;                        /* on the peer: its read, its write */
 };
 
 static int on(int dev, gt_err *err)
@@ -39,13 +40,8 @@ void gt_vmm_peer_teardown(vm *z)
     if (!q)
         return;
     cudaSetDevice(q->dev);
-    gt_gpu_quiesce();
+    gt_timing_free(&q->t);
     gt_free_device(&q->local);
-    gt_free_device(&q->dres);
-    gt_free_pinned(&q->hres);
-    gt_destroy_event(&q->e0);
-    gt_destroy_event(&q->e1);
-    gt_destroy_stream(&q->s);
     cudaSetDevice(z->device);
     cudaGetLastError();
     free(q);
@@ -147,73 +143,73 @@ int gt_vmm_peer_setup(vm *z, gt_setup_info *info, gt_err *err)
     gt_setup_info_time(info, gt_now() - t0 - tv[3], "VMM: reserve + create + map + access %s", a);
     gt_setup_info_time(info, tv[3], "cuMemSetAccess for GPU %d (%s)", q->dev, q->ro ? "ro" : "rw");
     if (gt_vmm_fill(z, (void *)z->vdst.va, 0, z->size / 4, err) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         return -1;
     if (q->ro)
         try_write(z, q, info);
     if (!q->ro)
         snprintf(info->note, sizeof info->note, "GPU %d reads it into its own memory, then "
-                 "writes it back; both checked in full on the GPU that receives", q->dev);
+                 "writes it back; each destination poisoned first, then checked in full by "
+                 "GPU %d", q->dev, q->dev);
     if (on(q->dev, err))
         return -1;
     if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, q->dev) != cudaSuccess)
         cudaGetLastError();
     q->blocks = 4 * sms;
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&q->s, cudaStreamNonBlocking)) ||
-        GT_CUDA(err, cudaEventCreate(&q->e0)) || GT_CUDA(err, cudaEventCreate(&q->e1)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&q->local, z->size)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&q->dres, 2 * sizeof *q->dres)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&q->hres, sizeof *q->hres)))
+    q->seed = z->seed;
+    q->va = (void *)z->vdst.va;
+    q->bytes = z->size;
+    if (gt_timing_init(&q->t, &(gt_timing_spec){.pieces = 2, .ungated = true}, err) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&q->local, z->size)))
         return -1;
     gt_setup_info_timing(info, "events on GPU %d's stream around its copy kernel", q->dev);
     return on(z->device, err);
 }
 
-/* One timed copy kernel on the peer. */
-static int peer_copy(struct vm_peer *q, void *dst, const void *src, size_t bytes, double *sec,
-                     gt_err *err)
-{
-    float ms;
+/* On the peer, piece 0 reads the range into its own buffer and piece 1
+ * writes it back: each destination poisoned first, then checked in full
+ * against the pattern. */
+enum { READ, WRITE };
 
-    if (GT_CUDA(err, cudaEventRecord(q->e0, q->s)) ||
-        GT_CUDA(err, gt_k_copy(dst, src, bytes, q->blocks, q->s)) ||
-        GT_CUDA(err, cudaEventRecord(q->e1, q->s)) || GT_CUDA(err, cudaEventSynchronize(q->e1)) ||
-        gt_event_ms(&ms, q->e0, q->e1, err))
-        return -1;
-    *sec = ms / 1e3;
-    return 0;
+static cudaError_t poison(void *state, int i, cudaStream_t s)
+{
+    struct vm_peer *q = state;
+
+    return gt_k_fill_word(i == READ ? q->local : q->va, q->bytes / 4, POISON, q->blocks, s);
+}
+
+static cudaError_t copy(void *state, int i, cudaStream_t s)
+{
+    struct vm_peer *q = state;
+
+    return i == READ ? gt_k_copy(q->local, q->va, q->bytes, q->blocks, s)
+                     : gt_k_copy(q->va, q->local, q->bytes, q->blocks, s);
+}
+
+static cudaError_t copied(void *state, int i, unsigned long long *bad, cudaStream_t s)
+{
+    struct vm_peer *q = state;
+
+    return gt_k_verify_pattern(i == READ ? q->local : q->va, q->bytes / 4, q->seed, bad,
+                               q->blocks, s);
 }
 
 int gt_vmm_peer_run(vm *z, gt_sample *out, gt_err *err)
 {
+    static const uint8_t series[2] = {[READ] = GT_VMM_S_PEER_READ, [WRITE] = GT_VMM_S_PEER_WRITE};
     struct vm_peer *q = z->peer;
-    void *va = (void *)z->vdst.va;
-    size_t n = z->size / 4;
-    uint64_t bad;
-    long long vbad;
-    double sec;
-    int k = 0;
+    gt_timed w = {.pieces = q->ro ? 1 : 2, .apart = true, .prepare = poison, .work = copy,
+                  .check = copied};
+    double sec[2];
+    uint64_t bad[2];
 
-    /* The peer reads: its buffer, poisoned, must come out as the pattern. */
-    if (on(q->dev, err) ||
-        GT_CUDA(err, gt_k_fill_word(q->local, n, POISON, q->blocks, q->s)) ||
-        peer_copy(q, q->local, va, z->size, &sec, err) || gt_count_zero(q->dres, q->s, err) ||
-        GT_CUDA(err, gt_k_verify_pattern(q->local, n, z->seed, q->dres, q->blocks, q->s)) ||
-        gt_count_read(q->dres, q->hres, q->s, &bad, err))
+    if (on(q->dev, err) || gt_timed_sample(&q->t, &w, q, sec, bad, err)) {
+        on(z->device, err);
         return -1;
-    out[k++] = (gt_sample){0, GT_VMM_S_PEER_READ, bad ? GT_V_FAILED : GT_V_FULL, sec, z->size};
-    if (!q->ro) {
-        /* The peer writes the pattern back over a poisoned range. */
-        if (on(z->device, err) ||
-            GT_CUDA(err, gt_k_fill_word(va, n, POISON, z->blocks, z->s)) ||
-            GT_CUDA(err, cudaStreamSynchronize(z->s)) || on(q->dev, err) ||
-            peer_copy(q, va, q->local, z->size, &sec, err) || on(z->device, err) ||
-            (vbad = gt_vmm_count_bad(z, va, n, err)) < 0)
-            return -1;
-        out[k++] = (gt_sample){0, GT_VMM_S_PEER_WRITE, vbad ? GT_V_FAILED : GT_V_FULL, sec,
-                               z->size};
     }
-    return on(z->device, err) ? -1 : k;
+    for (int i = 0; i < w.pieces; i++)
+        out[i] = (gt_sample){0, series[i], bad[i] ? GT_V_FAILED : GT_V_FULL, sec[i], z->size};
+    return on(z->device, err) ? -1 : w.pieces;
 }
 
 int gt_vmm_child(int argc, char **argv, double t_main)

@@ -94,18 +94,18 @@ unmap:
 
 int gt_vmm_fill(vm *z, void *p, size_t first, size_t n, gt_err *err)
 {
-    return GT_CUDA(err, gt_k_fill_pattern_at(p, first, n, z->seed, z->blocks, z->s));
+    return GT_CUDA(err, gt_k_fill_pattern_at(p, first, n, z->seed, z->blocks, z->t.s));
 }
 
 long long gt_vmm_count_bad(vm *z, const void *p, size_t n, gt_err *err)
 {
     static const unsigned long long init[2] = {0, ~0ull};
 
-    memcpy(z->hres, init, sizeof init);
-    if (GT_CUDA(err, cudaMemcpyAsync(z->dres, z->hres, sizeof init, cudaMemcpyHostToDevice, z->s)) ||
-        GT_CUDA(err, gt_k_verify_pattern(p, n, z->seed, z->dres, z->blocks, z->s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->hres, z->dres, sizeof init, cudaMemcpyDeviceToHost, z->s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s)))
+    memcpy(z->t.hbad, init, sizeof init);
+    if (GT_CUDA(err, cudaMemcpyAsync(z->t.dbad, z->t.hbad, sizeof init, cudaMemcpyHostToDevice, z->t.s)) ||
+        GT_CUDA(err, gt_k_verify_pattern(p, n, z->seed, z->t.dbad, z->blocks, z->t.s)) ||
+        GT_CUDA(err, cudaMemcpyAsync(z->t.hbad, z->t.dbad, sizeof init, cudaMemcpyDeviceToHost, z->t.s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         return -1;
-    return (long long)z->hres[0];
+    return (long long)z->t.hbad[0];
 }

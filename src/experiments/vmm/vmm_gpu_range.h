@@ -27,9 +27,7 @@ typedef struct vm {
     CUmemAllocationProp prop;
     CUmemAccessDesc access[1 + MAX_PEERS];
     int naccess;
-    cudaStream_t s;
-    cudaEvent_t e0, e1;
-    unsigned long long *dres, *hres;
+    gt_timing t;                    /* bandwidth: a piece a copy; its stream and counters for all */
     uint32_t seed;
     /* bandwidth */
     vrange vsrc, vdst;
