@@ -166,14 +166,16 @@ void gt_gate_free(gt_gate *g);
  * gt_timing_init makes them; gt_timing_free, first in a teardown, frees
  * the gate, waits for the device and frees the rest, whatever init made. */
 #define GT_TIMING_PIECES 8
+#define GT_TIMING_STREAMS 3
 typedef struct gt_timing_spec {
     int pieces;             /* 1 to GT_TIMING_PIECES */
+    int streams;            /* more streams, 0 to GT_TIMING_STREAMS (t->side) */
     bool ungated;           /* no gate: each piece starts from an idle stream */
     bool sleep;             /* the host sleeps while it waits (long copies) */
     size_t flush_bytes;     /* > 0: flush the L2 before each piece */
 } gt_timing_spec;
 typedef struct gt_timing {
-    cudaStream_t s;
+    cudaStream_t s, side[GT_TIMING_STREAMS];
     cudaEvent_t e[2 * GT_TIMING_PIECES], done;
     int pieces;
     gt_gate gate;
@@ -189,9 +191,10 @@ void gt_timing_free(gt_timing *t);
  * the call's error): optionally, what piece i will write poisoned, before
  * the gate; piece i's work; and, optionally, a kernel that adds piece i's
  * wrong elements to bad[0] (bad[1], zeroed too, is the kernel's to use:
- * gt_k_verify_pattern's first wrong index). 'apart': each piece behind its own gate and
- * checked before the next is prepared; otherwise every piece runs back to
- * back behind one gate and the checks follow. */
+ * gt_k_verify_pattern's first wrong index). 'apart': each piece behind
+ * its own gate and checked before the next is prepared; otherwise every
+ * piece runs back to back behind one gate (at once, on streams of their
+ * own) and the checks follow. */
 typedef struct gt_timed {
     int pieces;
     bool apart;
@@ -199,13 +202,20 @@ typedef struct gt_timed {
     cudaError_t (*prepare)(void *z, int i, cudaStream_t s);
     cudaError_t (*work)(void *z, int i, cudaStream_t s);
     cudaError_t (*check)(void *z, int i, unsigned long long *bad, cudaStream_t s);
+    /* optional: piece i's stream (t->s, or one of t->side: a stream with an
+     * access-policy window, the second lane of a bidirectional copy),
+     * where it is prepared and timed; its check follows on t->s */
+    cudaStream_t (*stream)(void *z, int i);
+    /* optional: host work once the pieces are prepared and their streams
+     * idle, before the gate is held (a CPU cache flush) */
+    void (*ready)(void *z);
 } gt_timed;
-/* One sample of w's pieces on t: prepared, the counters zeroed, the gate held, for
- * each piece the L2 flushed (with a flush buffer) and the work between
- * its events, the gate opened, the checks, the counters read back, the
- * gate checked; sec[i] and bad[i] for each piece. Two events on one
- * stream cannot read at or below zero: that is an error naming the piece.
- * 0, or -1 with err set. */
+/* One sample of w's pieces on t: the counters zeroed, the pieces
+ * prepared, the gate held (or their streams idle), for each piece the L2
+ * flushed (with a flush buffer) and the work between its events, the gate
+ * opened, the checks, the counters read back, the gate checked; sec[i]
+ * and bad[i] for each piece. Two events on one stream cannot read at or
+ * below zero: that is an error naming the piece. 0, or -1 with err set. */
 int gt_timed_sample(gt_timing *t, const gt_timed *w, void *z, double *sec, uint64_t *bad,
                     gt_err *err);
 /* The same as samples: out[i] of series i, FAILED where bad[i], of

@@ -15,9 +15,17 @@ int gt_timing_init(gt_timing *t, const gt_timing_spec *spec, gt_err *err)
                    GT_TIMING_PIECES);
         return -1;
     }
+    if (spec->streams < 0 || spec->streams > GT_TIMING_STREAMS) {
+        gt_err_set(err, GT_EXIT_FAIL, "gt_timing_init: %d more streams (allowed: 0 to %d)",
+                   spec->streams, GT_TIMING_STREAMS);
+        return -1;
+    }
     t->pieces = n;
     if (GT_CUDA(err, cudaStreamCreateWithFlags(&t->s, cudaStreamNonBlocking)))
         return -1;
+    for (int i = 0; i < spec->streams; i++)
+        if (GT_CUDA(err, cudaStreamCreateWithFlags(&t->side[i], cudaStreamNonBlocking)))
+            return -1;
     for (int i = 0; i < 2 * n; i++)
         if (GT_CUDA(err, cudaEventCreate(&t->e[i])))
             return -1;
@@ -48,6 +56,8 @@ void gt_timing_free(gt_timing *t)
     gt_free_pinned(&t->hbad);
     gt_free_device(&t->flush);
     gt_free_device(&t->sink);
+    for (int i = 0; i < GT_TIMING_STREAMS; i++)
+        gt_destroy_stream(&t->side[i]);
     gt_destroy_stream(&t->s);
 }
 
@@ -55,29 +65,45 @@ void gt_timing_free(gt_timing *t)
 static int timed(gt_timing *t, const gt_timed *w, void *z, int first, int n, gt_err *err)
 {
     bool gated = t->gate.on && !w->ungated;
+    cudaStream_t s[GT_TIMING_PIECES];
+    int last = first + n;
 
-    for (int i = first; i < first + n; i++)
-        if (w->prepare && GT_CUDA(err, w->prepare(z, i, t->s)))
+    for (int i = first; i < last; i++)
+        s[i] = w->stream ? w->stream(z, i) : t->s;
+    if (GT_CUDA(err, cudaMemsetAsync(t->dbad + 2 * first, 0, 2 * (size_t)n * sizeof *t->dbad,
+                                     t->s)))
+        return -1;
+    for (int i = first; i < last; i++)
+        if (w->prepare && GT_CUDA(err, w->prepare(z, i, s[i])))
             return -1;
     /* Without the gate, the work starts from an idle stream. */
-    if (GT_CUDA(err, cudaMemsetAsync(t->dbad + 2 * first, 0, 2 * (size_t)n * sizeof *t->dbad, t->s)) ||
-        (!gated && GT_CUDA(err, cudaStreamSynchronize(t->s))) ||
-        (gated && gt_gate_hold(&t->gate, t->s, err)))
-        return -1;
-    for (int i = first; i < first + n; i++)
+    for (int i = first; i < last && (!gated || w->ready); i++)
+        if (GT_CUDA(err, cudaStreamSynchronize(s[i])))
+            return -1;
+    if (w->ready)
+        w->ready(z);
+    for (int i = first; i < last && gated; i++) {
+        bool held = false;
+        for (int j = first; j < i; j++)
+            held |= s[j] == s[i];
+        if (!held && gt_gate_hold(&t->gate, s[i], err))
+            return -1;
+    }
+    for (int i = first; i < last; i++)
         if ((t->flush && GT_CUDA(err, gt_k_l2_flush(t->flush, t->flush_bytes, t->sink,
-                                                    gt_gpu_sms() * 8, t->s))) ||
-            GT_CUDA(err, cudaEventRecord(t->e[2 * i], t->s)) ||
-            GT_CUDA(err, w->work(z, i, t->s)) ||
-            GT_CUDA(err, cudaEventRecord(t->e[2 * i + 1], t->s))) {
+                                                    gt_gpu_sms() * 8, s[i]))) ||
+            GT_CUDA(err, cudaEventRecord(t->e[2 * i], s[i])) ||
+            GT_CUDA(err, w->work(z, i, s[i])) ||
+            GT_CUDA(err, cudaEventRecord(t->e[2 * i + 1], s[i]))) {
             if (gated)
                 gt_gate_open(&t->gate);
             return -1;
         }
     if (gated)
         gt_gate_open(&t->gate);
-    for (int i = first; i < first + n; i++)
-        if (w->check && GT_CUDA(err, w->check(z, i, t->dbad + 2 * i, t->s)))
+    for (int i = first; i < last; i++)
+        if ((s[i] != t->s && GT_CUDA(err, cudaStreamWaitEvent(t->s, t->e[2 * i + 1], 0))) ||
+            (w->check && GT_CUDA(err, w->check(z, i, t->dbad + 2 * i, t->s))))
             return -1;
     if (GT_CUDA(err, cudaMemcpyAsync(t->hbad + 2 * first, t->dbad + 2 * first,
                                      2 * (size_t)n * sizeof *t->hbad, cudaMemcpyDeviceToHost,

@@ -28,17 +28,17 @@ typedef struct l2 {
     uint32_t *stream, *persist, *copy_dst;
     uint32_t *stream2, *persist2;   /* compete: the second kernel's */
     uint32_t seed, pseed, launches;
-    cudaStream_t s_win2, s_base2;   /* compete: the second kernel's streams */
-    cudaEvent_t fork, join;
+    cudaEvent_t fork, join;         /* compete: the second kernel's stream joins */
     bool graph;
-    cudaStream_t s_win, s_base;
     cudaGraph_t g_win, g_base;
     cudaGraphExec_t x_win, x_base;
-    cudaEvent_t e0, e1;
-    unsigned long long *dbad, *hbad;
     bool limit_set;
-    gt_gate gate;
+    gt_timing t;                    /* t.s: no window; t.side: the streams below */
 } l2;
+
+/* The streams with a window (the first kernel's, the second's) and the
+ * second kernel's without one. */
+enum { S_WIN, S_WIN2, S_BASE2 };
 
 static void restore_limit(void)
 {
@@ -54,8 +54,7 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    gt_gate_free(&z->gate);
-    gt_gpu_quiesce();
+    gt_timing_free(&z->t);
     if (z->limit_set)
         restore_limit();
     if (z->x_win)
@@ -71,16 +70,8 @@ static void teardown(void *state)
     gt_free_device(&z->copy_dst);
     gt_free_device(&z->stream2);
     gt_free_device(&z->persist2);
-    gt_destroy_stream(&z->s_win2);
-    gt_destroy_stream(&z->s_base2);
     gt_destroy_event(&z->fork);
     gt_destroy_event(&z->join);
-    gt_free_device(&z->dbad);
-    gt_free_pinned(&z->hbad);
-    gt_destroy_event(&z->e0);
-    gt_destroy_event(&z->e1);
-    gt_destroy_stream(&z->s_win);
-    gt_destroy_stream(&z->s_base);
     free(z);
 }
 
@@ -97,15 +88,15 @@ static int make_graph(l2 *z, const struct cudaAccessPolicyWindow *w, cudaGraph_t
     cudaGraphNode_t node;
     size_t n = 1;
 
-    if (GT_CUDA(err, cudaStreamBeginCapture(z->s_base, cudaStreamCaptureModeThreadLocal)))
+    if (GT_CUDA(err, cudaStreamBeginCapture(z->t.s, cudaStreamCaptureModeThreadLocal)))
         return -1;
-    if (GT_CUDA(err, gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, z->s_base))) {
+    if (GT_CUDA(err, gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, z->t.s))) {
         cudaGraph_t junk;
-        if (cudaStreamEndCapture(z->s_base, &junk) == cudaSuccess && junk)
+        if (cudaStreamEndCapture(z->t.s, &junk) == cudaSuccess && junk)
             cudaGraphDestroy(junk);
         return -1;
     }
-    if (GT_CUDA(err, cudaStreamEndCapture(z->s_base, g)) ||
+    if (GT_CUDA(err, cudaStreamEndCapture(z->t.s, g)) ||
         GT_CUDA(err, cudaGraphGetNodes(*g, &node, &n)))
         return -1;
     if (w && GT_CUDA(err, gt_cudaGraphKernelNodeSetAttribute(node, w)))
@@ -139,23 +130,18 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         (z->op == GT_L2_OP_COST && GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->copy_dst, z->ns * 4))) ||
         (z->op == GT_L2_OP_COMPETE &&
          (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->stream2, z->ns * 4)) ||
-          GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->persist2, z->np * 4)))) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dbad, sizeof *z->dbad)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hbad, sizeof *z->hbad)))
+          GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->persist2, z->np * 4)))))
         goto fail;
     gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s%s", gt_format_size(z->ns * 4, a, sizeof a),
                        z->op == GT_L2_OP_WINDOW ? " + the persisting region"
                        : z->op == GT_L2_OP_COMPETE ? " + a region, twice" : " x 2");
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_win, cudaStreamNonBlocking)) ||
-        GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_base, cudaStreamNonBlocking)) ||
-        GT_CUDA(err, cudaEventCreate(&z->e0)) ||
-        GT_CUDA(err, cudaEventCreateWithFlags(&z->e1, cudaEventBlockingSync)) ||
-        gt_gate_init(&z->gate, z->op != GT_L2_OP_COST, true, err))
+    if (gt_timing_init(&z->t, &(gt_timing_spec){
+                           .pieces = 2, .streams = z->op == GT_L2_OP_COMPETE ? 3 : 1,
+                           .ungated = z->op == GT_L2_OP_COST, .sleep = true},
+                       err))
         goto fail;
     if (z->op == GT_L2_OP_COMPETE &&
-        (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_win2, cudaStreamNonBlocking)) ||
-         GT_CUDA(err, cudaStreamCreateWithFlags(&z->s_base2, cudaStreamNonBlocking)) ||
-         GT_CUDA(err, cudaEventCreateWithFlags(&z->fork, cudaEventDisableTiming)) ||
+        (GT_CUDA(err, cudaEventCreateWithFlags(&z->fork, cudaEventDisableTiming)) ||
          GT_CUDA(err, cudaEventCreateWithFlags(&z->join, cudaEventDisableTiming))))
         goto fail;
 
@@ -174,14 +160,14 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
 
     z->seed = (uint32_t)(gt_now() * 1e6);
     z->pseed = z->seed * 2654435761u + 1;
-    if (GT_CUDA(err, gt_k_fill_pattern(z->stream, z->ns, z->seed, z->blocks, z->s_base)) ||
+    if (GT_CUDA(err, gt_k_fill_pattern(z->stream, z->ns, z->seed, z->blocks, z->t.s)) ||
         (z->persist && GT_CUDA(err, gt_k_fill_pattern(z->persist, z->np, z->pseed, z->blocks,
-                                                      z->s_base))) ||
+                                                      z->t.s))) ||
         (z->stream2 && GT_CUDA(err, gt_k_fill_pattern(z->stream2, z->ns, ~z->seed, z->blocks,
-                                                      z->s_base))) ||
+                                                      z->t.s))) ||
         (z->persist2 && GT_CUDA(err, gt_k_fill_pattern(z->persist2, z->np, ~z->pseed, z->blocks,
-                                                       z->s_base))) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s_base)))
+                                                       z->t.s))) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         goto fail;
 
     if (z->op != GT_L2_OP_COST) {
@@ -203,7 +189,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             gt_trace_args("accessPolicyWindow %s, hitRatio %.2f%s",
                           gt_format_size(w.num_bytes, a, sizeof a), w.hitRatio,
                           z->op == GT_L2_OP_COMPETE ? ", kernel 1" : "");
-            if (GT_CUDA(err, cudaStreamSetAttribute(z->s_win, cudaStreamAttributeAccessPolicyWindow,
+            if (GT_CUDA(err, cudaStreamSetAttribute(z->t.side[S_WIN], cudaStreamAttributeAccessPolicyWindow,
                                                     &attr)))
                 goto fail;
             attr.accessPolicyWindow.base_ptr = z->persist2;
@@ -211,7 +197,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                 gt_trace_args("accessPolicyWindow %s, hitRatio %.2f, kernel 2",
                               gt_format_size(w.num_bytes, a, sizeof a), w.hitRatio);
             if (z->op == GT_L2_OP_COMPETE &&
-                GT_CUDA(err, cudaStreamSetAttribute(z->s_win2, cudaStreamAttributeAccessPolicyWindow,
+                GT_CUDA(err, cudaStreamSetAttribute(z->t.side[S_WIN2], cudaStreamAttributeAccessPolicyWindow,
                                                     &attr)))
                 goto fail;
         }
@@ -232,90 +218,85 @@ fail:
     return -1;
 }
 
-static int check_stream(l2 *z, bool *ok, gt_err *err)
+/* Piece GT_L2_S_WINDOW runs with the window (its streams', or its graph
+ * node's), the other without. */
+static cudaStream_t stream_of(void *state, int i)
 {
-    bool second = z->op == GT_L2_OP_COMPETE;
+    l2 *z = state;
 
-    *z->hbad = 0;
-    if (GT_CUDA(err, cudaMemcpyAsync(z->dbad, z->hbad, sizeof *z->hbad, cudaMemcpyHostToDevice,
-                                     z->s_base)) ||
-        (z->op != GT_L2_OP_COST
-             ? GT_CUDA(err, gt_k_l2_check(z->stream, z->ns, z->persist, z->np, z->seed, z->pseed,
-                                          z->launches, z->dbad, z->blocks, z->s_base))
-             : GT_CUDA(err, gt_k_verify_pattern(z->copy_dst, z->ns, z->seed, z->dbad, z->blocks,
-                                                z->s_base))) ||
-        (second && GT_CUDA(err, gt_k_l2_check(z->stream2, z->ns, z->persist2, z->np, ~z->seed,
-                                              ~z->pseed, z->launches, z->dbad, z->blocks,
-                                              z->s_base))) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->hbad, z->dbad, sizeof *z->hbad, cudaMemcpyDeviceToHost,
-                                     z->s_base)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s_base)))
-        return -1;
-    *ok = *z->hbad == 0;
-    return 0;
+    return i == GT_L2_S_WINDOW && !z->graph ? z->t.side[S_WIN] : z->t.s;
+}
+
+/* window, compete: no persisting lines before each piece; cost: the limit
+ * of the piece, and the destination poisoned. */
+static cudaError_t prepare(void *state, int i, cudaStream_t s)
+{
+    l2 *z = state;
+    cudaError_t rc;
+
+    if (z->op != GT_L2_OP_COST)
+        return cudaCtxResetPersistingL2Cache();
+    if ((rc = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
+                                 i == GT_L2_S_WINDOW ? z->setaside : 0)))
+        return rc;
+    return gt_k_fill_word(z->copy_dst, z->ns, 0xA5A5A5A5u, z->blocks, s);
+}
+
+/* window: the touch kernel (or its graph); compete: two at once, the
+ * second on its own stream, forked from and joined to the first's; cost:
+ * the device copy. */
+static cudaError_t work(void *state, int i, cudaStream_t s)
+{
+    l2 *z = state;
+    bool with = i == GT_L2_S_WINDOW;
+    cudaError_t rc;
+
+    if (z->op == GT_L2_OP_COST)
+        return cudaMemcpyAsync(z->copy_dst, z->stream, z->ns * 4, cudaMemcpyDeviceToDevice, s);
+    if (z->op == GT_L2_OP_WINDOW) {
+        rc = z->graph ? cudaGraphLaunch(with ? z->x_win : z->x_base, s)
+                      : gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s);
+    } else {
+        cudaStream_t s2 = z->t.side[with ? S_WIN2 : S_BASE2];
+        (void)((rc = cudaEventRecord(z->fork, s)) || (rc = cudaStreamWaitEvent(s2, z->fork, 0)) ||
+               (rc = gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s)) ||
+               (rc = gt_k_l2_touch(z->stream2, z->ns, z->persist2, z->np, z->blocks, s2)) ||
+               (rc = cudaEventRecord(z->join, s2)) || (rc = cudaStreamWaitEvent(s, z->join, 0)));
+    }
+    if (!rc)
+        z->launches++;
+    return rc;
+}
+
+/* Every word of both arrays (compete: all four) in closed form after the
+ * launches so far, or the copy's destination. */
+static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+{
+    l2 *z = state;
+    cudaError_t rc;
+
+    (void)i;
+    if (z->op == GT_L2_OP_COST)
+        return gt_k_verify_pattern(z->copy_dst, z->ns, z->seed, bad, z->blocks, s);
+    if ((rc = gt_k_l2_check(z->stream, z->ns, z->persist, z->np, z->seed, z->pseed, z->launches,
+                            bad, z->blocks, s)) || z->op != GT_L2_OP_COMPETE)
+        return rc;
+    return gt_k_l2_check(z->stream2, z->ns, z->persist2, z->np, ~z->seed, ~z->pseed,
+                         z->launches, bad, z->blocks, s);
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)
 {
+    static const gt_timed w = {.pieces = 2, .apart = true, .prepare = prepare, .work = work,
+                               .check = check, .stream = stream_of};
     l2 *z = state;
+    int n = gt_timed_samples(&z->t, &w, z, z->ns * 4 * (z->op == GT_L2_OP_COMPETE ? 2 : 1), out,
+                             err);
 
-    for (int i = 0; i < 2; i++) {
-        bool with = i == GT_L2_S_WINDOW, ok;
-        cudaStream_t s = with && !z->graph ? z->s_win : z->s_base;
-        float ms = 0;
-        cudaError_t rc;
-
-        if (z->op == GT_L2_OP_COMPETE) {
-            cudaStream_t s2 = with ? z->s_win2 : z->s_base2;
-            /* Both kernels start together from no persisting lines. */
-            if (GT_CUDA(err, cudaCtxResetPersistingL2Cache()) ||
-                gt_gate_hold(&z->gate, s, err) ||
-                GT_CUDA(err, cudaEventRecord(z->e0, s)) ||
-                GT_CUDA(err, cudaEventRecord(z->fork, s)) ||
-                GT_CUDA(err, cudaStreamWaitEvent(s2, z->fork, 0)) ||
-                GT_CUDA(err, gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s)) ||
-                GT_CUDA(err, gt_k_l2_touch(z->stream2, z->ns, z->persist2, z->np, z->blocks, s2)) ||
-                GT_CUDA(err, cudaEventRecord(z->join, s2)) ||
-                GT_CUDA(err, cudaStreamWaitEvent(s, z->join, 0)))
-                goto fail;
-            z->launches++;
-        } else if (z->op == GT_L2_OP_WINDOW) {
-            /* Each run starts with no persisting lines. */
-            if (GT_CUDA(err, cudaCtxResetPersistingL2Cache()) ||
-                gt_gate_hold(&z->gate, s, err) ||
-                GT_CUDA(err, cudaEventRecord(z->e0, s)))
-                goto fail;
-            rc = z->graph ? cudaGraphLaunch(with ? z->x_win : z->x_base, s)
-                          : gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s);
-            if (GT_CUDA(err, rc))
-                goto fail;
-            z->launches++;
-        } else {
-            if (GT_CUDA(err, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
-                                                with ? z->setaside : 0)) ||
-                GT_CUDA(err, gt_k_fill_word(z->copy_dst, z->ns, 0xA5A5A5A5u, z->blocks, s)) ||
-                gt_gate_hold(&z->gate, s, err) ||
-                GT_CUDA(err, cudaEventRecord(z->e0, s)) ||
-                GT_CUDA(err, cudaMemcpyAsync(z->copy_dst, z->stream, z->ns * 4,
-                                             cudaMemcpyDeviceToDevice, s)))
-                goto fail;
-        }
-        if (GT_CUDA(err, cudaEventRecord(z->e1, s)))
-            goto fail;
-        gt_gate_open(&z->gate);
-        if (GT_CUDA(err, cudaEventSynchronize(z->e1)) || gt_gate_check(&z->gate, err) ||
-            gt_event_ms(&ms, z->e0, z->e1, err) || check_stream(z, &ok, err))
-            return -1;
-        out[i] = (gt_sample){0, (uint8_t)i, ok ? GT_V_FULL : GT_V_FAILED, ms * 1e-3,
-                             z->ns * 4 * (z->op == GT_L2_OP_COMPETE ? 2 : 1)};
-    }
-    if (z->op == GT_L2_OP_COST &&
+    if (n > 0 && z->op == GT_L2_OP_COST &&
         GT_CUDA(err, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0)))
         return -1;
-    return 2;
-fail:
-    gt_gate_open(&z->gate);
-    return -1;
+    return n;
 }
 
 GT_GPU_OPS(l2) = {.setup = setup, .run = run, .teardown = teardown};

@@ -8,8 +8,9 @@
  * compared on the GPU, or on the CPU for pageable host memory, where
  * buffers above GT_TR_FULL_CHECK_MAX are checked on random blocks.
  *
- * Timing: events on the copying stream; copy kernels (method=sm) behind the
- * timing gate (gate.c). Pageable copies are staged by the driver through
+ * Timing: events on the copying stream, a lane a piece of the timing
+ * harness (timing.c: bidir's two lanes at once, on streams of their own);
+ * copy kernels (method=sm) behind the timing gate. Pageable copies are staged by the driver through
  * pinned buffers with the CPU, so they are timed on the host clock, from
  * the first call to the end of the stream's work, as a program's cudaMemcpy
  * sees them, with nothing of the CPU's part left to the events' reading.
@@ -46,8 +47,6 @@ typedef struct lane {
     void *ksrc, *kdst;  /* for kernels (method=sm) */
     void *vdst;         /* poisoned and checked on the GPU; NULL: on the CPU */
     void *hdst;         /* host destination (CPU check) */
-    cudaStream_t s;
-    cudaEvent_t e0, e1;
 } lane;
 
 typedef struct tr {
@@ -59,14 +58,13 @@ typedef struct tr {
     gt_kept ksrc, kdst, kda, kdb;   /* host source/destination, device a/b */
     gt_kept kflush;                 /* the cache-flush buffer (flush) */
     void *da, *db;                  /* kda.d, kdb.d */
-    gt_gate gate;
+    gt_timing tm;                   /* a piece a lane; lane 1 on tm.side[0] */
     lane l[2];
     uint8_t *flush;                 /* read before each sample: cpu-cache=flushed */
     bool host_timed;                /* pageable: the host clock, not the events */
     double host_sec[2];             /* each lane's, when host_timed */
     uint32_t lane_seed[2];          /* pattern of each lane's source this sample */
-    unsigned long long *dres, *hres;
-    uint32_t seed, sample_no;
+    uint32_t seed, sample_no, poison;
     int owner;                      /* alloc-on=other: the GPU current at pinning, else -1 */
     char owner_seen[96];            /* what this GPU makes of that memory */
     uint64_t rng;
@@ -245,20 +243,12 @@ static void teardown(void *state)
 
     if (!t)
         return;
-    gt_gate_free(&t->gate);
-    gt_gpu_quiesce();
-    for (int i = 0; i < 2; i++) {
-        gt_destroy_event(&t->l[i].e0);
-        gt_destroy_event(&t->l[i].e1);
-        gt_destroy_stream(&t->l[i].s);
-    }
+    gt_timing_free(&t->tm);
     gt_keep_put(KEEP_SRC, &t->ksrc);
     gt_keep_put(KEEP_DST, &t->kdst);
     gt_keep_put(KEEP_DA, &t->kda);
     gt_keep_put(KEEP_DB, &t->kdb);
     gt_keep_put(KEEP_FLUSH, &t->kflush);
-    gt_free_device(&t->dres);
-    gt_free_pinned(&t->hres);
     free(t);
 }
 
@@ -305,12 +295,6 @@ static int make_lane(tr *t, lane *l, void *src, void *ksrc, void *dst, void *kds
                    "or register with --mapped");
         return -1;
     }
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&l->s, cudaStreamNonBlocking)) ||
-        GT_CUDA(err, cudaEventCreate(&l->e0)) ||
-        /* The host waits on e1 by blocking, not spinning: the timing is
-         * on the GPU, and the worker then costs little CPU. */
-        GT_CUDA(err, cudaEventCreateWithFlags(&l->e1, cudaEventBlockingSync)))
-        return -1;
     return 0;
 }
 
@@ -345,9 +329,6 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
         goto fail;
     t->da = t->kda.d;
     t->db = t->kdb.d;
-    if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&t->dres, 4 * sizeof *t->dres)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&t->hres, 4 * sizeof *t->hres)))
-        goto fail;
     /* A kept host buffer this direction does not use stays only while its
      * kind and flags are still the ones chosen. */
     gt_keep_trim(KEEP_SRC, (int)t->host,
@@ -404,8 +385,14 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     bool pageable = t->host == GT_HOST_PAGEABLE && dir != GT_DIR_D2D;
     /* The gate removes the launch latency in front of a copy kernel; in
      * front of a copy-engine copy it adds the hand-off from the spin kernel
-     * (~3.5 us on an H200), so copy engines start from an idle stream. */
-    if (gt_gate_init(&t->gate, t->method == GT_METHOD_SM, !pageable, err))
+     * (~3.5 us on an H200), so copy engines start from an idle stream.
+     * Pageable copies wait for the GPU inside the call: no gate, the host's
+     * clock. The host waits by blocking, not spinning: the timing is on
+     * the GPU, and the worker then costs little CPU. */
+    if (gt_timing_init(&t->tm, &(gt_timing_spec){
+                                   .pieces = 2, .streams = 1, .sleep = true,
+                                   .ungated = t->method != GT_METHOD_SM || pageable},
+                       err))
         goto fail;
     t->host_timed = pageable;
     if (pageable && v[GT_TR_CACHE] == GT_CACHE_FLUSHED) {
@@ -435,7 +422,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
                              "CPU's caches");
     else
         gt_setup_info_timing(info, "events on the GPU around the copies%s",
-                             t->gate.on ? ", from when they are queued" : "");
+                             t->tm.gate.on && !pageable ? ", from when they are queued" : "");
     *state = t;
     return 0;
 fail:
@@ -488,98 +475,105 @@ static uint64_t cpu_check(tr *t, const uint32_t *p, uint32_t seed)
     return bad;
 }
 
-static int run(void *state, gt_sample *out, gt_err *err)
+/* Lane i is piece i, on its own stream. */
+static cudaStream_t lane_stream(void *state, int i)
 {
     tr *t = state;
-    uint32_t poison = (++t->sample_no & 1) ? 0xA5A5A5A5u : 0x5A5A5A5Au;
-    static const unsigned long long init[2] = {0, ~0ull};
 
-    if (t->sampled_check)
-        pick_blocks(t);
-    for (int i = 0; i < t->nlanes; i++) {
-        lane *l = &t->l[i];
-        t->lane_seed[i] = t->seed;
-        if (l->vdst) {
-            if (GT_CUDA(err, gt_k_fill_word(l->vdst, t->words, poison, t->blocks, l->s)))
-                return -1;
-        } else {
-            /* A pageable destination: a new pattern in the device source. */
-            t->lane_seed[i] = t->seed + 2 * t->sample_no;
-            if (GT_CUDA(err, gt_k_fill_pattern(l->ksrc, t->words, t->lane_seed[i], t->blocks,
-                                               l->s)))
-                return -1;
-        }
-        memcpy(t->hres + 2 * i, init, sizeof init);
-        if (GT_CUDA(err, cudaMemcpyAsync(t->dres + 2 * i, t->hres + 2 * i, sizeof init,
-                                         cudaMemcpyHostToDevice, l->s)))
-            return -1;
-    }
+    return i ? t->tm.side[0] : t->tm.s;
+}
+
+/* The lane's destination poisoned, or, where the CPU checks a pageable
+ * destination, a new pattern in the device source. */
+static cudaError_t prepare(void *state, int i, cudaStream_t s)
+{
+    tr *t = state;
+    lane *l = &t->l[i];
+
+    t->lane_seed[i] = t->seed;
+    if (l->vdst)
+        return gt_k_fill_word(l->vdst, t->words, t->poison, t->blocks, s);
+    t->lane_seed[i] = t->seed + 2 * t->sample_no;
+    return gt_k_fill_pattern(l->ksrc, t->words, t->lane_seed[i], t->blocks, s);
+}
+
+/* The lane's copies: cudaMemcpyAsync (copy engines) or the copy kernel. */
+static cudaError_t copies(void *state, int i, cudaStream_t s)
+{
+    tr *t = state;
+    lane *l = &t->l[i];
+    cudaError_t rc = cudaSuccess;
+
+    for (int k = 0; k < t->iters && !rc; k++)
+        rc = t->method == GT_METHOD_CE
+                 ? cudaMemcpyAsync(l->dst, l->src, t->bytes, cudaMemcpyDefault, s)
+                 : gt_k_copy(l->kdst, l->ksrc, t->bytes, t->blocks, s);
+    return rc;
+}
+
+/* Every word of a destination the GPU checks (the others: the CPU's). */
+static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+{
+    tr *t = state;
+    lane *l = &t->l[i];
+
+    return l->vdst ? gt_k_verify_pattern(l->vdst, t->words, t->seed, bad, t->blocks, s)
+                   : cudaSuccess;
+}
+
+/* Pageable copies on the host's clock, one lane after the other, each to
+ * the end of its stream, with no event calls inside (each costs the host
+ * microseconds); the CPU's caches flushed first where asked. */
+static int host_timed(tr *t, const gt_timed *w, double *sec, uint64_t *bad, gt_err *err)
+{
     for (int i = 0; i < t->nlanes; i++)
-        if (GT_CUDA(err, cudaStreamSynchronize(t->l[i].s)))
+        if (GT_CUDA(err, prepare(t, i, lane_stream(t, i))))
+            return -1;
+    for (int i = 0; i < t->nlanes; i++)
+        if (GT_CUDA(err, cudaStreamSynchronize(lane_stream(t, i))))
             return -1;
     if (t->flush)
         flush_caches(t->flush);
-
-    /* Timed region: events on the copying stream around the copies only,
-     * behind the gate where there is one; pageable copies on the host
-     * clock, one lane after the other, each to the end of its stream, with
-     * no event calls inside (each costs the host microseconds). */
     for (int i = 0; i < t->nlanes; i++) {
-        lane *l = &t->l[i];
         double h0 = gt_now();
-        if (gt_gate_hold(&t->gate, l->s, err) ||
-            (!t->host_timed && GT_CUDA(err, cudaEventRecord(l->e0, l->s))))
-            goto fail;
-        for (int k = 0; k < t->iters; k++) {
-            if (t->method == GT_METHOD_CE
-                    ? GT_CUDA(err, cudaMemcpyAsync(l->dst, l->src, t->bytes, cudaMemcpyDefault,
-                                                   l->s))
-                    : GT_CUDA(err, gt_k_copy(l->kdst, l->ksrc, t->bytes, t->blocks, l->s)))
-                goto fail;
-        }
-        if (t->host_timed) {
-            if (GT_CUDA(err, cudaStreamSynchronize(l->s)))
-                goto fail;
-            t->host_sec[i] = gt_now() - h0;
-        } else if (GT_CUDA(err, cudaEventRecord(l->e1, l->s))) {
-            goto fail;
-        }
-    }
-    gt_gate_open(&t->gate);
-    for (int i = 0; i < t->nlanes && !t->host_timed; i++)
-        if (GT_CUDA(err, cudaEventSynchronize(t->l[i].e1)))
+        if (GT_CUDA(err, copies(t, i, lane_stream(t, i))) ||
+            GT_CUDA(err, cudaStreamSynchronize(lane_stream(t, i))))
             return -1;
-    if (gt_gate_check(&t->gate, err))
-        return -1;
+        sec[i] = gt_now() - h0;
+    }
+    for (int i = 0; i < t->nlanes; i++)
+        if (gt_count_zero(t->tm.dbad, t->tm.s, err) ||
+            GT_CUDA(err, w->check(t, i, t->tm.dbad, t->tm.s)) ||
+            gt_count_read(t->tm.dbad, t->tm.hbad, t->tm.s, &bad[i], err))
+            return -1;
+    return 0;
+}
 
+static int run(void *state, gt_sample *out, gt_err *err)
+{
+    tr *t = state;
+    gt_timed w = {.pieces = t->nlanes, .prepare = prepare, .work = copies, .check = check,
+                  .stream = lane_stream};
+    double sec[2];
+    uint64_t bad[2];
+
+    t->poison = (++t->sample_no & 1) ? 0xA5A5A5A5u : 0x5A5A5A5Au;
+    if (t->sampled_check)
+        pick_blocks(t);
+    if (t->host_timed ? host_timed(t, &w, sec, bad, err)
+                      : gt_timed_sample(&t->tm, &w, t, sec, bad, err))
+        return -1;
     for (int i = 0; i < t->nlanes; i++) {
         lane *l = &t->l[i];
-        float ms = 0;
-        uint64_t bad;
-
-        if (!t->host_timed && gt_event_ms(&ms, l->e0, l->e1, err))
-            return -1;
-        if (l->vdst) {
-            if (GT_CUDA(err, gt_k_verify_pattern(l->vdst, t->words, t->seed, t->dres + 2 * i,
-                                                 t->blocks, l->s)) ||
-                GT_CUDA(err, cudaMemcpyAsync(t->hres + 2 * i, t->dres + 2 * i,
-                                             2 * sizeof *t->hres, cudaMemcpyDeviceToHost, l->s)) ||
-                GT_CUDA(err, cudaStreamSynchronize(l->s)))
-                return -1;
-            bad = t->hres[2 * i];
-        } else {
-            bad = cpu_check(t, l->hdst, t->lane_seed[i]);
-        }
+        if (!l->vdst)
+            bad[i] = cpu_check(t, l->hdst, t->lane_seed[i]);
         out[i].series = (uint8_t)i;
-        out[i].verify = bad ? GT_V_FAILED : t->sampled_check && !l->vdst ? GT_V_SAMPLED
-                                                                        : GT_V_FULL;
-        out[i].sec = t->host_timed ? t->host_sec[i] : (double)ms * 1e-3;
+        out[i].verify = bad[i] ? GT_V_FAILED : t->sampled_check && !l->vdst ? GT_V_SAMPLED
+                                                                           : GT_V_FULL;
+        out[i].sec = sec[i];
         out[i].bytes = (uint64_t)t->bytes * (uint64_t)t->iters;
     }
     return t->nlanes;
-fail:
-    gt_gate_open(&t->gate);
-    return -1;
 }
 
 /* Copies per sample (the one parameter marked 'iteration' besides the
