@@ -187,11 +187,12 @@ typedef struct gt_timing {
 int gt_timing_init(gt_timing *t, const gt_timing_spec *spec, gt_err *err);
 void gt_timing_free(gt_timing *t);
 
-/* What a GPU side times and checks, each enqueued on s (the launch's or
- * the call's error): optionally, what piece i will write poisoned, before
- * the gate; piece i's work; and, optionally, a kernel that adds piece i's
- * wrong elements to bad[0] (bad[1], zeroed too, is the kernel's to use:
- * gt_k_verify_pattern's first wrong index). 'apart': each piece behind
+/* What a GPU side times and checks, each enqueued on s (0, or nonzero
+ * with err set through GT_CUDA, which names the call): optionally, what piece i will write poisoned, before
+ * the gate; piece i's work; and, optionally, its check: a kernel that
+ * adds piece i's wrong elements to bad[0] (bad[1], zeroed too, is the
+ * kernel's to use: gt_k_verify_pattern's first wrong index), or a copy of
+ * what it wrote for the host to compare once the sample is done. 'apart': each piece behind
  * its own gate and checked before the next is prepared; otherwise every
  * piece runs back to back behind one gate (at once, on streams of their
  * own) and the checks follow. */
@@ -199,9 +200,9 @@ typedef struct gt_timed {
     int pieces;
     bool apart;
     bool ungated;           /* without the gate this time: from an idle stream */
-    cudaError_t (*prepare)(void *z, int i, cudaStream_t s);
-    cudaError_t (*work)(void *z, int i, cudaStream_t s);
-    cudaError_t (*check)(void *z, int i, unsigned long long *bad, cudaStream_t s);
+    int (*prepare)(void *z, int i, cudaStream_t s, gt_err *err);
+    int (*work)(void *z, int i, cudaStream_t s, gt_err *err);
+    int (*check)(void *z, int i, unsigned long long *bad, cudaStream_t s, gt_err *err);
     /* optional: piece i's stream (t->s, or one of t->side: a stream with an
      * access-policy window, the second lane of a bidirectional copy),
      * where it is prepared and timed; its check follows on t->s */
@@ -218,6 +219,10 @@ typedef struct gt_timed {
  * below zero: that is an error naming the piece. 0, or -1 with err set. */
 int gt_timed_sample(gt_timing *t, const gt_timed *w, void *z, double *sec, uint64_t *bad,
                     gt_err *err);
+/* Piece i's start event, recorded on its stream just before its work:
+ * what a work that forks onto other streams makes them wait for, and
+ * where the times of its own events (a timeline) are counted from. */
+cudaEvent_t gt_timed_start(const gt_timing *t, int i);
 /* The same as samples: out[i] of series i, FAILED where bad[i], of
  * 'bytes' each. The count of samples, or -1. */
 int gt_timed_samples(gt_timing *t, const gt_timed *w, void *z, uint64_t bytes, gt_sample *out,

@@ -74,7 +74,7 @@ static int timed(gt_timing *t, const gt_timed *w, void *z, int first, int n, gt_
                                      t->s)))
         return -1;
     for (int i = first; i < last; i++)
-        if (w->prepare && GT_CUDA(err, w->prepare(z, i, s[i])))
+        if (w->prepare && w->prepare(z, i, s[i], err))
             return -1;
     /* Without the gate, the work starts from an idle stream. */
     for (int i = first; i < last && (!gated || w->ready); i++)
@@ -93,7 +93,7 @@ static int timed(gt_timing *t, const gt_timed *w, void *z, int first, int n, gt_
         if ((t->flush && GT_CUDA(err, gt_k_l2_flush(t->flush, t->flush_bytes, t->sink,
                                                     gt_gpu_sms() * 8, s[i]))) ||
             GT_CUDA(err, cudaEventRecord(t->e[2 * i], s[i])) ||
-            GT_CUDA(err, w->work(z, i, s[i])) ||
+            w->work(z, i, s[i], err) ||
             GT_CUDA(err, cudaEventRecord(t->e[2 * i + 1], s[i]))) {
             if (gated)
                 gt_gate_open(&t->gate);
@@ -103,7 +103,7 @@ static int timed(gt_timing *t, const gt_timed *w, void *z, int first, int n, gt_
         gt_gate_open(&t->gate);
     for (int i = first; i < last; i++)
         if ((s[i] != t->s && GT_CUDA(err, cudaStreamWaitEvent(t->s, t->e[2 * i + 1], 0))) ||
-            (w->check && GT_CUDA(err, w->check(z, i, t->dbad + 2 * i, t->s))))
+            (w->check && w->check(z, i, t->dbad + 2 * i, t->s, err)))
             return -1;
     if (GT_CUDA(err, cudaMemcpyAsync(t->hbad + 2 * first, t->dbad + 2 * first,
                                      2 * (size_t)n * sizeof *t->hbad, cudaMemcpyDeviceToHost,
@@ -138,6 +138,11 @@ int gt_timed_sample(gt_timing *t, const gt_timed *w, void *z, double *sec, uint6
         bad[i] = t->hbad[2 * i];
     }
     return 0;
+}
+
+cudaEvent_t gt_timed_start(const gt_timing *t, int i)
+{
+    return t->e[2 * i];
 }
 
 int gt_timed_samples(gt_timing *t, const gt_timed *w, void *z, uint64_t bytes, gt_sample *out,

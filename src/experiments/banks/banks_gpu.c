@@ -81,26 +81,26 @@ fail:
 }
 
 /* GT_BK_S_STRIDED reads at the stride, GT_BK_S_UNIT at stride 1. */
-static cudaError_t prepare(void *state, int i, cudaStream_t s)
+static int prepare(void *state, int i, cudaStream_t s, gt_err *err)
 {
     bk *z = state;
 
-    return cudaMemsetAsync(z->out[i], 0xA5, z->threads * 4, s);
+    return GT_CUDA(err, cudaMemsetAsync(z->out[i], 0xA5, z->threads * 4, s));
 }
 
-static cudaError_t work(void *state, int i, cudaStream_t s)
+static int work(void *state, int i, cudaStream_t s, gt_err *err)
 {
     bk *z = state;
 
-    return gt_k_bk_read(z->out[i], z->width, i == GT_BK_S_UNIT ? 1 : z->stride, z->reads,
-                        z->seed, z->blocks, GT_BK_THREADS, s);
+    return GT_CUDA(err, gt_k_bk_read(z->out[i], z->width, i == GT_BK_S_UNIT ? 1 : z->stride,
+                                     z->reads, z->seed, z->blocks, GT_BK_THREADS, s));
 }
 
-static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int check(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     bk *z = state;
 
-    return gt_k_bk_check(z->out[i], z->threads, z->expect + 32 * i, bad, s);
+    return GT_CUDA(err, gt_k_bk_check(z->out[i], z->threads, z->expect + 32 * i, bad, s));
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)

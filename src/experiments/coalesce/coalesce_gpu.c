@@ -137,41 +137,42 @@ fail:
 
 /* The strided kernel, the same at stride 1, and cudaMemcpyAsync of the
  * same bytes (GT_CO_S_STRIDED, _COALESCED and _COPY); each kernel adds z->k. */
-static cudaError_t work(void *state, int i, cudaStream_t s)
+static int work(void *state, int i, cudaStream_t s, gt_err *err)
 {
     co *z = state;
     const gt_co_shape *h = &z->sh;
 
     switch (i) {
     case GT_CO_S_STRIDED:
-        return gt_k_co_move(z->b[OUT].p, z->b[IN].p, h->n, h->width, h->in_stride, h->in_offset,
-                            h->out_stride, h->out_offset, z->k, s);
+        return GT_CUDA(err, gt_k_co_move(z->b[OUT].p, z->b[IN].p, h->n, h->width, h->in_stride,
+                                         h->in_offset, h->out_stride, h->out_offset, z->k, s));
     case GT_CO_S_COALESCED:
-        return gt_k_co_move(z->b[OUTC].p, z->b[IN].p, h->n, h->width, 1, 0, 1, 0, z->k, s);
+        return GT_CUDA(err, gt_k_co_move(z->b[OUTC].p, z->b[IN].p, h->n, h->width, 1, 0, 1, 0,
+                                         z->k, s));
     default:
-        return cudaMemcpyAsync(z->b[CPY].p, z->b[IN].p, (size_t)h->n * h->width,
-                               cudaMemcpyDefault, s);
+        return GT_CUDA(err, cudaMemcpyAsync(z->b[CPY].p, z->b[IN].p, (size_t)h->n * h->width,
+                                            cudaMemcpyDefault, s));
     }
 }
 
 /* Every element written, and (device memory, or a mapped buffer's first
  * sample) every gap between them left as poisoned. */
-static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int check(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     co *z = state;
     const gt_co_shape *h = &z->sh;
 
     switch (i) {
     case GT_CO_S_STRIDED:
-        return gt_k_co_check(z->b[OUT].p, h->out_len, h->width, h->n, h->in_stride,
-                             h->in_offset, h->out_stride, h->out_offset, z->k, z->seed,
-                             !z->mapped || z->first, bad, z->blocks, s);
+        return GT_CUDA(err, gt_k_co_check(z->b[OUT].p, h->out_len, h->width, h->n, h->in_stride,
+                                          h->in_offset, h->out_stride, h->out_offset, z->k, z->seed,
+                                          !z->mapped || z->first, bad, z->blocks, s));
     case GT_CO_S_COALESCED:
-        return gt_k_co_check(z->b[OUTC].p, h->n, h->width, h->n, 1, 0, 1, 0, z->k, z->seed, 1,
-                             bad, z->blocks, s);
+        return GT_CUDA(err, gt_k_co_check(z->b[OUTC].p, h->n, h->width, h->n, 1, 0, 1, 0, z->k,
+                                          z->seed, 1, bad, z->blocks, s));
     default:
-        return gt_k_co_check(z->b[CPY].p, h->n, h->width, h->n, 1, 0, 1, 0, 0, z->seed, 1, bad,
-                             z->blocks, s);
+        return GT_CUDA(err, gt_k_co_check(z->b[CPY].p, h->n, h->width, h->n, 1, 0, 1, 0, 0,
+                                          z->seed, 1, bad, z->blocks, s));
     }
 }
 

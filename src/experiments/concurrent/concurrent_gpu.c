@@ -20,9 +20,9 @@ typedef struct ck {
     int n, blocks;
     unsigned long long ns;
     uint32_t *dmarks, *hmarks;
-    gt_gate gate;
-    cudaStream_t s[GT_TL_MAX_STREAMS];
-    cudaEvent_t start, end, b[GT_TL_MAX_STREAMS], e[GT_TL_MAX_STREAMS];
+    gt_timing t;                        /* a piece a run; stream 0 is t.s */
+    cudaStream_t s[GT_TL_MAX_STREAMS];  /* the kernels' streams, 1 to n - 1 */
+    cudaEvent_t b[2][GT_TL_MAX_STREAMS], e[2][GT_TL_MAX_STREAMS];  /* a run's kernels */
     gt_timeline tl;
     bool have_tl;
 } ck;
@@ -33,16 +33,16 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    gt_gate_free(&z->gate);
-    gt_gpu_quiesce();
+    gt_timing_free(&z->t);
     gt_free_device(&z->dmarks);
     gt_free_pinned(&z->hmarks);
-    gt_destroy_event(&z->start);
-    gt_destroy_event(&z->end);
     for (int i = 0; i < GT_TL_MAX_STREAMS; i++) {
-        gt_destroy_event(&z->b[i]);
-        gt_destroy_event(&z->e[i]);
-        gt_destroy_stream(&z->s[i]);
+        for (int run = 0; run < 2; run++) {
+            gt_destroy_event(&z->b[run][i]);
+            gt_destroy_event(&z->e[run][i]);
+        }
+        if (i)
+            gt_destroy_stream(&z->s[i]);
     }
     free(z);
 }
@@ -71,14 +71,18 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             goto fail;
         z->blocks = gt_gpu_sms() * per_sm;
     }
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 2}, err))
+        goto fail;
+    z->s[0] = z->t.s;
     for (int i = 0; i < z->n; i++)
-        if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s[i], cudaStreamNonBlocking)) ||
-            GT_CUDA(err, cudaEventCreate(&z->b[i])) || GT_CUDA(err, cudaEventCreate(&z->e[i])))
+        if ((i && GT_CUDA(err, cudaStreamCreateWithFlags(&z->s[i], cudaStreamNonBlocking))) ||
+            GT_CUDA(err, cudaEventCreate(&z->b[0][i])) ||
+            GT_CUDA(err, cudaEventCreate(&z->e[0][i])) ||
+            GT_CUDA(err, cudaEventCreate(&z->b[1][i])) ||
+            GT_CUDA(err, cudaEventCreate(&z->e[1][i])))
             goto fail;
-    if (GT_CUDA(err, cudaEventCreate(&z->start)) || GT_CUDA(err, cudaEventCreate(&z->end)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dmarks, (size_t)z->n * 4)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hmarks, (size_t)z->n * 4)) ||
-        gt_gate_init(&z->gate, true, true, err))
+    if (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dmarks, (size_t)z->n * 4)) ||
+        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hmarks, 2 * (size_t)z->n * 4)))
         goto fail;
     gt_setup_info_time(info, gt_now() - t0, "%d streams and %d events", z->n, 2 * z->n + 2);
     snprintf(info->note, sizeof info->note, "every kernel's mark (block 0 writes it after "
@@ -94,42 +98,60 @@ fail:
     return -1;
 }
 
-/* One run: the kernels on stream 0 only (serial) or on a stream each. */
-static int one_run(ck *z, int run, gt_sample *out, gt_err *err)
+/* Each kernel's mark, cleared. */
+static int prepare(void *state, int run, cudaStream_t s, gt_err *err)
 {
-    bool ok = true;
-    float tot;
+    ck *z = state;
 
-    if (GT_CUDA(err, cudaMemsetAsync(z->dmarks, 0, (size_t)z->n * 4, z->s[0])) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s[0])) || gt_gate_hold(&z->gate, z->s[0], err) ||
-        GT_CUDA(err, cudaEventRecord(z->start, z->s[0])))
-        goto fail;
+    (void)run;
+    return GT_CUDA(err, cudaMemsetAsync(z->dmarks, 0, (size_t)z->n * 4, s));
+}
+
+/* Run GT_TL_SERIAL: the kernels on stream 0 one after another; run
+ * GT_TL_STREAMS: a stream each, forked from stream 0's start and joined
+ * back. Each kernel between events of its own (the timeline). */
+static int work(void *state, int run, cudaStream_t s0, gt_err *err)
+{
+    ck *z = state;
+
     for (int i = 0; i < z->n; i++) {
-        cudaStream_t s = run == GT_TL_SERIAL ? z->s[0] : z->s[i];
-        if ((s != z->s[0] && GT_CUDA(err, cudaStreamWaitEvent(s, z->start, 0))) ||
-            GT_CUDA(err, cudaEventRecord(z->b[i], s)) ||
+        cudaStream_t s = run == GT_TL_SERIAL ? s0 : z->s[i];
+        if ((s != s0 && GT_CUDA(err, cudaStreamWaitEvent(s, gt_timed_start(&z->t, run), 0))) ||
+            GT_CUDA(err, cudaEventRecord(z->b[run][i], s)) ||
             GT_CUDA(err, gt_k_spin(z->ns, (uint32_t)i, z->dmarks, z->blocks, s)) ||
-            GT_CUDA(err, cudaEventRecord(z->e[i], s)))
-            goto fail;
+            GT_CUDA(err, cudaEventRecord(z->e[run][i], s)))
+            return -1;
     }
     for (int i = 1; run == GT_TL_STREAMS && i < z->n; i++)
-        if (GT_CUDA(err, cudaStreamWaitEvent(z->s[0], z->e[i], 0)))
-            goto fail;
-    if (GT_CUDA(err, cudaEventRecord(z->end, z->s[0])))
-        goto fail;
-    gt_gate_open(&z->gate);
-    if (GT_CUDA(err, cudaMemcpyAsync(z->hmarks, z->dmarks, (size_t)z->n * 4,
-                                     cudaMemcpyDeviceToHost, z->s[0])) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s[0])) || gt_gate_check(&z->gate, err))
-        return -1;
-    if (gt_event_ms(&tot, z->start, z->end, err))
-        return -1;
-    z->tl.total[run] = tot * 1e-3;
+        if (GT_CUDA(err, cudaStreamWaitEvent(s0, z->e[run][i], 0)))
+            return -1;
+    return 0;
+}
+
+/* The marks of the run, copied out for the host to compare. */
+static int marks(void *state, int run, unsigned long long *bad, cudaStream_t s, gt_err *err)
+{
+    ck *z = state;
+
+    (void)bad;
+    return GT_CUDA(err, cudaMemcpyAsync(z->hmarks + (size_t)run * z->n, z->dmarks,
+                                        (size_t)z->n * 4, cudaMemcpyDeviceToHost, s));
+}
+
+/* One run: its time, its kernels on the timeline, and whether every
+ * kernel wrote its mark. */
+static int one_run(ck *z, int run, double sec, gt_sample *out, gt_err *err)
+{
+    const uint32_t *m = z->hmarks + (size_t)run * z->n;
+    bool ok = true;
+
+    z->tl.total[run] = sec;
     for (int i = 0; i < z->n; i++) {
         float b, e;
-        if (gt_event_ms(&b, z->start, z->b[i], err) || gt_event_ms(&e, z->start, z->e[i], err))
+        if (gt_event_ms(&b, gt_timed_start(&z->t, run), z->b[run][i], err) ||
+            gt_event_ms(&e, gt_timed_start(&z->t, run), z->e[run][i], err))
             return -1;
-        ok &= z->hmarks[i] == (uint32_t)i + 1;
+        ok &= m[i] == (uint32_t)i + 1;
         if (z->tl.nops < GT_TL_MAX_OPS)
             z->tl.ops[z->tl.nops++] = (gt_tl_op){(uint8_t)run,
                                                  (uint8_t)(run == GT_TL_SERIAL ? 0 : i),
@@ -138,11 +160,8 @@ static int one_run(ck *z, int run, gt_sample *out, gt_err *err)
             z->tl.sum[GT_TL_KERNEL] += (double)(e - b) * 1e-3;
     }
     *out = (gt_sample){0, (uint8_t)(run == GT_TL_SERIAL ? GT_CK_S_ONE : GT_CK_S_EACH),
-                       ok ? GT_V_FULL : GT_V_FAILED, tot * 1e-3, 0};
+                       ok ? GT_V_FULL : GT_V_FAILED, sec, 0};
     return 0;
-fail:
-    gt_gate_open(&z->gate);
-    return -1;
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)
@@ -153,7 +172,15 @@ static int run(void *state, gt_sample *out, gt_err *err)
     z->tl.nstreams = z->n;
     z->tl.kernels_overlap = true;
     z->have_tl = false;
-    if (one_run(z, GT_TL_SERIAL, &out[0], err) || one_run(z, GT_TL_STREAMS, &out[1], err))
+    /* a piece a run (GT_TL_SERIAL, GT_TL_STREAMS), apart: one set of marks */
+    static const gt_timed w = {.pieces = 2, .apart = true, .prepare = prepare, .work = work,
+                               .check = marks};
+    double sec[2];
+    uint64_t unused[2];
+
+    if (gt_timed_sample(&z->t, &w, z, sec, unused, err) ||
+        one_run(z, GT_TL_SERIAL, sec[GT_TL_SERIAL], &out[0], err) ||
+        one_run(z, GT_TL_STREAMS, sec[GT_TL_STREAMS], &out[1], err))
         return -1;
     z->have_tl = true;
     return 2;

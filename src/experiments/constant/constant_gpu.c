@@ -147,12 +147,12 @@ fail:
 }
 
 /* Piece m: the kernel of mode m (broadcast, a word a thread, global). */
-static cudaError_t work(void *state, int m, cudaStream_t s)
+static int work(void *state, int m, cudaStream_t s, gt_err *err)
 {
     co *z = state;
 
-    return gt_k_co_read(m, z->g, z->reads, z->blocks, THREADS, z->dout + (size_t)m * z->nthreads,
-                        s);
+    return GT_CUDA(err, gt_k_co_read(m, z->g, z->reads, z->blocks, THREADS,
+                                     z->dout + (size_t)m * z->nthreads, s));
 }
 
 /* Each thread's sum against its lane's, on the host. */

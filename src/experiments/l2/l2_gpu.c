@@ -229,60 +229,61 @@ static cudaStream_t stream_of(void *state, int i)
 
 /* window, compete: no persisting lines before each piece; cost: the limit
  * of the piece, and the destination poisoned. */
-static cudaError_t prepare(void *state, int i, cudaStream_t s)
+static int prepare(void *state, int i, cudaStream_t s, gt_err *err)
 {
     l2 *z = state;
-    cudaError_t rc;
 
     if (z->op != GT_L2_OP_COST)
-        return cudaCtxResetPersistingL2Cache();
-    if ((rc = cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
-                                 i == GT_L2_S_WINDOW ? z->setaside : 0)))
-        return rc;
-    return gt_k_fill_word(z->copy_dst, z->ns, 0xA5A5A5A5u, z->blocks, s);
+        return GT_CUDA(err, cudaCtxResetPersistingL2Cache());
+    return GT_CUDA(err, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
+                                           i == GT_L2_S_WINDOW ? z->setaside : 0)) ||
+           GT_CUDA(err, gt_k_fill_word(z->copy_dst, z->ns, 0xA5A5A5A5u, z->blocks, s));
 }
 
 /* window: the touch kernel (or its graph); compete: two at once, the
  * second on its own stream, forked from and joined to the first's; cost:
  * the device copy. */
-static cudaError_t work(void *state, int i, cudaStream_t s)
+static int work(void *state, int i, cudaStream_t s, gt_err *err)
 {
     l2 *z = state;
     bool with = i == GT_L2_S_WINDOW;
-    cudaError_t rc;
+    cudaStream_t s2 = z->t.side[with ? S_WIN2 : S_BASE2];
 
     if (z->op == GT_L2_OP_COST)
-        return cudaMemcpyAsync(z->copy_dst, z->stream, z->ns * 4, cudaMemcpyDeviceToDevice, s);
-    if (z->op == GT_L2_OP_WINDOW) {
-        rc = z->graph ? cudaGraphLaunch(with ? z->x_win : z->x_base, s)
-                      : gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s);
-    } else {
-        cudaStream_t s2 = z->t.side[with ? S_WIN2 : S_BASE2];
-        (void)((rc = cudaEventRecord(z->fork, s)) || (rc = cudaStreamWaitEvent(s2, z->fork, 0)) ||
-               (rc = gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s)) ||
-               (rc = gt_k_l2_touch(z->stream2, z->ns, z->persist2, z->np, z->blocks, s2)) ||
-               (rc = cudaEventRecord(z->join, s2)) || (rc = cudaStreamWaitEvent(s, z->join, 0)));
+        return GT_CUDA(err, cudaMemcpyAsync(z->copy_dst, z->stream, z->ns * 4,
+                                            cudaMemcpyDeviceToDevice, s));
+    if (z->op == GT_L2_OP_WINDOW && z->graph) {
+        if (GT_CUDA(err, cudaGraphLaunch(with ? z->x_win : z->x_base, s)))
+            return -1;
+    } else if (z->op == GT_L2_OP_WINDOW) {
+        if (GT_CUDA(err, gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s)))
+            return -1;
+    } else if (GT_CUDA(err, cudaEventRecord(z->fork, s)) ||
+               GT_CUDA(err, cudaStreamWaitEvent(s2, z->fork, 0)) ||
+               GT_CUDA(err, gt_k_l2_touch(z->stream, z->ns, z->persist, z->np, z->blocks, s)) ||
+               GT_CUDA(err, gt_k_l2_touch(z->stream2, z->ns, z->persist2, z->np, z->blocks, s2)) ||
+               GT_CUDA(err, cudaEventRecord(z->join, s2)) ||
+               GT_CUDA(err, cudaStreamWaitEvent(s, z->join, 0))) {
+        return -1;
     }
-    if (!rc)
-        z->launches++;
-    return rc;
+    z->launches++;
+    return 0;
 }
 
 /* Every word of both arrays (compete: all four) in closed form after the
  * launches so far, or the copy's destination. */
-static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int check(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     l2 *z = state;
-    cudaError_t rc;
 
     (void)i;
     if (z->op == GT_L2_OP_COST)
-        return gt_k_verify_pattern(z->copy_dst, z->ns, z->seed, bad, z->blocks, s);
-    if ((rc = gt_k_l2_check(z->stream, z->ns, z->persist, z->np, z->seed, z->pseed, z->launches,
-                            bad, z->blocks, s)) || z->op != GT_L2_OP_COMPETE)
-        return rc;
-    return gt_k_l2_check(z->stream2, z->ns, z->persist2, z->np, ~z->seed, ~z->pseed,
-                         z->launches, bad, z->blocks, s);
+        return GT_CUDA(err, gt_k_verify_pattern(z->copy_dst, z->ns, z->seed, bad, z->blocks, s));
+    return GT_CUDA(err, gt_k_l2_check(z->stream, z->ns, z->persist, z->np, z->seed, z->pseed,
+                                      z->launches, bad, z->blocks, s)) ||
+           (z->op == GT_L2_OP_COMPETE &&
+            GT_CUDA(err, gt_k_l2_check(z->stream2, z->ns, z->persist2, z->np, ~z->seed,
+                                       ~z->pseed, z->launches, bad, z->blocks, s)));
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)

@@ -163,20 +163,20 @@ fail:
 
 /* The reference copy: pinned H2D of the buffer's bytes, every word
  * checked. */
-static cudaError_t copy(void *state, int i, cudaStream_t s)
+static int copy(void *state, int i, cudaStream_t s, gt_err *err)
 {
     mg *z = state;
 
     (void)i;
-    return cudaMemcpyAsync(z->dst, z->pin, z->bytes, cudaMemcpyHostToDevice, s);
+    return GT_CUDA(err, cudaMemcpyAsync(z->dst, z->pin, z->bytes, cudaMemcpyHostToDevice, s));
 }
 
-static cudaError_t copied(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int copied(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     mg *z = state;
 
     (void)i;
-    return gt_k_verify_pattern(z->dst, z->words, z->pin_seed, bad, z->blocks, s);
+    return GT_CUDA(err, gt_k_verify_pattern(z->dst, z->words, z->pin_seed, bad, z->blocks, s));
 }
 
 static const gt_timed reference = {.pieces = 1, .work = copy, .check = copied};

@@ -145,44 +145,46 @@ fail:
 }
 
 /* Piece l: the copy or the kernel on layout l (packed, pitched). */
-static cudaError_t work(void *state, int l, cudaStream_t s)
+static int work(void *state, int l, cudaStream_t s, gt_err *err)
 {
     pi *z = state;
     struct cudaPitchedPtr d = z->dev[l];
 
     switch (z->measure) {
-    case GT_PI_H2D: return copy(z, l, true, z->host, s);
-    case GT_PI_D2H: return copy(z, l, false, z->back, s);
+    case GT_PI_H2D: return GT_CUDA(err, copy(z, l, true, z->host, s));
+    case GT_PI_D2H: return GT_CUDA(err, copy(z, l, false, z->back, s));
     default:
         z->adds[l]++;
-        return gt_k_rows_add1(d.ptr, d.pitch, z->w, z->h * z->d, z->blocks, s);
+        return GT_CUDA(err, gt_k_rows_add1(d.ptr, d.pitch, z->w, z->h * z->d, z->blocks, s));
     }
 }
 
 /* The bytes that differ from the pattern (plus the kernel's adds): of
  * the layout, or of the packed host array d2h wrote, through its mapped
  * address. */
-static cudaError_t check(void *state, int l, unsigned long long *bad, cudaStream_t s)
+static int check(void *state, int l, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     pi *z = state;
     struct cudaPitchedPtr d = z->dev[l];
 
     if (z->measure == GT_PI_D2H)
-        return gt_k_pi_check(z->dback, z->w, z->w, z->h * z->d, z->seed, 0, bad, z->blocks, s);
-    return gt_k_pi_check(d.ptr, d.pitch, z->w, z->h * z->d, z->seed, (uint8_t)z->adds[l], bad,
-                         z->blocks, s);
+        return GT_CUDA(err, gt_k_pi_check(z->dback, z->w, z->w, z->h * z->d, z->seed, 0, bad,
+                                          z->blocks, s));
+    return GT_CUDA(err, gt_k_pi_check(d.ptr, d.pitch, z->w, z->h * z->d, z->seed,
+                                      (uint8_t)z->adds[l], bad, z->blocks, s));
 }
 
 /* What piece l writes, poisoned (the kernel updates in place). */
-static cudaError_t prepare(void *state, int l, cudaStream_t s)
+static int prepare(void *state, int l, cudaStream_t s, gt_err *err)
 {
     pi *z = state;
     struct cudaPitchedPtr d = z->dev[l];
 
     switch (z->measure) {
-    case GT_PI_H2D: return cudaMemset2DAsync(d.ptr, d.pitch, 0xA5, z->w, z->h * z->d, s);
-    case GT_PI_D2H: return cudaMemsetAsync(z->dback, 0x5A, z->bytes, s);
-    default: return cudaSuccess;
+    case GT_PI_H2D:
+        return GT_CUDA(err, cudaMemset2DAsync(d.ptr, d.pitch, 0xA5, z->w, z->h * z->d, s));
+    case GT_PI_D2H: return GT_CUDA(err, cudaMemsetAsync(z->dback, 0x5A, z->bytes, s));
+    default: return 0;
     }
 }
 

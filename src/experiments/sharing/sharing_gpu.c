@@ -246,33 +246,35 @@ fail:
 }
 
 /* copy: the destination poisoned. */
-static cudaError_t poison(void *state, int i, cudaStream_t s)
+static int poison(void *state, int i, cudaStream_t s, gt_err *err)
 {
     sh *z = state;
 
     (void)i;
-    return z->measure == GT_SH_COPY ? gt_k_fill_word(z->dst, GT_SH_COPY_BYTES / 4, POISON,
-                                                     gt_gpu_sms(), s) : cudaSuccess;
+    return z->measure == GT_SH_COPY &&
+           GT_CUDA(err, gt_k_fill_word(z->dst, GT_SH_COPY_BYTES / 4, POISON, gt_gpu_sms(), s));
 }
 
 /* The chase of GT_SH_HOPS hops, or the pinned copy. */
-static cudaError_t work(void *state, int i, cudaStream_t s)
+static int work(void *state, int i, cudaStream_t s, gt_err *err)
 {
     sh *z = state;
 
     (void)i;
-    return z->measure == GT_SH_LATENCY
-               ? gt_k_chase(z->chain, z->start, GT_SH_HOPS, z->dout, 1, 0, s)
-               : cudaMemcpyAsync(z->dst, z->src, GT_SH_COPY_BYTES, cudaMemcpyHostToDevice, s);
+    return GT_CUDA(err, z->measure == GT_SH_LATENCY
+                            ? gt_k_chase(z->chain, z->start, GT_SH_HOPS, z->dout, 1, 0, s)
+                            : cudaMemcpyAsync(z->dst, z->src, GT_SH_COPY_BYTES,
+                                              cudaMemcpyHostToDevice, s));
 }
 
 /* copy: every copied word against the pattern. */
-static cudaError_t copied(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int copied(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     sh *z = state;
 
     (void)i;
-    return gt_k_verify_pattern(z->dst, GT_SH_COPY_BYTES / 4, z->seed, bad, gt_gpu_sms(), s);
+    return GT_CUDA(err, gt_k_verify_pattern(z->dst, GT_SH_COPY_BYTES / 4, z->seed, bad,
+                                            gt_gpu_sms(), s));
 }
 
 /* One timed run of the work: seconds (a hop's, for latency), and whether

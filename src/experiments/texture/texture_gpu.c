@@ -254,39 +254,40 @@ static const int series_of[GT_TX_NSERIES] = {
     GT_TX_S_ARRAY,      GT_TX_S_LINTEX,     GT_TX_S_SURFACE,
 };
 
-static cudaError_t work(void *state, int i, cudaStream_t s)
+static int work(void *state, int i, cudaStream_t s, gt_err *err)
 {
     tx *z = state;
     size_t row = (size_t)z->w * 4;
 
     switch (series_of[i]) {
     case GT_TX_S_FILL_ARRAY:
-        return cudaMemcpy2DToArrayAsync(z->arr, 0, 0, z->host, row, row, z->h,
-                                        cudaMemcpyHostToDevice, s);
+        return GT_CUDA(err, cudaMemcpy2DToArrayAsync(z->arr, 0, 0, z->host, row, row, z->h,
+                                                     cudaMemcpyHostToDevice, s));
     case GT_TX_S_FILL_PITCH:
-        return cudaMemcpy2DAsync(z->pit, z->pitch, z->host, row, row, z->h,
-                                 cudaMemcpyHostToDevice, s);
+        return GT_CUDA(err, cudaMemcpy2DAsync(z->pit, z->pitch, z->host, row, row, z->h,
+                                              cudaMemcpyHostToDevice, s));
     case GT_TX_S_LINEAR:
-        return gt_k_tx_mem(z->type, z->access, z->lin, row, z->w, z->h, z->address,
-                           z->out[GT_TX_S_LINEAR], s);
+        return GT_CUDA(err, gt_k_tx_mem(z->type, z->access, z->lin, row, z->w, z->h, z->address,
+                                        z->out[GT_TX_S_LINEAR], s));
     case GT_TX_S_PITCHED:
-        return gt_k_tx_mem(z->type, z->access, z->pit, z->pitch, z->w, z->h, z->address,
-                           z->out[GT_TX_S_PITCHED], s);
+        return GT_CUDA(err, gt_k_tx_mem(z->type, z->access, z->pit, z->pitch, z->w, z->h,
+                                        z->address, z->out[GT_TX_S_PITCHED], s));
     case GT_TX_S_ARRAY:
-        return gt_k_tx_array(z->type, z->access, z->tex_arr, z->w, z->h,
-                             z->filter == GT_TX_LINEAR, z->norm, z->out[GT_TX_S_ARRAY], s);
+        return GT_CUDA(err, gt_k_tx_array(z->type, z->access, z->tex_arr, z->w, z->h,
+                                          z->filter == GT_TX_LINEAR, z->norm,
+                                          z->out[GT_TX_S_ARRAY], s));
     case GT_TX_S_LINTEX:
-        return gt_k_tx_lintex(z->type, z->access, z->tex_lin, z->w, z->h, z->address,
-                              z->out[GT_TX_S_LINTEX], s);
+        return GT_CUDA(err, gt_k_tx_lintex(z->type, z->access, z->tex_lin, z->w, z->h, z->address,
+                                           z->out[GT_TX_S_LINTEX], s));
     default:
-        return gt_k_tx_surface(z->type, z->access, z->surf_in, z->w, z->h, z->address,
-                               z->surf_out, s);
+        return GT_CUDA(err, gt_k_tx_surface(z->type, z->access, z->surf_in, z->w, z->h, z->address,
+                                            z->surf_out, s));
     }
 }
 
 /* Each kernel's output against the host's stencil (the surface's copied
  * out of its array first); a fill is checked by the kernel that reads it. */
-static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int check(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     tx *z = state;
     int k = series_of[i] == GT_TX_S_SURFACE ? K_SURF : series_of[i];
@@ -294,16 +295,14 @@ static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream
     /* a texel's sum of channels ranges over 1 (float) or 4 x 255 (uchar4) */
     float range = z->type == GT_TX_FLOAT ? 1.0f : 1020.0f;
     size_t row = (size_t)z->w * 4;
-    cudaError_t rc;
 
     if (k >= NK)
-        return cudaSuccess;
-    if (k == K_SURF && (rc = cudaMemcpy2DFromArrayAsync(z->out[K_SURF], row, z->arr_out, 0, 0,
-                                                        row, z->h, cudaMemcpyDeviceToDevice,
-                                                        s)))
-        return rc;
-    return gt_k_tx_check(z->out[k], filtered ? z->expect_filtered : z->expect_point, z->n,
-                         filtered ? 5 * range / 256 : 0, bad, z->blocks, s);
+        return 0;
+    return (k == K_SURF &&
+            GT_CUDA(err, cudaMemcpy2DFromArrayAsync(z->out[K_SURF], row, z->arr_out, 0, 0, row,
+                                                    z->h, cudaMemcpyDeviceToDevice, s))) ||
+           GT_CUDA(err, gt_k_tx_check(z->out[k], filtered ? z->expect_filtered : z->expect_point,
+                                      z->n, filtered ? 5 * range / 256 : 0, bad, z->blocks, s));
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)

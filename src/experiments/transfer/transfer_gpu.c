@@ -485,40 +485,40 @@ static cudaStream_t lane_stream(void *state, int i)
 
 /* The lane's destination poisoned, or, where the CPU checks a pageable
  * destination, a new pattern in the device source. */
-static cudaError_t prepare(void *state, int i, cudaStream_t s)
+static int prepare(void *state, int i, cudaStream_t s, gt_err *err)
 {
     tr *t = state;
     lane *l = &t->l[i];
 
     t->lane_seed[i] = t->seed;
     if (l->vdst)
-        return gt_k_fill_word(l->vdst, t->words, t->poison, t->blocks, s);
+        return GT_CUDA(err, gt_k_fill_word(l->vdst, t->words, t->poison, t->blocks, s));
     t->lane_seed[i] = t->seed + 2 * t->sample_no;
-    return gt_k_fill_pattern(l->ksrc, t->words, t->lane_seed[i], t->blocks, s);
+    return GT_CUDA(err, gt_k_fill_pattern(l->ksrc, t->words, t->lane_seed[i], t->blocks, s));
 }
 
 /* The lane's copies: cudaMemcpyAsync (copy engines) or the copy kernel. */
-static cudaError_t copies(void *state, int i, cudaStream_t s)
+static int copies(void *state, int i, cudaStream_t s, gt_err *err)
 {
     tr *t = state;
     lane *l = &t->l[i];
-    cudaError_t rc = cudaSuccess;
 
-    for (int k = 0; k < t->iters && !rc; k++)
-        rc = t->method == GT_METHOD_CE
-                 ? cudaMemcpyAsync(l->dst, l->src, t->bytes, cudaMemcpyDefault, s)
-                 : gt_k_copy(l->kdst, l->ksrc, t->bytes, t->blocks, s);
-    return rc;
+    for (int k = 0; k < t->iters; k++)
+        if (t->method == GT_METHOD_CE
+                ? GT_CUDA(err, cudaMemcpyAsync(l->dst, l->src, t->bytes, cudaMemcpyDefault, s))
+                : GT_CUDA(err, gt_k_copy(l->kdst, l->ksrc, t->bytes, t->blocks, s)))
+            return -1;
+    return 0;
 }
 
 /* Every word of a destination the GPU checks (the others: the CPU's). */
-static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int check(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     tr *t = state;
     lane *l = &t->l[i];
 
-    return l->vdst ? gt_k_verify_pattern(l->vdst, t->words, t->seed, bad, t->blocks, s)
-                   : cudaSuccess;
+    return GT_CUDA(err, l->vdst ? gt_k_verify_pattern(l->vdst, t->words, t->seed, bad, t->blocks, s)
+                                : cudaSuccess);
 }
 
 /* Pageable copies on the host's clock, one lane after the other, each to
@@ -527,7 +527,7 @@ static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream
 static int host_timed(tr *t, const gt_timed *w, double *sec, uint64_t *bad, gt_err *err)
 {
     for (int i = 0; i < t->nlanes; i++)
-        if (GT_CUDA(err, prepare(t, i, lane_stream(t, i))))
+        if (prepare(t, i, lane_stream(t, i), err))
             return -1;
     for (int i = 0; i < t->nlanes; i++)
         if (GT_CUDA(err, cudaStreamSynchronize(lane_stream(t, i))))
@@ -536,14 +536,14 @@ static int host_timed(tr *t, const gt_timed *w, double *sec, uint64_t *bad, gt_e
         flush_caches(t->flush);
     for (int i = 0; i < t->nlanes; i++) {
         double h0 = gt_now();
-        if (GT_CUDA(err, copies(t, i, lane_stream(t, i))) ||
+        if (copies(t, i, lane_stream(t, i), err) ||
             GT_CUDA(err, cudaStreamSynchronize(lane_stream(t, i))))
             return -1;
         sec[i] = gt_now() - h0;
     }
     for (int i = 0; i < t->nlanes; i++)
         if (gt_count_zero(t->tm.dbad, t->tm.s, err) ||
-            GT_CUDA(err, w->check(t, i, t->tm.dbad, t->tm.s)) ||
+            w->check(t, i, t->tm.dbad, t->tm.s, err) ||
             gt_count_read(t->tm.dbad, t->tm.hbad, t->tm.s, &bad[i], err))
             return -1;
     return 0;

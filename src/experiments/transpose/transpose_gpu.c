@@ -81,25 +81,26 @@ fail:
     return -1;
 }
 
-static cudaError_t prepare(void *state, int i, cudaStream_t s)
+static int prepare(void *state, int i, cudaStream_t s, gt_err *err)
 {
     tp *z = state;
 
-    return cudaMemsetAsync(z->out[i], 0xA5, z->words * 4, s);
+    return GT_CUDA(err, cudaMemsetAsync(z->out[i], 0xA5, z->words * 4, s));
 }
 
-static cudaError_t work(void *state, int i, cudaStream_t s)
+static int work(void *state, int i, cudaStream_t s, gt_err *err)
 {
     tp *z = state;
 
-    return gt_k_tp(i, z->out[i], z->in, z->n, z->tile, z->rows, s);
+    return GT_CUDA(err, gt_k_tp(i, z->out[i], z->in, z->n, z->tile, z->rows, s));
 }
 
-static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int check(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     tp *z = state;
 
-    return gt_k_tp_check(z->out[i], z->n, i != GT_TP_S_COPY, z->seed, bad, z->blocks, s);
+    return GT_CUDA(err, gt_k_tp_check(z->out[i], z->n, i != GT_TP_S_COPY, z->seed, bad, z->blocks,
+                                      s));
 }
 
 static int run(void *state, gt_sample *out, gt_err *err)

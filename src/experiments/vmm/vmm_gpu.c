@@ -317,32 +317,32 @@ static void ends(const vm *z, int i, void **src, void **dst)
     }
 }
 
-static cudaError_t poison(void *state, int i, cudaStream_t s)
+static int poison(void *state, int i, cudaStream_t s, gt_err *err)
 {
     vm *z = state;
     void *src, *dst;
 
     ends(z, i, &src, &dst);
-    return gt_k_fill_word(dst, z->size / 4, 0xA5A5A5A5u, z->blocks, s);
+    return GT_CUDA(err, gt_k_fill_word(dst, z->size / 4, 0xA5A5A5A5u, z->blocks, s));
 }
 
-static cudaError_t copy(void *state, int i, cudaStream_t s)
+static int copy(void *state, int i, cudaStream_t s, gt_err *err)
 {
     vm *z = state;
     void *src, *dst;
 
     ends(z, i, &src, &dst);
-    return cudaMemcpyAsync(dst, src, z->size, cudaMemcpyDefault, s);
+    return GT_CUDA(err, cudaMemcpyAsync(dst, src, z->size, cudaMemcpyDefault, s));
 }
 
 /* Every word of the destination against the pattern. */
-static cudaError_t copied(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int copied(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     vm *z = state;
     void *src, *dst;
 
     ends(z, i, &src, &dst);
-    return gt_k_verify_pattern(dst, z->size / 4, z->seed, bad, z->blocks, s);
+    return GT_CUDA(err, gt_k_verify_pattern(dst, z->size / 4, z->seed, bad, z->blocks, s));
 }
 
 static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)

@@ -171,27 +171,29 @@ int gt_vmm_peer_setup(vm *z, gt_setup_info *info, gt_err *err)
  * against the pattern. */
 enum { READ, WRITE };
 
-static cudaError_t poison(void *state, int i, cudaStream_t s)
+static int poison(void *state, int i, cudaStream_t s, gt_err *err)
 {
     struct vm_peer *q = state;
 
-    return gt_k_fill_word(i == READ ? q->local : q->va, q->bytes / 4, POISON, q->blocks, s);
+    return GT_CUDA(err, gt_k_fill_word(i == READ ? q->local : q->va, q->bytes / 4, POISON,
+                                       q->blocks, s));
 }
 
-static cudaError_t copy(void *state, int i, cudaStream_t s)
+static int copy(void *state, int i, cudaStream_t s, gt_err *err)
 {
     struct vm_peer *q = state;
 
-    return i == READ ? gt_k_copy(q->local, q->va, q->bytes, q->blocks, s)
-                     : gt_k_copy(q->va, q->local, q->bytes, q->blocks, s);
+    return GT_CUDA(err, i == READ ? gt_k_copy(q->local, q->va, q->bytes, q->blocks, s)
+                                  : gt_k_copy(q->va, q->local, q->bytes, q->blocks, s));
 }
 
-static cudaError_t copied(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int copied(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     struct vm_peer *q = state;
 
-    return gt_k_verify_pattern(i == READ ? q->local : q->va, q->bytes / 4, q->seed, bad,
-                               q->blocks, s);
+    return GT_CUDA(err, gt_k_verify_pattern(i == READ ? q->local : q->va, q->bytes / 4, q->seed,
+                                            bad,
+                                            q->blocks, s));
 }
 
 int gt_vmm_peer_run(vm *z, gt_sample *out, gt_err *err)

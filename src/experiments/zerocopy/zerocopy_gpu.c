@@ -208,60 +208,59 @@ static bool is_managed(int var)
 
 /* Poisons the output (NaN): explicit on the device and the host, mapped on
  * the host, by kernels (check=gpu) or the CPU; managed by the CPU. */
-static cudaError_t poison(void *state, int i, cudaStream_t s)
+static int poison(void *state, int i, cudaStream_t s, gt_err *err)
 {
     zc *z = state;
     int var = z->var;
-    cudaError_t rc;
 
     (void)i;
-    if (var == GT_ZC_EXPLICIT && (rc = cudaMemsetAsync(z->d_out, 0xFF, z->bytes, s)))
-        return rc;
+    if (var == GT_ZC_EXPLICIT && GT_CUDA(err, cudaMemsetAsync(z->d_out, 0xFF, z->bytes, s)))
+        return -1;
     if (is_managed(var) || !z->gpu_check) {
         memset(bufs_of(z, var).o, 0xFF, z->bytes);
-        return cudaSuccess;
+        return 0;
     }
-    return gt_k_fill_word((uint32_t *)(var == GT_ZC_EXPLICIT ? z->dh_out : z->dm_out), z->n,
-                          0xFFFFFFFFu, z->check_blocks, s);
+    return GT_CUDA(err, gt_k_fill_word((uint32_t *)(var == GT_ZC_EXPLICIT ? z->dh_out
+                                                                          : z->dm_out),
+                                       z->n, 0xFFFFFFFFu, z->check_blocks, s));
 }
 
 /* 'repeat' times the variant's GPU work: its copies or prefetches in, the
  * kernel, its copy out. */
-static cudaError_t work(void *state, int i, cudaStream_t s)
+static int work(void *state, int i, cudaStream_t s, gt_err *err)
 {
     zc *z = state;
     int var = z->var;
     zc_bufs f = bufs_of(z, var);
-    cudaError_t rc = cudaSuccess;
 
     (void)i;
-    for (int r = 0; r < z->repeat && !rc; r++) {
-        if (var == GT_ZC_EXPLICIT &&
-            ((rc = cudaMemcpyAsync(z->d_a, f.a, z->bytes, cudaMemcpyHostToDevice, s)) ||
-             (rc = cudaMemcpyAsync(z->d_b, f.b, z->bytes, cudaMemcpyHostToDevice, s))))
-            break;
-        if (var == GT_ZC_PREFETCH &&
-            ((rc = gt_cudaMemPrefetchAsync(z->u_a, z->bytes, z->device, s)) ||
-             (rc = gt_cudaMemPrefetchAsync(z->u_b, z->bytes, z->device, s)) ||
-             (rc = gt_cudaMemPrefetchAsync(z->u_out, z->bytes, z->device, s))))
-            break;
-        if ((rc = gt_k_add_passes(f.ko, f.ka, f.kb, z->n, z->passes, z->blocks, z->threads, s)))
-            break;
-        if (var == GT_ZC_EXPLICIT)
-            rc = cudaMemcpyAsync(z->h_out, z->d_out, z->bytes, cudaMemcpyDeviceToHost, s);
-    }
-    return rc;
+    for (int r = 0; r < z->repeat; r++)
+        if ((var == GT_ZC_EXPLICIT &&
+             (GT_CUDA(err, cudaMemcpyAsync(z->d_a, f.a, z->bytes, cudaMemcpyHostToDevice, s)) ||
+              GT_CUDA(err, cudaMemcpyAsync(z->d_b, f.b, z->bytes, cudaMemcpyHostToDevice, s)))) ||
+            (var == GT_ZC_PREFETCH &&
+             (GT_CUDA(err, gt_cudaMemPrefetchAsync(z->u_a, z->bytes, z->device, s)) ||
+              GT_CUDA(err, gt_cudaMemPrefetchAsync(z->u_b, z->bytes, z->device, s)) ||
+              GT_CUDA(err, gt_cudaMemPrefetchAsync(z->u_out, z->bytes, z->device, s)))) ||
+            GT_CUDA(err, gt_k_add_passes(f.ko, f.ka, f.kb, z->n, z->passes, z->blocks,
+                                         z->threads, s)) ||
+            (var == GT_ZC_EXPLICIT &&
+             GT_CUDA(err, cudaMemcpyAsync(z->h_out, z->d_out, z->bytes, cudaMemcpyDeviceToHost,
+                                          s))))
+            return -1;
+    return 0;
 }
 
 /* check=gpu: every element of the explicit or mapped output, on the GPU
  * through its mapped address. */
-static cudaError_t check(void *state, int i, unsigned long long *bad, cudaStream_t s)
+static int check(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     zc *z = state;
 
     (void)i;
-    return gt_k_zc_check(z->var == GT_ZC_EXPLICIT ? z->dh_out : z->dm_out, z->n, z->var_seed,
-                         bad, z->check_blocks, s);
+    return GT_CUDA(err, gt_k_zc_check(z->var == GT_ZC_EXPLICIT ? z->dh_out : z->dm_out, z->n,
+                                      z->var_seed,
+                                      bad, z->check_blocks, s));
 }
 
 /* One variant: a poisoned output (and, managed, fresh inputs), then the
