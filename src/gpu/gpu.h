@@ -172,6 +172,7 @@ typedef struct gt_timing_spec {
     int streams;            /* more streams, 0 to GT_TIMING_STREAMS (t->side) */
     bool ungated;           /* no gate: each piece starts from an idle stream */
     bool sleep;             /* the host sleeps while it waits (long copies) */
+    bool blocking;          /* streams that wait for the legacy default stream */
     size_t flush_bytes;     /* > 0: flush the L2 before each piece */
 } gt_timing_spec;
 typedef struct gt_timing {
@@ -187,15 +188,16 @@ typedef struct gt_timing {
 int gt_timing_init(gt_timing *t, const gt_timing_spec *spec, gt_err *err);
 void gt_timing_free(gt_timing *t);
 
-/* What a GPU side times and checks, each enqueued on s (0, or nonzero
- * with err set through GT_CUDA, which names the call): optionally, what piece i will write poisoned, before
+/* What a GPU side times and checks, each a function of the piece's
+ * index enqueued on s (0, or nonzero with err set through GT_CUDA, which
+ * names the call): optionally, what piece i will write, poisoned, before
  * the gate; piece i's work; and, optionally, its check: a kernel that
  * adds piece i's wrong elements to bad[0] (bad[1], zeroed too, is the
  * kernel's to use: gt_k_verify_pattern's first wrong index), or a copy of
- * what it wrote for the host to compare once the sample is done. 'apart': each piece behind
- * its own gate and checked before the next is prepared; otherwise every
- * piece runs back to back behind one gate (at once, on streams of their
- * own) and the checks follow. */
+ * what it wrote for the host to compare once the sample is done.
+ * 'apart': each piece behind its own gate and checked before the next is
+ * prepared; otherwise every piece runs back to back behind one gate (at
+ * once, where they have streams of their own) and the checks follow. */
 typedef struct gt_timed {
     int pieces;
     bool apart;
@@ -207,9 +209,6 @@ typedef struct gt_timed {
      * access-policy window, the second lane of a bidirectional copy),
      * where it is prepared and timed; its check follows on t->s */
     cudaStream_t (*stream)(void *z, int i);
-    /* optional: host work once the pieces are prepared and their streams
-     * idle, before the gate is held (a CPU cache flush) */
-    void (*ready)(void *z);
 } gt_timed;
 /* One sample of w's pieces on t: the counters zeroed, the pieces
  * prepared, the gate held (or their streams idle), for each piece the L2

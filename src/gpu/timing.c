@@ -21,10 +21,11 @@ int gt_timing_init(gt_timing *t, const gt_timing_spec *spec, gt_err *err)
         return -1;
     }
     t->pieces = n;
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&t->s, cudaStreamNonBlocking)))
+    unsigned flags = spec->blocking ? cudaStreamDefault : cudaStreamNonBlocking;
+    if (GT_CUDA(err, cudaStreamCreateWithFlags(&t->s, flags)))
         return -1;
     for (int i = 0; i < spec->streams; i++)
-        if (GT_CUDA(err, cudaStreamCreateWithFlags(&t->side[i], cudaStreamNonBlocking)))
+        if (GT_CUDA(err, cudaStreamCreateWithFlags(&t->side[i], flags)))
             return -1;
     for (int i = 0; i < 2 * n; i++)
         if (GT_CUDA(err, cudaEventCreate(&t->e[i])))
@@ -77,17 +78,17 @@ static int timed(gt_timing *t, const gt_timed *w, void *z, int first, int n, gt_
         if (w->prepare && w->prepare(z, i, s[i], err))
             return -1;
     /* Without the gate, the work starts from an idle stream. */
-    for (int i = first; i < last && (!gated || w->ready); i++)
+    for (int i = first; i < last && !gated; i++)
         if (GT_CUDA(err, cudaStreamSynchronize(s[i])))
             return -1;
-    if (w->ready)
-        w->ready(z);
     for (int i = first; i < last && gated; i++) {
         bool held = false;
         for (int j = first; j < i; j++)
             held |= s[j] == s[i];
-        if (!held && gt_gate_hold(&t->gate, s[i], err))
+        if (!held && gt_gate_hold(&t->gate, s[i], err)) {
+            gt_gate_open(&t->gate);
             return -1;
+        }
     }
     for (int i = first; i < last; i++)
         if ((t->flush && GT_CUDA(err, gt_k_l2_flush(t->flush, t->flush_bytes, t->sink,

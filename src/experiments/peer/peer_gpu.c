@@ -22,9 +22,7 @@
 /* One GPU's own things. */
 typedef struct side {
     int dev, blocks;
-    cudaStream_t s;
-    unsigned long long *dres, *hres;    /* mismatch count and its pinned copy */
-    gt_gate gate;
+    gt_timing t;                        /* its stream, gate and counters; a lane's events */
     bool enabled;                       /* this run enabled its access to the other */
 } side;
 
@@ -32,8 +30,7 @@ typedef struct side {
 typedef struct lane {
     int exec, src_dev, dst_dev;
     uint32_t *src, *dst;
-    cudaEvent_t e0, e1;                 /* on exec */
-    uint32_t seed;
+    uint32_t seed;                      /* lane i times with exec's t.e[2i], t.e[2i + 1] */
 } lane;
 
 typedef struct pe {
@@ -47,7 +44,7 @@ typedef struct pe {
     uint32_t *chain, *dout, *hout;      /* on the peer; on this GPU; pinned */
     size_t nwords;
     int sms, target;                    /* the SM count; the block that walks next */
-    cudaEvent_t c0, c1;
+    uint32_t chain_start;               /* where this sample's chase starts */
 } pe;
 
 static int on(int dev, gt_err *err)
@@ -75,21 +72,15 @@ static void teardown(void *state)
     if (!z)
         return;
     for (int i = 0; i < 2; i++) {
-        if (z->g[i].s || z->g[i].gate.host) {
+        if (z->g[i].t.s || z->g[i].t.gate.host) {
             cudaSetDevice(z->g[i].dev);
-            gt_gate_free(&z->g[i].gate);
-            gt_gpu_quiesce();
+            gt_timing_free(&z->g[i].t);
         }
     }
     for (int i = 0; i < 2; i++) {
         lane *l = &z->l[i];
         free_on(l->src_dev, &l->src);
         free_on(l->dst_dev, &l->dst);
-        if (l->e0 || l->e1) {
-            cudaSetDevice(l->exec);
-            gt_destroy_event(&l->e0);
-            gt_destroy_event(&l->e1);
-        }
     }
     free_on(z->g[1].dev, &z->chain);
     free_on(z->g[0].dev, &z->dout);
@@ -99,13 +90,8 @@ static void teardown(void *state)
         cudaSetDevice(s->dev);
         if (s->enabled)
             GT_CUDA_Q(cudaDeviceDisablePeerAccess(z->g[1 - i].dev));
-        gt_free_device(&s->dres);
-        gt_free_pinned(&s->hres);
-        gt_destroy_stream(&s->s);
     }
     cudaSetDevice(z->g[0].dev);
-    gt_destroy_event(&z->c0);
-    gt_destroy_event(&z->c1);
     cudaGetLastError();
     free(z);
 }
@@ -148,11 +134,7 @@ static int make_side(pe *z, int i, int dev, bool gate, gt_err *err)
     if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
         cudaGetLastError();
     s->blocks = 4 * sms;
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&s->s, cudaStreamNonBlocking)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&s->dres, 2 * sizeof *s->dres)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&s->hres, sizeof *s->hres)))
-        return -1;
-    return gt_gate_init(&s->gate, gate, true, err);
+    return gt_timing_init(&s->t, &(gt_timing_spec){.pieces = 2, .ungated = !gate}, err);
 }
 
 static int make_lane(pe *z, lane *l, int exec, int other, gt_setup_info *info, gt_err *err)
@@ -170,9 +152,6 @@ static int make_lane(pe *z, lane *l, int exec, int other, gt_setup_info *info, g
         return -1;
     gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s on GPU %d and on GPU %d", sz,
                        l->src_dev, l->dst_dev);
-    if (on(exec, err) || GT_CUDA(err, cudaEventCreate(&l->e0)) ||
-        GT_CUDA(err, cudaEventCreate(&l->e1)))
-        return -1;
     return 0;
 }
 
@@ -215,11 +194,10 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         if (on(peer, err) ||
             GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->chain, z->nwords * 4)) ||
             GT_CUDA(err, gt_k_chain_init(z->chain, z->nwords, GT_PE_STRIDE_BYTES / 4,
-                                         z->g[1].blocks, z->g[1].s)) ||
-            GT_CUDA(err, cudaStreamSynchronize(z->g[1].s)) || on(self, err) ||
+                                         z->g[1].blocks, z->g[1].t.s)) ||
+            GT_CUDA(err, cudaStreamSynchronize(z->g[1].t.s)) || on(self, err) ||
             GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dout, sizeof *z->dout)) ||
-            GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, sizeof *z->hout)) ||
-            GT_CUDA(err, cudaEventCreate(&z->c0)) || GT_CUDA(err, cudaEventCreate(&z->c1)))
+            GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, sizeof *z->hout)))
             goto fail;
         z->sms = z->g[0].blocks / 4;
         snprintf(info->note, sizeof info->note, "each sample's end of the chain is checked: "
@@ -257,14 +235,18 @@ static int verify(pe *z, const lane *l, uint8_t *out, gt_err *err)
     side *d = side_of(z, l->dst_dev);
     uint64_t bad;
 
-    if (on(l->dst_dev, err) || gt_count_zero(d->dres, d->s, err) ||
-        GT_CUDA(err, gt_k_verify_pattern(l->dst, z->words, l->seed, d->dres, d->blocks, d->s)) ||
-        gt_count_read(d->dres, d->hres, d->s, &bad, err))
+    if (on(l->dst_dev, err) || gt_count_zero(d->t.dbad, d->t.s, err) ||
+        GT_CUDA(err, gt_k_verify_pattern(l->dst, z->words, l->seed, d->t.dbad, d->blocks,
+                                         d->t.s)) ||
+        gt_count_read(d->t.dbad, d->t.hbad, d->t.s, &bad, err))
         return -1;
     *out = bad ? GT_V_FAILED : GT_V_FULL;
     return 0;
 }
 
+/* The lanes at once, each on the GPU that runs it (both directions: one
+ * on each GPU, each behind its own gate, opened together): the harness's
+ * pieces are of one GPU, so the lanes use each side's parts of it. */
 static int run_copies(pe *z, gt_sample *out, gt_err *err)
 {
     uint32_t seed = (uint32_t)gt_xorshift64(&z->rng);
@@ -275,35 +257,36 @@ static int run_copies(pe *z, gt_sample *out, gt_err *err)
         side *s = side_of(z, l->src_dev);
         l->seed = seed ^ (uint32_t)(i * 0x5bd1e995u);
         if (on(l->src_dev, err) ||
-            GT_CUDA(err, gt_k_fill_pattern(l->src, z->words, l->seed, s->blocks, s->s)))
+            GT_CUDA(err, gt_k_fill_pattern(l->src, z->words, l->seed, s->blocks, s->t.s)))
             return -1;
     }
     for (int i = 0; i < 2; i++)
-        if (GT_CUDA(err, cudaStreamSynchronize(z->g[i].s)))
+        if (GT_CUDA(err, cudaStreamSynchronize(z->g[i].t.s)))
             return -1;
     for (int i = 0; i < z->nlanes; i++) {
         lane *l = &z->l[i];
-        side *s = side_of(z, l->exec);
-        if (on(l->exec, err) || gt_gate_hold(&s->gate, s->s, err) ||
-            GT_CUDA(err, cudaEventRecord(l->e0, s->s)))
-            return -1;
+        gt_timing *t = &side_of(z, l->exec)->t;
+        if (on(l->exec, err) || gt_gate_hold(&t->gate, t->s, err) ||
+            GT_CUDA(err, cudaEventRecord(t->e[2 * i], t->s)))
+            goto fail;
         if (z->engine == GT_PE_CE) {
             if (GT_CUDA(err, cudaMemcpyPeerAsync(l->dst, l->dst_dev, l->src, l->src_dev,
-                                                 z->bytes, s->s)))
-                return -1;
-        } else if (GT_CUDA(err, gt_k_copy(l->dst, l->src, z->bytes, s->blocks, s->s))) {
-            return -1;
+                                                 z->bytes, t->s)))
+                goto fail;
+        } else if (GT_CUDA(err, gt_k_copy(l->dst, l->src, z->bytes, side_of(z, l->exec)->blocks,
+                                          t->s))) {
+            goto fail;
         }
-        if (GT_CUDA(err, cudaEventRecord(l->e1, s->s)))
-            return -1;
+        if (GT_CUDA(err, cudaEventRecord(t->e[2 * i + 1], t->s)))
+            goto fail;
     }
     for (int i = 0; i < 2; i++)
-        gt_gate_open(&z->g[i].gate);
+        gt_gate_open(&z->g[i].t.gate);
     for (int i = 0; i < z->nlanes; i++) {
         lane *l = &z->l[i];
-        if (GT_CUDA(err, cudaEventSynchronize(l->e1)) ||
-            gt_gate_check(&side_of(z, l->exec)->gate, err) ||
-            gt_event_ms(&ms, l->e0, l->e1, err))
+        gt_timing *t = &side_of(z, l->exec)->t;
+        if (GT_CUDA(err, cudaEventSynchronize(t->e[2 * i + 1])) ||
+            gt_gate_check(&t->gate, err) || gt_event_ms(&ms, t->e[2 * i], t->e[2 * i + 1], err))
             return -1;
         out[i] = (gt_sample){0, (uint8_t)i, GT_V_FULL, ms / 1e3, z->bytes};
     }
@@ -311,30 +294,41 @@ static int run_copies(pe *z, gt_sample *out, gt_err *err)
         if (verify(z, &z->l[i], &out[i].verify, err))
             return -1;
     return on(z->g[0].dev, err) ? -1 : z->nlanes;
+fail:
+    for (int i = 0; i < 2; i++)
+        gt_gate_open(&z->g[i].t.gate);
+    return -1;
+}
+
+/* The chase from this GPU through the peer's memory: one piece on this
+ * GPU's timing, its end index checked on the host. */
+static int chase(void *state, int i, cudaStream_t s, gt_err *err)
+{
+    pe *z = state;
+
+    (void)i;
+    return GT_CUDA(err, gt_k_chase(z->chain, z->chain_start, GT_PE_HOPS, z->dout, z->sms,
+                                   z->target, s));
 }
 
 static int run_latency(pe *z, gt_sample *out, gt_err *err)
 {
+    static const gt_timed w = {.pieces = 1, .work = chase};
     side *s = &z->g[0];
     size_t lines = z->nwords / (GT_PE_STRIDE_BYTES / 4);
-    uint32_t start = (uint32_t)((gt_xorshift64(&z->rng) % lines) * (GT_PE_STRIDE_BYTES / 4));
-    uint64_t expect = ((uint64_t)start + (uint64_t)GT_PE_HOPS * (GT_PE_STRIDE_BYTES / 4)) % z->nwords;
-    float ms;
+    uint64_t expect;
+    double sec;
+    uint64_t unused;
 
-    if (on(s->dev, err) || gt_gate_hold(&s->gate, s->s, err) ||
-        GT_CUDA(err, cudaEventRecord(z->c0, s->s)) ||
-        GT_CUDA(err, gt_k_chase(z->chain, start, GT_PE_HOPS, z->dout, z->sms, z->target, s->s)) ||
-        GT_CUDA(err, cudaEventRecord(z->c1, s->s)))
-        return -1;
-    gt_gate_open(&s->gate);
-    if (GT_CUDA(err, cudaEventSynchronize(z->c1)) || gt_gate_check(&s->gate, err) ||
-        gt_event_ms(&ms, z->c0, z->c1, err) ||
+    z->chain_start = (uint32_t)((gt_xorshift64(&z->rng) % lines) * (GT_PE_STRIDE_BYTES / 4));
+    expect = ((uint64_t)z->chain_start + (uint64_t)GT_PE_HOPS * (GT_PE_STRIDE_BYTES / 4)) %
+             z->nwords;
+    if (on(s->dev, err) || gt_timed_sample(&s->t, &w, z, &sec, &unused, err) ||
         GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, sizeof *z->hout, cudaMemcpyDeviceToHost,
-                                     s->s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(s->s)))
+                                     s->t.s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(s->t.s)))
         return -1;
-    out[0] = (gt_sample){0, 0, *z->hout == expect ? GT_V_FULL : GT_V_FAILED,
-                         ms / 1e3 / GT_PE_HOPS, 4};
+    out[0] = (gt_sample){0, 0, *z->hout == expect ? GT_V_FULL : GT_V_FAILED, sec / GT_PE_HOPS, 4};
     z->target = (z->target + 1) % z->sms;
     return 1;
 }

@@ -40,15 +40,14 @@ typedef struct pl {
     uint32_t seed;
     cudaMemPool_t pool, defpool;
     bool has_pool;
-    cudaStream_t a, b;
-    cudaEvent_t ev[NEV];
+    gt_timing t;                    /* its streams, NEV events, the counters */
+    cudaStream_t a, b;              /* streams A and B: t.s and t.side[0] */
     void **hp, **hq;                /* A's (or the allocator's) and B's addresses, pinned */
     void **dp, **dq;                /* their device copies, for the kernels */
     int live_p, live_q, live_kind;  /* held now: count, and by whom (a series) */
     void *x, *y, *zbuf;             /* sync: freed with cudaFree, cudaFreeAsync; written */
     volatile int *flag;             /* reuse: A writes 1 after its frees (pinned, mapped) */
     int *dflag;
-    unsigned long long *dbad, *hbad;
     gt_timeline tl;
     bool has_tl;
     /* what the last iteration found */
@@ -92,17 +91,12 @@ static void teardown(void *state)
     }
     if (z->defpool)
         GT_CUDA_Q(cudaMemPoolTrimTo(z->defpool, 0));
-    for (int i = 0; i < NEV; i++)
-        gt_destroy_event(&z->ev[i]);
-    gt_destroy_stream(&z->a);
-    gt_destroy_stream(&z->b);
+    gt_timing_free(&z->t);
     gt_free_device(&z->zbuf);
     gt_free_device(&z->dp);
     gt_free_device(&z->dq);
-    gt_free_device(&z->dbad);
     gt_free_pinned(&z->hp);
     gt_free_pinned(&z->hq);
-    gt_free_pinned(&z->hbad);
     gt_free_pinned(&z->flag);
     free(z);
 }
@@ -112,7 +106,7 @@ static void teardown(void *state)
  * figure may be negative: only the call's failure is an error. */
 static int ms_between(pl *z, int i, int j, float *ms, gt_err *err)
 {
-    return gt_event_ms(ms, z->ev[i], z->ev[j], err);
+    return gt_event_ms(ms, z->t.e[i], z->t.e[j], err);
 }
 
 /* A time for the timeline, which starts at A's first event. */
@@ -175,14 +169,14 @@ static int run_alloc(pl *z, gt_sample *out, gt_err *err)
 {
     size_t fr = 0, total = 0;
 
-    if (GT_CUDA(err, cudaMemsetAsync(z->dbad, 0, 3 * sizeof *z->dbad, z->a)))
+    if (GT_CUDA(err, cudaMemsetAsync(z->t.dbad, 0, 3 * sizeof *z->t.dbad, z->a)))
         return -1;
     for (int k = 0; k < GT_PL_NALLOC; k++) {
         double t0 = gt_now(), t1, t2, t3;
         if (allocate(z, k, err))
             return -1;
         t1 = gt_now();
-        if (write_check(z, z->hp, z->dp, z->n, z->seed + (uint32_t)k, z->dbad + k, z->a, err) ||
+        if (write_check(z, z->hp, z->dp, z->n, z->seed + (uint32_t)k, z->t.dbad + k, z->a, err) ||
             GT_CUDA(err, cudaStreamSynchronize(z->a)))
             return -1;
         t2 = gt_now();
@@ -202,10 +196,11 @@ static int run_alloc(pl *z, gt_sample *out, gt_err *err)
     if (z->trim && (GT_CUDA(err, cudaMemPoolTrimTo(z->pool, 0)) ||
                     pool_attr(z, cudaMemPoolAttrReservedMemCurrent, &z->reserved_trimmed, err)))
         return -1;
-    if (GT_CUDA(err, cudaMemcpy(z->hbad, z->dbad, 3 * sizeof *z->hbad, cudaMemcpyDeviceToHost)))
+    if (GT_CUDA(err, cudaMemcpy(z->t.hbad, z->t.dbad, 3 * sizeof *z->t.hbad,
+                                cudaMemcpyDeviceToHost)))
         return -1;
     for (int k = 0; k < GT_PL_NALLOC; k++)
-        out[k].verify = z->hbad[k] ? GT_V_FAILED : GT_V_FULL;
+        out[k].verify = z->t.hbad[k] ? GT_V_FAILED : GT_V_FULL;
     return GT_PL_NALLOC;
 }
 
@@ -236,9 +231,9 @@ static int run_reuse(pl *z, gt_sample *out, gt_err *err)
 {
     float a_end, b_start, b_end;
 
-    if (GT_CUDA(err, cudaMemsetAsync(z->dbad, 0, 2 * sizeof *z->dbad, z->a)) ||
+    if (GT_CUDA(err, cudaMemsetAsync(z->t.dbad, 0, 2 * sizeof *z->t.dbad, z->a)) ||
         GT_CUDA(err, cudaStreamSynchronize(z->a)) ||
-        GT_CUDA(err, cudaEventRecord(z->ev[0], z->a)))
+        GT_CUDA(err, cudaEventRecord(z->t.e[0], z->a)))
         return -1;
     for (int i = 0; i < z->n; i++) {
         if (GT_CUDA_ALLOC(err, cudaMallocFromPoolAsync(&z->hp[i], z->size, z->pool, z->a)))
@@ -251,19 +246,19 @@ static int run_reuse(pl *z, gt_sample *out, gt_err *err)
         GT_CUDA(err, gt_k_pool_fill((void *const *)z->dp, z->n, z->words, z->seed, z->blocks,
                                     z->a)) ||
         GT_CUDA(err, gt_k_pool_wait(z->spin_ns, z->a)) ||
-        GT_CUDA(err, gt_k_pool_check((void *const *)z->dp, z->n, z->words, z->seed, z->dbad,
+        GT_CUDA(err, gt_k_pool_check((void *const *)z->dp, z->n, z->words, z->seed, z->t.dbad,
                                      z->blocks, z->a)) ||
-        GT_CUDA(err, cudaEventRecord(z->ev[1], z->a)))
+        GT_CUDA(err, cudaEventRecord(z->t.e[1], z->a)))
         return -1;
     while (z->live_p > 0)
         if (GT_CUDA(err, cudaFreeAsync(z->hp[--z->live_p], z->a)))
             return -1;
     z->flag[0] = 0;
-    if (GT_CUDA(err, cudaEventRecord(z->ev[2], z->a)) ||
+    if (GT_CUDA(err, cudaEventRecord(z->t.e[2], z->a)) ||
         GT_CUDA(err, gt_k_pool_signal(z->dflag, 1, z->a)) ||
         (z->order == GT_PL_DONE && done_seen(z, err)) ||
         (z->order == GT_PL_SYNCED && GT_CUDA(err, cudaStreamSynchronize(z->a))) ||
-        (z->order == GT_PL_EVENT && GT_CUDA(err, cudaStreamWaitEvent(z->b, z->ev[2], 0))))
+        (z->order == GT_PL_EVENT && GT_CUDA(err, cudaStreamWaitEvent(z->b, z->t.e[2], 0))))
         return -1;
     for (int i = 0; i < z->n; i++) {
         if (GT_CUDA_ALLOC(err, cudaMallocFromPoolAsync(&z->hq[i], z->size, z->pool, z->b)))
@@ -277,16 +272,17 @@ static int run_reuse(pl *z, gt_sample *out, gt_err *err)
                 z->reused++;
                 break;
             }
-    if (GT_CUDA(err, cudaEventRecord(z->ev[3], z->b)) ||
-        write_check(z, z->hq, z->dq, z->n, z->seed + 7u, z->dbad + 1, z->b, err) ||
-        GT_CUDA(err, cudaEventRecord(z->ev[4], z->b)))
+    if (GT_CUDA(err, cudaEventRecord(z->t.e[3], z->b)) ||
+        write_check(z, z->hq, z->dq, z->n, z->seed + 7u, z->t.dbad + 1, z->b, err) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[4], z->b)))
         return -1;
     while (z->live_q > 0)
         if (GT_CUDA(err, cudaFreeAsync(z->hq[--z->live_q], z->b)))
             return -1;
     if (GT_CUDA(err, cudaStreamSynchronize(z->b)) || GT_CUDA(err, cudaStreamSynchronize(z->a)) ||
         GT_CUDA(err, cudaMemPoolTrimTo(z->pool, 0)) ||
-        GT_CUDA(err, cudaMemcpy(z->hbad, z->dbad, 2 * sizeof *z->hbad, cudaMemcpyDeviceToHost)))
+        GT_CUDA(err, cudaMemcpy(z->t.hbad, z->t.dbad, 2 * sizeof *z->t.hbad,
+                                cudaMemcpyDeviceToHost)))
         return -1;
     if (ms_between(z, 0, 1, &a_end, err) || ms_between(z, 0, 3, &b_start, err) ||
         ms_between(z, 0, 4, &b_end, err))
@@ -300,10 +296,10 @@ static int run_reuse(pl *z, gt_sample *out, gt_err *err)
     z->tl.sum[GT_TL_KERNEL] = a_end * 1e-3;
     z->has_tl = true;
     out[GT_PL_S_A] = (gt_sample){.series = GT_PL_S_A, .sec = a_end * 1e-3,
-                                 .verify = z->hbad[0] ? GT_V_FAILED : GT_V_FULL,
+                                 .verify = z->t.hbad[0] ? GT_V_FAILED : GT_V_FULL,
                                  .bytes = (uint64_t)z->n * z->size};
     out[GT_PL_S_B] = (gt_sample){.series = GT_PL_S_B, .sec = b_end * 1e-3,
-                                 .verify = z->hbad[1] ? GT_V_FAILED : GT_V_FULL,
+                                 .verify = z->t.hbad[1] ? GT_V_FAILED : GT_V_FULL,
                                  .bytes = (uint64_t)z->n * z->size};
     return GT_PL_NREUSE;
 }
@@ -317,22 +313,22 @@ static int free_beside(pl *z, int which, int e, double *sec, gt_err *err)
     double t0;
     int bad;
 
-    if (GT_CUDA(err, cudaEventRecord(z->ev[e], z->a)) ||
+    if (GT_CUDA(err, cudaEventRecord(z->t.e[e], z->a)) ||
         GT_CUDA(err, gt_k_pool_fill((void *const *)z->dp, 1, z->words, z->seed + (uint32_t)which,
                                     z->blocks, z->a)) ||
         GT_CUDA(err, gt_k_pool_wait(z->spin_ns, z->a)) ||
-        GT_CUDA(err, cudaEventRecord(z->ev[e + 1], z->a)))
+        GT_CUDA(err, cudaEventRecord(z->t.e[e + 1], z->a)))
         return -1;
     t0 = gt_now();
     bad = which == GT_PL_S_FREE ? GT_CUDA(err, cudaFree(z->x))
                                 : GT_CUDA(err, cudaFreeAsync(z->y, z->a));
     *sec = gt_now() - t0;
     *(which == GT_PL_S_FREE ? &z->x : &z->y) = NULL;
-    if (bad || GT_CUDA(err, cudaEventRecord(z->ev[e + 2], z->b)) ||
+    if (bad || GT_CUDA(err, cudaEventRecord(z->t.e[e + 2], z->b)) ||
         GT_CUDA(err, gt_k_pool_wait(1000, z->b)) ||
-        GT_CUDA(err, cudaEventRecord(z->ev[e + 3], z->b)) ||
+        GT_CUDA(err, cudaEventRecord(z->t.e[e + 3], z->b)) ||
         GT_CUDA(err, gt_k_pool_check((void *const *)z->dp, 1, z->words,
-                                     z->seed + (uint32_t)which, z->dbad + which, z->blocks,
+                                     z->seed + (uint32_t)which, z->t.dbad + which, z->blocks,
                                      z->a)) ||
         GT_CUDA(err, cudaStreamSynchronize(z->a)) || GT_CUDA(err, cudaStreamSynchronize(z->b)))
         return -1;
@@ -347,12 +343,13 @@ static int run_sync(pl *z, gt_sample *out, gt_err *err)
     z->hp[0] = z->zbuf;
     if (GT_CUDA_ALLOC(err, cudaMalloc(&z->x, z->size)) ||
         GT_CUDA_ALLOC(err, cudaMallocAsync(&z->y, z->size, z->a)) ||
-        GT_CUDA(err, cudaMemsetAsync(z->dbad, 0, 2 * sizeof *z->dbad, z->a)) ||
+        GT_CUDA(err, cudaMemsetAsync(z->t.dbad, 0, 2 * sizeof *z->t.dbad, z->a)) ||
         GT_CUDA(err, cudaMemcpyAsync(z->dp, z->hp, sizeof *z->hp, cudaMemcpyHostToDevice, z->a)) ||
         GT_CUDA(err, cudaStreamSynchronize(z->a)) ||
         free_beside(z, GT_PL_S_FREE, 0, &sec[0], err) ||
         free_beside(z, GT_PL_S_FREEASYNC, 4, &sec[1], err) ||
-        GT_CUDA(err, cudaMemcpy(z->hbad, z->dbad, 2 * sizeof *z->hbad, cudaMemcpyDeviceToHost)))
+        GT_CUDA(err, cudaMemcpy(z->t.hbad, z->t.dbad, 2 * sizeof *z->t.hbad,
+                                cudaMemcpyDeviceToHost)))
         return -1;
     for (int i = 1; i < NEV; i++)
         if (i != 4 && ms_between(z, i < 4 ? 0 : 4, i, &t[i], err))
@@ -370,7 +367,7 @@ static int run_sync(pl *z, gt_sample *out, gt_err *err)
     z->waited = t[2] >= t[1] - 0.002f;
     for (int k = 0; k < GT_PL_NSYNC; k++)
         out[k] = (gt_sample){.series = (uint8_t)k, .sec = sec[k], .bytes = z->size,
-                             .verify = z->hbad[k] ? GT_V_FAILED : GT_V_FULL};
+                             .verify = z->t.hbad[k] ? GT_V_FAILED : GT_V_FULL};
     return GT_PL_NSYNC;
 }
 
@@ -455,13 +452,15 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                    "allowed here: the vmm experiment (cudaMalloc and the VMM API)");
         goto fail;
     }
-    if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->a, cudaStreamNonBlocking)) ||
-        GT_CUDA(err, cudaStreamCreateWithFlags(&z->b, cudaStreamNonBlocking)) ||
+    /* The allocators' calls are timed on the host's clock and wait for
+     * the GPU: the harness gives the streams, the events of the timeline
+     * and the mismatch counters, without the gate. */
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = NEV / 2, .streams = 1,
+                                                .ungated = true}, err) ||
         GT_CUDA(err, cudaDeviceGetDefaultMemPool(&z->defpool, dev)))
         goto fail;
-    for (int i = 0; i < NEV; i++)
-        if (GT_CUDA(err, cudaEventCreate(&z->ev[i])))
-            goto fail;
+    z->a = z->t.s;
+    z->b = z->t.side[0];
     if (z->op != GT_PL_SYNC) {
         struct cudaMemPoolProps props;
         cuuint64_t threshold = z->keep ? UINT64_MAX : 0;
@@ -485,8 +484,6 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hq, (size_t)z->n * sizeof *z->hq)) ||
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dp, (size_t)z->n * sizeof *z->dp)) ||
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dq, (size_t)z->n * sizeof *z->dq)) ||
-        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dbad, 3 * sizeof *z->dbad)) ||
-        GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hbad, 3 * sizeof *z->hbad)) ||
         GT_CUDA_ALLOC(err, cudaHostAlloc((void **)&z->flag, sizeof *z->flag,
                                          cudaHostAllocMapped)) ||
         GT_CUDA(err, cudaHostGetDevicePointer((void **)&z->dflag, (void *)z->flag, 0)) ||

@@ -28,9 +28,12 @@ typedef struct st {
     int nbetween;
     uint32_t *h_in, *h_out;         /* nchunks * chunk bytes each */
     uint32_t *d[GT_TL_MAX_STREAMS]; /* one chunk buffer per stream */
+    gt_timing t;                    /* a run is its one piece; stream 0 is t.s */
     cudaStream_t s[GT_TL_MAX_STREAMS];
     cudaEvent_t *ev;                /* EV_PER_CHUNK per chunk */
-    cudaEvent_t t0, t1, fin[GT_TL_MAX_STREAMS];
+    cudaEvent_t fin[GT_TL_MAX_STREAMS];
+    int ns;                         /* this run's streams */
+    uint32_t c;                     /* this run's additive constant */
     gt_timeline tl;
     bool have_tl;
 } st;
@@ -52,7 +55,7 @@ static void teardown(void *state)
 
     if (!z)
         return;
-    gt_gpu_quiesce();
+    gt_timing_free(&z->t);
     free_between(z);
     if (z->pinned) {
         gt_free_pinned(&z->h_in);
@@ -63,14 +66,13 @@ static void teardown(void *state)
     }
     for (int i = 0; i < GT_TL_MAX_STREAMS; i++) {
         gt_free_device(&z->d[i]);
-        gt_destroy_stream(&z->s[i]);
+        if (i)
+            gt_destroy_stream(&z->s[i]);
         gt_destroy_event(&z->fin[i]);
     }
     for (int i = 0; z->ev && i < EV_PER_CHUNK * z->nchunks; i++)
         gt_destroy_event(&z->ev[i]);
     free(z->ev);
-    gt_destroy_event(&z->t0);
-    gt_destroy_event(&z->t1);
     free(z);
 }
 
@@ -163,16 +165,19 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
         goto fail;
     }
+    /* No gate: allocations between chunks wait for the GPU inside the call. */
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 1, .ungated = true, .sleep = true,
+                                                .blocking = flags == cudaStreamDefault},
+                       err))
+        goto fail;
+    z->s[0] = z->t.s;
     for (int i = 0; i < z->nstreams; i++)
-        if (GT_CUDA(err, cudaStreamCreateWithFlags(&z->s[i], (unsigned)flags)) ||
+        if ((i && GT_CUDA(err, cudaStreamCreateWithFlags(&z->s[i], (unsigned)flags))) ||
             GT_CUDA(err, cudaEventCreateWithFlags(&z->fin[i], cudaEventDisableTiming)))
             goto fail;
     for (int i = 0; i < z->nchunks * EV_PER_CHUNK; i++)
         if (GT_CUDA(err, cudaEventCreate(&z->ev[i])))
             goto fail;
-    if (GT_CUDA(err, cudaEventCreate(&z->t0)) ||
-        GT_CUDA(err, cudaEventCreateWithFlags(&z->t1, cudaEventBlockingSync)))
-        goto fail;
 
     z->seed = (uint32_t)(gt_now() * 1e6);
     for (size_t i = 0; i < total / sizeof(uint32_t); i++)
@@ -213,25 +218,28 @@ fail:
     return -1;
 }
 
-/* Issues every chunk over the first 'ns' streams with additive constant c
- * and waits for the end. */
-static int issue(st *z, int ns, uint32_t c, gt_err *err)
+/* Every chunk over the run's first z->ns streams, forked from the run's
+ * start on stream 0 and joined back, with additive constant z->c; the
+ * host's allocations between chunks where asked. */
+static int issue(void *state, int piece, cudaStream_t s0, gt_err *err)
 {
-    if (GT_CUDA(err, cudaEventRecord(z->t0, z->s[0])))
-        return -1;
+    st *z = state;
+    int ns = z->ns;
+
+    (void)piece;
     for (int i = 1; i < ns; i++)
-        if (GT_CUDA(err, cudaStreamWaitEvent(z->s[i], z->t0, 0)))
+        if (GT_CUDA(err, cudaStreamWaitEvent(z->s[i], gt_timed_start(&z->t, 0), 0)))
             return -1;
     for (int ch = 0; ch < z->nchunks; ch++) {
         int k = ch % ns;
-        cudaStream_t s = z->s[k];
+        cudaStream_t s = k ? z->s[k] : s0;
         cudaEvent_t *e = &z->ev[EV_PER_CHUNK * ch];
         uint32_t *h_in = z->h_in + (size_t)ch * z->words, *h_out = z->h_out + (size_t)ch * z->words;
 
         if (GT_CUDA(err, cudaEventRecord(e[0], s)) ||
             GT_CUDA(err, cudaMemcpyAsync(z->d[k], h_in, z->chunk, cudaMemcpyHostToDevice, s)) ||
             GT_CUDA(err, cudaEventRecord(e[1], s)) ||
-            GT_CUDA(err, gt_k_lcg(z->d[k], z->words, z->work, c, z->blocks, s)) ||
+            GT_CUDA(err, gt_k_lcg(z->d[k], z->words, z->work, z->c, z->blocks, s)) ||
             GT_CUDA(err, cudaEventRecord(e[2], s)) ||
             GT_CUDA(err, cudaMemcpyAsync(h_out, z->d[k], z->chunk, cudaMemcpyDeviceToHost, s)) ||
             GT_CUDA(err, cudaEventRecord(e[3], s)))
@@ -247,31 +255,24 @@ static int issue(st *z, int ns, uint32_t c, gt_err *err)
     }
     for (int i = 1; i < ns; i++)
         if (GT_CUDA(err, cudaEventRecord(z->fin[i], z->s[i])) ||
-            GT_CUDA(err, cudaStreamWaitEvent(z->s[0], z->fin[i], 0)))
+            GT_CUDA(err, cudaStreamWaitEvent(s0, z->fin[i], 0)))
             return -1;
-    if (GT_CUDA(err, cudaEventRecord(z->t1, z->s[0])) ||
-        GT_CUDA(err, cudaEventSynchronize(z->t1)))
-        return -1;
     return 0;
 }
 
-/* The run's operations into the timeline; its elapsed time in *sec. */
-static int collect(st *z, int run, int ns, double *sec, gt_err *err)
+/* The run's operations into the timeline, from its start. */
+static int collect(st *z, int run, double sec, gt_err *err)
 {
-    float tot = elapsed_ms(z->t0, z->t1, err);
-
-    if (tot < 0)
-        return -1;
-    *sec = tot * 1e-3;
-    z->tl.total[run] = *sec;
+    z->tl.total[run] = sec;
     for (int ch = 0; ch < z->nchunks && z->tl.nops + GT_TL_KINDS <= GT_TL_MAX_OPS; ch++) {
         float t[EV_PER_CHUNK];
         for (int i = 0; i < EV_PER_CHUNK; i++)
-            if ((t[i] = elapsed_ms(z->t0, z->ev[EV_PER_CHUNK * ch + i], err)) < 0)
+            if ((t[i] = elapsed_ms(gt_timed_start(&z->t, 0), z->ev[EV_PER_CHUNK * ch + i],
+                                   err)) < 0)
                 return -1;
         for (int k = 0; k < GT_TL_KINDS; k++) {
             gt_tl_op *op = &z->tl.ops[z->tl.nops++];
-            *op = (gt_tl_op){(uint8_t)run, (uint8_t)(ch % ns), (uint8_t)k, (uint16_t)ch,
+            *op = (gt_tl_op){(uint8_t)run, (uint8_t)(ch % z->ns), (uint8_t)k, (uint16_t)ch,
                              t[k] * 1e-3f, t[k + 1] * 1e-3f};
             if (run == GT_TL_SERIAL)
                 z->tl.sum[k] += (double)(t[k + 1] - t[k]) * 1e-3;
@@ -335,15 +336,20 @@ static int run(void *state, gt_sample *out, gt_err *err)
     z->tl.nops = 0;
     memset(z->tl.sum, 0, sizeof z->tl.sum);
     for (int r = 0; r < 2; r++) {
+        static const gt_timed w = {.pieces = 1, .work = issue};
+        uint64_t unused;
+        int rc;
+
         /* A new additive constant each run: a stale output word fails. */
-        uint32_t c = 2 * ++z->runs + 1;
-        int rc = issue(z, nrun[r], c, err);
+        z->c = 2 * ++z->runs + 1;
+        z->ns = nrun[r];
+        rc = gt_timed_sample(&z->t, &w, z, &out[r].sec, &unused, err);
         free_between(z);
-        if (rc || collect(z, r, nrun[r], &out[r].sec, err))
+        if (rc || collect(z, r, out[r].sec, err))
             return -1;
         out[r].series = (uint8_t)r;
         out[r].bytes = 2 * (uint64_t)z->chunk * (uint64_t)z->nchunks;
-        out[r].verify = check_out(z, c) ? GT_V_FULL : GT_V_FAILED;
+        out[r].verify = check_out(z, z->c) ? GT_V_FULL : GT_V_FAILED;
     }
     z->have_tl = true;
     return 2;
