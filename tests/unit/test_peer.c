@@ -3,6 +3,7 @@
  * --pairs all through a fake back-end with a chosen number of devices. */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
+#include <math.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,11 +11,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "testutil.h"
 
+#include "gputui/base/out.h"
 #include "gputui/report/batch.h"
+#include "gputui/report/pairs_judge.h"
 #include "gputui/input/cli.h"
 #include "gputui/engine/engine.h"
 #include "experiments/peer/peer.h"
@@ -25,8 +29,10 @@
 /* ---- the fake machine ---- */
 
 static int ndev = 2, access_ok = 1;
+static int slow_from = -1, slow_to = -1;    /* a pair whose copies take twice as long */
 static _Atomic int setups, teardowns;
-static _Atomic int pairs_seen;          /* bit 4*self + peer of every set-up */
+static _Atomic uint64_t pairs_seen;     /* bit 4*self + peer of every set-up */
+static int pair_of[GT_MAX_DEVICES * GT_MAX_DEVICES];   /* a set-up's state: self*8 + peer */
 
 static void machine(gt_topo *t)
 {
@@ -51,16 +57,19 @@ static int p_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_i
         gt_err_set(err, GT_EXIT_USAGE, "fake: no peer");
         return -1;
     }
-    pairs_seen |= 1 << (4 * p->ordinal + peer);
+    pairs_seen |= 1ull << (4 * p->ordinal + peer);
     setups++;
-    *st = (void *)&setups;
+    pair_of[GT_MAX_DEVICES * p->ordinal + peer] = GT_MAX_DEVICES * p->ordinal + peer;
+    *st = &pair_of[GT_MAX_DEVICES * p->ordinal + peer];
     return 0;
 }
 
 static int p_run(void *st, gt_sample *out, gt_err *err)
 {
-    (void)st, (void)err;
-    out[0] = (gt_sample){0, 0, GT_V_FULL, 1e-3, 400000000};
+    int pair = *(int *)st;
+    bool slow = pair == GT_MAX_DEVICES * slow_from + slow_to;
+    (void)err;
+    out[0] = (gt_sample){0, 0, GT_V_FULL, slow ? 2e-3 : 1e-3, 400000000};
     return 1;
 }
 
@@ -68,6 +77,29 @@ static void p_teardown(void *st)
 {
     if (st)
         teardowns++;
+}
+
+/* What a call wrote to standard output (gt_stdout), read back whole. */
+static int stdout_of(int (*fn)(const gt_cli *, const gt_backend *), const gt_cli *c,
+                     const gt_backend *be, char *out, size_t len)
+{
+    FILE *f = tmpfile();
+    int saved, rc;
+    size_t got;
+
+    assert_non_null(f);
+    fflush(gt_stdout());
+    saved = dup(STDOUT_FILENO);
+    assert_true(saved >= 0 && dup2(fileno(f), STDOUT_FILENO) >= 0);
+    rc = fn(c, be);
+    fflush(gt_stdout());
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    rewind(f);
+    got = fread(out, 1, len - 1, f);
+    out[got] = 0;
+    fclose(f);
+    return rc;
 }
 
 static const gt_exp_ops pops = {.setup = p_setup, .run = p_run, .teardown = p_teardown};
@@ -286,7 +318,7 @@ static void engine_runs_the_pair_and_refuses_one_gpu(void **state)
     gt_engine_stop(e);
     assert_int_equal(setups, 1);
     assert_int_equal(teardowns, 1);
-    assert_int_equal(pairs_seen, 1 << (4 * 1 + 0));    /* device 1 with peer 0 */
+    assert_int_equal(pairs_seen, 1ull << (4 * 1 + 0));  /* device 1 with peer 0 */
 
     ndev = 1, setups = 0;
     assert_int_equal(gt_engine_start(&e, &fake, 0, &err), 0);
@@ -350,6 +382,125 @@ static void pairs_measures_every_ordered_pair(void **state)
     ndev = 2;
 }
 
+/* ---- the matrix judged ---- */
+
+/* Eight GPUs joined by NVLink 4.0 x18, every pair at 392.8 GB/s or 830 ns
+ * but one. */
+static void eight(gt_topo *t, double m[GT_MAX_DEVICES][GT_MAX_DEVICES], double x)
+{
+    ndev = 8, access_ok = 1;
+    machine(t);
+    for (int i = 0; i < GT_MAX_DEVICES; i++)
+        for (int j = 0; j < GT_MAX_DEVICES; j++)
+            m[i][j] = i == j ? NAN : x;
+}
+
+static void judge_names_the_odd_link(void **state)
+{
+    double m[GT_MAX_DEVICES][GT_MAX_DEVICES];
+    gt_pairs_verdict v;
+    gt_topo t;
+    char b[256];
+    int odd = -1;
+    (void)state;
+
+    eight(&t, m, 392.8e9);
+    gt_pairs_judge(&t, 8, m, false, &v);
+    assert_int_equal(v.n, 56);
+    assert_int_equal(v.worst, GT_PV_PASS);
+    /* 12% below the others: a warning that names the pair and its link */
+    m[3][5] = 345.0e9;
+    gt_pairs_judge(&t, 8, m, false, &v);
+    assert_int_equal(v.worst, GT_PV_WARN);
+    assert_int_equal(v.warn, 1);
+    for (int k = 0; k < v.n; k++)
+        if (v.p[k].level == GT_PV_WARN)
+            odd = k;
+    assert_int_equal(v.p[odd].from, 3);
+    assert_int_equal(v.p[odd].to, 5);
+    assert_string_equal(gt_pair_judged_text(&v.p[odd], false, b, sizeof b),
+                        "GPU 3 -> GPU 5: 345.0 GB/s, 12% below the median of its 56 NV18 pairs "
+                        "(392.8 GB/s)");
+    /* 8% below is within the tenth */
+    m[3][5] = 362.0e9;
+    gt_pairs_judge(&t, 8, m, false, &v);
+    assert_int_equal(v.worst, GT_PV_PASS);
+
+    /* latency: higher is worse */
+    eight(&t, m, 830e-9);
+    m[6][1] = 1000e-9;
+    gt_pairs_judge(&t, 8, m, true, &v);
+    assert_int_equal(v.warn, 1);
+    for (int k = 0; k < v.n; k++)
+        if (v.p[k].level == GT_PV_WARN)
+            assert_true(v.p[k].from == 6 && v.p[k].to == 1);
+    m[6][1] = 700e-9;                      /* faster than the rest: no warning */
+    gt_pairs_judge(&t, 8, m, true, &v);
+    assert_int_equal(v.worst, GT_PV_PASS);
+
+    /* NVLink by the topology, no peer access, not measured: a failure */
+    eight(&t, m, 392.8e9);
+    t.link[2][7].access = 0;
+    m[2][7] = NAN;
+    gt_pairs_judge(&t, 8, m, false, &v);
+    assert_int_equal(v.worst, GT_PV_FAIL);
+    assert_int_equal(v.fail, 1);
+    for (int k = 0; k < v.n; k++)
+        if (v.p[k].level == GT_PV_FAIL)
+            assert_non_null(strstr(gt_pair_judged_text(&v.p[k], false, b, sizeof b),
+                                   "GPU 2 -> GPU 7: no peer access, though the topology joins "
+                                   "them by NVLink (NV18)"));
+    /* ... but over PCIe alone, a pair without access is not a fault */
+    t.link[2][7].nvlinks = 0;
+    gt_pairs_judge(&t, 8, m, false, &v);
+    assert_int_equal(v.worst, GT_PV_PASS);
+
+    /* two GPUs: two pairs of a link, too few to compare */
+    eight(&t, m, 392.8e9);
+    m[0][1] = 100e9;
+    gt_pairs_judge(&t, 2, m, false, &v);
+    assert_int_equal(v.n, 2);
+    assert_int_equal(v.worst, GT_PV_PASS);
+    assert_int_equal(v.p[0].level, GT_PV_ALONE);
+    ndev = 2;
+}
+
+/* --pairs all on a fake node of eight GPUs, one of its 56 links half as
+ * fast: the matrix names it and exits 2. */
+static void pairs_all_warns_of_a_slow_link(void **state)
+{
+    static const char *const args[] = {"--batch", "-e", "peer", "--pairs", "all", "--samples",
+                                       "3", NULL};
+    static const char *const json[] = {"--batch", "-e", "peer", "--pairs", "all", "--samples",
+                                       "3", "--format", "json", NULL};
+    static char out[1 << 16];
+    gt_cli c;
+    gt_err e;
+    json_t *o;
+    json_error_t je;
+    (void)state;
+
+    assert_int_equal(parse(&c, &e, args), 0);
+    ndev = 8, access_ok = 1, slow_from = 4, slow_to = 6;
+    assert_int_equal(stdout_of(gt_batch_pairs, &c, &fake, out, sizeof out), GT_EXIT_WARN);
+    assert_non_null(strstr(out, "WARN  GPU 4 -> GPU 6: 200.0 GB/s, 50% below the median of "
+                                "its 56 NV18 pairs (400.0 GB/s)"));
+    assert_non_null(strstr(out, "verdict: WARN (1 pair slower"));
+    assert_int_equal(parse(&c, &e, json), 0);
+    assert_int_equal(stdout_of(gt_batch_pairs, &c, &fake, out, sizeof out), GT_EXIT_WARN);
+    assert_non_null(o = json_loads(out, 0, &je));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(o, "verdict"),
+                                                          "status")), "warn");
+    json_decref(o);
+    /* healthy: every pair the same */
+    slow_from = slow_to = -1;
+    assert_int_equal(parse(&c, &e, args), 0);
+    assert_int_equal(stdout_of(gt_batch_pairs, &c, &fake, out, sizeof out), GT_EXIT_OK);
+    assert_non_null(strstr(out, "verdict: PASS (56 pairs, each within 10% of the median of its "
+                                "link type)"));
+    ndev = 2;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +510,8 @@ int main(void)
         cmocka_unit_test(two_gpus_check_the_pair),
         cmocka_unit_test(engine_runs_the_pair_and_refuses_one_gpu),
         cmocka_unit_test(pairs_measures_every_ordered_pair),
+        cmocka_unit_test(judge_names_the_odd_link),
+        cmocka_unit_test(pairs_all_warns_of_a_slow_link),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

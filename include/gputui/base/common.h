@@ -15,7 +15,8 @@
 enum {
     GT_EXIT_OK = 0,
     GT_EXIT_FAIL = 1,      /* CUDA error, no device, I/O error */
-    GT_EXIT_VERIFY = 3,    /* a sample failed verification */
+    GT_EXIT_WARN = 2,      /* a figure a verdict warns of (--pairs all's odd link) */
+    GT_EXIT_VERIFY = 3,    /* a sample failed verification, or a verdict failed */
     GT_EXIT_USAGE = 64     /* bad option or value (EX_USAGE) */
 };
 

@@ -106,7 +106,8 @@ const gt_option gt_options[] = {
      .brief = "many --inspect cards as one table"},
     {.id = GT_OPT_PAIRS, .name = "--pairs", .arg = "all", .value = true,
      .help = "batch, -e peer: every ordered pair of GPUs, printed as a matrix (row: the GPU "
-             "that copies or reads)",
+             "that copies or reads) and judged: exit 2 where a pair is a tenth slower than "
+             "the median of its link type, 3 where NVLink joins a pair without peer access",
      .brief = "batch, -e peer: every pair of GPUs"},
     {.id = GT_OPT_LIST_DEVICES, .name = "--list-devices",
      .help = "list CUDA devices and their links, and exit",

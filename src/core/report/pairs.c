@@ -2,9 +2,12 @@
  * two GPUs (its row's pair_param: the peer experiment) over every ordered
  * pair of GPUs, one engine per device in turn, printed as a
  * matrix in the manner of p2pBandwidthLatencyTest (row: the GPU that
- * copies or reads, column: its peer). */
+ * copies or reads, column: its peer), then judged (pairs_judge.h): the
+ * exit status is 2 where a pair is slower than its link type's median by
+ * more than a tenth, 3 where NVLink joins a pair without peer access. */
 #include "gputui/report/batch.h"
 #include "gputui/base/out.h"
+#include "gputui/report/pairs_judge.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -28,8 +31,62 @@ static double figure(gt_run *r, bool latency)
     return x;
 }
 
+/* The verdict of the matrix as JSON: its status and every pair. */
+static json_t *verdict_json(const gt_pairs_verdict *v, bool latency)
+{
+    json_t *o = json_object(), *pairs = json_array();
+    double scale = latency ? 1e9 : 1e-9;
+    char why[256];
+
+    for (int k = 0; k < v->n; k++) {
+        const gt_pair_judged *p = &v->p[k];
+        json_t *e = json_object();
+        json_object_set_new(e, "from", json_integer(p->from));
+        json_object_set_new(e, "to", json_integer(p->to));
+        json_object_set_new(e, "link", json_string(p->link));
+        json_object_set_new(e, "status", json_string(gt_pair_level_name(p->level)));
+        json_object_set_new(e, "median", isfinite(p->median) ? json_real(p->median * scale)
+                                                             : json_null());
+        json_object_set_new(e, "pairs_of_link", json_integer(p->group));
+        json_object_set_new(e, "why", json_string(gt_pair_judged_text(p, latency, why,
+                                                                      sizeof why)));
+        json_array_append_new(pairs, e);
+    }
+    json_object_set_new(o, "status", json_string(gt_pair_level_name(v->worst)));
+    json_object_set_new(o, "warn_below_median", json_real(GT_PAIRS_WARN_SHARE));
+    json_object_set_new(o, "pairs", pairs);
+    return o;
+}
+
+/* Text: each pair that warns or fails, then the verdict in one line. */
+static void print_verdict(const gt_pairs_verdict *v, bool latency)
+{
+    char why[256];
+    int judged = 0;
+
+    for (int k = 0; k < v->n; k++) {
+        const gt_pair_judged *p = &v->p[k];
+        judged += p->level == GT_PV_PASS || p->level == GT_PV_WARN;
+        if (p->level == GT_PV_WARN || p->level == GT_PV_FAIL)
+            fprintf(gt_stdout(), "%s  %s\n", p->level == GT_PV_FAIL ? "FAIL" : "WARN",
+                    gt_pair_judged_text(p, latency, why, sizeof why));
+    }
+    if (v->worst != GT_PV_PASS)
+        fprintf(gt_stdout(), "verdict: %s (%d pair%s slower than the median of its link "
+                "type by more than %.0f%%, %d without peer access over NVLink)\n",
+                v->worst == GT_PV_FAIL ? "FAIL" : "WARN", v->warn, v->warn == 1 ? "" : "s",
+                100 * (1 - GT_PAIRS_WARN_SHARE), v->fail);
+    else if (judged)
+        fprintf(gt_stdout(), "verdict: PASS (%d pairs, each within %.0f%% of the median "
+                "of its link type)\n", judged, 100 * (1 - GT_PAIRS_WARN_SHARE));
+    else
+        fprintf(gt_stdout(), "verdict: PASS (no link type with %d pairs or more to "
+                "compare; no NVLink without peer access)\n", GT_PAIRS_MIN_GROUP);
+}
+
 static void print_matrix(const gt_cli *cli, int n, double m[GT_MAX_DEVICES][GT_MAX_DEVICES],
-                         bool latency, const char *desc, const char *name)
+                         bool latency, const char *desc, const char *name,
+                         const gt_pairs_verdict *v)
 {
     const char *unit = latency ? "ns" : "GB/s";
     double scale = latency ? 1e9 : 1e-9;
@@ -50,17 +107,22 @@ static void print_matrix(const gt_cli *cli, int n, double m[GT_MAX_DEVICES][GT_M
         json_object_set_new(o, "rows", json_string("the GPU that copies or reads"));
         json_object_set_new(o, "samples", json_integer(cli->samples));
         json_object_set_new(o, "matrix", rows);
+        json_object_set_new(o, "verdict", verdict_json(v, latency));
         json_dumpf(o, gt_stdout(), JSON_INDENT(2));
         fputc('\n', gt_stdout());
         json_decref(o);
         return;
     }
     if (cli->format == GT_FMT_CSV) {
-        fprintf(gt_stdout(), "from,to,%s\n", latency ? "latency_ns" : "bandwidth_gbs");
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < n; j++)
-                if (i != j && isfinite(m[i][j]))
-                    fprintf(gt_stdout(), "%d,%d,%.3f\n", i, j, m[i][j] * scale);
+        fprintf(gt_stdout(), "from,to,%s,link,verdict\n", latency ? "latency_ns" : "bandwidth_gbs");
+        for (int k = 0; k < v->n; k++) {
+            const gt_pair_judged *p = &v->p[k];
+            if (isfinite(p->figure))
+                fprintf(gt_stdout(), "%d,%d,%.3f,%s,%s\n", p->from, p->to, p->figure * scale,
+                        p->link, gt_pair_level_name(p->level));
+            else if (p->level == GT_PV_FAIL)
+                fprintf(gt_stdout(), "%d,%d,,%s,fail\n", p->from, p->to, p->link);
+        }
         return;
     }
     fprintf(gt_stdout(), "%s matrix, %s: %s\n%s, p50 of %lld samples per pair%s; row: the GPU that copies "
@@ -80,6 +142,7 @@ static void print_matrix(const gt_cli *cli, int n, double m[GT_MAX_DEVICES][GT_M
         }
         fprintf(gt_stdout(), "\n");
     }
+    print_verdict(v, latency);
 }
 
 int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
@@ -88,6 +151,8 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
     bool latency = !gt_experiment_bandwidth(cli->exp, cli->vals);
     int pair = cli->exp->pair_param ? gt_experiment_param(cli->exp, cli->exp->pair_param) : -1;
     char desc[512], msg[512], name[128] = "";
+    gt_topo topo;
+    gt_pairs_verdict verdict;
     uint64_t bad = 0;
     gt_err err;
     int n = 0, measured = 0, rc = GT_EXIT_OK;
@@ -122,8 +187,10 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
         }
         gt_engine_set_share(eng, !cli->no_share_lock, NULL, 0);
         gt_engine_props(eng, &props);
-        if (!name[0])
+        if (!name[0]) {
             snprintf(name, sizeof name, "%s", props.name);
+            topo = props.topo;
+        }
         else if (strcmp(name, props.name) && strlen(name) + strlen(props.name) + 3 < sizeof name)
             strcat(strcat(name, " + "), props.name);
         for (int j = 0; j < n; j++) {
@@ -163,10 +230,12 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
         memcpy(vals, cli->vals, sizeof vals);
         gt_experiment_describe(cli->exp, vals, desc, sizeof desc);
     }
-    print_matrix(cli, n, m, latency, desc, name);
+    gt_pairs_judge(&topo, n, m, latency, &verdict);
+    print_matrix(cli, n, m, latency, desc, name, &verdict);
     if (bad) {
         fprintf(gt_stderr(), "gputui: %llu samples FAILED verification\n", (unsigned long long)bad);
         return GT_EXIT_VERIFY;
     }
-    return GT_EXIT_OK;
+    return verdict.worst == GT_PV_FAIL ? GT_EXIT_VERIFY
+         : verdict.worst == GT_PV_WARN ? GT_EXIT_WARN : GT_EXIT_OK;
 }
