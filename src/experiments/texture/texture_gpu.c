@@ -290,13 +290,13 @@ static int work(void *state, int i, cudaStream_t s, gt_err *err)
 static int check(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
 {
     tx *z = state;
-    int k = series_of[i] == GT_TX_S_SURFACE ? K_SURF : series_of[i];
+    int series = series_of[i], k = series == GT_TX_S_SURFACE ? K_SURF : series;
     bool filtered = k == GT_TX_S_ARRAY && z->filter == GT_TX_LINEAR;
     /* a texel's sum of channels ranges over 1 (float) or 4 x 255 (uchar4) */
     float range = z->type == GT_TX_FLOAT ? 1.0f : 1020.0f;
     size_t row = (size_t)z->w * 4;
 
-    if (k >= NK)
+    if (series == GT_TX_S_FILL_ARRAY || series == GT_TX_S_FILL_PITCH)   /* judged_by */
         return 0;
     return (k == K_SURF &&
             GT_CUDA(err, cudaMemcpy2DFromArrayAsync(z->out[K_SURF], row, z->arr_out, 0, 0, row,

@@ -524,7 +524,7 @@ static int check(void *state, int i, unsigned long long *bad, cudaStream_t s, gt
 /* Pageable copies on the host's clock, one lane after the other, each to
  * the end of its stream, with no event calls inside (each costs the host
  * microseconds); the CPU's caches flushed first where asked. */
-static int host_timed(tr *t, const gt_timed *w, double *sec, uint64_t *bad, gt_err *err)
+static int host_timed(tr *t, double *sec, uint64_t *bad, gt_err *err)
 {
     for (int i = 0; i < t->nlanes; i++)
         if (prepare(t, i, lane_stream(t, i), err))
@@ -543,7 +543,7 @@ static int host_timed(tr *t, const gt_timed *w, double *sec, uint64_t *bad, gt_e
     }
     for (int i = 0; i < t->nlanes; i++)
         if (gt_count_zero(t->tm.dbad, t->tm.s, err) ||
-            w->check(t, i, t->tm.dbad, t->tm.s, err) ||
+            check(t, i, t->tm.dbad, t->tm.s, err) ||
             gt_count_read(t->tm.dbad, t->tm.hbad, t->tm.s, &bad[i], err))
             return -1;
     return 0;
@@ -560,7 +560,7 @@ static int run(void *state, gt_sample *out, gt_err *err)
     t->poison = (++t->sample_no & 1) ? 0xA5A5A5A5u : 0x5A5A5A5Au;
     if (t->sampled_check)
         pick_blocks(t);
-    if (t->host_timed ? host_timed(t, &w, sec, bad, err)
+    if (t->host_timed ? host_timed(t, sec, bad, err)
                       : gt_timed_sample(&t->tm, &w, t, sec, bad, err))
         return -1;
     for (int i = 0; i < t->nlanes; i++) {

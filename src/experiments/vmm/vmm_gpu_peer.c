@@ -192,8 +192,7 @@ static int copied(void *state, int i, unsigned long long *bad, cudaStream_t s, g
     struct vm_peer *q = state;
 
     return GT_CUDA(err, gt_k_verify_pattern(i == READ ? q->local : q->va, q->bytes / 4, q->seed,
-                                            bad,
-                                            q->blocks, s));
+                                            bad, q->blocks, s));
 }
 
 int gt_vmm_peer_run(vm *z, gt_sample *out, gt_err *err)

@@ -259,8 +259,7 @@ static int check(void *state, int i, unsigned long long *bad, cudaStream_t s, gt
 
     (void)i;
     return GT_CUDA(err, gt_k_zc_check(z->var == GT_ZC_EXPLICIT ? z->dh_out : z->dm_out, z->n,
-                                      z->var_seed,
-                                      bad, z->check_blocks, s));
+                                      z->var_seed, bad, z->check_blocks, s));
 }
 
 /* One variant: a poisoned output (and, managed, fresh inputs), then the
