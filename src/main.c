@@ -38,6 +38,7 @@
 #include "gputui/inspect/card.h"
 #include "gputui/inspect/fleet.h"
 #include "gputui/inspect/inspect_run.h"
+#include "gputui/inspect/node.h"
 #include "gputui/lesson/lesson_batch.h"
 #include "gputui/record/follow.h"
 #include "gputui/record/record.h"
@@ -469,7 +470,7 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    if (cli.pairs && be) {
+    if ((cli.pairs || cli.all_devices) && be) {  /* every GPU: --pairs all, --inspect -d all */
         int n;
         if (be->device_count(&n, &err)) {      /* no GPU: say what works without one */
             fprintf(gt_stderr(), "gputui: %s; %s, %s\n", err.msg, meanwhile(err.msg),
@@ -477,7 +478,7 @@ int main(int argc, char **argv)
             rc = GT_EXIT_FAIL;
             goto out;
         }
-        rc = gt_batch_pairs(&cli, be);
+        rc = cli.all_devices ? gt_inspect_node(&cli, be, &bundle) : gt_batch_pairs(&cli, be);
         goto out;
     }
     if (!be)

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <jansson.h>
 #include <cmocka.h>
 
 #include "gputui/engine/engine.h"
@@ -25,6 +27,8 @@
 #include "gputui/inspect/inspect_json.h"
 #include "gputui/inspect/inspect_run.h"
 #include "gputui/inspect/inspection.h"
+#include "gputui/inspect/node.h"
+#include "gputui/base/out.h"
 #include "gputui/record/record.h"
 
 #include "testutil.h"
@@ -36,11 +40,14 @@ static int fault;
 static atomic_int health_calls;
 static atomic_int h2d_setups;           /* H2D measurements set up */
 static gt_devprops h200;        /* GPU 0 of two H200s joined by NVLink */
+static int ndev = 2;            /* GPUs of the fake machine, all alike */
+static int odd_from = -1, odd_to = -1;     /* a link of a node 12% slower than the rest */
 
 typedef struct fstate {
     int64_t v[GT_MAX_PARAMS];
     int kind;                   /* 0 transfer, 1 latency, 2 peer */
     bool burst;                 /* H2D_BURST: the first H2D measurement, slowed */
+    bool odd;                   /* the copy over the odd link */
 } fstate;
 
 /* Bytes/s a healthy H200 gives (README figures). */
@@ -48,7 +55,7 @@ static double rate(const fstate *s, int series)
 {
     if (s->kind == 2)
         return fault == PEER_SLOW ? 0.45 * 450e9 : fault == NVLINK_DOWN ? 17 / 18.0 * 394e9
-                                                                         : 394e9;
+             : s->odd ? 0.88 * 394e9 : 394e9;
     switch (s->v[GT_TR_DIR]) {
     case GT_DIR_H2D: return fault == LINK_GEN3_X8 ? 12.5e9 : fault == H2D_SLOW || s->burst ? 44e9
                           : fault == NB_COPIES ? 22e9 : 55e9;
@@ -62,7 +69,7 @@ static int setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_inf
                  gt_err *err, int kind)
 {
     fstate *s;
-    (void)p, (void)info;
+    (void)info;
     if (kind == 2 && fault == PEER_FAILS) {
         gt_err_set(err, GT_EXIT_FAIL, "cudaDeviceEnablePeerAccess: cudaErrorPeerAccessUnsupported");
         return -1;
@@ -71,6 +78,7 @@ static int setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_inf
         return -1;
     memcpy(s->v, v, sizeof s->v);
     s->kind = kind;
+    s->odd = kind == 2 && p->ordinal == odd_from && gt_peer_device(v, p) == odd_to;
     if (kind == 0 && v[GT_TR_DIR] == GT_DIR_H2D)
         s->burst = atomic_fetch_add(&h2d_setups, 1) == 0 && fault == H2D_BURST;
     *st = s;
@@ -121,12 +129,21 @@ static const gt_exp_ops *f_ops(const char *n)
          : !strcmp(n, "peer") ? &pops : NULL;
 }
 
-static int f_count(int *n, gt_err *e) { (void)e; *n = 2; return 0; }
+static int f_count(int *n, gt_err *e) { (void)e; *n = ndev; return 0; }
 static int f_query(int o, gt_devprops *p, gt_err *e)
 {
     (void)e;
     *p = h200;
     p->ordinal = o;
+    /* ndev GPUs, each pair joined as the recorded two are */
+    p->topo.count = p->topo.n = ndev;
+    for (int i = 0; i < ndev; i++) {
+        p->topo.dev[i] = h200.topo.dev[0];
+        snprintf(p->topo.dev[i].pci_bus_id, sizeof p->topo.dev[i].pci_bus_id,
+                 "00000000:%02X:00.0", 0x10 + i);
+        for (int j = 0; j < ndev; j++)
+            p->topo.link[i][j] = h200.topo.link[0][1];
+    }
     return 0;
 }
 static int f_open(int o, gt_devprops *p, gt_err *e) { return f_query(o, p, e); }
@@ -242,6 +259,28 @@ static int inspect_waiting(int f, const char *wait, gt_inspect_facts *facts, gt_
 static int inspect(int f, gt_inspect_facts *facts, gt_inspect_card *c)
 {
     return inspect_waiting(f, "", facts, c);
+}
+
+/* gt_inspect_node on the fake, what it wrote to standard output in out. */
+static int stdout_of(const gt_cli *cli, const gt_bundle *bundle, char *out, size_t len)
+{
+    FILE *f = tmpfile();
+    int saved, rc;
+    size_t got;
+
+    assert_non_null(f);
+    fflush(gt_stdout());
+    saved = dup(STDOUT_FILENO);
+    assert_true(saved >= 0 && dup2(fileno(f), STDOUT_FILENO) >= 0);
+    rc = gt_inspect_node(cli, &fake, bundle);
+    fflush(gt_stdout());
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    rewind(f);
+    got = fread(out, 1, len - 1, f);
+    out[got] = 0;
+    fclose(f);
+    return rc;
 }
 
 /* --wait-quiet: a neighbour copies for the first 0.6 s; the first step
@@ -424,12 +463,58 @@ static void bad_json(void **state)
     assert_int_equal(f.after.pcie_gen, -1);
 }
 
+/* -d all on a fake node of eight H200s, one of its 56 links 12% slower
+ * than the rest (each card still passes: 0.77 of the NVLink's ceiling):
+ * the node's verdict names that link and exits 2; without it, 0. */
+static void node_names_the_odd_link(void **state)
+{
+    static char out[1 << 20];
+    char *text[] = {"gputui", "--batch", "--inspect", "-d", "all", NULL};
+    char *json[] = {"gputui", "--batch", "--inspect", "-d", "all", "--format", "json", NULL};
+    gt_bundle bundle;
+    gt_cli cli;
+    gt_err err;
+    json_error_t je;
+    json_t *o;
+    (void)state;
+
+    memset(&bundle, 0, sizeof bundle);
+    snprintf(bundle.dir, sizeof bundle.dir, "share/gputui");
+    fault = OK, ndev = 8, odd_from = 4, odd_to = 6;
+    gt_err_clear(&err);
+    assert_int_equal(gt_cli_parse(5, text, &cli, &err), 0);
+    assert_true(cli.all_devices);
+    assert_int_equal(stdout_of(&cli, &bundle, out, sizeof out), GT_INSPECT_EXIT_WARN);
+    assert_non_null(strstr(out, "== GPU 7 of 8 =="));
+    assert_non_null(strstr(out, "WARN  GPU 4 -> GPU 6: 346.7 GB/s, 12% below the median of "
+                                "its 56 NV18 pairs (394.0 GB/s)"));
+    assert_non_null(strstr(out, "fleet: 8 cards, 0 outliers, 0 busy"));
+    assert_non_null(strstr(out, "node: WARN, 8 GPUs: 1 link slower than its type's median, "
+                                "0 NVLink without peer access"));
+    assert_int_equal(gt_cli_parse(7, json, &cli, &err), 0);
+    assert_int_equal(stdout_of(&cli, &bundle, out, sizeof out), GT_INSPECT_EXIT_WARN);
+    assert_non_null(o = json_loads(out, 0, &je));
+    assert_int_equal(json_integer_value(json_object_get(o, "status")), GT_INSPECT_EXIT_WARN);
+    assert_int_equal(json_array_size(json_object_get(o, "cards")), 8);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(
+                            json_object_get(o, "links"), "verdict"), "status")), "warn");
+    json_decref(o);
+    /* a healthy node */
+    odd_from = odd_to = -1;
+    assert_int_equal(gt_cli_parse(5, text, &cli, &err), 0);
+    assert_int_equal(stdout_of(&cli, &bundle, out, sizeof out), GT_INSPECT_EXIT_PASS);
+    assert_non_null(strstr(out, "node: PASS, 8 GPUs: every card passes, every link within a "
+                                "tenth of its type"));
+    ndev = 2;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(healthy_pair), cmocka_unit_test(faults),
         cmocka_unit_test(json_round_trip), cmocka_unit_test(bad_json),
         cmocka_unit_test(wait_quiet), cmocka_unit_test(second_look),
+        cmocka_unit_test(node_names_the_odd_link),
     };
     return cmocka_run_group_tests_name("inspect_run", tests, load, NULL);
 }

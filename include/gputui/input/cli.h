@@ -56,6 +56,7 @@ typedef struct gt_cli {
     const char *fleet[GT_MAX_FLEET];        /* --fleet: directories or files */
     int nfleet;
     bool device_given;      /* -d was on the command line */
+    bool all_devices;       /* -d all: --batch --inspect over every GPU (a node) */
     const char *help;       /* --help's topic: NULL the page, "all", or an experiment */
 } gt_cli;
 

@@ -36,6 +36,9 @@ typedef struct gt_fleet_card {
  * or there is no file; a file that is no card is kept as one, status -1. */
 int gt_fleet_load(const char *const *paths, int npaths, gt_fleet_card **cards, int *n,
                   gt_err *err);
+/* One card from the JSON of --batch --inspect --format json (a node's,
+ * in memory); name stands for its file. */
+void gt_fleet_card_parse(gt_fleet_card *c, const char *json, const char *name);
 /* Marks the outliers (see above); returns how many. */
 int gt_fleet_judge(gt_fleet_card *cards, int n);
 /* How many cards are busy. */

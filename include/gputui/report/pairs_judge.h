@@ -6,10 +6,14 @@
 #ifndef GPUTUI_REPORT_PAIRS_JUDGE_H
 #define GPUTUI_REPORT_PAIRS_JUDGE_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "gputui/device/topology.h"
+#include "gputui/input/cli.h"
 
 /* A pair's bandwidth below this share of its link type's median (or its
  * latency above the median by the inverse) is a warning. Healthy pairs of
@@ -52,5 +56,22 @@ void gt_pairs_judge(const gt_topo *t, int n, const double m[GT_MAX_DEVICES][GT_M
 char *gt_pair_judged_text(const gt_pair_judged *p, bool latency, char *buf, size_t len);
 /* "pass", "alone", "warn" or "fail". */
 const char *gt_pair_level_name(gt_pair_level l);
+
+/* A matrix measured (pairs.c, or an inspection's copies to the peers). */
+typedef struct gt_pairs_matrix {
+    int n;                      /* GPUs */
+    double m[GT_MAX_DEVICES][GT_MAX_DEVICES];  /* bytes/s or seconds; NAN not measured */
+    bool latency;
+    int64_t samples;            /* per pair */
+    char what[32];              /* "peer" */
+    char desc[512];             /* the configuration */
+    char name[128];             /* the GPUs' names */
+} gt_pairs_matrix;
+
+/* The matrix, then its pairs that warn or fail and the verdict in one
+ * line (text); with the verdict of every pair (JSON, CSV). */
+void gt_pairs_print(FILE *f, gt_format fmt, const gt_pairs_matrix *pm, const gt_pairs_verdict *v);
+/* The JSON of gt_pairs_print, to be put in a larger document. */
+json_t *gt_pairs_json(const gt_pairs_matrix *pm, const gt_pairs_verdict *v);
 
 #endif

@@ -180,10 +180,15 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                 break;      /* handled above */
             case GT_OPT_DEVICE: {
                 int64_t d;
+                c->device_given = true;
+                if (!strcmp(val, "all")) {
+                    c->all_devices = true;
+                    break;
+                }
                 if (parse_int("--device", val, 0, 1023, &d, err))
                     return -1;
                 c->device = (int)d;
-                c->device_given = true;
+                c->all_devices = false;
                 break;
             }
             case GT_OPT_FORMAT:
@@ -373,6 +378,17 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                    c->exp_given ? "-e" : c->given ? "an experiment's parameters"
                    : c->ncompare ? "--compare" : c->lesson ? "--lesson" : c->pairs ? "--pairs"
                    : "--trace-calls");
+        return -1;
+    }
+    if (c->all_devices && (!c->inspect || c->mode != GT_MODE_BATCH || c->replay || c->record)) {
+        gt_err_set(err, GT_EXIT_USAGE, "-d all inspects every GPU of this machine: it applies "
+                   "only with --batch --inspect, measuring (not with --replay or --record); "
+                   "otherwise -d takes a device ordinal, 0 to 1023");
+        return -1;
+    }
+    if (c->all_devices && c->format != GT_FMT_TEXT && c->format != GT_FMT_JSON) {
+        gt_err_set(err, GT_EXIT_USAGE, "--inspect -d all prints text or json (allowed: "
+                   "--format text, json); prometheus, csv and html: one GPU's card, with -d N");
         return -1;
     }
     if (wait_quiet_seen && (!c->inspect || c->mode != GT_MODE_BATCH || c->replay)) {

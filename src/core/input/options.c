@@ -12,7 +12,8 @@ const gt_option gt_options[] = {
      .value = true, .help = "experiment to run (default: the first listed below)",
      .brief = "experiment to run (the list below; default transfer)"},
     {.id = GT_OPT_DEVICE, .name = "--device", .alias = "-d", .arg = "N", .value = true,
-     .help = "CUDA device ordinal (default 0)",
+     .help = "CUDA device ordinal (default 0); with --batch --inspect, all: every GPU of the "
+             "machine, its links judged and its cards as one table (text or json)",
      .brief = "CUDA device, or bundled recording, N (default 0)"},
     {.id = GT_OPT_BATCH, .name = "--batch",
      .help = "run without the TUI and print statistics",

@@ -35,22 +35,21 @@ static void no_card(gt_fleet_card *c, const char *why)
     snprintf(c->why, sizeof c->why, "%s", why);
 }
 
-static void read_card(gt_fleet_card *c, const char *path)
+/* A card from its JSON (root, NULL: not JSON, je says why). */
+static void take_card(gt_fleet_card *c, const char *name, json_t *root, const json_error_t *je)
 {
-    json_error_t je;
-    json_t *root, *rows, *r;
+    json_t *rows, *r;
     size_t i;
     size_t nf = 0, nb = 0;
     const char *others = NULL;
 
     memset(c, 0, sizeof *c);
-    snprintf(c->file, sizeof c->file, "%s", path);
+    snprintf(c->file, sizeof c->file, "%s", name);
     for (int k = 0; k < GT_FLEET_FIGS; k++)
         c->fig[k] = NAN;
-    root = json_load_file(path, 0, &je);
     if (!root) {
         char why[200];
-        snprintf(why, sizeof why, "not JSON (line %d: %s)", je.line, je.text);
+        snprintf(why, sizeof why, "not JSON (line %d: %s)", je->line, je->text);
         no_card(c, why);
         return;
     }
@@ -93,6 +92,20 @@ static void read_card(gt_fleet_card *c, const char *path)
     else if (c->status != GT_INSPECT_EXIT_BUSY)
         c->busy[0] = '\0';
     json_decref(root);
+}
+
+static void read_card(gt_fleet_card *c, const char *path)
+{
+    json_error_t je;
+
+    take_card(c, path, json_load_file(path, 0, &je), &je);
+}
+
+void gt_fleet_card_parse(gt_fleet_card *c, const char *json, const char *name)
+{
+    json_error_t je;
+
+    take_card(c, name, json_loads(json, 0, &je), &je);
 }
 
 static int by_name(const void *a, const void *b)

@@ -59,7 +59,7 @@ static json_t *verdict_json(const gt_pairs_verdict *v, bool latency)
 }
 
 /* Text: each pair that warns or fails, then the verdict in one line. */
-static void print_verdict(const gt_pairs_verdict *v, bool latency)
+static void print_verdict(FILE *f, const gt_pairs_verdict *v, bool latency)
 {
     char why[256];
     int judged = 0;
@@ -68,89 +68,99 @@ static void print_verdict(const gt_pairs_verdict *v, bool latency)
         const gt_pair_judged *p = &v->p[k];
         judged += p->level == GT_PV_PASS || p->level == GT_PV_WARN;
         if (p->level == GT_PV_WARN || p->level == GT_PV_FAIL)
-            fprintf(gt_stdout(), "%s  %s\n", p->level == GT_PV_FAIL ? "FAIL" : "WARN",
+            fprintf(f, "%s  %s\n", p->level == GT_PV_FAIL ? "FAIL" : "WARN",
                     gt_pair_judged_text(p, latency, why, sizeof why));
     }
     if (v->worst != GT_PV_PASS)
-        fprintf(gt_stdout(), "verdict: %s (%d pair%s slower than the median of its link "
+        fprintf(f, "verdict: %s (%d pair%s slower than the median of its link "
                 "type by more than %.0f%%, %d without peer access over NVLink)\n",
                 v->worst == GT_PV_FAIL ? "FAIL" : "WARN", v->warn, v->warn == 1 ? "" : "s",
                 100 * (1 - GT_PAIRS_WARN_SHARE), v->fail);
     else if (judged)
-        fprintf(gt_stdout(), "verdict: PASS (%d pairs, each within %.0f%% of the median "
+        fprintf(f, "verdict: PASS (%d pairs, each within %.0f%% of the median "
                 "of its link type)\n", judged, 100 * (1 - GT_PAIRS_WARN_SHARE));
     else
-        fprintf(gt_stdout(), "verdict: PASS (no link type with %d pairs or more to "
+        fprintf(f, "verdict: PASS (no link type with %d pairs or more to "
                 "compare; no NVLink without peer access)\n", GT_PAIRS_MIN_GROUP);
 }
 
-static void print_matrix(const gt_cli *cli, int n, double m[GT_MAX_DEVICES][GT_MAX_DEVICES],
-                         bool latency, const char *desc, const char *name,
-                         const gt_pairs_verdict *v)
+json_t *gt_pairs_json(const gt_pairs_matrix *pm, const gt_pairs_verdict *v)
 {
-    const char *unit = latency ? "ns" : "GB/s";
-    double scale = latency ? 1e9 : 1e-9;
+    double scale = pm->latency ? 1e9 : 1e-9;
+    json_t *o = json_object(), *rows = json_array();
 
-    if (cli->format == GT_FMT_JSON) {
-        json_t *o = json_object(), *rows = json_array();
-        for (int i = 0; i < n; i++) {
-            json_t *row = json_array();
-            for (int j = 0; j < n; j++)
-                json_array_append_new(row, isfinite(m[i][j]) ? json_real(m[i][j] * scale)
+    for (int i = 0; i < pm->n; i++) {
+        json_t *row = json_array();
+        for (int j = 0; j < pm->n; j++)
+            json_array_append_new(row, isfinite(pm->m[i][j]) ? json_real(pm->m[i][j] * scale)
                                                              : json_null());
-            json_array_append_new(rows, row);
-        }
-        json_object_set_new(o, "experiment", json_string(cli->exp->name));
-        json_object_set_new(o, "configuration", json_string(desc));
-        json_object_set_new(o, "device", json_string(name));
-        json_object_set_new(o, "unit", json_string(unit));
-        json_object_set_new(o, "rows", json_string("the GPU that copies or reads"));
-        json_object_set_new(o, "samples", json_integer(cli->samples));
-        json_object_set_new(o, "matrix", rows);
-        json_object_set_new(o, "verdict", verdict_json(v, latency));
-        json_dumpf(o, gt_stdout(), JSON_INDENT(2));
-        fputc('\n', gt_stdout());
+        json_array_append_new(rows, row);
+    }
+    json_object_set_new(o, "experiment", json_string(pm->what));
+    json_object_set_new(o, "configuration", json_string(pm->desc));
+    json_object_set_new(o, "device", json_string(pm->name));
+    json_object_set_new(o, "unit", json_string(pm->latency ? "ns" : "GB/s"));
+    json_object_set_new(o, "rows", json_string("the GPU that copies or reads"));
+    json_object_set_new(o, "samples", json_integer(pm->samples));
+    json_object_set_new(o, "matrix", rows);
+    json_object_set_new(o, "verdict", verdict_json(v, pm->latency));
+    return o;
+}
+
+void gt_pairs_print(FILE *f, gt_format fmt, const gt_pairs_matrix *pm, const gt_pairs_verdict *v)
+{
+    const char *unit = pm->latency ? "ns" : "GB/s";
+    double scale = pm->latency ? 1e9 : 1e-9;
+    bool latency = pm->latency;
+    int n = pm->n;
+
+    if (fmt == GT_FMT_JSON) {
+        json_t *o = gt_pairs_json(pm, v);
+        json_dumpf(o, f, JSON_INDENT(2));
+        fputc('\n', f);
         json_decref(o);
         return;
     }
-    if (cli->format == GT_FMT_CSV) {
-        fprintf(gt_stdout(), "from,to,%s,link,verdict\n", latency ? "latency_ns" : "bandwidth_gbs");
+    if (fmt == GT_FMT_CSV) {
+        fprintf(f, "from,to,%s,link,verdict\n", latency ? "latency_ns" : "bandwidth_gbs");
         for (int k = 0; k < v->n; k++) {
             const gt_pair_judged *p = &v->p[k];
             if (isfinite(p->figure))
-                fprintf(gt_stdout(), "%d,%d,%.3f,%s,%s\n", p->from, p->to, p->figure * scale,
-                        p->link, gt_pair_level_name(p->level));
+                fprintf(f, "%d,%d,%.3f,%s,%s\n", p->from, p->to, p->figure * scale, p->link,
+                        gt_pair_level_name(p->level));
             else if (p->level == GT_PV_FAIL)
-                fprintf(gt_stdout(), "%d,%d,,%s,fail\n", p->from, p->to, p->link);
+                fprintf(f, "%d,%d,,%s,fail\n", p->from, p->to, p->link);
         }
         return;
     }
-    fprintf(gt_stdout(), "%s matrix, %s: %s\n%s, p50 of %lld samples per pair%s; row: the GPU that copies "
-           "or reads, column: its peer\n", cli->exp->name, name, desc, unit, (long long)cli->samples,
-           latency ? "" : " (dir=both: the sum of both directions)");
-    fprintf(gt_stdout(), "%8s", "");
+    fprintf(f, "%s matrix, %s: %s\n%s, p50 of %lld samples per pair%s; row: the GPU that "
+            "copies or reads, column: its peer\n", pm->what, pm->name, pm->desc, unit,
+            (long long)pm->samples, latency ? "" : " (dir=both: the sum of both directions)");
+    fprintf(f, "%8s", "");
     for (int j = 0; j < n; j++)
-        fprintf(gt_stdout(), "   GPU %-3d", j);
-    fprintf(gt_stdout(), "\n");
+        fprintf(f, "   GPU %-3d", j);
+    fprintf(f, "\n");
     for (int i = 0; i < n; i++) {
-        fprintf(gt_stdout(), "GPU %-4d", i);
+        fprintf(f, "GPU %-4d", i);
         for (int j = 0; j < n; j++) {
-            if (i == j || !isfinite(m[i][j]))
-                fprintf(gt_stdout(), " %9s", i == j ? "-" : "N/A");
+            if (i == j || !isfinite(pm->m[i][j]))
+                fprintf(f, " %9s", i == j ? "-" : "N/A");
             else
-                fprintf(gt_stdout(), " %9.1f", m[i][j] * scale);
+                fprintf(f, " %9.1f", pm->m[i][j] * scale);
         }
-        fprintf(gt_stdout(), "\n");
+        fprintf(f, "\n");
     }
-    print_verdict(v, latency);
+    print_verdict(f, v, latency);
 }
 
 int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
 {
-    double m[GT_MAX_DEVICES][GT_MAX_DEVICES];
-    bool latency = !gt_experiment_bandwidth(cli->exp, cli->vals);
+    gt_pairs_matrix pm = {.latency = !gt_experiment_bandwidth(cli->exp, cli->vals),
+                          .samples = cli->samples};
+    double (*m)[GT_MAX_DEVICES] = pm.m;
+    bool latency = pm.latency;
     int pair = cli->exp->pair_param ? gt_experiment_param(cli->exp, cli->exp->pair_param) : -1;
-    char desc[512], msg[512], name[128] = "";
+    char msg[512], *name = pm.name;
     gt_topo topo;
     gt_pairs_verdict verdict;
     uint64_t bad = 0;
@@ -188,10 +198,10 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
         gt_engine_set_share(eng, !cli->no_share_lock, NULL, 0);
         gt_engine_props(eng, &props);
         if (!name[0]) {
-            snprintf(name, sizeof name, "%s", props.name);
+            snprintf(name, sizeof pm.name, "%s", props.name);
             topo = props.topo;
         }
-        else if (strcmp(name, props.name) && strlen(name) + strlen(props.name) + 3 < sizeof name)
+        else if (strcmp(name, props.name) && strlen(name) + strlen(props.name) + 3 < sizeof pm.name)
             strcat(strcat(name, " + "), props.name);
         for (int j = 0; j < n; j++) {
             int64_t vals[GT_MAX_PARAMS];
@@ -228,10 +238,12 @@ int gt_batch_pairs(const gt_cli *cli, const gt_backend *be)
     {
         int64_t vals[GT_MAX_PARAMS];
         memcpy(vals, cli->vals, sizeof vals);
-        gt_experiment_describe(cli->exp, vals, desc, sizeof desc);
+        gt_experiment_describe(cli->exp, vals, pm.desc, sizeof pm.desc);
     }
+    pm.n = n;
+    snprintf(pm.what, sizeof pm.what, "%s", cli->exp->name);
     gt_pairs_judge(&topo, n, m, latency, &verdict);
-    print_matrix(cli, n, m, latency, desc, name, &verdict);
+    gt_pairs_print(gt_stdout(), cli->format, &pm, &verdict);
     if (bad) {
         fprintf(gt_stderr(), "gputui: %llu samples FAILED verification\n", (unsigned long long)bad);
         return GT_EXIT_VERIFY;
