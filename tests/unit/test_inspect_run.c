@@ -264,22 +264,10 @@ static int inspect(int f, gt_inspect_facts *facts, gt_inspect_card *c)
 /* gt_inspect_node on the fake, what it wrote to standard output in out. */
 static int stdout_of(const gt_cli *cli, const gt_bundle *bundle, char *out, size_t len)
 {
-    FILE *f = tmpfile();
-    int saved, rc;
-    size_t got;
+    stdout_capture_t cap = stdout_capture();
+    int rc = gt_inspect_node(cli, &fake, bundle);
 
-    assert_non_null(f);
-    fflush(gt_stdout());
-    saved = dup(STDOUT_FILENO);
-    assert_true(saved >= 0 && dup2(fileno(f), STDOUT_FILENO) >= 0);
-    rc = gt_inspect_node(cli, &fake, bundle);
-    fflush(gt_stdout());
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    rewind(f);
-    got = fread(out, 1, len - 1, f);
-    out[got] = 0;
-    fclose(f);
+    stdout_captured(cap, out, len);
     return rc;
 }
 

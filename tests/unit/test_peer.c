@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "gputui/base/out.h"
 #include "testutil.h"
 
-#include "gputui/base/out.h"
 #include "gputui/report/batch.h"
 #include "gputui/report/pairs_judge.h"
 #include "gputui/input/cli.h"
@@ -83,22 +83,10 @@ static void p_teardown(void *st)
 static int stdout_of(int (*fn)(const gt_cli *, const gt_backend *), const gt_cli *c,
                      const gt_backend *be, char *out, size_t len)
 {
-    FILE *f = tmpfile();
-    int saved, rc;
-    size_t got;
+    stdout_capture_t cap = stdout_capture();
+    int rc = fn(c, be);
 
-    assert_non_null(f);
-    fflush(gt_stdout());
-    saved = dup(STDOUT_FILENO);
-    assert_true(saved >= 0 && dup2(fileno(f), STDOUT_FILENO) >= 0);
-    rc = fn(c, be);
-    fflush(gt_stdout());
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    rewind(f);
-    got = fread(out, 1, len - 1, f);
-    out[got] = 0;
-    fclose(f);
+    stdout_captured(cap, out, len);
     return rc;
 }
 

@@ -12,6 +12,42 @@
             fail_msg("%s = %.17g, expected %.17g +/- %g", #a, a_, b_, e_);   \
     } while (0)
 
+/* What gputui writes to standard output (gt_stdout) between
+ * stdout_capture and stdout_captured, read back into out; for files that
+ * include out.h first. */
+#ifdef GPUTUI_OUT_H
+#include <stdio.h>
+#include <unistd.h>
+typedef struct stdout_capture_t {
+    FILE *f;
+    int saved;
+} stdout_capture_t;
+
+static inline stdout_capture_t stdout_capture(void)
+{
+    stdout_capture_t c = {tmpfile(), -1};
+
+    assert_non_null(c.f);
+    fflush(gt_stdout());
+    c.saved = dup(STDOUT_FILENO);
+    assert_true(c.saved >= 0 && dup2(fileno(c.f), STDOUT_FILENO) >= 0);
+    return c;
+}
+
+static inline void stdout_captured(stdout_capture_t c, char *out, size_t len)
+{
+    size_t got;
+
+    fflush(gt_stdout());
+    dup2(c.saved, STDOUT_FILENO);
+    close(c.saved);
+    rewind(c.f);
+    got = fread(out, 1, len - 1, c.f);
+    out[got] = 0;
+    fclose(c.f);
+}
+#endif
+
 /* The row of an inspection card with this id (the first), failing the
  * test when there is none; for files that include card.h first. */
 #ifdef GPUTUI_CARD_H
