@@ -88,7 +88,7 @@ static int inspect_all(const gt_cli *cli, const gt_backend *be, const gt_bundle 
         }
         gt_engine_set_share(eng, !cli->no_share_lock, NULL, 0);
         gt_engine_props(eng, &p);
-        if (d == 0)
+        if (!z->topo.n)                 /* the machine as the first GPU that starts sees it */
             z->topo = p.topo;
         rc = gt_inspect_measure(cli, eng, be, bundle, NULL, &z->f[d], &z->c[d]);
         gt_engine_stop(eng);
