@@ -487,6 +487,28 @@ static void node_names_the_odd_link(void **state)
     assert_string_equal(json_string_value(json_object_get(json_object_get(
                             json_object_get(o, "links"), "verdict"), "status")), "warn");
     json_decref(o);
+    /* Prometheus: every card's families once, each link's verdict, the
+     * node's status; strict format */
+    {
+        char *prom[] = {"gputui", "--batch", "--inspect", "-d", "all", "--format",
+                        "prometheus", NULL};
+        char path[] = "/tmp/gputui-node-XXXXXX", cmd[256];
+        int fd;
+        FILE *f;
+        assert_int_equal(gt_cli_parse(7, prom, &cli, &err), 0);
+        assert_int_equal(stdout_of(&cli, &bundle, out, sizeof out), GT_INSPECT_EXIT_WARN);
+        assert_non_null(strstr(out, "gputui_node_link_verdict{from=\"4\",to=\"6\",link=\"NV18\""));
+        assert_non_null(strstr(out, "\"} 1\ngputui_node_link_verdict{from=\"4\",to=\"7\""));
+        assert_non_null(strstr(out, ",gpus=\"8\"} 2\n"));
+        assert_non_null(strstr(out, "gputui_inspect_status{gpu=\"7\""));
+        assert_true((fd = mkstemp(path)) >= 0);
+        assert_non_null(f = fdopen(fd, "w"));
+        fputs(out, f);
+        fclose(f);
+        snprintf(cmd, sizeof cmd, "python3 tests/tools/promcheck.py %s", path);
+        assert_int_equal(system(cmd), 0);
+        unlink(path);
+    }
     /* a healthy node */
     odd_from = odd_to = -1;
     assert_int_equal(gt_cli_parse(5, text, &cli, &err), 0);

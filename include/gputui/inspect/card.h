@@ -166,5 +166,8 @@ int gt_inspect_print_csv(FILE *f, const gt_inspect_card *c);
 /* One self-contained HTML page (report/html.h), each verdict in its colour. */
 int gt_inspect_print_html(FILE *f, const gt_inspect_card *c);
 int gt_inspect_print_prometheus(FILE *f, const gt_inspect_card *c);
+/* Several cards (a node's, at most GT_MAX_DEVICES) in one exposition:
+ * each family once, with every card's samples told apart by their labels. */
+int gt_inspect_print_prometheus_cards(FILE *f, const gt_inspect_card *const *cards, int n);
 
 #endif

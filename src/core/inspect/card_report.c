@@ -209,51 +209,72 @@ static void pair(FILE *f, const gt_inspect_row *r)
     fputc('"', f);
 }
 
-int gt_inspect_print_prometheus(FILE *f, const gt_inspect_card *c)
+int gt_inspect_print_prometheus_cards(FILE *f, const gt_inspect_card *const *cards, int n)
 {
     char name[96];
-    bool done[GT_INSPECT_ROWS] = {false};
+    bool done[GT_MAX_DEVICES][GT_INSPECT_ROWS];
 
-    /* Rows that share an id (peer.bw, one per pair) share one family. */
-    for (int i = 0; i < c->nrows; i++) {
-        const gt_inspect_row *r = &c->row[i];
-        if (done[i] || !isfinite(r->value))
-            continue;
-        metric(name, sizeof name, r->id, r->unit);
-        fprintf(f, "# HELP %s gputui --inspect: %s\n# TYPE %s gauge\n", name, r->name, name);
-        for (int k = i; k < c->nrows; k++) {
-            const gt_inspect_row *q = &c->row[k];
-            if (done[k] || strcmp(q->id, r->id) || !isfinite(q->value))
+    if (n < 1 || n > GT_MAX_DEVICES)
+        return -1;
+    memset(done, 0, sizeof done);
+    /* A family a row id, its samples those of every card (rows that share
+     * an id, peer.bw, one per pair: one family too). */
+    for (int a = 0; a < n; a++)
+        for (int i = 0; i < cards[a]->nrows; i++) {
+            const gt_inspect_row *r = &cards[a]->row[i];
+            if (done[a][i] || !isfinite(r->value))
                 continue;
-            done[k] = true;
-            fprintf(f, "%s{", name);
-            labels(f, c);
-            pair(f, q);
-            fprintf(f, "} %.9g\n", q->value);
+            metric(name, sizeof name, r->id, r->unit);
+            fprintf(f, "# HELP %s gputui --inspect: %s\n# TYPE %s gauge\n", name, r->name, name);
+            for (int b = a; b < n; b++)
+                for (int k = b == a ? i : 0; k < cards[b]->nrows; k++) {
+                    const gt_inspect_row *q = &cards[b]->row[k];
+                    if (done[b][k] || strcmp(q->id, r->id) || !isfinite(q->value))
+                        continue;
+                    done[b][k] = true;
+                    fprintf(f, "%s{", name);
+                    labels(f, cards[b]);
+                    pair(f, q);
+                    fprintf(f, "} %.9g\n", q->value);
+                }
         }
-    }
     fputs("# HELP gputui_inspect_verdict gputui --inspect verdict of a check: 0 pass, 1 warn, "
           "2 fail, 3 cannot tell, 4 busy\n# TYPE gputui_inspect_verdict gauge\n", f);
-    for (int i = 0; i < c->nrows; i++) {
-        fputs("gputui_inspect_verdict{", f);
-        labels(f, c);
-        fputs(",check=\"", f);
-        label(f, c->row[i].id);
-        fputc('"', f);
-        pair(f, &c->row[i]);
-        fprintf(f, "} %d\n", (int)c->row[i].verdict);
-    }
+    for (int a = 0; a < n; a++)
+        for (int i = 0; i < cards[a]->nrows; i++) {
+            fputs("gputui_inspect_verdict{", f);
+            labels(f, cards[a]);
+            fputs(",check=\"", f);
+            label(f, cards[a]->row[i].id);
+            fputc('"', f);
+            pair(f, &cards[a]->row[i]);
+            fprintf(f, "} %d\n", (int)cards[a]->row[i].verdict);
+        }
     fputs("# HELP gputui_inspect_busy gputui --inspect: 1 when another program's work on the "
-          "GPU kept a figure from being judged\n# TYPE gputui_inspect_busy gauge\n"
-          "gputui_inspect_busy{", f);
-    labels(f, c);
-    fprintf(f, "} %d\n", gt_inspect_busy(c));
+          "GPU kept a figure from being judged\n# TYPE gputui_inspect_busy gauge\n", f);
+    for (int a = 0; a < n; a++) {
+        fputs("gputui_inspect_busy{", f);
+        labels(f, cards[a]);
+        fprintf(f, "} %d\n", gt_inspect_busy(cards[a]));
+    }
     fputs("# HELP gputui_inspect_status gputui --inspect exit status: 0 pass, 2 warn, 3 fail, "
-          "4 busy\n# TYPE gputui_inspect_status gauge\ngputui_inspect_status{", f);
-    labels(f, c);
-    fprintf(f, "} %d\n# HELP gputui_inspect_seconds gputui --inspect wall time\n"
-            "# TYPE gputui_inspect_seconds gauge\ngputui_inspect_seconds{", gt_inspect_status(c));
-    labels(f, c);
-    fprintf(f, "} %.3f\n", c->wall_s);
+          "4 busy\n# TYPE gputui_inspect_status gauge\n", f);
+    for (int a = 0; a < n; a++) {
+        fputs("gputui_inspect_status{", f);
+        labels(f, cards[a]);
+        fprintf(f, "} %d\n", gt_inspect_status(cards[a]));
+    }
+    fputs("# HELP gputui_inspect_seconds gputui --inspect wall time\n"
+          "# TYPE gputui_inspect_seconds gauge\n", f);
+    for (int a = 0; a < n; a++) {
+        fputs("gputui_inspect_seconds{", f);
+        labels(f, cards[a]);
+        fprintf(f, "} %.3f\n", cards[a]->wall_s);
+    }
     return ferror(f) ? -1 : 0;
+}
+
+int gt_inspect_print_prometheus(FILE *f, const gt_inspect_card *c)
+{
+    return gt_inspect_print_prometheus_cards(f, &c, 1);
 }

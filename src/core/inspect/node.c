@@ -239,6 +239,53 @@ static int print_json(FILE *f, const node *z, int rc)
     return ferror(f) ? -1 : 0;
 }
 
+/* A label value: backslash, double quote and line feed escaped. */
+static void label(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"' || *s == '\n')
+            fputc('\\', f);
+        fputc(*s == '\n' ? 'n' : *s, f);
+    }
+}
+
+/* The cards (each family once, every GPU's samples), then each link's
+ * verdict and the node's status. */
+static int print_prometheus(FILE *f, const node *z, int rc)
+{
+    static const int level[] = {
+        [GT_PV_PASS] = 0, [GT_PV_WARN] = 1, [GT_PV_FAIL] = 2, [GT_PV_ALONE] = 3,
+    };
+    const gt_inspect_card *cards[GT_MAX_DEVICES];
+    const char *host = "";
+    int n = 0;
+
+    for (int d = 0; d < z->n; d++)
+        if (z->status[d] != GT_INSPECT_EXIT_NORUN) {
+            cards[n++] = &z->c[d];
+            host = z->c[d].host;
+        }
+    if (n && gt_inspect_print_prometheus_cards(f, cards, n))
+        return -1;
+    fputs("# HELP gputui_node_link_verdict gputui --inspect -d all: a card's copy to a peer "
+          "against the median of its link type: 0 pass, 1 warn, 2 fail, 3 cannot tell (too "
+          "few pairs of its type)\n# TYPE gputui_node_link_verdict gauge\n", f);
+    for (int k = 0; k < z->pv.n; k++) {
+        const gt_pair_judged *p = &z->pv.p[k];
+        fprintf(f, "gputui_node_link_verdict{from=\"%d\",to=\"%d\",link=\"", p->from, p->to);
+        label(f, p->link);
+        fputs("\",host=\"", f);
+        label(f, host);
+        fprintf(f, "\"} %d\n", level[p->level]);
+    }
+    fputs("# HELP gputui_node_status gputui --inspect -d all exit status: 0 pass, 2 warn, "
+          "3 fail, 1 not run, 4 busy\n# TYPE gputui_node_status gauge\ngputui_node_status{host=\"",
+          f);
+    label(f, host);
+    fprintf(f, "\",gpus=\"%d\"} %d\n", z->n, rc);
+    return ferror(f) ? -1 : 0;
+}
+
 int gt_inspect_node(const gt_cli *cli, const gt_backend *be, const gt_bundle *bundle)
 {
     node *z = calloc(1, sizeof *z);
@@ -268,8 +315,9 @@ int gt_inspect_node(const gt_cli *cli, const gt_backend *be, const gt_bundle *bu
     judge_links(z);
     judge_cards(z);
     rc = verdict(z);
-    if ((cli->format == GT_FMT_JSON ? print_json(gt_stdout(), z, rc)
-                                    : print_text(gt_stdout(), z, rc)) ||
+    if ((cli->format == GT_FMT_JSON         ? print_json(gt_stdout(), z, rc)
+         : cli->format == GT_FMT_PROMETHEUS ? print_prometheus(gt_stdout(), z, rc)
+                                            : print_text(gt_stdout(), z, rc)) ||
         fflush(gt_stdout())) {
         fprintf(gt_stderr(), "gputui: --inspect: cannot write the node's cards\n");
         rc = GT_INSPECT_EXIT_NORUN;
