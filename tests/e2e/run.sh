@@ -62,7 +62,7 @@ usage "--device 99: .*h200.gtr.gz is a recording of device 0 (NVIDIA H200): allo
 usage "--trace FILE logs the TUI's key-press to first-sample latency; --batch has no keys" --batch --trace "$TMPD/t.log"
 usage "-d all inspects every GPU of this machine: it applies only with --batch --inspect" --batch -d all
 usage "-d all inspects every GPU .* (not with --replay or --record)" --batch --inspect -d all --replay h200
-usage "--inspect -d all prints text, json or prometheus (allowed: --format text, json, prometheus)" --batch --inspect -d all --format csv
+usage "--inspect -d all prints text, json, html or prometheus (allowed: --format text, json, html, prometheus)" --batch --inspect -d all --format csv
 usage "--trace /nonexistent-gputui/t.log: the folder /nonexistent-gputui does not exist" --replay h200 --trace /nonexistent-gputui/t.log
 usage "allowed: h2d, d2h, d2d, bidir" --dir sideways
 usage "unknown option '--frobnicate'" --frobnicate

@@ -509,6 +509,21 @@ static void node_names_the_odd_link(void **state)
         assert_int_equal(system(cmd), 0);
         unlink(path);
     }
+    /* HTML: one page, the verdict, the links' table with the odd cell
+     * marked, the cards against each other, then each card */
+    {
+        char *html[] = {"gputui", "--batch", "--inspect", "-d", "all", "--format", "html",
+                        NULL};
+        assert_int_equal(gt_cli_parse(7, html, &cli, &err), 0);
+        assert_int_equal(stdout_of(&cli, &bundle, out, sizeof out), GT_INSPECT_EXIT_WARN);
+        assert_non_null(strstr(out, "node: WARN, 8 GPUs: 1 link slower than its type"));
+        assert_non_null(strstr(out, "<table class=\"links\">"));
+        assert_non_null(strstr(out, "<td class=\"v-warn\"><span>346.7</span>"));
+        assert_non_null(strstr(out, "GPU 4 -&gt; GPU 6: 346.7 GB/s, 12% below the median"));
+        assert_non_null(strstr(out, "GPU 7: Fake H200"));
+        assert_non_null(strstr(out, "</html>"));
+        assert_null(strstr(strstr(out, "<html") + 1, "<html"));      /* one page */
+    }
     /* a healthy node */
     odd_from = odd_to = -1;
     assert_int_equal(gt_cli_parse(5, text, &cli, &err), 0);

@@ -165,6 +165,9 @@ int gt_inspect_print_json(FILE *f, const gt_inspect_card *c);
 int gt_inspect_print_csv(FILE *f, const gt_inspect_card *c);
 /* One self-contained HTML page (report/html.h), each verdict in its colour. */
 int gt_inspect_print_html(FILE *f, const gt_inspect_card *c);
+/* Its tables and verdict line, for a larger page: each section under a
+ * heading of this tag ("h2", "h3"). */
+void gt_inspect_html_rows(FILE *f, const gt_inspect_card *c, const char *heading);
 int gt_inspect_print_prometheus(FILE *f, const gt_inspect_card *c);
 /* Several cards (a node's, at most GT_MAX_DEVICES) in one exposition:
  * each family once, with every card's samples told apart by their labels. */

@@ -46,5 +46,8 @@ int gt_fleet_busy(const gt_fleet_card *cards, int n);
 /* The table (text) or the cards with their verdicts (json); -1 on a
  * write error. */
 int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n);
+/* The HTML tables alone, for a larger page (a node's), each model under a
+ * heading of this tag. */
+int gt_fleet_html_tables(FILE *f, const gt_fleet_card *cards, int n, const char *heading);
 
 #endif

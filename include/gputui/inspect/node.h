@@ -2,7 +2,7 @@
  * inspected in turn, then the node: each GPU's copies to its peers as one
  * matrix, judged against the median of its link type (report/pairs_judge.h),
  * the cards as --fleet's table with outliers named, and one verdict, the
- * worst of the node. Text, JSON or Prometheus. */
+ * worst of the node. Text, JSON, HTML or Prometheus. */
 #ifndef GPUTUI_INSPECT_NODE_H
 #define GPUTUI_INSPECT_NODE_H
 

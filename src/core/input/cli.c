@@ -386,10 +386,10 @@ int gt_cli_parse(int argc, char **argv, gt_cli *c, gt_err *err)
                    "otherwise -d takes a device ordinal, 0 to 1023");
         return -1;
     }
-    if (c->all_devices && (c->format == GT_FMT_CSV || c->format == GT_FMT_HTML)) {
-        gt_err_set(err, GT_EXIT_USAGE, "--inspect -d all prints text, json or prometheus "
-                   "(allowed: --format text, json, prometheus); csv and html: one GPU's card, "
-                   "with -d N");
+    if (c->all_devices && c->format == GT_FMT_CSV) {
+        gt_err_set(err, GT_EXIT_USAGE, "--inspect -d all prints text, json, html or "
+                   "prometheus (allowed: --format text, json, html, prometheus); csv: one "
+                   "GPU's card, with -d N");
         return -1;
     }
     if (wait_quiet_seen && (!c->inspect || c->mode != GT_MODE_BATCH || c->replay)) {

@@ -13,7 +13,7 @@ const gt_option gt_options[] = {
      .brief = "experiment to run (the list below; default transfer)"},
     {.id = GT_OPT_DEVICE, .name = "--device", .alias = "-d", .arg = "N", .value = true,
      .help = "CUDA device ordinal (default 0); with --batch --inspect, all: every GPU of the "
-             "machine, its links judged and its cards as one table (text, json or prometheus)",
+             "machine, its links judged and its cards as one table (not csv)",
      .brief = "CUDA device, or bundled recording, N (default 0)"},
     {.id = GT_OPT_BATCH, .name = "--batch",
      .help = "run without the TUI and print statistics",

@@ -81,22 +81,19 @@ int gt_inspect_print_json(FILE *f, const gt_inspect_card *c)
 }
 
 /* One page: the rows by section, each verdict in its colour (html.h). */
-int gt_inspect_print_html(FILE *f, const gt_inspect_card *c)
+void gt_inspect_html_rows(FILE *f, const gt_inspect_card *c, const char *heading)
 {
     const char *section = NULL;
     int counts[GT_IV_BUSY + 1] = {0}, status = gt_inspect_status(c);
-    char title[160], sub[200], line[200];
+    char line[200];
 
-    snprintf(title, sizeof title, "inspection of GPU %d: %s", c->ordinal, c->device);
-    snprintf(sub, sizeof sub, "on %s, %s, in %.1f s", c->host, c->uuid, c->wall_s);
-    gt_html_begin(f, NULL, title, sub);
     for (int i = 0; i < c->nrows; i++) {
         const gt_inspect_row *r = &c->row[i];
         if (r->section != section) {
             if (section)
                 fputs("</table>\n", f);
             section = r->section;
-            gt_html_text(f, "h2", NULL, section);
+            gt_html_text(f, heading, NULL, section);
             fputs("<table class=\"card\">\n", f);
         }
         counts[r->verdict]++;
@@ -123,6 +120,16 @@ int gt_inspect_print_html(FILE *f, const gt_inspect_card *c)
              : status == GT_INSPECT_EXIT_WARN ? "WARN" : "pass");
     gt_html_text(f, "p", status == GT_INSPECT_EXIT_FAIL ? "verdict no" :
                  status == GT_INSPECT_EXIT_PASS ? "verdict yes" : "verdict close", line);
+}
+
+int gt_inspect_print_html(FILE *f, const gt_inspect_card *c)
+{
+    char title[160], sub[200];
+
+    snprintf(title, sizeof title, "inspection of GPU %d: %s", c->ordinal, c->device);
+    snprintf(sub, sizeof sub, "on %s, %s, in %.1f s", c->host, c->uuid, c->wall_s);
+    gt_html_begin(f, NULL, title, sub);
+    gt_inspect_html_rows(f, c, "h2");
     return gt_html_end(f);
 }
 

@@ -327,24 +327,22 @@ static char *fig_cell(const gt_fleet_card *c, int k, double m, char *buf, size_t
 /* One page: a table a model, each figure against the model's median, the
  * outliers marked in their colour, then the busy cards and the files that
  * are no card (html.h). */
-static int print_html(FILE *f, const gt_fleet_card *cards, int n, bool *done)
+/* The tables of the models and what stands apart, each model under a
+ * heading of this tag. */
+static void html_tables(FILE *f, const gt_fleet_card *cards, int n, bool *done,
+                        const char *heading)
 {
-    int outliers = 0, busy = gt_fleet_busy(cards, n);
+    int busy = gt_fleet_busy(cards, n);
     char line[400], cell[32];
     double med[GT_FLEET_FIGS];
 
-    for (int i = 0; i < n; i++)
-        outliers += cards[i].outlier[0] != '\0';
-    snprintf(line, sizeof line, "%d card%s, %d outlier%s, %d busy", n, n == 1 ? "" : "s",
-             outliers, outliers == 1 ? "" : "s", busy);
-    gt_html_begin(f, NULL, "fleet", line);
     for (int i = 0; i < n; i++) {
         const char *name = cards[i].status >= 0 && cards[i].status != GT_INSPECT_EXIT_BUSY
                            ? cards[i].name : NULL;
         if (done[i] || !name)
             continue;
         medians(cards, n, name, med);
-        gt_html_text(f, "h2", NULL, name);
+        gt_html_text(f, heading, NULL, name);
         fputs("<table class=\"fleet\">\n<tr><th>host</th><th>gpu</th><th>status</th>", f);
         for (int k = 0; k < GT_FLEET_FIGS && cols[k].id; k++)
             fprintf(f, "<th>%s</th>", cols[k].head);
@@ -385,7 +383,7 @@ static int print_html(FILE *f, const gt_fleet_card *cards, int n, bool *done)
         fputs("</table>\n", f);
     }
     if (busy)
-        gt_html_text(f, "h2", NULL, "busy, not judged (another program's work on the GPU)");
+        gt_html_text(f, heading, NULL, "busy, not judged (another program's work on the GPU)");
     for (int i = 0; i < n; i++)
         if (cards[i].status == GT_INSPECT_EXIT_BUSY) {
             snprintf(line, sizeof line, "%s GPU %d %s: %s", cards[i].host, cards[i].gpu,
@@ -397,7 +395,31 @@ static int print_html(FILE *f, const gt_fleet_card *cards, int n, bool *done)
             snprintf(line, sizeof line, "%s: OUTLIER: %s", cards[i].file, cards[i].outlier);
             gt_html_text(f, "p", "verdict no", line);
         }
+}
+
+static int print_html(FILE *f, const gt_fleet_card *cards, int n, bool *done)
+{
+    int outliers = 0, busy = gt_fleet_busy(cards, n);
+    char line[200];
+
+    for (int i = 0; i < n; i++)
+        outliers += cards[i].outlier[0] != '\0';
+    snprintf(line, sizeof line, "%d card%s, %d outlier%s, %d busy", n, n == 1 ? "" : "s",
+             outliers, outliers == 1 ? "" : "s", busy);
+    gt_html_begin(f, NULL, "fleet", line);
+    html_tables(f, cards, n, done, "h2");
     return gt_html_end(f);
+}
+
+int gt_fleet_html_tables(FILE *f, const gt_fleet_card *cards, int n, const char *heading)
+{
+    bool *done = calloc((size_t)n + 1, 1);
+
+    if (!done)
+        return -1;
+    html_tables(f, cards, n, done, heading);
+    free(done);
+    return ferror(f) ? -1 : 0;
 }
 
 int gt_fleet_print(FILE *f, gt_format fmt, const gt_fleet_card *cards, int n)

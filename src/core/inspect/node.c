@@ -17,6 +17,7 @@
 #include "gputui/inspect/fleet.h"
 #include "gputui/inspect/inspect_run.h"
 #include "gputui/inspect/inspection.h"
+#include "gputui/report/html.h"
 #include "gputui/report/pairs_judge.h"
 
 typedef struct node {
@@ -176,9 +177,32 @@ static const char *status_word(int rc)
     }
 }
 
+/* "node: WARN, 8 GPUs: 1 link slower than its type's median, ..." */
+static char *summary(const node *z, int rc, char *buf, size_t len)
+{
+    size_t o = 0;
+    int bad = 0;
+
+#define ADD(...) (o += o < len ? (size_t)snprintf(buf + o, len - o, __VA_ARGS__) : 0)
+    ADD("node: %s, %d GPUs:", status_word(rc), z->n);
+    for (int d = 0; d < z->n; d++)
+        if (z->status[d] != GT_INSPECT_EXIT_PASS)
+            ADD("%s GPU %d's card %s", bad++ ? ";" : "", d, status_word(z->status[d]));
+    if (z->pv.warn || z->pv.fail)
+        ADD("%s %d link%s slower than its type's median, %d NVLink without peer access",
+            bad++ ? ";" : "", z->pv.warn, z->pv.warn == 1 ? "" : "s", z->pv.fail);
+    if (z->outliers)
+        ADD("%s %d outlier%s among the cards", bad++ ? ";" : "", z->outliers,
+            z->outliers == 1 ? "" : "s");
+    if (!bad)
+        ADD(" every card passes, every link within a tenth of its type");
+#undef ADD
+    return buf;
+}
+
 static int print_text(FILE *f, const node *z, int rc)
 {
-    int bad = 0;
+    char line[512];
 
     for (int d = 0; d < z->n; d++) {
         fprintf(f, "== GPU %d of %d ==\n", d, z->n);
@@ -192,18 +216,64 @@ static int print_text(FILE *f, const node *z, int rc)
     fprintf(f, "\n== the node's cards against each other ==\n");
     if (gt_fleet_print(f, GT_FMT_TEXT, z->fleet, z->n))
         return -1;
-    fprintf(f, "\nnode: %s, %d GPUs:", status_word(rc), z->n);
-    for (int d = 0; d < z->n; d++)
-        if (z->status[d] != GT_INSPECT_EXIT_PASS)
-            fprintf(f, "%s GPU %d's card %s", bad++ ? ";" : "", d, status_word(z->status[d]));
-    if (z->pv.warn || z->pv.fail)
-        fprintf(f, "%s %d link%s slower than its type's median, %d NVLink without peer access",
-                bad++ ? ";" : "", z->pv.warn, z->pv.warn == 1 ? "" : "s", z->pv.fail);
-    if (z->outliers)
-        fprintf(f, "%s %d outlier%s among the cards", bad++ ? ";" : "", z->outliers,
-                z->outliers == 1 ? "" : "s");
-    fprintf(f, "%s\n", bad ? "" : " every card passes, every link within a tenth of its type");
+    fprintf(f, "\n%s\n", summary(z, rc, line, sizeof line));
     return ferror(f) ? -1 : 0;
+}
+
+/* One page: the verdict, the links as a table, the cards against each
+ * other, then each card. */
+static int print_html(FILE *f, const node *z, int rc)
+{
+    static const char *const cls[] = {
+        [GT_PV_PASS] = "pass", [GT_PV_ALONE] = "cannot", [GT_PV_WARN] = "warn",
+        [GT_PV_FAIL] = "fail",
+    };
+    char title[96], line[512], cell[32];
+
+    snprintf(title, sizeof title, "inspection of a node of %d GPUs", z->n);
+    gt_html_begin(f, NULL, title, z->pm.name);
+    gt_html_text(f, "p", rc == GT_INSPECT_EXIT_FAIL ? "verdict no" : rc == GT_INSPECT_EXIT_PASS
+                 ? "verdict yes" : "verdict close", summary(z, rc, line, sizeof line));
+    gt_html_text(f, "h2", NULL, "the links: each card's copy to each peer, GB/s, against "
+                 "the median of its link type");
+    fputs("<table class=\"links\">\n<tr><th></th>", f);
+    for (int j = 0; j < z->n; j++)
+        fprintf(f, "<th>GPU %d</th>", j);
+    fputs("</tr>\n", f);
+    for (int i = 0, k = 0; i < z->n; i++) {
+        fprintf(f, "<tr><th>GPU %d</th>", i);
+        for (int j = 0; j < z->n; j++) {
+            const gt_pair_judged *p = i != j ? &z->pv.p[k++] : NULL;
+            if (!p) {
+                fputs("<td>-</td>", f);
+                continue;
+            }
+            if (isfinite(p->figure))
+                snprintf(cell, sizeof cell, "%.1f", p->figure * 1e-9);
+            else
+                snprintf(cell, sizeof cell, "N/A");
+            fprintf(f, "<td class=\"v-%s\">", cls[p->level]);
+            gt_html_text(f, "span", NULL, cell);
+            fputs("</td>", f);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    for (int k = 0; k < z->pv.n; k++)
+        if (z->pv.p[k].level == GT_PV_WARN || z->pv.p[k].level == GT_PV_FAIL)
+            gt_html_text(f, "p", z->pv.p[k].level == GT_PV_FAIL ? "verdict no" : "verdict close",
+                         gt_pair_judged_text(&z->pv.p[k], false, line, sizeof line));
+    gt_html_text(f, "h2", NULL, "the cards against each other");
+    if (gt_fleet_html_tables(f, z->fleet, z->n, "h3"))
+        return -1;
+    for (int d = 0; d < z->n; d++) {
+        snprintf(line, sizeof line, "GPU %d: %s", d, z->status[d] == GT_INSPECT_EXIT_NORUN
+                 ? "the inspection did not run" : z->c[d].device);
+        gt_html_text(f, "h2", NULL, line);
+        if (z->status[d] != GT_INSPECT_EXIT_NORUN)
+            gt_inspect_html_rows(f, &z->c[d], "h3");
+    }
+    return gt_html_end(f);
 }
 
 static int print_json(FILE *f, const node *z, int rc)
@@ -317,6 +387,7 @@ int gt_inspect_node(const gt_cli *cli, const gt_backend *be, const gt_bundle *bu
     rc = verdict(z);
     if ((cli->format == GT_FMT_JSON         ? print_json(gt_stdout(), z, rc)
          : cli->format == GT_FMT_PROMETHEUS ? print_prometheus(gt_stdout(), z, rc)
+         : cli->format == GT_FMT_HTML       ? print_html(gt_stdout(), z, rc)
                                             : print_text(gt_stdout(), z, rc)) ||
         fflush(gt_stdout())) {
         fprintf(gt_stderr(), "gputui: --inspect: cannot write the node's cards\n");
