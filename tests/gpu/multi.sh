@@ -4,7 +4,8 @@
 #  - on one GPU (or, with two, as one through CUDA_VISIBLE_DEVICES=0):
 #    every two-GPU part refuses with exit 64 and the reason;
 #  - with two or more: every peer configuration once, verified and under
-#    the link's ceiling; latency; --pairs all; portable pinned memory
+#    the link's ceiling; latency; --pairs all; --inspect -d all and its
+#    time; portable pinned memory
 #    allocated with the other GPU current; VMM memory read and written by
 #    the peer, and the cost of granting it access;
 #  - with NVBANDWIDTH=path: gputui's peer matrix against nvbandwidth's in
@@ -58,6 +59,29 @@ for m in bandwidth latency; do
         echo "FAIL --pairs all --measure $m: $(cat "$LOG/pairs-$m.txt")"
     fi
 done
+
+# The node in one command: every GPU's card, the links between them
+# judged, one verdict; its time is what the bound of 30 s on eight GPUs
+# is about. A warning or a busy card is a verdict, not a fault of gputui.
+t0=$(date +%s.%N)
+"$BIN" --batch --inspect -d all --format json >"$LOG/node.json" 2>"$LOG/node.err"
+rc=$?
+t1=$(date +%s.%N)
+python3 - "$LOG/node.json" "$rc" "$n" "$t0" "$t1" <<'PY'
+import json, sys
+path, rc, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+wall = float(sys.argv[5]) - float(sys.argv[4])
+try:
+    d = json.load(open(path))
+    cards = [c for c in d["cards"] if c]
+    links = d["links"]["verdict"]["status"]
+except (OSError, ValueError, KeyError, TypeError) as e:
+    print(f"FAIL --inspect -d all: exit {rc}, no node document ({e!r})")
+    sys.exit()
+good = rc in (0, 2, 4) and d["status"] == rc and d["gpus"] == n and len(cards) == n
+print(("ok " if good else "FAIL ") + f"--inspect -d all: {len(cards)} cards of {n} GPUs, links "
+      f"{links}, node {d['verdict']} (exit {rc}), in {wall:.1f} s")
+PY
 
 # Portable pinned memory, pinned while the other GPU was current.
 run_one --dir h2d,d2h --host pinned,hostalloc,register --portable=off,on --alloc-on this,other \
