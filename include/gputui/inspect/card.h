@@ -169,6 +169,8 @@ int gt_inspect_print_html(FILE *f, const gt_inspect_card *c);
  * heading of this tag ("h2", "h3"). */
 void gt_inspect_html_rows(FILE *f, const gt_inspect_card *c, const char *heading);
 int gt_inspect_print_prometheus(FILE *f, const gt_inspect_card *c);
+/* A Prometheus label value: backslash, double quote and line feed escaped. */
+void gt_prom_label(FILE *f, const char *s);
 /* Several cards (a node's, at most GT_MAX_DEVICES) in one exposition:
  * each family once, with every card's samples told apart by their labels. */
 int gt_inspect_print_prometheus_cards(FILE *f, const gt_inspect_card *const *cards, int n);

@@ -168,7 +168,7 @@ int gt_inspect_print_csv(FILE *f, const gt_inspect_card *c)
 }
 
 /* A label value: backslash, double quote and line feed escaped. */
-static void label(FILE *f, const char *s)
+void gt_prom_label(FILE *f, const char *s)
 {
     for (; *s; s++) {
         if (*s == '\\' || *s == '"')
@@ -197,11 +197,11 @@ static void metric(char *out, size_t len, const char *id, const char *unit)
 static void labels(FILE *f, const gt_inspect_card *c)
 {
     fprintf(f, "gpu=\"%d\",uuid=\"", c->ordinal);
-    label(f, c->uuid);
+    gt_prom_label(f, c->uuid);
     fputs("\",name=\"", f);
-    label(f, c->device);
+    gt_prom_label(f, c->device);
     fputs("\",host=\"", f);
-    label(f, c->host);
+    gt_prom_label(f, c->host);
     fputc('"', f);
 }
 
@@ -212,7 +212,7 @@ static void pair(FILE *f, const gt_inspect_row *r)
     if (strcmp(r->id, "peer.bw"))
         return;
     fputs(",pair=\"", f);
-    label(f, r->name);
+    gt_prom_label(f, r->name);
     fputc('"', f);
 }
 
@@ -252,7 +252,7 @@ int gt_inspect_print_prometheus_cards(FILE *f, const gt_inspect_card *const *car
             fputs("gputui_inspect_verdict{", f);
             labels(f, cards[a]);
             fputs(",check=\"", f);
-            label(f, cards[a]->row[i].id);
+            gt_prom_label(f, cards[a]->row[i].id);
             fputc('"', f);
             pair(f, &cards[a]->row[i]);
             fprintf(f, "} %d\n", (int)cards[a]->row[i].verdict);

@@ -309,16 +309,6 @@ static int print_json(FILE *f, const node *z, int rc)
     return ferror(f) ? -1 : 0;
 }
 
-/* A label value: backslash, double quote and line feed escaped. */
-static void label(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '\\' || *s == '"' || *s == '\n')
-            fputc('\\', f);
-        fputc(*s == '\n' ? 'n' : *s, f);
-    }
-}
-
 /* The cards (each family once, every GPU's samples), then each link's
  * verdict and the node's status. */
 static int print_prometheus(FILE *f, const node *z, int rc)
@@ -343,15 +333,15 @@ static int print_prometheus(FILE *f, const node *z, int rc)
     for (int k = 0; k < z->pv.n; k++) {
         const gt_pair_judged *p = &z->pv.p[k];
         fprintf(f, "gputui_node_link_verdict{from=\"%d\",to=\"%d\",link=\"", p->from, p->to);
-        label(f, p->link);
+        gt_prom_label(f, p->link);
         fputs("\",host=\"", f);
-        label(f, host);
+        gt_prom_label(f, host);
         fprintf(f, "\"} %d\n", level[p->level]);
     }
     fputs("# HELP gputui_node_status gputui --inspect -d all exit status: 0 pass, 2 warn, "
           "3 fail, 1 not run, 4 busy\n# TYPE gputui_node_status gauge\ngputui_node_status{host=\"",
           f);
-    label(f, host);
+    gt_prom_label(f, host);
     fprintf(f, "\",gpus=\"%d\"} %d\n", z->n, rc);
     return ferror(f) ? -1 : 0;
 }
