@@ -40,6 +40,14 @@ typedef struct gt_param {
                                    false: a change sets the configuration up again */
 } gt_param;
 
+/* The warm-up row every timed experiment's table has: untimed iterations
+ * after each change, 0 to 1000, a change of it keeping the set-up:
+ *     [GT_XX_WARMUP] = GT_PARAM_WARMUP(3),                                  */
+#define GT_PARAM_WARMUP(default_iterations)                                     \
+    {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,         \
+     .iteration = true, .max = 1000, .def = (default_iterations), .step = 1,    \
+     .help = "untimed iterations after each change, kept out of the histograms"}
+
 /* Parses text for p into *out. Returns 0, or -1 with a message that names
  * the allowed values. */
 int gt_param_parse(const gt_param *p, const char *text, int64_t *out,

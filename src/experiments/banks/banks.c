@@ -26,9 +26,7 @@ static const gt_param params[GT_BK_NPARAMS] = {
                      .max = 1 << 20, .def = 4096,
                      .help = "shared-memory reads each thread makes in one kernel (a multiple "
                              "of 8)"},
-    [GT_BK_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true, .max = 1000, .def = 3, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_BK_WARMUP] = GT_PARAM_WARMUP(3),
 };
 
 unsigned gt_bk_width(int64_t w)

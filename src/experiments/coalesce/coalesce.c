@@ -46,9 +46,7 @@ static const gt_param params[GT_CO_NPARAMS] = {
                       .zero_name = "auto",
                       .help = "auto: as large as the access spans; a size: the buffer "
                               "allocated, which the access must fit in"},
-    [GT_CO_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true, .max = 1000, .def = 3, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_CO_WARMUP] = GT_PARAM_WARMUP(3),
 };
 
 unsigned gt_co_width(int64_t w)

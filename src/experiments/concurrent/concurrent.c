@@ -24,10 +24,7 @@ static const gt_param params[GT_CK_NPARAMS] = {
                       .help = "blocks of one thread each; fill: as many as the GPU holds at once "
                               "(SMs x maxBlocksPerMultiProcessor), so one kernel leaves no room",
                       .zero_name = "fill"},
-    [GT_CK_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true,
-                      .max = 1000, .def = 3, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_CK_WARMUP] = GT_PARAM_WARMUP(3),
 };
 
 static int series(const int64_t *v, const char **names)

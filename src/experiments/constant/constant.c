@@ -46,10 +46,7 @@ static const gt_param params[GT_CO_NPARAMS] = {
                     .help = "bytes per call, up to the 64 KiB of constant memory; the default is "
                             "256 floats",
                     .applies = copy_op},
-    [GT_CO_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true,
-                      .max = 1000, .def = 3, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_CO_WARMUP] = GT_PARAM_WARMUP(3),
 };
 
 static int series(const int64_t *v, const char **names)

@@ -52,10 +52,7 @@ static const gt_param params[GT_HA_NPARAMS] = {
     [GT_HA_SIZE] = {.name = "size", .label = "size", .type = GT_P_SIZE, .min = 4096,
                     .max = 4ll << 30, .def = 64ll << 20, .align = 4096, .unit = "bytes",
                     .help = "bytes per allocation, a multiple of 4 KiB; +/- in powers of two"},
-    [GT_HA_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true,
-                      .max = 1000, .def = 1, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_HA_WARMUP] = GT_PARAM_WARMUP(1),
 };
 
 static int series(const int64_t *v, const char **out)

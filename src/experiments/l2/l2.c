@@ -74,10 +74,7 @@ static const gt_param params[GT_L2_NPARAMS] = {
                          .unit = "bytes",
                          .help = "data read and written once per launch (cost: the size of the "
                                  "copy)"},
-    [GT_L2_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true,
-                      .max = 1000, .def = 2, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_L2_WARMUP] = GT_PARAM_WARMUP(2),
 };
 
 static int series(const int64_t *v, const char **names)

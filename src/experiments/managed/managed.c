@@ -47,9 +47,7 @@ static const gt_param params[GT_MG_NPARAMS] = {
                       .help = "once: the GPU reads every word once; repeat: and three times "
                               "more; pingpong: the GPU, then the CPU, checks and rewrites every "
                               "word"},
-    [GT_MG_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true, .max = 1000, .def = 1, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_MG_WARMUP] = GT_PARAM_WARMUP(1),
 };
 
 int gt_mg_series(const int64_t *v, int *slot)

@@ -70,10 +70,7 @@ static const gt_param params[GT_PE_NPARAMS] = {
                       .help = "the peer memory the reads walk, one 128-byte line after another "
                               "(nvbandwidth: 2 MiB)",
                       .applies = chases},
-    [GT_PE_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true,
-                      .max = 1000, .def = 2, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_PE_WARMUP] = GT_PARAM_WARMUP(2),
 };
 
 static int series(const int64_t *v, const char **names)

@@ -37,10 +37,7 @@ static const gt_param params[GT_PI_NPARAMS] = {
                               "several times a large L2"},
     [GT_PI_DEPTH] = {.name = "depth", .label = "slices D", .type = GT_P_INT, .min = 1, .max = 4096,
                      .def = 1, .help = "slices of the volume", .applies = three_d},
-    [GT_PI_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true,
-                      .max = 1000, .def = 3, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_PI_WARMUP] = GT_PARAM_WARMUP(3),
 };
 
 static int series(const int64_t *v, const char **names)

@@ -93,9 +93,7 @@ static const gt_param params[GT_PL_NPARAMS] = {
     [GT_PL_SPIN] = {.name = "spin", .label = "A's kernel", .type = GT_P_INT, .min = 10,
                     .max = 100000, .def = 1000, .unit = "us", .applies = spinning,
                     .help = "how long the kernel runs that writes its buffer and then waits"},
-    [GT_PL_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true, .max = 1000, .def = 2, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_PL_WARMUP] = GT_PARAM_WARMUP(2),
 };
 
 static int series(const int64_t *v, const char **names)

@@ -27,10 +27,7 @@ static const gt_param params[GT_SH_NPARAMS] = {
                               "copies all the time, from a process gputui does not count as "
                               "its own, as any neighbour: each sample is timed once, beside "
                               "it, and the series shows how many gputui marked disturbed"},
-    [GT_SH_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true,
-                      .max = 1000, .def = 2, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_SH_WARMUP] = GT_PARAM_WARMUP(2),
 };
 
 static int series(const int64_t *v, const char **names)

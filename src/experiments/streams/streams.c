@@ -46,10 +46,7 @@ static const gt_param params[GT_STR_NPARAMS] = {
                       .help = "after each chunk's work is issued, a 1 MiB cudaMalloc or "
                               "cudaMallocHost (freed after the run): the Programming Guide lists "
                               "both among the calls that may synchronise implicitly"},
-    [GT_STR_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                       .iteration = true,
-                       .max = 1000, .def = 2, .step = 1,
-                       .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_STR_WARMUP] = GT_PARAM_WARMUP(2),
 };
 
 static int series(const int64_t *v, const char **names)

@@ -48,9 +48,7 @@ static const gt_param params[GT_TX_NPARAMS] = {
     [GT_TX_NORMALIZED] = {.name = "normalized", .label = "normalized coords", .type = GT_P_BOOL,
                           .max = 1,
                           .help = "the array's coordinates in [0, 1) instead of texels"},
-    [GT_TX_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true, .max = 1000, .def = 2, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_TX_WARMUP] = GT_PARAM_WARMUP(2),
 };
 
 static int series(const int64_t *v, const char **names)

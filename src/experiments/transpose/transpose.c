@@ -25,9 +25,7 @@ static const gt_param params[GT_TP_NPARAMS] = {
     [GT_TP_ROWS] = {.name = "rows", .label = "block rows", .type = GT_P_INT, .min = 1,
                     .max = 128, .def = 8,
                     .help = "a block is tile x rows threads, each moving tile / rows words"},
-    [GT_TP_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true, .max = 1000, .def = 3, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_TP_WARMUP] = GT_PARAM_WARMUP(3),
 };
 
 int gt_tp_conflict(int tile, int pad)

@@ -79,10 +79,7 @@ static const gt_param params[GT_VMM_NPARAMS] = {
                      .def = GT_VMM_PEER_OFF, .choices = peer_names, .nchoices = 3,
                      .help = "cuMemSetAccess for the other GPUs too: off, rw (read-write) or ro "
                              "(read-only); needs more than one GPU"},
-    [GT_VMM_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                       .iteration = true,
-                       .max = 1000, .def = 1, .step = 1,
-                       .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_VMM_WARMUP] = GT_PARAM_WARMUP(1),
 };
 
 static int series(const int64_t *v, const char **names)

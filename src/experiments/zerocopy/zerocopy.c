@@ -48,10 +48,7 @@ static const gt_param params[GT_ZC_NPARAMS] = {
                       .max = 100, .def = 1, .step = 1,
                       .help = "back-to-back repeats of a variant timed as one, the sample being "
                               "their average (10: the article's method); the last is checked"},
-    [GT_ZC_WARMUP] = {.name = "warmup", .label = "warm-up iterations", .type = GT_P_INT,
-                      .iteration = true,
-                      .max = 1000, .def = 2, .step = 1,
-                      .help = "untimed iterations after each change, kept out of the histograms"},
+    [GT_ZC_WARMUP] = GT_PARAM_WARMUP(2),
 };
 
 static int series(const int64_t *v, const char **out)
