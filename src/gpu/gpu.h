@@ -187,6 +187,8 @@ typedef struct gt_timing {
 } gt_timing;
 int gt_timing_init(gt_timing *t, const gt_timing_spec *spec, gt_err *err);
 void gt_timing_free(gt_timing *t);
+/* A flush_bytes that empties the L2: twice its size, or 0 where unknown. */
+size_t gt_l2_flush_size(const gt_devprops *p);
 
 /* What a GPU side times and checks, each a function of the piece's
  * index enqueued on s (0, or nonzero with err set through GT_CUDA, which

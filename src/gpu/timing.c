@@ -46,6 +46,12 @@ int gt_timing_init(gt_timing *t, const gt_timing_spec *spec, gt_err *err)
     return gt_gate_init(&t->gate, !spec->ungated, true, err);
 }
 
+size_t gt_l2_flush_size(const gt_devprops *p)
+{
+    return gt_dp_ok(p, GT_DP_L2) && gt_dp_get(p, GT_DP_L2) > 0 ? 2 * (size_t)gt_dp_get(p, GT_DP_L2)
+                                                                : 0;
+}
+
 void gt_timing_free(gt_timing *t)
 {
     gt_gate_free(&t->gate);

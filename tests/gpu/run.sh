@@ -354,10 +354,12 @@ section "fidelity: refprobe and nvbandwidth in alternation"
 # linear memory beside a plain kernel of it (refprobe stencil), within 15%
 # (gputui's general kernel takes 1.11 of its time on an H200). The
 # coalescing, bank and transpose kernels beside plain kernels of the same
-# accesses (refprobe coalesce, banks, transpose), within 3%; the
+# accesses (refprobe coalesce, banks, transpose), within 3% (the
+# transposes within 1%); the
 # stream-ordered allocator's costs beside a plain program of the same
 # calls (refprobe pool), within 10%. At the end, each check's margin.
 for what in zc pageable texture coalesce banks transpose pool d2d; do
+    echo "$SECONDS   fidelity: $what" >>"$LOG/sections.txt"
     tally < <(python3 tests/gpu/alternate.py $what "$BIN" "$PROBE" "$LOG" 2>&1)
 done
 

@@ -89,11 +89,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->blocks = gt_gpu_sms() * 8;
     size_t w = z->sh.width, n = (size_t)z->sh.n;
     /* a read of twice the L2 before each piece, where the L2's size is known */
-    if (gt_timing_init(&z->t, &(gt_timing_spec){
-                           .pieces = GT_CO_NSERIES,
-                           .flush_bytes = gt_dp_ok(p, GT_DP_L2) && gt_dp_get(p, GT_DP_L2) > 0 ?
-                                              (size_t)gt_dp_get(p, GT_DP_L2) * 2 : 0},
-                       err))
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = GT_CO_NSERIES,
+                                                 .flush_bytes = gt_l2_flush_size(p)}, err))
         goto fail;
     t0 = gt_now();
     if (buf_alloc(&z->b[IN], z->sh.in_len * w, z->mapped && rd, err) ||

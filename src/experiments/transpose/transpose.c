@@ -56,7 +56,7 @@ static uint64_t matrix_bytes(const int64_t *v)
 static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
 {
     int64_t N = v[GT_TP_N], tile = v[GT_TP_TILE], rows = v[GT_TP_ROWS];
-    uint64_t smem = (uint64_t)tile * (uint64_t)(tile + 1) * 4u, need = 5 * matrix_bytes(v);
+    uint64_t smem = (uint64_t)tile * (uint64_t)(tile + 1) * 4u, need = 2 * matrix_bytes(v);
     char a[32], b[32];
 
     if (tile * rows > 1024) {
@@ -91,7 +91,7 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
         return -1;
     }
     if (gt_dp_ok(p, GT_DP_MEM_FREE) && need > (uint64_t)gt_dp_get(p, GT_DP_MEM_FREE) / 10 * 9) {
-        snprintf(err, n, "n: %lld needs %s of device memory (the matrix and four results); %s "
+        snprintf(err, n, "n: %lld needs %s of device memory (the matrix and its result); %s "
                  "is free", (long long)N, gt_format_size(need, a, sizeof a),
                  gt_format_size((uint64_t)gt_dp_get(p, GT_DP_MEM_FREE), b, sizeof b));
         return -1;
