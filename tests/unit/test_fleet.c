@@ -48,8 +48,9 @@ static int teardown(void **state)
     return system(cmd) ? -1 : 0;
 }
 
-/* Card i: an H200 (i even) or an H100, figures within +-2% of the model's. */
-static void write_card_busy(int i, bool slow_h2d, bool ecc_error, bool busy)
+/* Card i: an H200 (i even) or an H100, figures within +-2% of the model's,
+ * its host latency times lat. */
+static void write_card_lat(int i, bool slow_h2d, bool ecc_error, bool busy, double lat)
 {
     gt_inspect_facts f;
     gt_inspect_card c = {0};
@@ -72,7 +73,7 @@ static void write_card_busy(int i, bool slow_h2d, bool ecc_error, bool busy)
     f.bidir = 99e9 * jitter;
     f.d2d = (h200 ? 1995e9 : 1431e9) * jitter;
     f.d2d_peak = h200 ? 2407e9 : 1676e9;
-    f.host_lat = 1.2e-6 / jitter;
+    f.host_lat = 1.2e-6 / jitter * lat;
     f.others = busy;
     if (busy) {
         f.h2d *= 0.4;                           /* a neighbour's copies halve it */
@@ -92,9 +93,39 @@ static void write_card_busy(int i, bool slow_h2d, bool ecc_error, bool busy)
     fclose(out);
 }
 
+static void write_card_busy(int i, bool slow_h2d, bool ecc_error, bool busy)
+{
+    write_card_lat(i, slow_h2d, ecc_error, busy, 1.0);
+}
+
 static void write_card(int i, bool slow_h2d, bool ecc_error)
 {
     write_card_busy(i, slow_h2d, ecc_error, false);
+}
+
+/* A load from host memory goes through the host: 10% above the median is
+ * the host's state, 20% an outlier. */
+static void host_latency(void **state)
+{
+    const char *paths[] = {dir};
+    gt_fleet_card *cards;
+    gt_err err;
+    int n;
+    (void)state;
+    fresh_dir("latency");
+    for (int i = 0; i < 8; i++)
+        write_card_lat(2 * i + 1, false, false, false, i == 2 ? 1.10 : i == 5 ? 1.20 : 1.0);
+    gt_err_clear(&err);
+    assert_int_equal(gt_fleet_load(paths, 1, &cards, &n, &err), 0);
+    assert_int_equal(n, 8);
+    assert_int_equal(gt_fleet_judge(cards, n), 1);
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(cards[i].host, "node11"))
+            assert_non_null(strstr(cards[i].outlier, "pcie.latency +"));
+        else if (cards[i].outlier[0])
+            fail_msg("%s: outlier '%s'", cards[i].host, cards[i].outlier);
+    }
+    free(cards);
 }
 
 static void fifty_two_outliers(void **state)
@@ -203,6 +234,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fifty_two_outliers),
+        cmocka_unit_test(host_latency),
         cmocka_unit_test(no_card_and_bad_paths),
         cmocka_unit_test(busy_card),
     };
