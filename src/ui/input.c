@@ -269,7 +269,7 @@ static outcome mouse_event(ui *u)
     }
     if (!ui_shown(u, SCR_TRACE) && ev.y >= u->mouse.par_y && ev.y < u->mouse.par_y + u->mouse.par_n && ev.x >= u->mouse.par_x &&
         ev.x < u->mouse.par_x + u->mouse.par_w) {
-        int i = ev.y - u->mouse.par_y;
+        int i = u->mouse.par_idx[ev.y - u->mouse.par_y];
         const gt_param *p = &u->exp->params[i];
         u->view.pane = PANE_EXP;
         u->view.sel = i;

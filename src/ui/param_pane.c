@@ -1,5 +1,6 @@
 /* The parameter pane: the experiment's parameters (greyed where they do
- * not apply), the selected one's help, the set-up figures, the
+ * not apply; where the pane is short, those folded into one line that
+ * names them), the selected one's help, the set-up figures, the
  * experiment's summary lines, verification and warm-up, and its text. */
 #include <string.h>
 
@@ -17,15 +18,33 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
 
     w--;        /* a column to spare: text that reaches the edge was cut, and says so */
     ui_putf(y, x, w, t, " Experiment: %s", e->title);
+    /* The summary's lines, once a frame: the help below the parameters
+     * leaves them room, and a short pane folds what does not apply. */
+    nsum = e->summary && !(u->view.why && u->view.why <= u->cur.nseries)
+         ? e->summary(&u->cur, &u->props, sum, GT_SUMMARY_LINES) : 0;
+    int below = u->st.info.ntimes + nsum + (u->st.info.note[0] != 0) +
+                (u->st.info.timing[0] != 0) + (u->st.warmup_total != 0);
+    bool fold = e->nparams + 1 + below > end - row;
+    char folded[200] = "";
+    size_t fo = 0;
     u->mouse.par_y = row;
     u->mouse.par_x = x;
     u->mouse.par_w = w;
-    u->mouse.par_n = e->nparams < end - row ? e->nparams : end - row;
-    for (int i = 0; i < e->nparams && row < end; i++, row++) {
+    u->mouse.par_n = 0;
+    for (int i = 0; i < e->nparams && row < end; i++) {
         const gt_param *p = &e->params[i];
         const char *why;
         bool ok = gt_param_applies(p, u->vals, &why);
         bool sel = i == u->view.sel && u->view.pane == PANE_EXP;
+
+        if (fold && !ok && i != u->view.sel) {
+            const char *label = p->label + strspn(p->label, " ");
+            if (fo < sizeof folded)
+                fo += (size_t)snprintf(folded + fo, sizeof folded - fo, "%s%s", fo ? ", " : "",
+                                       label);
+            continue;
+        }
+        u->mouse.par_idx[u->mouse.par_n++] = i;
         attr_t a = (ok ? A_NORMAL : ui_role(u, C_GHOST)) | (sel ? A_REVERSE : 0);
 
         gt_param_format(p, u->vals[i], v, sizeof v);
@@ -39,15 +58,13 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
              v, p->type == GT_P_ENUM ? " >" : "");
         if (!ok && w > 54)
             ui_putf(row, x + 42, w - 42, ui_role(u, C_GHOST), "(%s)", why);
+        row++;
     }
-    /* The summary's lines, once a frame: the help above leaves them room. */
-    nsum = e->summary && !(u->view.why && u->view.why <= u->cur.nseries)
-         ? e->summary(&u->cur, &u->props, sum, GT_SUMMARY_LINES) : 0;
+    if (fo && row < end)
+        ui_putf(row++, x, w, ui_role(u, C_GHOST), " not with these values: %s", folded);
     if (row < end && e->params[u->view.sel].help) {
         /* Up to three lines, as long as the figures below keep theirs. */
         char help[600];
-        int below = u->st.info.ntimes + nsum + (u->st.info.note[0] != 0) +
-                    (u->st.info.timing[0] != 0) + (u->st.warmup_total != 0);
         int lines = end - row - below;
         snprintf(help, sizeof help, "%s: %s", e->params[u->view.sel].name, e->params[u->view.sel].help);
         lines = lines > 3 ? 3 : lines < 1 ? 1 : lines;

@@ -197,6 +197,7 @@ typedef struct ui {
         MEVENT ev;              /* the event of the KEY_MOUSE being handled */
         int help_x, exp_x;      /* where "?:help" and the experiment's name are */
         int par_y, par_x, par_w, par_n; /* the parameter rows: first row, columns, count */
+        int par_idx[GT_MAX_PARAMS];     /* the parameter on each of those rows */
         ui_hit hit[2 * GT_MAX_SERIES];  /* histogram blocks and table rows */
         int nhit;
     } mouse;

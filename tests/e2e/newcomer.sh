@@ -124,6 +124,13 @@ sed -n '/^```$/,/^```$/p' README.md | sed -n '2,/^```$/p' | sed '$d' |
     sed 's/ *$//; s/pass [0-9]*/pass N/' >"$TMPD/readme.txt"
 check "README.md's screen is the one gputui draws (diff: $(diff "$TMPD/readme.txt" "$TMPD/screen.txt" | grep -c '^[<>]') lines)" \
     diff -q "$TMPD/readme.txt" "$TMPD/screen.txt"
+# The short pane folds what does not apply into one line; the selected
+# parameter stays on it, folded or not, with why it does not apply.
+check "a short pane: the parameters that do not apply, folded and named" \
+    wait_for "not with these values: portable, write-combined, mapped" 5
+for _ in 1 2 3; do tm send-keys -t t Down; done
+check "... the one selected shown, and why it does not apply" \
+    wait_for "portable +\[ \] +\(only with host=" 5
 quit_ok readme "README's screen"
 
 # make run builds with every core, as make test does.
