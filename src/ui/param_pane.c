@@ -19,12 +19,14 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
     w--;        /* a column to spare: text that reaches the edge was cut, and says so */
     ui_putf(y, x, w, t, " Experiment: %s", e->title);
     /* The summary's lines, once a frame: the help below the parameters
-     * leaves them room, and a short pane folds what does not apply. */
-    nsum = e->summary && !(u->view.why && u->view.why <= u->cur.nseries)
+     * leaves them room, and a short pane folds what does not apply (as
+     * does 'y', which wants the rows for the headline's steps). */
+    bool decomposing = u->view.why && u->view.why <= u->cur.nseries;
+    nsum = e->summary && !decomposing
          ? e->summary(&u->cur, &u->props, sum, GT_SUMMARY_LINES) : 0;
     int below = u->st.info.ntimes + nsum + (u->st.info.note[0] != 0) +
                 (u->st.info.timing[0] != 0) + (u->st.warmup_total != 0);
-    bool fold = e->nparams + 1 + below > end - row;
+    bool fold = decomposing || e->nparams + 1 + below > end - row;
     char folded[200] = "";
     size_t fo = 0;
     u->mouse.par_y = row;
@@ -70,7 +72,7 @@ void ui_draw_params(ui *u, int y, int x, int w, int h)
         lines = lines > 3 ? 3 : lines < 1 ? 1 : lines;
         row += ui_wrap(row, x + 1, w - 2, lines, ui_role(u, C_GHOST), help);
     }
-    if (u->view.why && u->view.why <= u->cur.nseries) {
+    if (decomposing) {
         /* 'y': the selected series' headline decomposed, in place of the
          * set-up figures, the summary and the text below */
         gt_summary_line lines[12];
