@@ -53,6 +53,11 @@ static uint64_t matrix_bytes(const int64_t *v)
     return (uint64_t)v[GT_TP_N] * (uint64_t)v[GT_TP_N] * 4u;
 }
 
+bool gt_tp_fits_l2(const int64_t *v, const gt_devprops *p)
+{
+    return gt_dp_ok(p, GT_DP_L2) && 2 * matrix_bytes(v) <= (uint64_t)gt_dp_get(p, GT_DP_L2);
+}
+
 static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
 {
     int64_t N = v[GT_TP_N], tile = v[GT_TP_TILE], rows = v[GT_TP_ROWS];
@@ -106,7 +111,7 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
 {
     (void)s;
     *factor = 1.0;
-    if (gt_dp_ok(p, GT_DP_L2) && 2 * matrix_bytes(v) <= (uint64_t)gt_dp_get(p, GT_DP_L2)) {
+    if (gt_tp_fits_l2(v, p)) {
         snprintf(label, n, "none known: the matrix and its transpose fit in the L2");
         return 0;
     }

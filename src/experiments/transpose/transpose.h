@@ -31,4 +31,9 @@ extern const gt_experiment gt_exp_transpose;
  * the 32 banks must deliver. */
 int gt_tp_conflict(int tile, int pad);
 
+/* Whether the matrix and its result fit in the L2 together: then no
+ * ceiling of device memory holds, and the GPU side does not empty the L2
+ * before each kernel. */
+bool gt_tp_fits_l2(const int64_t *v, const gt_devprops *p);
+
 #endif

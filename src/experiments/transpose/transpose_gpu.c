@@ -64,7 +64,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         goto fail;
     gt_setup_info_time(info, gt_now() - t0, "cudaMalloc: the matrix and its result, %s each",
                        gt_format_size(z->words * 4, a, sizeof a));
-    bool fits = gt_dp_ok(p, GT_DP_L2) && 2 * z->words * 4 <= (uint64_t)gt_dp_get(p, GT_DP_L2);
+    bool fits = gt_tp_fits_l2(v, p);
     if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = GT_TP_NSERIES,
                                                  .flush_bytes = fits ? 0 : gt_l2_flush_size(p)},
                        err))
