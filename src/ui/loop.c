@@ -122,8 +122,8 @@ static outcome dispatch(ui *u, int ch, double tkey, bool *quit)
         if (u->sw.running) {
             ui_sweep_stop(u, false);
             ui_set_msg(u, false, "sweep stopped");
-        } else {
-            ui_sweep_start(u, tkey);
+        } else if (ui_sweep_start(u, tkey) == OUT_WAIT) {
+            return OUT_WAIT;
         }
         break;
     case OUT_RESTART:

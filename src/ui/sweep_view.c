@@ -13,25 +13,32 @@ void ui_sweep_stop(ui *u, bool hide)
         ui_close(u, SCR_SWEEP);
 }
 
-void ui_sweep_start(ui *u, double now)
+/* OUT_WAIT while the recording is still being read: a replay sweeps the
+ * values it holds, and which those are is known only once it is read. */
+outcome ui_sweep_start(ui *u, double now)
 {
     char err[300];
     const char *why;
 
     if (u->view.pane != PANE_EXP) {
         ui_set_msg(u, true, "select a parameter in the experiment pane (Tab), then w sweeps it");
-        return;
+        return OUT_NONE;
     }
     if (!gt_param_applies(&u->exp->params[u->view.sel], u->vals, &why)) {
         ui_set_msg(u, true, "%s applies %s: nothing to sweep", u->exp->params[u->view.sel].name, why);
-        return;
+        return OUT_NONE;
+    }
+    if (u->rp.rec && u->rp.rec->loading) {
+        ui_set_msg(u, false, "reading the recording: %.0f%%; the sweep waits for it",
+                   100 * gt_rec_reader_progress(u->src->reader));
+        return OUT_WAIT;
     }
     gt_sweep_begin(&u->sw.sweep, u->exp, u->view.sel, u->vals, &u->props);
     if (gt_sweep_values(&u->sw.sweep, &u->props, err, sizeof err) < 0) {
         ui_set_msg(u, true, "%s", err);
-        return;
+        return OUT_NONE;
     }
-    if (u->rp.rec && !u->rp.rec->loading) {
+    if (u->rp.rec) {
         /* A replay sweeps the values the recording holds. */
         int k = 0, left = 0;
         int64_t v[GT_MAX_PARAMS];
@@ -47,7 +54,7 @@ void ui_sweep_start(ui *u, double now)
         if (!k) {
             ui_set_msg(u, true, "%s: the recording holds none of its values at the others "
                        "shown", u->exp->params[u->view.sel].name);
-            return;
+            return OUT_NONE;
         }
         if (left)
             ui_set_msg(u, false, "sweep of %s: %d value%s not recorded left out",
@@ -58,6 +65,7 @@ void ui_sweep_start(ui *u, double now)
     u->sw.i = 0;
     u->vals[u->view.sel] = u->sw.sweep.vals[0];
     ui_apply(u, false, now);
+    return OUT_NONE;
 }
 
 /* Once the value being swept has its samples, or cannot give more (an

@@ -307,7 +307,7 @@ void ui_trace_refresh(ui *u);       /* the engine's traces, and --record's */
 void ui_draw_trace(ui *u, int y, int x, int w, int h);
 
 /* sweep_view.c */
-void ui_sweep_start(ui *u, double now);
+outcome ui_sweep_start(ui *u, double now);
 void ui_sweep_stop(ui *u, bool hide);
 bool ui_sweep_tick(ui *u, double now);
 

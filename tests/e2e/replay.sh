@@ -337,6 +337,15 @@ check "a key for a configuration not read yet: applied once it is read (said so 
     wait_for "size  *128 MiB" 10
 check "... and the screen went on meanwhile" bash -c "[ $seen -lt 2 ] || [ $moved = 1 ]"
 stop
+# w while the rest is read: the sweep waits for it, then sweeps the
+# recorded sizes alone (the H200's has none of 2G and 4G at these values).
+start lazysweep 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay share/gputui/h200.gtr.gz"
+wait_for "^ now +[0-9]" 10
+tm send-keys -t t Down Down Down Down Down Down w
+check "w before the recording is read: the recorded sizes swept" wait_for "^  1G +[0-9.]+ ms" 30
+check "... none it lacks (was: 2G and 4G, and an error)" \
+    bash -c "! tmux -L '$SOCK' capture-pane -p -t t | grep -q '^  [24]G\\|ERROR'"
+stop
 # --replay takes the bundled models' names, as --compare does.
 out=$("$BIN" --batch --replay h100 -e constant --format json 2>&1); rc=$?
 check "--replay h100: the bundled H100 recording" \
