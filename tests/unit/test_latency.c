@@ -165,6 +165,36 @@ static void parameters_are_checked(void **state)
     gt_experiment_defaults(e, v);
     v[kind] = 4;                       /* peer */
     refusal(v, &p, "kind=peer needs two GPUs; this machine has one");
+    /* The L1/shared carveout: where the L1 caches the chain, and from
+     * Volta on, where the L1 and shared memory are one SRAM. */
+    {
+        int carve = gt_experiment_param(e, "carveout"), cache = gt_experiment_param(e, "cache");
+        const char *why;
+        assert_true(carve >= 0);
+        gt_experiment_defaults(e, v);
+        assert_int_equal(v[carve], 0);                    /* default: no preference */
+        v[carve] = 5;                                     /* 100% shared */
+        assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+        gt_dp_set(&p, GT_DP_CC, 60);
+        refusal(v, &p, "carveout: the L1 and shared memory share one SRAM, split by the "
+                       "carveout, from Volta (7.0) on; this device is 6.0; allowed here: default");
+        gt_dp_set(&p, GT_DP_CC, 70);
+        assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+        assert_true(gt_param_applies(&e->params[carve], v, &why));
+        v[cache] = 1;                                     /* cg: past the L1 */
+        assert_false(gt_param_applies(&e->params[carve], v, &why));
+        assert_string_equal(why, "only with kind=device or managed and load=default (what the "
+                                 "L1 caches)");
+        gt_dp_set(&p, GT_DP_CC, 60);                      /* not asked of what it does not apply to */
+        assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+        v[cache] = 0;
+        v[kind] = 1;                                      /* mapped */
+        assert_false(gt_param_applies(&e->params[carve], v, &why));
+        gt_devprops_init(&p);
+        p.ordinal = 0;
+        p.topo.count = p.topo.n = 1;
+        gt_dp_set(&p, GT_DP_L2, 60ll << 20);
+    }
     /* The staircase sweep: 4 KiB to 1 GiB, the L2 marked. */
     {
         gt_sweep s;
@@ -228,6 +258,19 @@ static void summary_and_why(void **state)
     assert_true(n >= 5);
     assert_non_null(strstr(lines[2], "1 x 4 B every 145.0 ns is 0.028 GB/s"));
     assert_non_null(strstr(lines[4], "L2: 60 MiB (properties); the working set fits in half"));
+    /* a carveout asked: 'y' says the L1 keeps what shared memory leaves */
+    gt_run_free(&r);
+    v[gt_experiment_param(e, "carveout")] = 5;
+    gt_run_init(&r, e, v, 1);
+    for (int i = 0; i < 5; i++) {
+        gt_sample x = {1, 0, GT_V_FULL, 145e-9, 4};
+        gt_run_add(&r, &x);
+    }
+    n = gt_why(&r, 0, &p, lines, 12);
+    assert_true(n >= 6);
+    assert_non_null(strstr(lines[4], "carveout: 100% of the SM's L1/shared SRAM asked for "
+                                     "shared memory, so the L1 keeps the rest"));
+    v[gt_experiment_param(e, "carveout")] = 0;
     /* past half the L2; no clock in the note: no cycles, no guess */
     gt_run_free(&r);
     v[gt_experiment_param(e, "size")] = 48ll << 20;

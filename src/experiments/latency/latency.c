@@ -13,13 +13,26 @@
 #include "gputui/base/port.h"
 #include "gputui/base/units.h"
 
-enum { KIND, SIZE, STRIDE, ORDER, CACHE, LANES, LOADS, WARMUP, NPARAMS };
+enum { KIND, SIZE, STRIDE, ORDER, CACHE, LANES, LOADS, CARVE, WARMUP, NPARAMS };
 enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER };
 
 static const char *const kind_names[] = {"device", "mapped", "managed", "managed-cpu", "peer"};
 static const char *const order_names[] = {"random", "linear"};
 static const char *const cache_names[] = {"default", "cg", "volatile"};
 static const char *const lane_names[] = {"thread", "warp"};
+/* The walk's L1/shared split: the driver's default, or the share of the
+ * SM's SRAM asked for shared memory (what the L1 does not get). */
+static const char *const carve_names[] = {"default", "0", "25", "50", "75", "100"};
+
+/* The split moves the L1, which holds what device and managed memory's
+ * default loads bring in. */
+static bool carve_applies(const int64_t *v, const char **why)
+{
+    if ((v[KIND] == K_DEVICE || v[KIND] == K_MANAGED) && v[CACHE] == 0)
+        return true;
+    *why = "only with kind=device or managed and load=default (what the L1 caches)";
+    return false;
+}
 
 static const gt_param params[NPARAMS] = {
     [KIND] = {.name = "kind", .label = "memory", .type = GT_P_ENUM, .max = 4, .def = K_DEVICE,
@@ -49,6 +62,12 @@ static const gt_param params[NPARAMS] = {
     [LOADS] = {.name = "loads", .label = "loads per sample", .type = GT_P_INT, .min = 256,
                .max = 1 << 20, .def = 4096,
                .help = "dependent loads a walker makes per sample; the sample is their mean"},
+    [CARVE] = {.name = "carveout", .label = "shared memory carveout", .type = GT_P_ENUM,
+               .max = 5, .choices = carve_names, .nchoices = 6,
+               .help = "% of the SM's L1/shared SRAM the walk asks for shared memory "
+                       "(cudaFuncAttributePreferredSharedMemoryCarveout; the L1 gets the rest, "
+                       "the driver rounds to a split it has); default: no preference",
+               .applies = carve_applies},
     [WARMUP] = {.name = "warmup", .label = "warm-up walks", .type = GT_P_INT, .max = 1000, .def = 2,
                 .iteration = true,
                 .step = 1,
@@ -97,6 +116,13 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
                  "%s / %s is %llu (use a larger stride, or order=linear)",
                  GT_CHAIN_MAX_RANDOM_SLOTS, gt_format_size(size, a, sizeof a),
                  gt_format_size(stride, b, sizeof b), (unsigned long long)slots);
+        return -1;
+    }
+    if (v[CARVE] != 0 && carve_applies(v, &(const char *){NULL}) && gt_dp_ok(p, GT_DP_CC) &&
+        gt_dp_get(p, GT_DP_CC) < 70) {
+        snprintf(err, n, "carveout: the L1 and shared memory share one SRAM, split by the "
+                 "carveout, from Volta (7.0) on; this device is %lld.%lld; allowed here: default",
+                 (long long)gt_dp_get(p, GT_DP_CC) / 10, (long long)gt_dp_get(p, GT_DP_CC) % 10);
         return -1;
     }
     if (v[KIND] == K_MAPPED && gt_dp_ok(p, GT_DP_CAN_MAP) && !gt_dp_get(p, GT_DP_CAN_MAP)) {
@@ -229,6 +255,10 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
                      "shared memory (not among the properties); %s %s", gt_format_size(size, a, sizeof a),
                      v[CACHE] ? "is not cached there: cg and volatile loads skip the L1"
                               : size <= (128u << 10) ? "fits" : "does not fit");
+        if (n < max && v[CARVE] && v[CACHE] == 0)
+            snprintf(lines[n++], sizeof lines[0], "carveout: %s%% of the SM's L1/shared SRAM "
+                     "asked for shared memory, so the L1 keeps the rest (the set-up line gives "
+                     "what the walk's attribute reads back)", carve_names[v[CARVE]]);
         if (n < max && l2)
             snprintf(lines[n++], sizeof lines[0], "L2: %s (properties); %s", gt_format_size(l2, b, sizeof b),
                      size <= l2 / 2 ? "the working set fits in half of it"

@@ -20,6 +20,7 @@ cudaError_t gt_k_lat_walk(const unsigned long long *starts, int lanes, unsigned 
                           unsigned long long loads, int policy, const void *base,
                           unsigned long long touch_slots, unsigned long long stride,
                           unsigned long long *out, unsigned long long *ends, cudaStream_t s);
+cudaError_t gt_k_lat_carveout(int policy, int pct, int *got);
 
 /* Chains up to this size are walked once, untimed, at the start of every
  * sample's kernel, so the L1 (which every kernel starts cold) holds them
@@ -42,6 +43,7 @@ enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER };
 
 typedef struct lat {
     int kind, policy, lanes, self, peer, blocks;
+    int carve, carve_got;           /* % shared asked (-1: default), and read back */
     bool random, peer_enabled, touch;
     size_t size, slots, stride;
     uint64_t loads, warm;           /* a walker's timed and untimed loads per walk */
@@ -145,7 +147,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                  gt_err *err)
 {
     lat *z = calloc(1, sizeof *z);
-    int64_t kind, stride, order, cache, lanes, loads;
+    int64_t kind, stride, order, cache, lanes, loads, carve;
     double t0, ns, cyc;
     char a[32], b[32];
     uint64_t first;
@@ -159,10 +161,14 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     if ((kind = value(v, "kind", err)) < 0 || (stride = value(v, "stride", err)) < 0 ||
         (order = value(v, "order", err)) < 0 || (cache = value(v, "cache", err)) < 0 ||
         (lanes = value(v, "threads", err)) < 0 || (loads = value(v, "loads", err)) < 0 ||
+        (carve = value(v, "carveout", err)) < 0 ||
         (z->size = (size_t)value(v, "size", err)) == (size_t)-1)
         goto fail;
     z->kind = (int)kind;
     z->policy = (int)cache;
+    /* (the split applies where the L1 caches the chain: latency.c) */
+    z->carve = carve && cache == 0 && (kind == K_DEVICE || kind == K_MANAGED)
+                   ? (int)(carve - 1) * 25 : cudaSharedmemCarveoutDefault;
     z->lanes = lanes ? 32 : 1;
     z->loads = (uint64_t)loads;
     z->random = order == 0;
@@ -241,6 +247,9 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hends, 32 * sizeof *z->hends)) ||
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, 2 * sizeof *z->hout)))
         goto fail;
+    /* Every set-up says its split: the attribute stays with the kernel. */
+    if (GT_CUDA(err, gt_k_lat_carveout(z->policy, z->carve, &z->carve_got)))
+        goto fail;
     t0 = gt_now();
     gt_chain_lane_starts(z->next, z->slots, 0, z->lanes, z->start);
     /* One pass over the whole chain now, so the samples find it where it
@@ -256,6 +265,11 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     snprintf(info->note, sizeof info->note, "each walker's end slot against the host's walk of "
              "the same chain; first walk: %.1f ns = %.0f SM cycles a load (%.2f GHz)%s", ns, cyc,
              ns > 0 ? cyc / ns : 0.0, ok ? "" : ", FAILED");
+    if (z->carve != cudaSharedmemCarveoutDefault)
+        snprintf(info->note + strlen(info->note), sizeof info->note - strlen(info->note),
+                 "; carveout: %d%% shared asked, the walk's attribute reads %d%% "
+                 "(cudaFuncGetAttributes: a preference; the driver picks the nearest split the "
+                 "SM has)", z->carve, z->carve_got);
     if (z->warm)
         gt_setup_info_timing(info, "global timer and clock64 in the kernel around %llu loads of %d "
                              "walker%s, after %llu untimed ones over the whole chain in the same "

@@ -117,6 +117,21 @@ extern "C" cudaError_t gt_k_lat_build(void *base, const uint32_t *next, size_t s
     return cudaGetLastError();
 }
 
+// The L1/shared split the walk of this policy asks for: pct of the SM's
+// SRAM for shared memory (cudaSharedmemCarveoutDefault: no preference),
+// and what the kernel's attributes read back after (*got).
+extern "C" cudaError_t gt_k_lat_carveout(int policy, int pct, int *got)
+{
+    const void *f = policy == 1 ? (const void *)lat_walk<1>
+                  : policy == 2 ? (const void *)lat_walk<2> : (const void *)lat_walk<0>;
+    cudaFuncAttributes a;
+    cudaError_t rc = cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout, pct);
+
+    if (rc == cudaSuccess && (rc = cudaFuncGetAttributes(&a, f)) == cudaSuccess)
+        *got = a.preferredShmemCarveout;
+    return rc;
+}
+
 // touch_slots > 0: the walk's block reads that many slots from base
 // first (lat_walk), with this many threads.
 #define TOUCH_THREADS 1024
