@@ -28,6 +28,7 @@ GT_EXP(managed)
 GT_EXP(texture)
 GT_EXP(coalesce)
 GT_EXP(banks)
+GT_EXP(async)
 GT_EXP(transpose)
 GT_EXP(pool)
 #undef GT_EXP

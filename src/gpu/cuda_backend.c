@@ -115,6 +115,8 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         {.a = cudaDevAttrPageableMemoryAccessUsesHostPageTables, .id = GT_DP_HOST_PAGE_TABLES},
         {.a = cudaDevAttrMaxTexture2DWidth, .id = GT_DP_TEX2D_W},
         {.a = cudaDevAttrMaxTexture2DHeight, .id = GT_DP_TEX2D_H},
+        {.a = cudaDevAttrMaxSharedMemoryPerMultiprocessor, .id = GT_DP_SMEM_SM},
+        {.a = cudaDevAttrMaxSharedMemoryPerBlockOptin, .id = GT_DP_SMEM_BLOCK},
     };
 
     gt_devprops_init(p);

@@ -37,6 +37,8 @@ typedef enum {
     GT_DP_GRAN_REC,
     GT_DP_TEX2D_W,          /* maxTexture2D: the largest 2D texture */
     GT_DP_TEX2D_H,
+    GT_DP_SMEM_SM,          /* maxSharedMemoryPerMultiprocessor, bytes */
+    GT_DP_SMEM_BLOCK,       /* sharedMemPerBlockOptin: the most a block may ask for */
     GT_DP_PEERS,            /* other GPUs that can access this one's memory */
     GT_DP_DRIVER_CUDA,      /* cudaDriverGetVersion, e.g. 13000 */
     GT_DP_RUNTIME,          /* cudaRuntimeGetVersion */
