@@ -20,7 +20,7 @@ both sides fall into two states far apart (judge.two_states), each state
 is judged by itself (judge.by_state).
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
-coalesce, banks, transpose, pool, chase; l2after: gputui after the L2
+coalesce, banks, transpose, async, pool, chase; l2after: gputui after the L2
 experiment against gputui alone; d2d and hostlat: the reference is
 nvbandwidth, $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
@@ -124,6 +124,23 @@ CHECKS = {
         "metric": "time",
         "what": {f"s{k}": f"banks: shared-memory floats at stride {k} against a plain kernel"
                  for k in (1, 32, 33)},
+    },
+    # Global memory into shared memory, one block an SM, four stages of 16
+    # KiB, each way against the same kernel written with the CUDA C++
+    # library (cuda::pipeline, cuda::barrier, the TMA's tensor copy) in
+    # tests/gpu/refprobe_async.cu, both from an emptied L2, within 3%.
+    "async": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "async", "--way", "plain,cp.async,bulk,tma", "--stages", "4",
+                   "--tile", "16K", "--blocks", "1", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: cfg["way"] if series == "into shared memory" else None,
+        "probe": ["async", "4", "16", "plain,cp.async,bulk,tma"],
+        "figures": {w: f"async_{w}" for w in ("plain", "cp.async", "bulk", "tma")},
+        "metric": "time",
+        "what": {w: f"async: {w} into shared memory, 4 x 16 KiB a block, against the CUDA C++ "
+                    f"library's" for w in ("plain", "cp.async", "bulk", "tma")},
     },
     "transpose": {
         "band": 0.01,

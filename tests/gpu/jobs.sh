@@ -256,6 +256,23 @@ job_banks_transpose() {
     refused "banks: reads not a multiple of 8" "allowed: multiples of 8" -e banks --reads 300
 }
 
+# Global memory into shared memory: every way at one and four stages and
+# one and two blocks an SM, each cp.async width, the smallest and largest
+# tiles with work on each word; the latency's carveout; the refusals of
+# what a block's and an SM's shared memory cannot hold.
+job_async() {
+    section "async: every way, width, tile and stage count; the latency's carveout"
+    AS=(-e async --warmup 1 --size 64M)
+    TRACE=1 run_one "" "${AS[@]}" --way plain,cp.async,bulk,tma --stages 1,4 --blocks 1,2
+    run_one "" "${AS[@]}" --way cp.async --width 4,8 --stages 2 --tile 4K
+    run_one "" "${AS[@]}" --way bulk,tma --tile 1K,64K --stages 2 --compute 64
+    run_one "" -e latency --warmup 1 --size 48K --carveout default,0,100
+    refused "async: stages beyond a block's shared memory" "allowed here: fewer stages, at most 3 of 64 KiB" \
+        "${AS[@]}" --way bulk --tile 64K --stages 4
+    refused "async: blocks beyond the SM's shared memory" "do not fit the SM's .*; allowed here: 1 to 1" \
+        "${AS[@]}" --way bulk --tile 64K --stages 3 --blocks 2
+}
+
 # The stream-ordered allocator: every allocator and threshold, trimmed
 # or not; each reuse order under each policy alone; the free beside a
 # kernel; and the refusal.
@@ -307,6 +324,7 @@ JOBS=(
     job_texture                     # 13
     job_coalesce                    # ?
     job_banks_transpose             # ?
+    job_async                       # ?
     job_pool                        # ?
     "job_hostalloc register register_--mapped hostalloc_--portable_--mapped" # 11
     "job_hostalloc_1g pinned"       # 11

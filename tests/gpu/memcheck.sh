@@ -57,6 +57,8 @@ one coalesce "$BIN" --batch --samples 3 --warmup 1 -e coalesce --size 2M --op re
 one coalesce-mapped "$BIN" --batch --samples 3 --warmup 1 -e coalesce --size 1M --memory mapped --op write --stride 8
 one banks "$BIN" --batch --samples 3 --warmup 1 -e banks --reads 256 --stride 1,33 --width float,float2,float4
 one transpose "$BIN" --batch --samples 3 --warmup 1 -e transpose --n 512 --tile 32,8 --rows 8
+one async "$BIN" --batch --samples 3 --warmup 1 -e async --size 4M --way plain,cp.async,bulk,tma --stages 1,3 --tile 4K
+one latency-carveout "$BIN" --batch --samples 3 --warmup 1 -e latency --size 48K --carveout 0,100
 one pool "$BIN" --batch --samples 3 --warmup 1 -e pool --op alloc,sync --count 4 --size 64K --spin 100
 one pool-reuse "$BIN" --batch --samples 3 --warmup 1 -e pool --op reuse --order running,done,synced,event --count 4 --size 64K --spin 100
 T=("$BIN" --batch --samples 3 --warmup 1 -e texture --width 256 --height 128)

@@ -46,5 +46,7 @@ void transpose(int n);
 
 // refprobe_pool.cu: the stream-ordered allocator's calls
 void pool(int n, size_t bytes);
+// refprobe_async.cu: global memory into shared memory, four ways
+void async_copies(int stages, int tile_kib, const char *ways, size_t mib);
 
 #endif
