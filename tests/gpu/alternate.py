@@ -20,7 +20,7 @@ both sides fall into two states far apart (judge.two_states), each state
 is judged by itself (judge.by_state).
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
-coalesce, banks, transpose, async, pool, chase; l2after: gputui after the L2
+coalesce, banks, transpose, async, dsmem, pool, chase; l2after: gputui after the L2
 experiment against gputui alone; d2d and hostlat: the reference is
 nvbandwidth, $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
@@ -141,6 +141,26 @@ CHECKS = {
         "metric": "time",
         "what": {w: f"async: {w} into shared memory, 4 x 16 KiB a block, against the CUDA C++ "
                     f"library's" for w in ("plain", "cp.async", "bulk", "tma")},
+    },
+    # One dependent load in a block's own shared memory and in another's of
+    # its cluster (16 KiB, random, 128 B apart), timed inside the kernel,
+    # against a chase written apart and timed with events around 2^20
+    # loads (tests/gpu/refprobe_onchip.cu), within 5%.
+    "dsmem": {
+        "band": 0.05,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "latency", "--kind", "shared,dsmem", "--size", "16K", "--samples", "30",
+                   "--warmup", "2"],
+        "key": lambda cfg, series: cfg["kind"] if series == "load" else None,
+        "probe": ["dsmem", "16"],
+        "figures": {"shared": "smem_own", "dsmem": "smem_remote"},
+        "metric": "time",
+        "scale": 1e9,
+        "what": {"shared": "latency: a load of the block's own shared memory against a chase "
+                           "written apart",
+                 "dsmem": "latency: a load of another block's shared memory (DSMEM) against a "
+                          "chase written apart"},
     },
     "transpose": {
         "band": 0.01,

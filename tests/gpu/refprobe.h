@@ -46,7 +46,9 @@ void transpose(int n);
 
 // refprobe_pool.cu: the stream-ordered allocator's calls
 void pool(int n, size_t bytes);
-// refprobe_async.cu: global memory into shared memory, four ways
+// refprobe_onchip.cu: global memory into shared memory, four ways; a
+// chase through shared memory, a block's own and another's in its cluster
 void async_copies(int stages, int tile_kib, const char *ways, size_t mib);
+void dsmem(int kib);
 
 #endif

@@ -1,5 +1,5 @@
 // refprobe_timer.cuh - how refprobe times one kernel (refprobe_warp.cu,
-// refprobe_async.cu): events around it, behind a 50 us spin so that they
+// refprobe_onchip.cu): events around it, behind a 50 us spin so that they
 // bracket it alone, and with 'flush' after a read of twice the L2 that
 // leaves it holding nothing of what came before; 32 times, the first two
 // left out. Each file that includes it gets its own copy.

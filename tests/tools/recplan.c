@@ -77,6 +77,8 @@ static const cplan plans[] = {
     {"latency", "kind", {{"kind"}, {"size", .values = "16K,2M,256M"}}},
     {"latency", "cache", {{"cache"}, {"order"}, {"threads"}}},
     {"latency", "carveout", {{"carveout"}, {"size", .values = "16K,48K,96K,160K,224K"}}},
+    {"latency", "cluster", {{"kind", .values = "shared,dsmem"}, {"size", .values = "4K,16K,64K,192K"},
+                            {"cluster"}}},
     {"constant", "op", {{"op"}}},
     {"constant", "size", {{"op", .values = "copy"}, {"size", .values = "4,64,1K,4K,16K,64K"}}},
     {"constant", "reads", {{"reads", .values = "256,4096,65536"}}},

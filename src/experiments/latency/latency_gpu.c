@@ -21,6 +21,13 @@ cudaError_t gt_k_lat_walk(const unsigned long long *starts, int lanes, unsigned 
                           unsigned long long touch_slots, unsigned long long stride,
                           unsigned long long *out, unsigned long long *ends, cudaStream_t s);
 cudaError_t gt_k_lat_carveout(int policy, int pct, int *got);
+/* latency_smem_kernels.cu: the chain in shared memory, walked by block 0
+ * in its own (cluster 0) or in block 1's of a cluster of that many. */
+cudaError_t gt_k_smem_walk(int cluster, const uint32_t *next, uint32_t slots, uint32_t stride,
+                           const uint32_t *starts, int lanes, unsigned long long warm,
+                           unsigned long long loads, unsigned long long *out, uint32_t *ends,
+                           cudaStream_t s);
+cudaError_t gt_k_smem_max_cluster(size_t smem, int *most);
 
 /* Chains up to this size are walked once, untimed, at the start of every
  * sample's kernel, so the L1 (which every kernel starts cold) holds them
@@ -39,11 +46,13 @@ cudaError_t gt_k_lat_carveout(int policy, int pct, int *got);
 
 extern const gt_experiment gt_exp_latency;
 
-enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER };
+enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER, K_SHARED, K_DSMEM };
 
 typedef struct lat {
     int kind, policy, lanes, self, peer, blocks;
     int carve, carve_got;           /* % shared asked (-1: default), and read back */
+    int cluster;                    /* dsmem: blocks in the cluster; shared: 0 */
+    uint32_t *dnext;                /* shared, dsmem: the random order, on the GPU */
     bool random, peer_enabled, touch;
     size_t size, slots, stride;
     uint64_t loads, warm;           /* a walker's timed and untimed loads per walk */
@@ -87,6 +96,7 @@ static void teardown(void *state)
         gt_free_pinned(&z->host);
     else
         gt_free_device(&z->buf);
+    gt_free_device(&z->dnext);
     gt_free_device(&z->dstarts);
     gt_free_device(&z->dends);
     gt_free_device(&z->dout);
@@ -126,6 +136,8 @@ static int gpu_build(lat *z, void *buf, int blocks, gt_err *err)
 }
 
 static int walk(lat *z, uint64_t loads, double *ns, double *cycles, bool *ok, gt_err *err);
+static int smem_walk(lat *z, uint64_t loads, const uint32_t *expect, double *ns, double *cycles,
+                     bool *ok, gt_err *err);
 
 /* Loads per walker in the set-up's first walk: enough for the walkers
  * together to pass over the whole chain, up to 2^20 each (0.4 s at device
@@ -143,11 +155,42 @@ static uint64_t first_pass(const lat *z)
     return whole > z->loads ? whole : z->loads;
 }
 
+/* kind=shared or dsmem: each kernel lays the chain out in shared memory
+ * from the order, which goes to the GPU (random) or is k + 1 (linear); a
+ * cluster must fit the GPU at once. */
+static int shared_setup(lat *z, gt_setup_info *info, gt_err *err)
+{
+    double t0 = gt_now();
+    int most = 0;
+    char a[32];
+
+    if (z->next && (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dnext, z->slots * 4)) ||
+                    GT_CUDA(err, cudaMemcpy(z->dnext, z->next, z->slots * 4,
+                                            cudaMemcpyHostToDevice))))
+        return -1;
+    gt_format_size(z->size, a, sizeof a);
+    if (z->kind == K_DSMEM) {
+        if (GT_CUDA(err, gt_k_smem_max_cluster(z->size, &most)))
+            return -1;
+        if (most < z->cluster) {
+            gt_err_set(err, GT_EXIT_USAGE, "cluster: %d blocks of %s of shared memory; this GPU "
+                       "runs at most %d at once (cudaOccupancyMaxPotentialClusterSize); allowed "
+                       "here: %s", z->cluster, a, most, most >= 8 ? "2, 4 or 8" : most >= 4 ?
+                       "2 or 4" : most >= 2 ? "2" : "none: a smaller size");
+            return -1;
+        }
+    }
+    gt_setup_info_time(info, gt_now() - t0, "the order to the GPU; each walk lays the %s chain "
+                       "out in shared memory%s", a, z->kind == K_DSMEM ? " of every block of "
+                       "the cluster" : "");
+    return 0;
+}
+
 static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
                  gt_err *err)
 {
     lat *z = calloc(1, sizeof *z);
-    int64_t kind, stride, order, cache, lanes, loads, carve;
+    int64_t kind, stride, order, cache, lanes, loads, carve, cluster;
     double t0, ns, cyc;
     char a[32], b[32];
     uint64_t first;
@@ -161,11 +204,12 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     if ((kind = value(v, "kind", err)) < 0 || (stride = value(v, "stride", err)) < 0 ||
         (order = value(v, "order", err)) < 0 || (cache = value(v, "cache", err)) < 0 ||
         (lanes = value(v, "threads", err)) < 0 || (loads = value(v, "loads", err)) < 0 ||
-        (carve = value(v, "carveout", err)) < 0 ||
+        (carve = value(v, "carveout", err)) < 0 || (cluster = value(v, "cluster", err)) < 0 ||
         (z->size = (size_t)value(v, "size", err)) == (size_t)-1)
         goto fail;
     z->kind = (int)kind;
     z->policy = (int)cache;
+    z->cluster = z->kind == K_DSMEM ? 2 << cluster : 0;       /* 2, 4, 8, 16 */
     /* (the split applies where the L1 caches the chain: latency.c) */
     z->carve = carve && cache == 0 && (kind == K_DEVICE || kind == K_MANAGED)
                    ? (int)(carve - 1) * 25 : cudaSharedmemCarveoutDefault;
@@ -233,6 +277,11 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s on GPU %d + chain, peer access", a,
                            z->peer);
         break;
+    case K_SHARED:
+    case K_DSMEM:
+        if (shared_setup(z, info, err))
+            goto fail;
+        break;
     default:
         if (GT_CUDA_ALLOC(err, cudaMalloc(&z->buf, z->size)) ||
             gpu_build(z, z->buf, z->blocks, err))
@@ -270,7 +319,16 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                  "; carveout: %d%% shared asked, the walk's attribute reads %d%% "
                  "(cudaFuncGetAttributes: a preference; the driver picks the nearest split the "
                  "SM has)", z->carve, z->carve_got);
-    if (z->warm)
+    if (z->kind == K_SHARED || z->kind == K_DSMEM)
+        gt_setup_info_timing(info, "global timer and clock64 in the kernel around %llu loads of %d "
+                             "walker%s in %s, after %llu untimed ones; %s",
+                             (unsigned long long)z->loads, z->lanes, z->lanes > 1 ? "s" : "",
+                             z->kind == K_SHARED ? "the block's own shared memory"
+                                                 : "block 1's shared memory, from block 0 of "
+                                                   "the cluster",
+                             (unsigned long long)z->warm,
+                             gt_format_size((uint64_t)stride, b, sizeof b));
+    else if (z->warm)
         gt_setup_info_timing(info, "global timer and clock64 in the kernel around %llu loads of %d "
                              "walker%s, after %llu untimed ones over the whole chain in the same "
                              "kernel (the L1 starts each kernel cold); %s",
@@ -288,6 +346,34 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
 fail:
     teardown(z);
     return -1;
+}
+
+/* A walk through shared memory: the start slots and the end slots are
+ * 32-bit, in the first half of dstarts and dends. */
+static int smem_walk(lat *z, uint64_t loads, const uint32_t *expect, double *ns, double *cycles,
+                     bool *ok, gt_err *err)
+{
+    uint32_t *ends = (uint32_t *)z->hends;
+
+    if (GT_CUDA(err, cudaMemcpyAsync(z->dstarts, z->start, (size_t)z->lanes * 4,
+                                     cudaMemcpyHostToDevice, z->s)) ||
+        GT_CUDA(err, gt_k_smem_walk(z->cluster, z->dnext, (uint32_t)z->slots, (uint32_t)z->stride,
+                                    (const uint32_t *)z->dstarts, z->lanes, z->warm, loads,
+                                    z->dout, (uint32_t *)z->dends, z->s)) ||
+        GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, 2 * sizeof *z->hout,
+                                     cudaMemcpyDeviceToHost, z->s)) ||
+        GT_CUDA(err, cudaMemcpyAsync(ends, z->dends, (size_t)z->lanes * 4,
+                                     cudaMemcpyDeviceToHost, z->s)) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->s)))
+        return -1;
+    *ok = z->hout[0] > 0;           /* a walk of no time: no cluster ran it */
+    for (int l = 0; l < z->lanes; l++) {
+        *ok &= ends[l] == expect[l];
+        z->start[l] = expect[l];
+    }
+    *ns = (double)z->hout[0] / (double)loads;
+    *cycles = (double)z->hout[1] / (double)loads;
+    return 0;
 }
 
 /* One walk of every walker from z->start: per-load ns and cycles; *ok if
@@ -311,6 +397,8 @@ static int walk(lat *z, uint64_t loads, double *ns, double *cycles, bool *ok, gt
                 sink += b[k * z->stride], k = z->next ? z->next[k] : (k + 1) % z->slots;
         (void)sink;
     }
+    if (z->kind == K_SHARED || z->kind == K_DSMEM)
+        return smem_walk(z, loads, expect, ns, cycles, ok, err);
     if (GT_CUDA(err, cudaMemcpyAsync(z->dstarts, addrs, (size_t)z->lanes * sizeof *addrs,
                                      cudaMemcpyHostToDevice, z->s)) ||
         GT_CUDA(err, gt_k_lat_walk(z->dstarts, z->lanes, z->warm, loads, z->policy, z->buf,

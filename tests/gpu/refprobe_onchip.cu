@@ -1,5 +1,6 @@
-// refprobe_async.cu - global memory into shared memory as the CUDA C++
-// library offers it, written apart from gputui's PTX (async_kernels.cu):
+// refprobe_onchip.cu - shared memory, written apart from gputui's kernels.
+// Global memory into shared memory as the CUDA C++ library offers it,
+// beside gputui's PTX (async_kernels.cu):
 //   plain:    each thread's 16-byte loads stored to shared memory;
 //   cp.async: cuda::memcpy_async of each thread's 16 bytes through a
 //             thread-scope cuda::pipeline of STAGES stages;
@@ -10,10 +11,13 @@
 // One block of 256 threads an SM; each reads every gridDim-th tile; every
 // word is checked against i x 0x9E3779B1 ^ seed once it has landed. Timed
 // by refprobe_timer.cuh from an emptied L2, as gputui's are where the
-// buffer does not fit the L2 twice.
+// buffer does not fit the L2 twice. And a chase through a block's own
+// shared memory and another's in its cluster (the latency experiment's
+// kind=shared and dsmem), timed with events around a long kernel.
 #include "refprobe.h"
 #include "refprobe_timer.cuh"
 
+#include <cooperative_groups.h>
 #include <cuda.h>
 #include <cuda/barrier>
 #include <cuda/pipeline>
@@ -262,4 +266,107 @@ void async_copies(int stages, int tile_kib, const char *ways, size_t mib)
     }
     cudaFree(bad);
     cudaFree(g);
+}
+
+// ---- a chase through shared memory, a block's own and another's ----
+
+namespace {
+
+// next[i] of a 32-bit index chain, in shared memory; block 0 of a cluster
+// of two follows it in its own (remote false) or block 1's, 'hops' times.
+__global__ void r_chase(const unsigned *order, int n, long long hops, bool remote, unsigned *out)
+{
+    extern __shared__ unsigned chain[];
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        chain[i] = order[i];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    cg::cluster_group cl = cg::this_cluster();
+    cl.sync();
+    if (cl.block_rank() == 0 && threadIdx.x == 0) {
+        unsigned j = 0;
+        if (remote) {           // a generic address in the cluster's window
+            const volatile unsigned *c = cl.map_shared_rank(chain, 1);
+            for (long long k = 0; k < hops; k++)
+                j = c[j];
+        } else {                // ld.shared
+            const volatile unsigned *c = chain;
+            for (long long k = 0; k < hops; k++)
+                j = c[j];
+        }
+        *out = j;
+    }
+    cl.sync();
+#else
+    if (threadIdx.x == 0)
+        *out = ~0u;
+#endif
+}
+
+}  // namespace
+
+// dsmem KiB: one thread follows a random cycle of 128-byte steps through
+// KiB of shared memory, its own block's and then another's of a cluster of
+// two, 2^20 loads a kernel timed with events: "smem_own" and
+// "smem_remote", ns a load.
+void dsmem(int kib)
+{
+    int n = kib * 256, slots = n / 32;      // a slot every 32 words
+    const long long hops = 1 << 20;
+    if (kib < 1 || kib > 200) {
+        fprintf(stderr, "refprobe: dsmem: %d KiB; allowed: 1 to 200\n", kib);
+        exit(64);
+    }
+    // Sattolo's algorithm over the slots: one cycle through all of them.
+    std::vector<unsigned> perm(slots), order(n, 0);
+    for (int i = 0; i < slots; i++)
+        perm[i] = i;
+    srand(12345);
+    for (int i = slots - 1; i > 0; i--)
+        std::swap(perm[i], perm[rand() % i]);
+    for (int i = 0; i < slots; i++)
+        order[i * 32] = perm[i] * 32;
+    unsigned want = 0;
+    for (long long k = 0; k < hops; k++)
+        want = order[want];
+    unsigned *dorder, *dout, got;
+    CK(cudaMalloc(&dorder, n * 4));
+    CK(cudaMalloc(&dout, 4));
+    CK(cudaMemcpy(dorder, order.data(), n * 4, cudaMemcpyHostToDevice));
+    CK(cudaFuncSetAttribute(r_chase, cudaFuncAttributeMaxDynamicSharedMemorySize, n * 4));
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    for (int remote = 0; remote < 2; remote++) {
+        std::vector<double> ns;
+        for (int r = 0; r < 12; r++) {
+            cudaLaunchConfig_t cfg = {};
+            cudaLaunchAttribute at[1];
+            at[0].id = cudaLaunchAttributeClusterDimension;
+            at[0].val.clusterDim.x = 2;
+            at[0].val.clusterDim.y = at[0].val.clusterDim.z = 1;
+            cfg.gridDim = dim3(2);
+            cfg.blockDim = dim3(128);
+            cfg.dynamicSmemBytes = n * 4;
+            cfg.attrs = at;
+            cfg.numAttrs = 1;
+            bool rem = remote;
+            CK(cudaEventRecord(a));
+            CK(cudaLaunchKernelEx(&cfg, r_chase, (const unsigned *)dorder, n, hops, rem, dout));
+            CK(cudaEventRecord(b));
+            CK(cudaEventSynchronize(b));
+            float ms;
+            CK(cudaEventElapsedTime(&ms, a, b));
+            CK(cudaMemcpy(&got, dout, 4, cudaMemcpyDeviceToHost));
+            if (got != want) {
+                fprintf(stderr, "refprobe: dsmem: the chase ended at %u, not %u\n", got, want);
+                exit(1);
+            }
+            if (r >= 2)
+                ns.push_back(ms * 1e6 / hops);
+        }
+        dist(remote ? "smem_remote" : "smem_own", ns);
+    }
+    cudaFree(dorder);
+    cudaFree(dout);
 }
