@@ -271,6 +271,7 @@ job_async() {
     run_one "" -e latency --warmup 1 --size 48K --carveout default,0,100
     run_one "" -e latency --warmup 1 --kind shared,dsmem --size 4K,192K --threads thread,warp
     run_one "" -e latency --warmup 1 --kind dsmem --size 16K --cluster 2,4,8,16 --order linear
+    TRACE=1 run_one "" -e cluster --warmup 1 --cluster 2,4,8,16 --access coalesced,scattered --size 8K,64K
     refused "async: stages beyond a block's shared memory" "allowed here: fewer stages, at most 3 of 64 KiB" \
         "${AS[@]}" --way bulk --tile 64K --stages 4
     refused "async: blocks beyond the SM's shared memory" "do not fit the SM's .*; allowed here: 1 to 1" \

@@ -60,6 +60,7 @@ one transpose "$BIN" --batch --samples 3 --warmup 1 -e transpose --n 512 --tile 
 one async "$BIN" --batch --samples 3 --warmup 1 -e async --size 4M --way plain,cp.async,bulk,tma --stages 1,3 --tile 4K
 one latency-carveout "$BIN" --batch --samples 3 --warmup 1 -e latency --size 48K --carveout 0,100
 one latency-dsmem "$BIN" --batch --samples 3 --warmup 1 -e latency --size 16K --kind shared,dsmem
+one cluster "$BIN" --batch --samples 3 --warmup 1 -e cluster --cluster 2,16 --access coalesced,scattered --reads 256
 one pool "$BIN" --batch --samples 3 --warmup 1 -e pool --op alloc,sync --count 4 --size 64K --spin 100
 one pool-reuse "$BIN" --batch --samples 3 --warmup 1 -e pool --op reuse --order running,done,synced,event --count 4 --size 64K --spin 100
 T=("$BIN" --batch --samples 3 --warmup 1 -e texture --width 256 --height 128)

@@ -113,6 +113,7 @@ static const cplan plans[] = {
                           {"compute", .values = "0,16,64,256"}}},
     {"async", "tile", {{"way"}, {"tile", .values = "4K,16K,64K"}}},
     {"async", "width", {{"way", .values = "cp.async"}, {"width"}}},
+    {"cluster", "cluster", {{"cluster"}, {"access"}, {"size", .values = "8K,32K,128K"}}},
     {"transpose", "n", {{"n"}}},
     {"transpose", "tile", {{"tile"}, {"rows"}}},
     {"pool", "op", {{"op"}, {"threshold"}, {"trim"}}},
