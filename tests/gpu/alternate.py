@@ -20,7 +20,7 @@ both sides fall into two states far apart (judge.two_states), each state
 is judged by itself (judge.by_state).
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
-coalesce, banks, transpose, async, dsmem, pool, chase; l2after: gputui after the L2
+coalesce, banks, transpose, async, dsmem, cluster, pool, chase; l2after: gputui after the L2
 experiment against gputui alone; d2d and hostlat: the reference is
 nvbandwidth, $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
@@ -161,6 +161,25 @@ CHECKS = {
                            "written apart",
                  "dsmem": "latency: a load of another block's shared memory (DSMEM) against a "
                           "chase written apart"},
+    },
+    # Every thread of clusters of two reading 32 KiB of shared memory, its
+    # own block's and the next's, coalesced and scattered, against the same
+    # reads written apart (tests/gpu/refprobe_onchip.cu), within 3%.
+    "cluster": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "cluster", "--cluster", "2", "--size", "32K", "--reads", "4096",
+                   "--access", "coalesced,scattered", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: (("own" if series.startswith("own") else "remote") + "_" +
+                                    cfg["access"]),
+        "probe": ["cluster", "2", "32", "4096"],
+        "figures": {f"{w}_{a}": f"cluster_{w}_{a}" for w in ("own", "remote")
+                    for a in ("coalesced", "scattered")},
+        "metric": "time",
+        "what": {f"{w}_{a}": f"cluster: {a} reads of {'its own' if w == 'own' else 'the next'} "
+                             f"block's shared memory against the same reads written apart"
+                 for w in ("own", "remote") for a in ("coalesced", "scattered")},
     },
     "transpose": {
         "band": 0.01,

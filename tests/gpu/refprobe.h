@@ -50,5 +50,6 @@ void pool(int n, size_t bytes);
 // chase through shared memory, a block's own and another's in its cluster
 void async_copies(int stages, int tile_kib, const char *ways, size_t mib);
 void dsmem(int kib);
+void cluster_reads(int blocks, int kib, int reads);
 
 #endif

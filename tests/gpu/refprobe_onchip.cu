@@ -370,3 +370,116 @@ void dsmem(int kib)
     cudaFree(dorder);
     cudaFree(dout);
 }
+
+// ---- reads of a cluster's shared memory, a block's own and the next's ----
+
+namespace {
+
+// Every block fills its words with i x K ^ (seed + rank); each thread adds
+// 'reads' words, thread t's read k being word ((k x 256 + t) x mult) mod
+// words, of its own block or of the next in the cluster; out[t] its sum.
+__global__ void r_cluster(int words, int reads, unsigned mult, bool remote, unsigned seed,
+                          unsigned *out)
+{
+    extern __shared__ unsigned w[];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    cg::cluster_group cl = cg::this_cluster();
+    for (int i = threadIdx.x; i < words; i += blockDim.x)
+        w[i] = (unsigned)i * K ^ (seed + cl.block_rank());
+    cl.sync();
+    unsigned step = (unsigned)((256ull * mult) % (unsigned)words);
+    unsigned at = (unsigned)((unsigned long long)threadIdx.x * mult % (unsigned)words), sum = 0;
+    if (remote) {
+        const volatile unsigned *src =
+            cl.map_shared_rank(w, (cl.block_rank() + 1) % cl.num_blocks());
+        for (int k = 0; k < reads; k++) {
+            sum += src[at];
+            at += step;
+            if (at >= (unsigned)words)
+                at -= words;
+        }
+    } else {
+        const volatile unsigned *src = w;
+        for (int k = 0; k < reads; k++) {
+            sum += src[at];
+            at += step;
+            if (at >= (unsigned)words)
+                at -= words;
+        }
+    }
+    out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = sum;
+    cl.sync();
+#else
+    out[(size_t)blockIdx.x * blockDim.x + threadIdx.x] = 0;
+#endif
+}
+
+}  // namespace
+
+// cluster BLOCKS KiB READS: clusters of BLOCKS, as many as run at once,
+// KiB of shared memory each, READS words a thread, coalesced then
+// scattered (a lane every 33 words): "cluster_own_coalesced",
+// "cluster_remote_coalesced", ..._scattered, ms a kernel; every sum checked.
+void cluster_reads(int blocks, int kib, int reads)
+{
+    int words = kib * 256;
+    if (blocks < 2 || blocks > 16 || kib < 4 || kib > 192 || reads < 1) {
+        fprintf(stderr, "refprobe: cluster: %d blocks of %d KiB, %d reads; allowed: 2 to 16 "
+                "blocks, 4 to 192 KiB\n", blocks, kib, reads);
+        exit(64);
+    }
+    CK(cudaFuncSetAttribute(r_cluster, cudaFuncAttributeMaxDynamicSharedMemorySize, words * 4));
+    CK(cudaFuncSetAttribute(r_cluster, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeClusterDimension;
+    at[0].val.clusterDim.x = blocks;
+    at[0].val.clusterDim.y = at[0].val.clusterDim.z = 1;
+    cfg.blockDim = dim3(256);
+    cfg.dynamicSmemBytes = words * 4;
+    cfg.attrs = at;
+    cfg.numAttrs = 1;
+    cfg.gridDim = dim3(blocks);
+    int clusters = 0;
+    CK(cudaOccupancyMaxActiveClusters(&clusters, (const void *)r_cluster, &cfg));
+    if (clusters < 1) {
+        fprintf(stderr, "refprobe: cluster: no cluster of %d fits\n", blocks);
+        exit(1);
+    }
+    int threads = clusters * blocks * 256;
+    unsigned *out, seed = (unsigned)time(nullptr);
+    std::vector<unsigned> got(threads);
+    CK(cudaMalloc(&out, (size_t)threads * 4));
+    Timer timer(false);
+    cfg.gridDim = dim3(clusters * blocks);
+    for (int scattered = 0; scattered < 2; scattered++)
+        for (int remote = 0; remote < 2; remote++) {
+            unsigned mult = scattered ? 33 : 1;
+            bool rem = remote;
+            auto ms = timer.time([&](cudaStream_t s) {
+                cfg.stream = s;
+                CK(cudaLaunchKernelEx(&cfg, r_cluster, words, reads, mult, rem, seed, out));
+            });
+            CK(cudaMemcpy(got.data(), out, (size_t)threads * 4, cudaMemcpyDeviceToHost));
+            for (int t = 0; t < threads; t++) {
+                unsigned rank = (unsigned)(t / 256 % blocks), from = remote ? (rank + 1) % blocks
+                                                                            : rank;
+                unsigned sum = 0;
+                if (t >= 256 * blocks)      // the first cluster's threads stand for the rest
+                    break;
+                for (long long k = 0; k < reads; k++)
+                    sum += (unsigned)((k * 256 + t % 256) * mult % words) * K ^ (seed + from);
+                if (got[t] != sum) {
+                    fprintf(stderr, "refprobe: cluster: thread %d summed %u, not %u\n", t,
+                            got[t], sum);
+                    exit(1);
+                }
+            }
+            char what[64];
+            snprintf(what, sizeof what, "cluster_%s_%s", remote ? "remote" : "own",
+                     scattered ? "scattered" : "coalesced");
+            dist(what, ms);
+        }
+    cudaFree(out);
+}

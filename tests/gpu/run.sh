@@ -358,7 +358,7 @@ section "fidelity: refprobe and nvbandwidth in alternation"
 # transposes within 1%); the
 # stream-ordered allocator's costs beside a plain program of the same
 # calls (refprobe pool), within 10%. At the end, each check's margin.
-for what in zc pageable texture coalesce banks transpose async dsmem pool d2d; do
+for what in zc pageable texture coalesce banks transpose async dsmem cluster pool d2d; do
     echo "$SECONDS   fidelity: $what" >>"$LOG/sections.txt"
     tally < <(python3 tests/gpu/alternate.py $what "$BIN" "$PROBE" "$LOG" 2>&1)
 done

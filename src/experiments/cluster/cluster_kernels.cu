@@ -13,6 +13,23 @@ namespace cg = cooperative_groups;
 
 namespace {
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// This thread's 'reads' words of 'from', stepped along (gt_cl_step).
+__device__ __forceinline__ uint32_t sum_of(const volatile uint32_t *from, uint32_t words,
+                                           uint32_t reads, int scattered)
+{
+    const uint32_t step = gt_cl_step(words, scattered);
+    uint32_t sum = 0, q = gt_cl_index(threadIdx.x, 0, words, scattered);
+
+    for (uint32_t k = 0; k < reads; k++) {
+        sum += from[q];
+        q += step;
+        q -= q >= words ? words : 0;
+    }
+    return sum;
+}
+#endif
+
 __global__ void __launch_bounds__(GT_CL_THREADS)
 cl_read(uint32_t words, uint32_t reads, int scattered, int remote, uint32_t seed, uint32_t *out)
 {
@@ -23,17 +40,12 @@ cl_read(uint32_t words, uint32_t reads, int scattered, int remote, uint32_t seed
     for (uint32_t q = threadIdx.x; q < words; q += blockDim.x)
         sm[q] = gt_cl_word(q, seed + cluster.block_rank());
     cluster.sync();
-    const volatile uint32_t *from =
-        remote ? cluster.map_shared_rank(sm, (cluster.block_rank() + 1) % cluster.num_blocks())
-               : sm;
-    const uint32_t step = gt_cl_step(words, scattered);
-    uint32_t sum = 0, q = gt_cl_index(threadIdx.x, 0, words, scattered);
-    for (uint32_t k = 0; k < reads; k++) {
-        sum += from[q];
-        q += step;
-        q -= q >= words ? words : 0;
-    }
-    out[t] = sum;
+    // Two loops, so that the block's own is read with ld.shared and the
+    // next block's through the generic address of the cluster's window.
+    out[t] = remote ? sum_of(cluster.map_shared_rank(sm, (cluster.block_rank() + 1) %
+                                                         cluster.num_blocks()),
+                             words, reads, scattered)
+                    : sum_of(sm, words, reads, scattered);
     cluster.sync();         // the memory another block reads stays until it is done
 #else
     (void)words, (void)reads, (void)scattered, (void)remote, (void)seed;
