@@ -21,7 +21,7 @@ cudaError_t gt_k_lat_walk(const unsigned long long *starts, int lanes, unsigned 
                           unsigned long long touch_slots, unsigned long long stride,
                           unsigned long long *out, unsigned long long *ends, cudaStream_t s);
 cudaError_t gt_k_lat_carveout(int policy, int pct, int *got);
-/* latency_smem_kernels.cu: the chain in shared memory, walked by block 0
+/* latency_kernels.cu: the chain in shared memory, walked by block 0
  * in its own (cluster 0) or in block 1's of a cluster of that many. */
 cudaError_t gt_k_smem_walk(int cluster, const uint32_t *next, uint32_t slots, uint32_t stride,
                            const uint32_t *starts, int lanes, unsigned long long warm,
@@ -136,8 +136,6 @@ static int gpu_build(lat *z, void *buf, int blocks, gt_err *err)
 }
 
 static int walk(lat *z, uint64_t loads, double *ns, double *cycles, bool *ok, gt_err *err);
-static int smem_walk(lat *z, uint64_t loads, const uint32_t *expect, double *ns, double *cycles,
-                     bool *ok, gt_err *err);
 
 /* Loads per walker in the set-up's first walk: enough for the walkers
  * together to pass over the whole chain, up to 2^20 each (0.4 s at device
@@ -348,38 +346,14 @@ fail:
     return -1;
 }
 
-/* A walk through shared memory: the start slots and the end slots are
- * 32-bit, in the first half of dstarts and dends. */
-static int smem_walk(lat *z, uint64_t loads, const uint32_t *expect, double *ns, double *cycles,
-                     bool *ok, gt_err *err)
-{
-    uint32_t *ends = (uint32_t *)z->hends;
-
-    if (GT_CUDA(err, cudaMemcpyAsync(z->dstarts, z->start, (size_t)z->lanes * 4,
-                                     cudaMemcpyHostToDevice, z->s)) ||
-        GT_CUDA(err, gt_k_smem_walk(z->cluster, z->dnext, (uint32_t)z->slots, (uint32_t)z->stride,
-                                    (const uint32_t *)z->dstarts, z->lanes, z->warm, loads,
-                                    z->dout, (uint32_t *)z->dends, z->s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, 2 * sizeof *z->hout,
-                                     cudaMemcpyDeviceToHost, z->s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(ends, z->dends, (size_t)z->lanes * 4,
-                                     cudaMemcpyDeviceToHost, z->s)) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->s)))
-        return -1;
-    *ok = z->hout[0] > 0;           /* a walk of no time: no cluster ran it */
-    for (int l = 0; l < z->lanes; l++) {
-        *ok &= ends[l] == expect[l];
-        z->start[l] = expect[l];
-    }
-    *ns = (double)z->hout[0] / (double)loads;
-    *cycles = (double)z->hout[1] / (double)loads;
-    return 0;
-}
-
 /* One walk of every walker from z->start: per-load ns and cycles; *ok if
- * every walker ended where the host's walk ends. */
+ * every walker ended where the host's walk ends (and the walk took time:
+ * a kernel built without clusters times none). Through shared memory a
+ * walker's start and end are 32-bit slots; elsewhere, 64-bit addresses. */
 static int walk(lat *z, uint64_t loads, double *ns, double *cycles, bool *ok, gt_err *err)
 {
+    bool slots = z->kind == K_SHARED || z->kind == K_DSMEM;
+    size_t each = slots ? 4 : 8;
     unsigned long long addrs[32];
     uint32_t expect[32];
 
@@ -397,22 +371,25 @@ static int walk(lat *z, uint64_t loads, double *ns, double *cycles, bool *ok, gt
                 sink += b[k * z->stride], k = z->next ? z->next[k] : (k + 1) % z->slots;
         (void)sink;
     }
-    if (z->kind == K_SHARED || z->kind == K_DSMEM)
-        return smem_walk(z, loads, expect, ns, cycles, ok, err);
-    if (GT_CUDA(err, cudaMemcpyAsync(z->dstarts, addrs, (size_t)z->lanes * sizeof *addrs,
-                                     cudaMemcpyHostToDevice, z->s)) ||
-        GT_CUDA(err, gt_k_lat_walk(z->dstarts, z->lanes, z->warm, loads, z->policy, z->buf,
-                                   z->touch ? z->slots : 0, z->stride, z->dout, z->dends,
-                                   z->s)) ||
+    if (GT_CUDA(err, cudaMemcpyAsync(z->dstarts, slots ? (const void *)z->start : addrs,
+                                     (size_t)z->lanes * each, cudaMemcpyHostToDevice, z->s)) ||
+        (slots ? GT_CUDA(err, gt_k_smem_walk(z->cluster, z->dnext, (uint32_t)z->slots,
+                                             (uint32_t)z->stride, (const uint32_t *)z->dstarts,
+                                             z->lanes, z->warm, loads, z->dout,
+                                             (uint32_t *)z->dends, z->s))
+               : GT_CUDA(err, gt_k_lat_walk(z->dstarts, z->lanes, z->warm, loads, z->policy,
+                                            z->buf, z->touch ? z->slots : 0, z->stride, z->dout,
+                                            z->dends, z->s))) ||
         GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, 2 * sizeof *z->hout,
                                      cudaMemcpyDeviceToHost, z->s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->hends, z->dends, (size_t)z->lanes * sizeof *z->hends,
+        GT_CUDA(err, cudaMemcpyAsync(z->hends, z->dends, (size_t)z->lanes * each,
                                      cudaMemcpyDeviceToHost, z->s)) ||
         GT_CUDA(err, cudaStreamSynchronize(z->s)))
         return -1;
-    *ok = true;
+    *ok = z->hout[0] > 0;
     for (int l = 0; l < z->lanes; l++) {
-        *ok &= z->hends[l] == (uintptr_t)z->buf + (unsigned long long)expect[l] * z->stride;
+        *ok &= slots ? ((const uint32_t *)z->hends)[l] == expect[l]
+                     : z->hends[l] == (uintptr_t)z->buf + (unsigned long long)expect[l] * z->stride;
         z->start[l] = expect[l];
     }
     *ns = (double)z->hout[0] / (double)loads;
