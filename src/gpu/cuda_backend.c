@@ -29,7 +29,7 @@ static void query_vmm(int ordinal, gt_devprops *p)
     gt_err err;
     const gt_cu_api *d = gt_cu(&err);
     CUdevice dev;
-    int vmm = 0;
+    int vmm = 0, comp = 0;
     size_t g;
     CUmemAllocationProp prop;
 
@@ -41,6 +41,9 @@ static void query_vmm(int ordinal, gt_devprops *p)
     gt_dp_set(p, GT_DP_VMM, vmm);
     if (!vmm)
         return;
+    if (d->cuDeviceGetAttribute(&comp, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED, dev) ==
+        CUDA_SUCCESS)
+        gt_dp_set(p, GT_DP_COMPRESSION, comp);
     memset(&prop, 0, sizeof prop);
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;

@@ -114,6 +114,8 @@ typedef struct gt_cu_api {
                          unsigned long long);
     CUresult (*cuMemUnmap)(CUdeviceptr, size_t);
     CUresult (*cuMemSetAccess)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
+    CUresult (*cuMemGetAllocationPropertiesFromHandle)(CUmemAllocationProp *,
+                                                       CUmemGenericAllocationHandle);
 } gt_cu_api;
 
 /* The driver functions, or NULL with err set when one is missing. */

@@ -104,6 +104,23 @@ job_vmm_use() {
     refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
 }
 
+# A kernel's read of VMM and cudaMalloc memory holding each kind of data,
+# compressible where the device has generic compression (a 4 MiB read
+# with compression=on runs there and is refused, naming the attribute,
+# elsewhere); compressible allocations and copies.
+job_vmm_compression() {
+    section "vmm: compression and the data"
+    VM=(-e vmm --warmup 1)
+    local comp=off
+    if "$BIN" --batch "${VM[@]}" --op read --compression on --size 4M --samples 1 \
+        >/dev/null 2>&1; then comp=off,on; fi
+    echo "# compression here: $comp"
+    TRACE=1 run_one "" "${VM[@]}" --op read --size 256M --data pattern,random,zeros,constant \
+        --compression "$comp"
+    run_one "" "${VM[@]}" --op bandwidth --dir d2d --size 256M --data random,zeros --compression "$comp"
+    run_one "" "${VM[@]}" --op alloc --size 64M --compression "$comp"
+}
+
 # A new process a sample: its first calls, cudaDeviceReset, the call after
 # (op=init); one module loaded as cubins and as PTX (op=jit). Not in the
 # pool: run.sh runs them alone, before it (beside seven other contexts a
@@ -317,6 +334,7 @@ JOBS=(
     job_latency                     # 8
     job_pitched                     # 7
     job_vmm_alloc                   # 7
+    job_vmm_compression             # ?
     "job_transfer_pageable d2h"     # 3
     "job_transfer_pageable bidir"   # 3
     "job_transfer_pageable h2d"     # 3

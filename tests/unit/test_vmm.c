@@ -24,6 +24,60 @@ static void h200(gt_devprops *p)
     gt_dp_set(p, GT_DP_MEM_FREE, 100ll << 30);
 }
 
+/* Compression: refused where the device says it has none, naming the
+ * attribute; left to the driver where the device did not say; not asked of
+ * an op it does not apply to. Each data word the same on the host as the
+ * kernels write it. */
+static void compression_and_data(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    gt_devprops p;
+    char err[400];
+    const char *why;
+    (void)state;
+    h200(&p);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_READ;
+    v[GT_VMM_COMP] = GT_VMM_COMP_ON;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_COMPRESSION, 1);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_COMPRESSION, 0);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_string_equal(err, "compression: this device does not support generic compression "
+                        "(CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 0); allowed here: "
+                        "off");
+    v[GT_VMM_OP] = GT_VMM_OP_GROW;
+    assert_false(gt_exp_vmm.params[GT_VMM_COMP].applies(v, &why));
+    assert_string_equal(why, "only with op=alloc, bandwidth or read");
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    v[GT_VMM_OP] = GT_VMM_OP_ALLOC;
+    assert_false(gt_exp_vmm.params[GT_VMM_DATA].applies(v, &why));
+    assert_string_equal(why, "only with op=bandwidth or read");
+    /* A read holds a VMM and a cudaMalloc buffer. */
+    h200(&p);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_READ;
+    v[GT_VMM_SIZE] = 4ll << 30;
+    gt_dp_set(&p, GT_DP_MEM_FREE, 6ll << 30);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "needs 8 GiB of device memory; 6 GiB is free"));
+    /* The data: zeros, 1.0f, the pattern, and words of the mixed pattern
+     * that are neither it nor each other. */
+    assert_int_equal(gt_vmm_data_word(GT_VMM_DATA_ZEROS, 12345, 7), 0);
+    assert_int_equal(gt_vmm_data_word(GT_VMM_DATA_CONSTANT, 12345, 7), 0x3F800000u);
+    assert_int_equal(gt_vmm_data_word(GT_VMM_DATA_PATTERN, 12345, 7), gt_pattern_word(12345, 7));
+    assert_int_not_equal(gt_vmm_data_word(GT_VMM_DATA_RANDOM, 1, 7), gt_pattern_word(1, 7));
+    {
+        /* No constant step between neighbours. */
+        uint32_t d1 = gt_vmm_data_word(GT_VMM_DATA_RANDOM, 2, 7) -
+                      gt_vmm_data_word(GT_VMM_DATA_RANDOM, 1, 7);
+        uint32_t d2 = gt_vmm_data_word(GT_VMM_DATA_RANDOM, 3, 7) -
+                      gt_vmm_data_word(GT_VMM_DATA_RANDOM, 2, 7);
+        assert_int_not_equal(d1, d2);
+    }
+}
+
 static void rounding(void **state)
 {
     (void)state;
@@ -157,6 +211,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rounding), cmocka_unit_test(checks),
+        cmocka_unit_test(compression_and_data),
         cmocka_unit_test(series_and_summary), cmocka_unit_test(sweep_over_op_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,6 +35,7 @@ typedef enum {
     GT_DP_VMM,
     GT_DP_GRAN_MIN,
     GT_DP_GRAN_REC,
+    GT_DP_COMPRESSION,      /* CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED */
     GT_DP_TEX2D_W,          /* maxTexture2D: the largest 2D texture */
     GT_DP_TEX2D_H,
     GT_DP_PEERS,            /* other GPUs that can access this one's memory */

@@ -46,6 +46,8 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
      .kind = GT_DPK_BYTES},
     {.id = GT_DP_GRAN_REC, .key = "vmm_granularity_recommended_bytes", .label = "  granularity rec",
      .kind = GT_DPK_BYTES},
+    {.id = GT_DP_COMPRESSION, .key = "generic_compression_supported", .label = "  compression",
+     .kind = GT_DPK_BOOL},
     {.id = GT_DP_TEX2D_W, .key = "max_texture_2d_width", .label = "Texture 2D max",
      .kind = GT_DPK_INT},
     {.id = GT_DP_TEX2D_H, .key = "max_texture_2d_height", .label = "", .kind = GT_DPK_INT},
@@ -106,7 +108,7 @@ const char *gt_dp_not_applicable(const gt_devprops *p, gt_dp_id id)
     case GT_DP_PERSIST_MAX: case GT_DP_WINDOW_MAX: case GT_DP_PERSIST_LIMIT:
         return gt_dp_ok(p, GT_DP_CC) && gt_dp_get(p, GT_DP_CC) < 80
                ? "L2 persistence needs compute capability 8.0" : NULL;
-    case GT_DP_GRAN_MIN: case GT_DP_GRAN_REC:
+    case GT_DP_GRAN_MIN: case GT_DP_GRAN_REC: case GT_DP_COMPRESSION:
         return gt_dp_ok(p, GT_DP_VMM) && !gt_dp_get(p, GT_DP_VMM)
                ? "no virtual memory management on this device" : NULL;
     case GT_DP_HOST_PAGE_TABLES:

@@ -9,10 +9,12 @@
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
 
-static const char *const op_names[] = {"alloc", "bandwidth", "grow", "peer"};
+static const char *const op_names[] = {"alloc", "bandwidth", "grow", "peer", "read"};
 static const char *const gran_names[] = {"minimum", "recommended"};
 static const char *const dir_names[] = {"h2d", "d2h", "d2d"};
 static const char *const peer_names[] = {"off", "rw", "ro"};
+static const char *const comp_names[] = {"off", "on"};
+static const char *const data_names[] = {"pattern", "random", "zeros", "constant"};
 static const char *const alloc_series[GT_VMM_NALLOC_SERIES] = {
     "cuMemAddressReserve", "cuMemCreate", "cuMemMap", "cuMemSetAccess", "cuMemUnmap",
     "cuMemRelease", "cuMemAddressFree", "cudaMalloc", "cudaFree", "cudaMallocAsync",
@@ -44,12 +46,30 @@ static bool grow_applies(const int64_t *v, const char **why)
     return op_is(v, GT_VMM_OP_GROW, "only with op=grow", why);
 }
 
+static bool comp_applies(const int64_t *v, const char **why)
+{
+    if (v[GT_VMM_OP] == GT_VMM_OP_ALLOC || v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH ||
+        v[GT_VMM_OP] == GT_VMM_OP_READ)
+        return true;
+    *why = "only with op=alloc, bandwidth or read";
+    return false;
+}
+
+static bool data_applies(const int64_t *v, const char **why)
+{
+    if (v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH || v[GT_VMM_OP] == GT_VMM_OP_READ)
+        return true;
+    *why = "only with op=bandwidth or read";
+    return false;
+}
+
 static const gt_param params[GT_VMM_NPARAMS] = {
-    [GT_VMM_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 3,
-                   .def = GT_VMM_OP_ALLOC, .choices = op_names, .nchoices = 4,
+    [GT_VMM_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 4,
+                   .def = GT_VMM_OP_ALLOC, .choices = op_names, .nchoices = 5,
                    .help = "alloc: each VMM call and the runtime's; bandwidth: copies into VMM "
                            "memory vs cudaMalloc memory; grow: a vector grown in place vs "
-                           "reallocated; peer: another GPU reads (rw: and writes) the memory"},
+                           "reallocated; peer: another GPU reads (rw: and writes) the memory; "
+                           "read: a kernel reads VMM memory vs cudaMalloc memory"},
     [GT_VMM_GRAN] = {.name = "granularity", .label = "granularity", .type = GT_P_ENUM, .max = 1,
                      .def = GT_VMM_GRAN_REC, .choices = gran_names, .nchoices = 2,
                      .help = "cuMemGetAllocationGranularity: minimum or recommended; sizes round "
@@ -79,6 +99,17 @@ static const gt_param params[GT_VMM_NPARAMS] = {
                      .def = GT_VMM_PEER_OFF, .choices = peer_names, .nchoices = 3,
                      .help = "cuMemSetAccess for the other GPUs too: off, rw (read-write) or ro "
                              "(read-only); needs more than one GPU"},
+    [GT_VMM_COMP] = {.name = "compression", .label = "compression", .type = GT_P_ENUM,
+                     .max = 1, .def = GT_VMM_COMP_OFF, .choices = comp_names, .nchoices = 2,
+                     .help = "cuMemCreate asks for compressible memory (allocFlags."
+                             "compressionType = CU_MEM_ALLOCATION_COMP_GENERIC); whether the "
+                             "driver granted it is read back from the allocation",
+                     .applies = comp_applies},
+    [GT_VMM_DATA] = {.name = "data", .label = "data", .type = GT_P_ENUM, .max = 3,
+                     .def = GT_VMM_DATA_PATTERN, .choices = data_names, .nchoices = 4,
+                     .help = "what the memory holds: gputui's pattern (word i = i x K ^ seed), "
+                             "random words, zeros, or one word repeated",
+                     .applies = data_applies},
     [GT_VMM_WARMUP] = GT_PARAM_WARMUP(1),
 };
 
@@ -98,6 +129,7 @@ static int series(const int64_t *v, const char **names)
         names[GT_VMM_S_PEER_WRITE] = "peer writes VMM";
         return 2;
     case GT_VMM_OP_BANDWIDTH:
+    case GT_VMM_OP_READ:
         names[GT_VMM_S_VMM] = "VMM memory";
         names[GT_VMM_S_RUNTIME] = "cudaMalloc memory";
         return 2;
@@ -124,6 +156,8 @@ static uint64_t device_need(const int64_t *v, uint64_t gran)
         return size;
     case GT_VMM_OP_BANDWIDTH:       /* a VMM and a cudaMalloc buffer, two of each for d2d */
         return (v[GT_VMM_DIR] == GT_VMM_D2D ? 4 : 2) * size;
+    case GT_VMM_OP_READ:
+        return 2 * size;
     default:                        /* reallocating holds the old and the new vector */
         return 2 * gt_vmm_round((uint64_t)v[GT_VMM_END], gran);
     }
@@ -137,6 +171,12 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     if (gt_dp_ok(p, GT_DP_VMM) && !gt_dp_get(p, GT_DP_VMM)) {
         snprintf(err, n, "experiment vmm: this device does not support virtual memory "
                  "management (CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 0)");
+        return -1;
+    }
+    if (v[GT_VMM_COMP] == GT_VMM_COMP_ON && comp_applies(v, &(const char *){NULL}) &&
+        gt_dp_ok(p, GT_DP_COMPRESSION) && !gt_dp_get(p, GT_DP_COMPRESSION)) {
+        snprintf(err, n, "compression: this device does not support generic compression "
+                 "(CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 0); allowed here: off");
         return -1;
     }
     if (v[GT_VMM_OP] == GT_VMM_OP_PEER && v[GT_VMM_PEER] == GT_VMM_PEER_OFF) {
@@ -235,7 +275,8 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
         double x = gt_run_p50(r, GT_VMM_S_VMM), y = gt_run_p50(r, GT_VMM_S_RUNTIME);
         if (isfinite(x) && isfinite(y) && x > 0)
             snprintf(lines[n++], sizeof lines[0], "%s: VMM %s, cudaMalloc %s (p50): %.2fx",
-                     v[GT_VMM_OP] == GT_VMM_OP_GROW ? "per step" : "per copy",
+                     v[GT_VMM_OP] == GT_VMM_OP_GROW ? "per step" :
+                     v[GT_VMM_OP] == GT_VMM_OP_READ ? "per read" : "per copy",
                      gt_format_seconds(x, a, sizeof a), gt_format_seconds(y, b, sizeof b), y / x);
     }
     if (v[GT_VMM_OP] == GT_VMM_OP_GROW && n < max) {
@@ -252,7 +293,8 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 
 static bool bandwidth_for(const int64_t *v)
 {
-    return v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH || v[GT_VMM_OP] == GT_VMM_OP_PEER;
+    return v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH || v[GT_VMM_OP] == GT_VMM_OP_PEER ||
+           v[GT_VMM_OP] == GT_VMM_OP_READ;
 }
 
 static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
@@ -262,6 +304,11 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
     if (v[GT_VMM_OP] == GT_VMM_OP_PEER)
         return gt_ceiling_link(p, gt_topo_pick_peer(&p->topo, p->ordinal, -1), p->ordinal, factor,
                                label, n);
+    if (v[GT_VMM_OP] == GT_VMM_OP_READ) {
+        *factor = 1.0;
+        snprintf(label, n, "HBM peak, read");
+        return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
+    }
     if (v[GT_VMM_OP] != GT_VMM_OP_BANDWIDTH) {
         *factor = 1.0;
         snprintf(label, n, "no ceiling");
@@ -291,6 +338,26 @@ static void why_vmm(gt_lines *o, const gt_run *r, const gt_devprops *p)
     gt_say(o, "cudaMalloc rounds too, but inside its own pool: the waste is not yours to see");
 }
 
+/* What the memory held and whether it could be kept compressed. */
+static void why_data(gt_lines *o, const int64_t *v, int s)
+{
+    static const char *const what[] = {
+        [GT_VMM_DATA_PATTERN] = "gputui's pattern, word i = i x 0x9E3779B1 ^ seed",
+        [GT_VMM_DATA_RANDOM] = "random words (the pattern through a mixing function)",
+        [GT_VMM_DATA_ZEROS] = "zeros",
+        [GT_VMM_DATA_CONSTANT] = "one word repeated (1.0f)"};
+
+    gt_say(o, "the memory holds %s, written by the GPU and checked word by word",
+           what[v[GT_VMM_DATA]]);
+    if (s == GT_VMM_S_RUNTIME)
+        gt_say(o, "cudaMalloc memory is not asked to be compressible");
+    else if (v[GT_VMM_COMP] == GT_VMM_COMP_ON)
+        gt_say(o, "compressible memory, if the driver granted it (the set-up line says): "
+               "data it can compress moves in fewer bytes than it holds");
+    else
+        gt_say(o, "compression off: every byte moves as it is");
+}
+
 /* 'y': a copy's median against its bound (measure/bounds.h); the other
  * operations: the size against the granularity. */
 static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
@@ -298,11 +365,13 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
     gt_lines o = {lines, 0, max};
     const int64_t *v = r->vals;
 
-    if (v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH) {
-        if (v[GT_VMM_DIR] == GT_VMM_D2D)
-            gt_bound_hbm(&o, r, s, p, true);
-        else
-            gt_bound_pcie(&o, r, s, p, v[GT_VMM_DIR] == GT_VMM_H2D);
+    if (v[GT_VMM_OP] == GT_VMM_OP_READ ||
+        (v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH && v[GT_VMM_DIR] == GT_VMM_D2D)) {
+        gt_bound_hbm(&o, r, s, p, v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH);
+        why_data(&o, v, s);
+    } else if (v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH) {
+        gt_bound_pcie(&o, r, s, p, v[GT_VMM_DIR] == GT_VMM_H2D);
+        why_data(&o, v, s);
     } else {
         why_vmm(&o, r, p);
     }
@@ -322,7 +391,11 @@ GT_EXPERIMENT(gt_exp_vmm) = {
         "once (nothing copied, the pointer stays), or by cudaMalloc of the new size, a copy "
         "and cudaFree; the data is checked after every step. op=peer opens the memory to the "
         "other GPU (peer-access rw or ro): a kernel there reads it and, with rw, writes it; "
-        "with ro one write from there is tried at set-up and the driver's answer shown.",
+        "with ro one write from there is tried at set-up and the driver's answer shown. "
+        "op=read: a kernel reads every word of VMM memory and of cudaMalloc memory and "
+        "compares it with what was written. compression asks cuMemCreate for compressible "
+        "memory, and data says what the memory holds: compressible memory holding zeros may "
+        "read faster than the memory's peak, since fewer bytes move than it holds.",
     .params = params,
     .nparams = GT_VMM_NPARAMS,
     .warmup_param = GT_VMM_WARMUP,

@@ -6,6 +6,12 @@
  *              and checked on the GPU before it is released.
  *   bandwidth: the same copy into (out of) VMM memory and cudaMalloc
  *              memory, timed with events, destination checked in full.
+ *   read:      a kernel reads every word of VMM memory and of cudaMalloc
+ *              memory and compares it with what was written, timed with
+ *              events from an emptied L2.
+ * With compression on, cuMemCreate asks for compressible memory and the
+ * set-up reads back whether it was granted; bandwidth and read fill the
+ * memory with the data asked for (vmm_kernels.h).
  *   grow:      one step per iteration of a vector growing from start to
  *              end, two ways: a chunk mapped at the end of a range
  *              reserved once, or cudaMalloc of the new size + copy +
@@ -23,6 +29,7 @@
 #include "gpu/gpu.h"
 #include "vmm_gpu_range.h"
 #include "vmm_gpu_peer.h"
+#include "vmm_kernels.h"
 
 /* Writes the pattern over a fresh allocation and reads it back. */
 static int usable(vm *z, void *p, size_t bytes, bool *ok, gt_err *err)
@@ -76,6 +83,17 @@ static void teardown(void *state)
 static int grow_start(vm *z, gt_err *err);
 static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err);
 
+/* What the allocation said of compression, for the set-up note. */
+static const char *granted_note(const vm *z)
+{
+    if (!z->comp)
+        return "";
+    return z->granted ? "; compressible memory: asked and granted (the allocation reads back "
+                        "CU_MEM_ALLOCATION_COMP_GENERIC)"
+                      : "; compression asked and NOT granted: the driver made plain memory, so "
+                        "these are figures of uncompressed memory";
+}
+
 static int setup_bandwidth(vm *z, gt_setup_info *info, gt_err *err)
 {
     bool d2d = z->dir == GT_VMM_D2D;
@@ -87,6 +105,8 @@ static int setup_bandwidth(vm *z, gt_setup_info *info, gt_err *err)
         return -1;
     if (d2d && (gt_vrange_reserve(z, &z->vsrc, z->rsize, err) ||
                 gt_vrange_grow(z, &z->vsrc, z->rsize, NULL, err)))
+        return -1;
+    if (z->comp && gt_vrange_granted(z, &z->vdst, err))
         return -1;
     gt_setup_info_time(info, gt_now() - t0, "VMM: reserve + create + map + access %s%s", a,
                        d2d ? " x 2" : "");
@@ -103,7 +123,36 @@ static int setup_bandwidth(vm *z, gt_setup_info *info, gt_err *err)
         gt_setup_info_time(info, gt_now() - t0, "cudaMallocHost %s (host side)", a);
     }
     snprintf(info->note, sizeof info->note, "every word of the destination, on the GPU, after "
-             "every copy");
+             "every copy%s", granted_note(z));
+    return 0;
+}
+
+/* op=read: a VMM range and a cudaMalloc buffer, both holding the data. */
+static int setup_read(vm *z, gt_setup_info *info, gt_err *err)
+{
+    double t0 = gt_now();
+    char a[32];
+
+    gt_format_size(z->rsize, a, sizeof a);
+    if (gt_vrange_reserve(z, &z->vdst, z->rsize, err) ||
+        gt_vrange_grow(z, &z->vdst, z->rsize, NULL, err))
+        return -1;
+    gt_setup_info_time(info, gt_now() - t0, "VMM: reserve + create + map + access %s", a);
+    t0 = gt_now();
+    if (GT_CUDA_ALLOC(err, cudaMalloc(&z->rdst, z->size)))
+        return -1;
+    gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s",
+                       gt_format_size(z->size, a, sizeof a));
+    if ((z->comp && gt_vrange_granted(z, &z->vdst, err)) ||
+        gt_vmm_fill_data(z, (void *)z->vdst.va, z->size / 4, err) ||
+        gt_vmm_fill_data(z, z->rdst, z->size / 4, err) ||
+        GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
+        return -1;
+    snprintf(info->note, sizeof info->note, "the read compares every word with what was "
+             "written%s", granted_note(z));
+    gt_setup_info_timing(info, "events around each read kernel; before each, the L2 emptied "
+                         "by a read of %s", z->t.flush ? gt_format_size(z->t.flush_bytes, a,
+                         sizeof a) : "nothing (L2 size unknown)");
     return 0;
 }
 
@@ -114,7 +163,6 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     char a[32], b[32], c[32];
     size_t g;
 
-    (void)p;
     *state = NULL;
     if (!z) {
         gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
@@ -126,10 +174,16 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->dir = (int)v[GT_VMM_DIR];
     z->size = (size_t)v[GT_VMM_SIZE];
     z->blocks = gt_gpu_sms() * 4;
+    z->data = z->op == GT_VMM_OP_BANDWIDTH || z->op == GT_VMM_OP_READ ? (int)v[GT_VMM_DATA]
+                                                                       : GT_VMM_DATA_PATTERN;
+    z->comp = v[GT_VMM_COMP] == GT_VMM_COMP_ON && (z->op == GT_VMM_OP_ALLOC ||
+              z->op == GT_VMM_OP_BANDWIDTH || z->op == GT_VMM_OP_READ);
     cudaGetDevice(&z->device);
     z->prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     z->prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
     z->prop.location.id = z->device;
+    if (z->comp)    /* the granularity may differ for compressible memory: asked with it */
+        z->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
     if (GT_CU(err, z->cu->cuMemGetAllocationGranularity(&g, &z->prop,
               v[GT_VMM_GRAN] == GT_VMM_GRAN_MIN ? CU_MEM_ALLOC_GRANULARITY_MINIMUM
                                                 : CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)))
@@ -158,32 +212,48 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             goto fail;
         }
     }
-    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 2, .ungated = true, .sleep = true},
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 2, .ungated = true, .sleep = true,
+                                                 .flush_bytes = z->op == GT_VMM_OP_READ ?
+                                                                gt_l2_flush_size(p) : 0},
                        err))
         goto fail;
     z->seed = (uint32_t)(gt_now() * 1e6);
 
     switch (z->op) {
     case GT_VMM_OP_ALLOC:
+        if (z->comp) {      /* one allocation made and released, to read back the grant */
+            vrange r;
+            if (gt_vrange_reserve(z, &r, z->rsize, err))
+                goto fail;
+            if (gt_vrange_grow(z, &r, z->rsize, NULL, err) || gt_vrange_granted(z, &r, err)) {
+                gt_vrange_free(z, &r, NULL);
+                goto fail;
+            }
+            gt_vrange_free(z, &r, NULL);
+        }
         snprintf(info->note, sizeof info->note, "each allocation is filled and read back on "
-                 "the GPU before it is released; %s granularity %s: %s -> %s",
+                 "the GPU before it is released; %s granularity %s: %s -> %s%s",
                  v[GT_VMM_GRAN] == GT_VMM_GRAN_MIN ? "minimum" : "recommended",
                  gt_format_size(g, a, sizeof a), gt_format_size(z->size, b, sizeof b),
-                 gt_format_size(z->rsize, c, sizeof c));
+                 gt_format_size(z->rsize, c, sizeof c), granted_note(z));
+        break;
+    case GT_VMM_OP_READ:
+        if (setup_read(z, info, err))
+            goto fail;
         break;
     case GT_VMM_OP_BANDWIDTH:
         if (setup_bandwidth(z, info, err))
             goto fail;
         /* The sources hold the pattern for good. */
         if (z->dir == GT_VMM_D2D) {
-            if (gt_vmm_fill(z, (void *)z->vsrc.va, 0, z->size / 4, err) ||
-                gt_vmm_fill(z, z->rsrc, 0, z->size / 4, err))
+            if (gt_vmm_fill_data(z, (void *)z->vsrc.va, z->size / 4, err) ||
+                gt_vmm_fill_data(z, z->rsrc, z->size / 4, err))
                 goto fail;
         } else if (z->dir == GT_VMM_D2H) {
-            if (gt_vmm_fill(z, (void *)z->vdst.va, 0, z->size / 4, err) ||
-                gt_vmm_fill(z, z->rdst, 0, z->size / 4, err))
+            if (gt_vmm_fill_data(z, (void *)z->vdst.va, z->size / 4, err) ||
+                gt_vmm_fill_data(z, z->rdst, z->size / 4, err))
                 goto fail;
-        } else if (gt_vmm_fill(z, z->host, 0, z->size / 4, err)) {
+        } else if (gt_vmm_fill_data(z, z->host, z->size / 4, err)) {
             goto fail;
         }
         if (GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
@@ -342,13 +412,33 @@ static int copied(void *state, int i, unsigned long long *bad, cudaStream_t s, g
     void *src, *dst;
 
     ends(z, i, &src, &dst);
-    return GT_CUDA(err, gt_k_verify_pattern(dst, z->size / 4, z->seed, bad, z->blocks, s));
+    return GT_CUDA(err, gt_k_vmm_read(dst, z->size / 4, z->data, z->seed, bad, z->blocks, s));
 }
 
 static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
 {
     static const gt_timed w = {.pieces = 2, .apart = true, .prepare = poison, .work = copy,
                                .check = copied};
+
+    return gt_timed_samples(&z->t, &w, z, z->size, out, err);
+}
+
+/* ---- op=read ---- */
+
+/* Piece 0 reads the VMM range, piece 1 the cudaMalloc buffer; the read
+ * counts the words that differ from the data into the piece's counter. */
+static int read_one(void *state, int i, cudaStream_t s, gt_err *err)
+{
+    vm *z = state;
+    const void *p = i ? z->rdst : (const void *)z->vdst.va;
+
+    return GT_CUDA(err, gt_k_vmm_read(p, z->size / 4, z->data, z->seed, z->t.dbad + 2 * i,
+                                      z->blocks, s));
+}
+
+static int run_read(vm *z, gt_sample *out, gt_err *err)
+{
+    static const gt_timed w = {.pieces = 2, .apart = true, .work = read_one};
 
     return gt_timed_samples(&z->t, &w, z, z->size, out, err);
 }
@@ -431,6 +521,8 @@ static int run(void *state, gt_sample *out, gt_err *err)
         return run_bandwidth(z, out, err);
     case GT_VMM_OP_PEER:
         return gt_vmm_peer_run(z, out, err);
+    case GT_VMM_OP_READ:
+        return run_read(z, out, err);
     default:
         if (!z->cur && grow_start(z, err))
             return -1;

@@ -23,6 +23,9 @@ typedef struct vrange {
 typedef struct vm {
     const gt_cu_api *cu;
     int op, dir, device, blocks;
+    int data;                       /* bandwidth, read: GT_VMM_DATA_* (vmm_kernels.h) */
+    bool comp;                      /* compressible memory asked for */
+    int granted;                    /* what the allocation reads back: 1 compressible, 0 not */
     size_t size, gran, rsize;       /* asked, granularity, rounded */
     CUmemAllocationProp prop;
     CUmemAccessDesc access[1 + MAX_PEERS];
@@ -49,9 +52,14 @@ int gt_vrange_reserve(vm *z, vrange *r, size_t bytes, gt_err *err);
  * (create, map, access, peers' access) if not NULL. On failure nothing of
  * this chunk stays. */
 int gt_vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *err);
+/* Whether the first chunk of r is compressible, read back from it
+ * (cuMemGetAllocationPropertiesFromHandle) into z->granted. */
+int gt_vrange_granted(vm *z, const vrange *r, gt_err *err);
 /* Words [first, first + n) of p get the pattern of z->seed, on z->s. */
 int gt_vmm_fill(vm *z, void *p, size_t first, size_t n, gt_err *err);
 /* Words of p[0 .. n) that differ from the pattern, or -1. */
 long long gt_vmm_count_bad(vm *z, const void *p, size_t n, gt_err *err);
+/* p[0 .. n) gets z->data (op=bandwidth and op=read), on z->s. */
+int gt_vmm_fill_data(vm *z, void *p, size_t n, gt_err *err);
 
 #endif
