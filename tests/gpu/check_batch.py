@@ -133,6 +133,10 @@ def check_run(r, dev, want, min_pct):
                                 f"{s['ceiling']} ({ceil:.1f} GB/s), wanted >= {min_pct}%")
         elif r["experiment"] == "transfer" and cfg["dir"] != "d2d" and dev["pcie_bytes_per_s"]:
             problems.append(f"{s['name']}: no ceiling although the PCIe link is known")
+    if r["experiment"] == "vmm" and cfg.get("op") == "read" and cfg.get("access") == "ro" and \
+            "faults:" not in (r.get("verification") or ""):
+        problems.append("access=ro: the write through the read-only mapping was not refused: "
+                        f"{r.get('verification')!r}")
     if r["experiment"] == "zerocopy":
         # No variant can beat the PCIe link: explicit moves a and b in and
         # out back, mapped at least reads a and b across it.

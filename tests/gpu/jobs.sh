@@ -119,6 +119,8 @@ job_vmm_compression() {
         --compression "$comp"
     run_one "" "${VM[@]}" --op bandwidth --dir d2d --size 256M --data random,zeros --compression "$comp"
     run_one "" "${VM[@]}" --op alloc --size 64M --compression "$comp"
+    # This GPU's own mapping read-only: read whole, a write refused in a child.
+    run_one "" "${VM[@]}" --op read --size 256M --access ro,rw
 }
 
 # A new process a sample: its first calls, cudaDeviceReset, the call after

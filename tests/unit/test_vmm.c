@@ -54,6 +54,10 @@ static void compression_and_data(void **state)
     v[GT_VMM_OP] = GT_VMM_OP_ALLOC;
     assert_false(gt_exp_vmm.params[GT_VMM_DATA].applies(v, &why));
     assert_string_equal(why, "only with op=bandwidth or read");
+    assert_false(gt_exp_vmm.params[GT_VMM_ACCESS].applies(v, &why));
+    assert_string_equal(why, "only with op=read");
+    v[GT_VMM_OP] = GT_VMM_OP_READ;
+    assert_true(gt_exp_vmm.params[GT_VMM_ACCESS].applies(v, &why));
     /* A read holds a VMM and a cudaMalloc buffer. */
     h200(&p);
     gt_experiment_defaults(&gt_exp_vmm, v);

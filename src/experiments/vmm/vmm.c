@@ -15,6 +15,7 @@ static const char *const dir_names[] = {"h2d", "d2h", "d2d"};
 static const char *const peer_names[] = {"off", "rw", "ro"};
 static const char *const comp_names[] = {"off", "on"};
 static const char *const data_names[] = {"pattern", "random", "zeros", "constant"};
+static const char *const access_names[] = {"rw", "ro"};
 static const char *const alloc_series[GT_VMM_NALLOC_SERIES] = {
     "cuMemAddressReserve", "cuMemCreate", "cuMemMap", "cuMemSetAccess", "cuMemUnmap",
     "cuMemRelease", "cuMemAddressFree", "cudaMalloc", "cudaFree", "cudaMallocAsync",
@@ -53,6 +54,11 @@ static bool comp_applies(const int64_t *v, const char **why)
         return true;
     *why = "only with op=alloc, bandwidth or read";
     return false;
+}
+
+static bool read_applies(const int64_t *v, const char **why)
+{
+    return op_is(v, GT_VMM_OP_READ, "only with op=read", why);
 }
 
 static bool data_applies(const int64_t *v, const char **why)
@@ -110,6 +116,12 @@ static const gt_param params[GT_VMM_NPARAMS] = {
                      .help = "what the memory holds: gputui's pattern (word i = i x K ^ seed), "
                              "random words, zeros, or one word repeated",
                      .applies = data_applies},
+    [GT_VMM_ACCESS] = {.name = "access", .label = "this GPU's access", .type = GT_P_ENUM,
+                       .max = 1, .def = GT_VMM_ACCESS_RW, .choices = access_names, .nchoices = 2,
+                       .help = "this GPU's mapping of the VMM memory once it holds the data: rw, "
+                               "or ro (cuMemSetAccess with CU_MEM_ACCESS_FLAGS_PROT_READ; a "
+                               "write is tried in a child process)",
+                       .applies = read_applies},
     [GT_VMM_WARMUP] = GT_PARAM_WARMUP(1),
 };
 

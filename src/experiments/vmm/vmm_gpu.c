@@ -9,6 +9,8 @@
  *   read:      a kernel reads every word of VMM memory and of cudaMalloc
  *              memory and compares it with what was written, timed with
  *              events from an emptied L2.
+ * With access=ro, this GPU's own mapping is read-only once the data is
+ * in, and a write through it is tried in a child process (vmm_gpu_ro.c).
  * With compression on, cuMemCreate asks for compressible memory and the
  * set-up reads back whether it was granted; bandwidth and read fill the
  * memory with the data asked for (vmm_kernels.h).
@@ -29,6 +31,7 @@
 #include "gpu/gpu.h"
 #include "vmm_gpu_range.h"
 #include "vmm_gpu_peer.h"
+#include "vmm_gpu_ro.h"
 #include "vmm_kernels.h"
 
 /* Writes the pattern over a fresh allocation and reads it back. */
@@ -150,6 +153,17 @@ static int setup_read(vm *z, gt_setup_info *info, gt_err *err)
         return -1;
     snprintf(info->note, sizeof info->note, "the read compares every word with what was "
              "written%s", granted_note(z));
+    if (z->ro) {    /* this GPU's mapping turned read-only, once it holds the data */
+        CUmemAccessDesc ro = z->access[0];
+        ro.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
+        GT_TA("%s, dev %d ro", GT_TA_S(z->rsize), z->device);
+        if (GT_CU(err, z->cu->cuMemSetAccess(z->vdst.va, z->rsize, &ro, 1)))
+            return -1;
+        gt_vmm_try_ro_write(z, z->device, info);
+        if (z->comp)
+            snprintf(info->note + strlen(info->note), sizeof info->note - strlen(info->note),
+                     "%s", granted_note(z));
+    }
     gt_setup_info_timing(info, "events around each read kernel; before each, the L2 emptied "
                          "by a read of %s", z->t.flush ? gt_format_size(z->t.flush_bytes, a,
                          sizeof a) : "nothing (L2 size unknown)");
@@ -176,6 +190,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->blocks = gt_gpu_sms() * 4;
     z->data = z->op == GT_VMM_OP_BANDWIDTH || z->op == GT_VMM_OP_READ ? (int)v[GT_VMM_DATA]
                                                                        : GT_VMM_DATA_PATTERN;
+    z->ro = z->op == GT_VMM_OP_READ && v[GT_VMM_ACCESS] == GT_VMM_ACCESS_RO;
     z->comp = v[GT_VMM_COMP] == GT_VMM_COMP_ON && (z->op == GT_VMM_OP_ALLOC ||
               z->op == GT_VMM_OP_BANDWIDTH || z->op == GT_VMM_OP_READ);
     cudaGetDevice(&z->device);

@@ -25,6 +25,7 @@ typedef struct vm {
     int op, dir, device, blocks;
     int data;                       /* bandwidth, read: GT_VMM_DATA_* (vmm_kernels.h) */
     bool comp;                      /* compressible memory asked for */
+    bool ro;                        /* read: this GPU's own mapping read-only */
     int granted;                    /* what the allocation reads back: 1 compressible, 0 not */
     size_t size, gran, rsize;       /* asked, granularity, rounded */
     CUmemAllocationProp prop;
