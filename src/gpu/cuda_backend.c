@@ -44,6 +44,11 @@ static void query_vmm(int ordinal, gt_devprops *p)
     if (d->cuDeviceGetAttribute(&comp, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED, dev) ==
         CUDA_SUCCESS)
         gt_dp_set(p, GT_DP_COMPRESSION, comp);
+#if CUDA_VERSION >= 12090   /* the attribute came with CUDA 12.9; older drivers do not say */
+    if (d->cuDeviceGetAttribute(&comp, CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+                                dev) == CUDA_SUCCESS)
+        gt_dp_set(p, GT_DP_HOST_NUMA_VMM, comp);
+#endif
     memset(&prop, 0, sizeof prop);
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
@@ -163,6 +168,8 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
     }
     refresh(p);
     query_vmm(ordinal, p);
+    if (gt_port_numa_nodes() > 0)
+        gt_dp_set(p, GT_DP_HOST_NODES, gt_port_numa_nodes());
     {
         int peers = 0, can;
         for (int o = 0; o < n; o++)

@@ -107,9 +107,10 @@ job_vmm_use() {
 # A kernel's read of VMM and cudaMalloc memory holding each kind of data,
 # compressible where the device has generic compression (a 4 MiB read
 # with compression=on runs there and is refused, naming the attribute,
-# elsewhere); compressible allocations and copies.
-job_vmm_compression() {
-    section "vmm: compression and the data"
+# elsewhere); compressible allocations and copies; this GPU's read-only
+# mapping; VMM memory on the host beside mapped pinned memory.
+job_vmm_flags() {
+    section "vmm: compression, the data, read-only, host memory"
     VM=(-e vmm --warmup 1)
     local comp=off
     if "$BIN" --batch "${VM[@]}" --op read --compression on --size 4M --samples 1 \
@@ -121,6 +122,12 @@ job_vmm_compression() {
     run_one "" "${VM[@]}" --op alloc --size 64M --compression "$comp"
     # This GPU's own mapping read-only: read whole, a write refused in a child.
     run_one "" "${VM[@]}" --op read --size 256M --access ro,rw
+    run_one "" "${VM[@]}" --op read --size 64M --location host,host-numa
+    run_one "" "${VM[@]}" --op alloc --size 64M --location host-numa
+    if [ -r /sys/devices/system/node/online ]; then
+        refused "vmm numa node that is not there" "is not a NUMA node of this host; allowed:" \
+            "${VM[@]}" --op read --location host-numa --numa 62
+    fi
 }
 
 # A new process a sample: its first calls, cudaDeviceReset, the call after
@@ -336,7 +343,7 @@ JOBS=(
     job_latency                     # 8
     job_pitched                     # 7
     job_vmm_alloc                   # 7
-    job_vmm_compression             # ?
+    job_vmm_flags                   # ?
     "job_transfer_pageable d2h"     # 3
     "job_transfer_pageable bidir"   # 3
     "job_transfer_pageable h2d"     # 3

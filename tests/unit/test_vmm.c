@@ -82,6 +82,68 @@ static void compression_and_data(void **state)
     }
 }
 
+/* location=host and host-numa: the CUDA each needs, the device's support,
+ * the host's nodes, and what host memory cannot be. */
+static void host_location(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    gt_devprops p;
+    char err[400];
+    const char *why;
+    (void)state;
+    h200(&p);
+    gt_dp_set(&p, GT_DP_BUILD_CUDA, 13000);
+    gt_dp_set(&p, GT_DP_DRIVER_CUDA, 13000);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_READ;
+    v[GT_VMM_LOC] = GT_VMM_LOC_HOST;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    /* Host memory: no device memory for the VMM side, three series. */
+    {
+        const char *names[GT_MAX_SERIES];
+        assert_int_equal(gt_exp_vmm.series(v, names), 3);
+        assert_string_equal(names[GT_VMM_S_VMM], "VMM host memory");
+        assert_string_equal(names[GT_VMM_S_MAPPED], "mapped cudaHostAlloc memory");
+    }
+    gt_dp_set(&p, GT_DP_DRIVER_CUDA, 12080);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "location=host needs CUDA 13.0"));
+    v[GT_VMM_LOC] = GT_VMM_LOC_HOST_NUMA;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_DRIVER_CUDA, 12010);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "location=host-numa needs CUDA 12.2"));
+    gt_dp_set(&p, GT_DP_DRIVER_CUDA, 13000);
+    /* A node the host does not have, named with those it has. */
+    gt_dp_set(&p, GT_DP_HOST_NODES, 0x5);
+    v[GT_VMM_NUMA] = 1;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_string_equal(err, "numa: node 1 is not a NUMA node of this host; allowed: 0, 2");
+    v[GT_VMM_NUMA] = 2;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    /* The device's attribute. */
+    gt_dp_set(&p, GT_DP_HOST_NUMA_VMM, 0);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 0"));
+    gt_dp_set(&p, GT_DP_HOST_NUMA_VMM, 1);
+    /* Not compressible, not this GPU's read-only mapping. */
+    v[GT_VMM_COMP] = GT_VMM_COMP_ON;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_string_equal(err, "compression: only device memory is compressible; allowed with "
+                             "location=host-numa: off");
+    v[GT_VMM_COMP] = GT_VMM_COMP_OFF;
+    v[GT_VMM_ACCESS] = GT_VMM_ACCESS_RO;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "access=ro: this GPU's own mapping of device memory"));
+    /* numa only with host-numa; location only with alloc and read. */
+    v[GT_VMM_LOC] = GT_VMM_LOC_HOST;
+    assert_false(gt_exp_vmm.params[GT_VMM_NUMA].applies(v, &why));
+    assert_string_equal(why, "only with location=host-numa");
+    v[GT_VMM_OP] = GT_VMM_OP_GROW;
+    assert_false(gt_exp_vmm.params[GT_VMM_LOC].applies(v, &why));
+    assert_string_equal(why, "only with op=alloc or read");
+}
+
 static void rounding(void **state)
 {
     (void)state;
@@ -215,7 +277,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rounding), cmocka_unit_test(checks),
-        cmocka_unit_test(compression_and_data),
+        cmocka_unit_test(compression_and_data), cmocka_unit_test(host_location),
         cmocka_unit_test(series_and_summary), cmocka_unit_test(sweep_over_op_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

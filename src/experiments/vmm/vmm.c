@@ -16,6 +16,7 @@ static const char *const peer_names[] = {"off", "rw", "ro"};
 static const char *const comp_names[] = {"off", "on"};
 static const char *const data_names[] = {"pattern", "random", "zeros", "constant"};
 static const char *const access_names[] = {"rw", "ro"};
+static const char *const loc_names[] = {"device", "host", "host-numa"};
 static const char *const alloc_series[GT_VMM_NALLOC_SERIES] = {
     "cuMemAddressReserve", "cuMemCreate", "cuMemMap", "cuMemSetAccess", "cuMemUnmap",
     "cuMemRelease", "cuMemAddressFree", "cudaMalloc", "cudaFree", "cudaMallocAsync",
@@ -59,6 +60,27 @@ static bool comp_applies(const int64_t *v, const char **why)
 static bool read_applies(const int64_t *v, const char **why)
 {
     return op_is(v, GT_VMM_OP_READ, "only with op=read", why);
+}
+
+static bool loc_applies(const int64_t *v, const char **why)
+{
+    if (v[GT_VMM_OP] == GT_VMM_OP_ALLOC || v[GT_VMM_OP] == GT_VMM_OP_READ)
+        return true;
+    *why = "only with op=alloc or read";
+    return false;
+}
+
+static bool numa_applies(const int64_t *v, const char **why)
+{
+    if (loc_applies(v, why) && v[GT_VMM_LOC] == GT_VMM_LOC_HOST_NUMA)
+        return true;
+    *why = "only with location=host-numa";
+    return false;
+}
+
+static bool on_host(const int64_t *v)
+{
+    return loc_applies(v, &(const char *){NULL}) && v[GT_VMM_LOC] != GT_VMM_LOC_DEVICE;
 }
 
 static bool data_applies(const int64_t *v, const char **why)
@@ -122,6 +144,15 @@ static const gt_param params[GT_VMM_NPARAMS] = {
                                "or ro (cuMemSetAccess with CU_MEM_ACCESS_FLAGS_PROT_READ; a "
                                "write is tried in a child process)",
                        .applies = read_applies},
+    [GT_VMM_LOC] = {.name = "location", .label = "location", .type = GT_P_ENUM, .max = 2,
+                    .def = GT_VMM_LOC_DEVICE, .choices = loc_names, .nchoices = 3,
+                    .help = "where cuMemCreate puts the memory: this GPU, the host "
+                            "(CU_MEM_LOCATION_TYPE_HOST, CUDA 13.0), or one host NUMA node "
+                            "(HOST_NUMA, CUDA 12.2); the GPU reads host memory over its link",
+                    .applies = loc_applies},
+    [GT_VMM_NUMA] = {.name = "numa", .label = "host NUMA node", .type = GT_P_INT, .max = 62,
+                     .def = 0, .help = "the host NUMA node of location=host-numa",
+                     .applies = numa_applies},
     [GT_VMM_WARMUP] = GT_PARAM_WARMUP(1),
 };
 
@@ -142,9 +173,12 @@ static int series(const int64_t *v, const char **names)
         return 2;
     case GT_VMM_OP_BANDWIDTH:
     case GT_VMM_OP_READ:
-        names[GT_VMM_S_VMM] = "VMM memory";
+        names[GT_VMM_S_VMM] = on_host(v) ? "VMM host memory" : "VMM memory";
         names[GT_VMM_S_RUNTIME] = "cudaMalloc memory";
-        return 2;
+        if (!on_host(v))
+            return 2;
+        names[GT_VMM_S_MAPPED] = "mapped cudaHostAlloc memory";
+        return 3;
     default:
         names[GT_VMM_S_VMM] = "grow in place (map a chunk)";
         names[GT_VMM_S_RUNTIME] = "reallocate (cudaMalloc + copy + cudaFree)";
@@ -168,11 +202,48 @@ static uint64_t device_need(const int64_t *v, uint64_t gran)
         return size;
     case GT_VMM_OP_BANDWIDTH:       /* a VMM and a cudaMalloc buffer, two of each for d2d */
         return (v[GT_VMM_DIR] == GT_VMM_D2D ? 4 : 2) * size;
-    case GT_VMM_OP_READ:
-        return 2 * size;
+    case GT_VMM_OP_READ:           /* the VMM memory on the host holds no device memory */
+        return on_host(v) ? (uint64_t)v[GT_VMM_SIZE] : 2 * size;
     default:                        /* reallocating holds the old and the new vector */
         return 2 * gt_vmm_round((uint64_t)v[GT_VMM_END], gran);
     }
+}
+
+/* location=host or host-numa: the CUDA it needs, the device's support,
+ * the node, and no compression (host memory is not compressible). */
+static int check_host(const int64_t *v, const gt_devprops *p, char *err, size_t n)
+{
+    bool numa = v[GT_VMM_LOC] == GT_VMM_LOC_HOST_NUMA;
+    int64_t nodes = gt_dp_ok(p, GT_DP_HOST_NODES) ? gt_dp_get(p, GT_DP_HOST_NODES) : 0;
+    char list[200];
+
+    if (gt_dp_need_cuda(p, numa ? 12020 : 13000, numa ? "location=host-numa" : "location=host",
+                        numa ? "cuMemCreate at CU_MEM_LOCATION_TYPE_HOST_NUMA"
+                             : "cuMemCreate at CU_MEM_LOCATION_TYPE_HOST", err, n))
+        return -1;
+    if (gt_dp_ok(p, GT_DP_HOST_NUMA_VMM) && !gt_dp_get(p, GT_DP_HOST_NUMA_VMM)) {
+        snprintf(err, n, "location=%s: this device does not map host memory through VMM "
+                 "(CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 0); "
+                 "allowed here: device", loc_names[v[GT_VMM_LOC]]);
+        return -1;
+    }
+    if (numa && nodes > 0 && !(nodes & ((int64_t)1 << v[GT_VMM_NUMA]))) {
+        gt_dp_format_nodes(nodes, list, sizeof list);
+        snprintf(err, n, "numa: node %lld is not a NUMA node of this host; allowed: %s",
+                 (long long)v[GT_VMM_NUMA], list);
+        return -1;
+    }
+    if (v[GT_VMM_COMP] == GT_VMM_COMP_ON) {
+        snprintf(err, n, "compression: only device memory is compressible; allowed with "
+                 "location=%s: off", loc_names[v[GT_VMM_LOC]]);
+        return -1;
+    }
+    if (v[GT_VMM_ACCESS] == GT_VMM_ACCESS_RO && v[GT_VMM_OP] == GT_VMM_OP_READ) {
+        snprintf(err, n, "access=ro: this GPU's own mapping of device memory; allowed with "
+                 "location=%s: rw", loc_names[v[GT_VMM_LOC]]);
+        return -1;
+    }
+    return 0;
 }
 
 static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
@@ -191,6 +262,8 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
                  "(CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 0); allowed here: off");
         return -1;
     }
+    if (on_host(v) && check_host(v, p, err, n))
+        return -1;
     if (v[GT_VMM_OP] == GT_VMM_OP_PEER && v[GT_VMM_PEER] == GT_VMM_PEER_OFF) {
         snprintf(err, n, "op=peer: another GPU reads the memory, which needs peer-access=rw "
                  "or ro (now off)");
@@ -312,10 +385,11 @@ static bool bandwidth_for(const int64_t *v)
 static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
                       char *label, size_t n)
 {
-    (void)s;
     if (v[GT_VMM_OP] == GT_VMM_OP_PEER)
         return gt_ceiling_link(p, gt_topo_pick_peer(&p->topo, p->ordinal, -1), p->ordinal, factor,
                                label, n);
+    if (v[GT_VMM_OP] == GT_VMM_OP_READ && (s == GT_VMM_S_MAPPED || (s == GT_VMM_S_VMM && on_host(v))))
+        return gt_ceiling_host(p, factor, label, n);
     if (v[GT_VMM_OP] == GT_VMM_OP_READ) {
         *factor = 1.0;
         snprintf(label, n, "HBM peak, read");
@@ -377,7 +451,11 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
     gt_lines o = {lines, 0, max};
     const int64_t *v = r->vals;
 
-    if (v[GT_VMM_OP] == GT_VMM_OP_READ ||
+    if (v[GT_VMM_OP] == GT_VMM_OP_READ && (s == GT_VMM_S_MAPPED || (s == GT_VMM_S_VMM && on_host(v)))) {
+        gt_bound_pcie(&o, r, s, p, true);
+        gt_say(&o, "a kernel's loads from host memory go over the link as read requests, and "
+               "the data comes back the host-to-device way");
+    } else if (v[GT_VMM_OP] == GT_VMM_OP_READ ||
         (v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH && v[GT_VMM_DIR] == GT_VMM_D2D)) {
         gt_bound_hbm(&o, r, s, p, v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH);
         why_data(&o, v, s);

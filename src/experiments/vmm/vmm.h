@@ -8,10 +8,13 @@
 #include "gputui/base/pattern.h"
 
 enum { GT_VMM_OP, GT_VMM_GRAN, GT_VMM_SIZE, GT_VMM_DIR, GT_VMM_START, GT_VMM_END, GT_VMM_STEP,
-       GT_VMM_PEER, GT_VMM_COMP, GT_VMM_DATA, GT_VMM_ACCESS, GT_VMM_WARMUP, GT_VMM_NPARAMS };
+       GT_VMM_PEER, GT_VMM_COMP, GT_VMM_DATA, GT_VMM_ACCESS, GT_VMM_LOC, GT_VMM_NUMA, GT_VMM_WARMUP,
+       GT_VMM_NPARAMS };
 enum { GT_VMM_OP_ALLOC, GT_VMM_OP_BANDWIDTH, GT_VMM_OP_GROW, GT_VMM_OP_PEER, GT_VMM_OP_READ };
 enum { GT_VMM_COMP_OFF, GT_VMM_COMP_ON };
 enum { GT_VMM_ACCESS_RW, GT_VMM_ACCESS_RO };
+/* Where cuMemCreate puts the memory: this GPU, the host, one host NUMA node. */
+enum { GT_VMM_LOC_DEVICE, GT_VMM_LOC_HOST, GT_VMM_LOC_HOST_NUMA };
 /* What the memory holds for op=bandwidth and op=read (gt_vmm_data_word). */
 enum { GT_VMM_DATA_PATTERN, GT_VMM_DATA_RANDOM, GT_VMM_DATA_ZEROS, GT_VMM_DATA_CONSTANT };
 enum { GT_VMM_GRAN_MIN, GT_VMM_GRAN_REC };
@@ -23,8 +26,9 @@ enum { GT_VMM_S_RESERVE, GT_VMM_S_CREATE, GT_VMM_S_MAP, GT_VMM_S_ACCESS, GT_VMM_
        GT_VMM_S_RELEASE, GT_VMM_S_ADDRFREE, GT_VMM_S_MALLOC, GT_VMM_S_FREE,
        GT_VMM_S_MALLOC_ASYNC, GT_VMM_S_FREE_ASYNC, GT_VMM_S_ACCESS_PEERS, GT_VMM_NALLOC_SERIES };
 /* op=alloc without peer access has no GT_VMM_S_ACCESS_PEERS series. */
-/* op=bandwidth, op=read and op=grow: VMM memory against cudaMalloc memory. */
-enum { GT_VMM_S_VMM, GT_VMM_S_RUNTIME };
+/* op=bandwidth, op=read and op=grow: VMM memory against cudaMalloc memory;
+ * op=read with the VMM memory on the host, mapped pinned memory too. */
+enum { GT_VMM_S_VMM, GT_VMM_S_RUNTIME, GT_VMM_S_MAPPED };
 /* op=peer: a kernel on the peer reads the VMM memory, then (rw) writes it. */
 enum { GT_VMM_S_PEER_READ, GT_VMM_S_PEER_WRITE };
 

@@ -9,6 +9,8 @@
  *   read:      a kernel reads every word of VMM memory and of cudaMalloc
  *              memory and compares it with what was written, timed with
  *              events from an emptied L2.
+ * location=host or host-numa puts the VMM memory on the host (the read
+ * then also times mapped cudaHostAlloc memory, its runtime twin).
  * With access=ro, this GPU's own mapping is read-only once the data is
  * in, and a write through it is tried in a child process (vmm_gpu_ro.c).
  * With compression on, cuMemCreate asks for compressible memory and the
@@ -79,6 +81,7 @@ static void teardown(void *state)
     gt_free_device(&z->rsrc);
     gt_free_device(&z->rdst);
     gt_free_pinned(&z->host);
+    gt_free_pinned(&z->mapped);
     gt_timing_free(&z->t);
     free(z);
 }
@@ -146,6 +149,15 @@ static int setup_read(vm *z, gt_setup_info *info, gt_err *err)
         return -1;
     gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s",
                        gt_format_size(z->size, a, sizeof a));
+    if (z->loc != GT_VMM_LOC_DEVICE) {
+        t0 = gt_now();
+        if (GT_CUDA_ALLOC(err, cudaHostAlloc(&z->mapped, z->size, cudaHostAllocMapped)))
+            return -1;
+        gt_setup_info_time(info, gt_now() - t0, "cudaHostAlloc(Mapped) %s",
+                           gt_format_size(z->size, a, sizeof a));
+        if (gt_vmm_fill_data(z, z->mapped, z->size / 4, err))
+            return -1;
+    }
     if ((z->comp && gt_vrange_granted(z, &z->vdst, err)) ||
         gt_vmm_fill_data(z, (void *)z->vdst.va, z->size / 4, err) ||
         gt_vmm_fill_data(z, z->rdst, z->size / 4, err) ||
@@ -168,6 +180,38 @@ static int setup_read(vm *z, gt_setup_info *info, gt_err *err)
                          "by a read of %s", z->t.flush ? gt_format_size(z->t.flush_bytes, a,
                          sizeof a) : "nothing (L2 size unknown)");
     return 0;
+}
+
+/* Where cuMemCreate puts the memory (z->prop.location): this GPU, the
+ * host, or one host NUMA node, as far as the toolkit gputui was built
+ * with knows them (the row's check refuses the rest, naming the version). */
+static int place(vm *z, const int64_t *v, gt_err *err)
+{
+    z->loc = v[GT_VMM_OP] == GT_VMM_OP_ALLOC || v[GT_VMM_OP] == GT_VMM_OP_READ
+                 ? (int)v[GT_VMM_LOC] : GT_VMM_LOC_DEVICE;
+    switch (z->loc) {
+    case GT_VMM_LOC_DEVICE:
+        z->prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        z->prop.location.id = z->device;
+        return 0;
+#if CUDA_VERSION >= 13000
+    case GT_VMM_LOC_HOST:
+        z->prop.location.type = CU_MEM_LOCATION_TYPE_HOST;
+        z->prop.location.id = 0;
+        return 0;
+#endif
+#if CUDA_VERSION >= 12020
+    case GT_VMM_LOC_HOST_NUMA:
+        z->prop.location.type = CU_MEM_LOCATION_TYPE_HOST_NUMA;
+        z->prop.location.id = (int)v[GT_VMM_NUMA];
+        return 0;
+#endif
+    default:
+        gt_err_set(err, GT_EXIT_USAGE, "location: this gputui was built with CUDA %d.%d, "
+                   "whose cuMemCreate does not place memory there; allowed: device",
+                   CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+        return -1;
+    }
 }
 
 static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
@@ -195,8 +239,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
               z->op == GT_VMM_OP_BANDWIDTH || z->op == GT_VMM_OP_READ);
     cudaGetDevice(&z->device);
     z->prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-    z->prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    z->prop.location.id = z->device;
+    if (place(z, v, err))
+        goto fail;
     if (z->comp)    /* the granularity may differ for compressible memory: asked with it */
         z->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
     if (GT_CU(err, z->cu->cuMemGetAllocationGranularity(&g, &z->prop,
@@ -206,7 +250,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->gran = g;
     z->rsize = gt_vmm_round(z->size, g);
     /* Who may touch the memory: this GPU, and the peers if asked. */
-    z->access[0].location = z->prop.location;
+    z->access[0].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    z->access[0].location.id = z->device;
     z->access[0].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
     z->naccess = 1;
     if (v[GT_VMM_PEER] != GT_VMM_PEER_OFF) {
@@ -227,7 +272,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             goto fail;
         }
     }
-    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 2, .ungated = true, .sleep = true,
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 3, .ungated = true, .sleep = true,
                                                  .flush_bytes = z->op == GT_VMM_OP_READ ?
                                                                 gt_l2_flush_size(p) : 0},
                        err))
@@ -445,7 +490,7 @@ static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
 static int read_one(void *state, int i, cudaStream_t s, gt_err *err)
 {
     vm *z = state;
-    const void *p = i ? z->rdst : (const void *)z->vdst.va;
+    const void *p = i == GT_VMM_S_MAPPED ? z->mapped : i ? z->rdst : (const void *)z->vdst.va;
 
     return GT_CUDA(err, gt_k_vmm_read(p, z->size / 4, z->data, z->seed, z->t.dbad + 2 * i,
                                       z->blocks, s));
@@ -453,9 +498,11 @@ static int read_one(void *state, int i, cudaStream_t s, gt_err *err)
 
 static int run_read(vm *z, gt_sample *out, gt_err *err)
 {
-    static const gt_timed w = {.pieces = 2, .apart = true, .work = read_one};
+    static const gt_timed dev = {.pieces = 2, .apart = true, .work = read_one},
+                          host = {.pieces = 3, .apart = true, .work = read_one};
 
-    return gt_timed_samples(&z->t, &w, z, z->size, out, err);
+    return gt_timed_samples(&z->t, z->loc == GT_VMM_LOC_DEVICE ? &dev : &host, z, z->size, out,
+                            err);
 }
 
 /* ---- op=grow ---- */

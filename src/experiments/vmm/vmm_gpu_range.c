@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gputui/kernels.h"
+#include "vmm.h"
 #include "vmm_gpu_range.h"
 #include "vmm_kernels.h"
 
@@ -54,7 +55,8 @@ int gt_vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *err)
         gt_err_set(err, GT_EXIT_FAIL, "internal: the reserved range is full");
         return -1;
     }
-    GT_TA("%s, pinned device memory%s", GT_TA_S(bytes), z->comp ? ", compressible" : "");
+    GT_TA("%s, pinned %s memory%s", GT_TA_S(bytes), z->loc == GT_VMM_LOC_DEVICE ? "device" : "host",
+          z->comp ? ", compressible" : "");
     if (GT_CU_ALLOC(err, z->cu->cuMemCreate(&h, bytes, &z->prop, 0)))
         return -1;
     t1 = gt_now();

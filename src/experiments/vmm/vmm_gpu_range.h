@@ -26,6 +26,8 @@ typedef struct vm {
     int data;                       /* bandwidth, read: GT_VMM_DATA_* (vmm_kernels.h) */
     bool comp;                      /* compressible memory asked for */
     bool ro;                        /* read: this GPU's own mapping read-only */
+    int loc;                        /* GT_VMM_LOC_*: where cuMemCreate puts the memory */
+    void *mapped;                   /* read on the host: cudaHostAlloc(Mapped) beside it */
     int granted;                    /* what the allocation reads back: 1 compressible, 0 not */
     size_t size, gran, rsize;       /* asked, granularity, rounded */
     CUmemAllocationProp prop;
