@@ -122,6 +122,8 @@ job_vmm_flags() {
     run_one "" "${VM[@]}" --op alloc --size 64M --compression "$comp"
     # This GPU's own mapping read-only: read whole, a write refused in a child.
     run_one "" "${VM[@]}" --op read --size 256M --access ro,rw
+    # Another gputui process imports the memory by a file descriptor.
+    run_one "" "${VM[@]}" --op share --size 2M,64M,1G
     run_one "" "${VM[@]}" --op read --size 64M --location host,host-numa
     run_one "" "${VM[@]}" --op alloc --size 64M --location host-numa
     if [ -r /sys/devices/system/node/online ]; then

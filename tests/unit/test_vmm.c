@@ -144,6 +144,26 @@ static void host_location(void **state)
     assert_string_equal(why, "only with op=alloc or read");
 }
 
+/* op=share: four series, no ceiling, no device memory but its own. */
+static void share_op(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    const char *names[GT_MAX_SERIES];
+    gt_devprops p;
+    char err[400];
+    (void)state;
+    h200(&p);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_SHARE;
+    assert_int_equal(gt_exp_vmm.series(v, names), 4);
+    assert_string_equal(names[GT_VMM_S_EXPORT], "cuMemExportToShareableHandle");
+    assert_string_equal(names[GT_VMM_S_SHARE_ACCESS], "cuMemSetAccess (other process)");
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_MEM_FREE, 32ll << 20);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "needs 64 MiB of device memory"));
+}
+
 static void rounding(void **state)
 {
     (void)state;
@@ -278,6 +298,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rounding), cmocka_unit_test(checks),
         cmocka_unit_test(compression_and_data), cmocka_unit_test(host_location),
+        cmocka_unit_test(share_op),
         cmocka_unit_test(series_and_summary), cmocka_unit_test(sweep_over_op_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

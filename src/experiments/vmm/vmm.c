@@ -9,7 +9,7 @@
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
 
-static const char *const op_names[] = {"alloc", "bandwidth", "grow", "peer", "read"};
+static const char *const op_names[] = {"alloc", "bandwidth", "grow", "peer", "read", "share"};
 static const char *const gran_names[] = {"minimum", "recommended"};
 static const char *const dir_names[] = {"h2d", "d2h", "d2d"};
 static const char *const peer_names[] = {"off", "rw", "ro"};
@@ -92,12 +92,13 @@ static bool data_applies(const int64_t *v, const char **why)
 }
 
 static const gt_param params[GT_VMM_NPARAMS] = {
-    [GT_VMM_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 4,
-                   .def = GT_VMM_OP_ALLOC, .choices = op_names, .nchoices = 5,
+    [GT_VMM_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 5,
+                   .def = GT_VMM_OP_ALLOC, .choices = op_names, .nchoices = 6,
                    .help = "alloc: each VMM call and the runtime's; bandwidth: copies into VMM "
                            "memory vs cudaMalloc memory; grow: a vector grown in place vs "
                            "reallocated; peer: another GPU reads (rw: and writes) the memory; "
-                           "read: a kernel reads VMM memory vs cudaMalloc memory"},
+                           "read: a kernel reads VMM memory vs cudaMalloc memory; share: "
+                           "another process imports the memory through a file descriptor"},
     [GT_VMM_GRAN] = {.name = "granularity", .label = "granularity", .type = GT_P_ENUM, .max = 1,
                      .def = GT_VMM_GRAN_REC, .choices = gran_names, .nchoices = 2,
                      .help = "cuMemGetAllocationGranularity: minimum or recommended; sizes round "
@@ -165,6 +166,12 @@ static int series(const int64_t *v, const char **names)
             names[i] = alloc_series[i];
         return n;
     }
+    case GT_VMM_OP_SHARE:
+        names[GT_VMM_S_EXPORT] = "cuMemExportToShareableHandle";
+        names[GT_VMM_S_IMPORT] = "cuMemImportFromShareableHandle";
+        names[GT_VMM_S_SHARE_MAP] = "cuMemMap (other process)";
+        names[GT_VMM_S_SHARE_ACCESS] = "cuMemSetAccess (other process)";
+        return 4;
     case GT_VMM_OP_PEER:
         names[GT_VMM_S_PEER_READ] = "peer reads VMM";
         if (v[GT_VMM_PEER] == GT_VMM_PEER_RO)
@@ -199,6 +206,7 @@ static uint64_t device_need(const int64_t *v, uint64_t gran)
 
     switch (v[GT_VMM_OP]) {
     case GT_VMM_OP_ALLOC:
+    case GT_VMM_OP_SHARE:
         return size;
     case GT_VMM_OP_BANDWIDTH:       /* a VMM and a cudaMalloc buffer, two of each for d2d */
         return (v[GT_VMM_DIR] == GT_VMM_D2D ? 4 : 2) * size;
@@ -356,6 +364,15 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     }
     if (v[GT_VMM_OP] == GT_VMM_OP_PEER)
         return n;
+    if (v[GT_VMM_OP] == GT_VMM_OP_SHARE) {
+        double sum = 0;
+        for (int s = GT_VMM_S_EXPORT; s <= GT_VMM_S_SHARE_ACCESS; s++)
+            sum += gt_run_p50(r, s);
+        if (isfinite(sum) && n < max)
+            snprintf(lines[n++], sizeof lines[0], "memory shared with another process (sum of "
+                     "p50s): %s, besides the allocation", gt_format_seconds(sum, b, sizeof b));
+        return n;
+    }
     if (v[GT_VMM_OP] != GT_VMM_OP_ALLOC && n < max) {
         double x = gt_run_p50(r, GT_VMM_S_VMM), y = gt_run_p50(r, GT_VMM_S_RUNTIME);
         if (isfinite(x) && isfinite(y) && x > 0)
@@ -485,7 +502,10 @@ GT_EXPERIMENT(gt_exp_vmm) = {
         "op=read: a kernel reads every word of VMM memory and of cudaMalloc memory and "
         "compares it with what was written. compression asks cuMemCreate for compressible "
         "memory, and data says what the memory holds: compressible memory holding zeros may "
-        "read faster than the memory's peak, since fewer bytes move than it holds.",
+        "read faster than the memory's peak, since fewer bytes move than it holds. op=share: "
+        "the memory, made exportable, goes to a second gputui process as a file descriptor "
+        "over a Unix socket; it imports, maps and opens it, checks what this process wrote "
+        "and writes the other half, which this process then checks.",
     .params = params,
     .nparams = GT_VMM_NPARAMS,
     .warmup_param = GT_VMM_WARMUP,

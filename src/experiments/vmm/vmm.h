@@ -10,7 +10,8 @@
 enum { GT_VMM_OP, GT_VMM_GRAN, GT_VMM_SIZE, GT_VMM_DIR, GT_VMM_START, GT_VMM_END, GT_VMM_STEP,
        GT_VMM_PEER, GT_VMM_COMP, GT_VMM_DATA, GT_VMM_ACCESS, GT_VMM_LOC, GT_VMM_NUMA, GT_VMM_WARMUP,
        GT_VMM_NPARAMS };
-enum { GT_VMM_OP_ALLOC, GT_VMM_OP_BANDWIDTH, GT_VMM_OP_GROW, GT_VMM_OP_PEER, GT_VMM_OP_READ };
+enum { GT_VMM_OP_ALLOC, GT_VMM_OP_BANDWIDTH, GT_VMM_OP_GROW, GT_VMM_OP_PEER, GT_VMM_OP_READ,
+       GT_VMM_OP_SHARE };
 enum { GT_VMM_COMP_OFF, GT_VMM_COMP_ON };
 enum { GT_VMM_ACCESS_RW, GT_VMM_ACCESS_RO };
 /* Where cuMemCreate puts the memory: this GPU, the host, one host NUMA node. */
@@ -29,6 +30,9 @@ enum { GT_VMM_S_RESERVE, GT_VMM_S_CREATE, GT_VMM_S_MAP, GT_VMM_S_ACCESS, GT_VMM_
 /* op=bandwidth, op=read and op=grow: VMM memory against cudaMalloc memory;
  * op=read with the VMM memory on the host, mapped pinned memory too. */
 enum { GT_VMM_S_VMM, GT_VMM_S_RUNTIME, GT_VMM_S_MAPPED };
+/* op=share: the memory exported as a file descriptor, and another process
+ * importing, mapping and opening it. */
+enum { GT_VMM_S_EXPORT, GT_VMM_S_IMPORT, GT_VMM_S_SHARE_MAP, GT_VMM_S_SHARE_ACCESS };
 /* op=peer: a kernel on the peer reads the VMM memory, then (rw) writes it. */
 enum { GT_VMM_S_PEER_READ, GT_VMM_S_PEER_WRITE };
 

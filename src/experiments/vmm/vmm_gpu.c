@@ -11,6 +11,8 @@
  *              events from an emptied L2.
  * location=host or host-numa puts the VMM memory on the host (the read
  * then also times mapped cudaHostAlloc memory, its runtime twin).
+ * share:     another gputui process imports the memory by a file
+ *              descriptor (vmm_gpu_share.c).
  * With access=ro, this GPU's own mapping is read-only once the data is
  * in, and a write through it is tried in a child process (vmm_gpu_ro.c).
  * With compression on, cuMemCreate asks for compressible memory and the
@@ -34,6 +36,7 @@
 #include "vmm_gpu_range.h"
 #include "vmm_gpu_peer.h"
 #include "vmm_gpu_ro.h"
+#include "vmm_gpu_share.h"
 #include "vmm_kernels.h"
 
 /* Writes the pattern over a fresh allocation and reads it back. */
@@ -72,6 +75,7 @@ static void teardown(void *state)
     if (!z)
         return;
     gt_vmm_peer_teardown(z);
+    gt_vmm_share_teardown(z);
     gt_gpu_quiesce();
     if (z->cu) {
         gt_vrange_free(z, &z->vsrc, NULL);
@@ -241,6 +245,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     if (place(z, v, err))
         goto fail;
+    if (z->op == GT_VMM_OP_SHARE)   /* exportable as a file descriptor */
+        z->prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
     if (z->comp)    /* the granularity may differ for compressible memory: asked with it */
         z->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
     if (GT_CU(err, z->cu->cuMemGetAllocationGranularity(&g, &z->prop,
@@ -299,6 +305,10 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         break;
     case GT_VMM_OP_READ:
         if (setup_read(z, info, err))
+            goto fail;
+        break;
+    case GT_VMM_OP_SHARE:
+        if (gt_vmm_share_setup(z, info, err))
             goto fail;
         break;
     case GT_VMM_OP_BANDWIDTH:
@@ -585,6 +595,8 @@ static int run(void *state, gt_sample *out, gt_err *err)
         return gt_vmm_peer_run(z, out, err);
     case GT_VMM_OP_READ:
         return run_read(z, out, err);
+    case GT_VMM_OP_SHARE:
+        return gt_vmm_share_run(z, out, err);
     default:
         if (!z->cur && grow_start(z, err))
             return -1;
@@ -592,4 +604,14 @@ static int run(void *state, gt_sample *out, gt_err *err)
     }
 }
 
-GT_GPU_OPS(vmm) = {.setup = setup, .run = run, .teardown = teardown, .child = gt_vmm_child};
+/* The child processes: "share DEVICE" (op=share's other process), or a
+ * write into read-only memory ("SELF WRITER", vmm_gpu_ro.h). */
+static int child(int argc, char **argv, double t_main)
+{
+    (void)t_main;
+    if (argc == 2 && !strcmp(argv[0], "share"))
+        return gt_vmm_share_child(atoi(argv[1]));
+    return gt_vmm_ro_child(argc, argv);
+}
+
+GT_GPU_OPS(vmm) = {.setup = setup, .run = run, .teardown = teardown, .child = child};

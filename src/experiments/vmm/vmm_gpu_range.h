@@ -42,8 +42,9 @@ typedef struct vm {
     size_t start, end, step, cur;   /* cur: bytes in both vectors, 0 = no cycle */
     vrange g;
     void *gr;                       /* the reallocated vector */
-    /* peer (vmm_gpu_peer.c) */
+    /* peer (vmm_gpu_peer.c), share (vmm_gpu_share.c) */
     struct vm_peer *peer;
+    struct vm_share *share;
 } vm;
 
 /* Unmaps and releases every chunk, frees the range; times[3] (unmap,

@@ -92,9 +92,8 @@ static int ro_write_probe(int self, int writer)
     _exit(0);       /* the contexts are gone: nothing to release */
 }
 
-int gt_vmm_child(int argc, char **argv, double t_main)
+int gt_vmm_ro_child(int argc, char **argv)
 {
-    (void)t_main;
     if (argc != 2) {
         printf("setup the VMM child takes SELF WRITER\n");
         return 64;

@@ -13,6 +13,6 @@
 
 /* Runs the child for writer and puts its answer in info->note. */
 void gt_vmm_try_ro_write(vm *z, int writer, gt_setup_info *info);
-int gt_vmm_child(int argc, char **argv, double t_main);
+int gt_vmm_ro_child(int argc, char **argv);
 
 #endif
