@@ -4,11 +4,7 @@
  *              cudaMallocAsync/cudaFreeAsync (each with a stream
  *              synchronise), timed on the CPU; every allocation is filled
  *              and checked on the GPU before it is released.
- *   bandwidth: the same copy into (out of) VMM memory and cudaMalloc
- *              memory, timed with events, destination checked in full.
- *   read:      a kernel reads every word of VMM memory and of cudaMalloc
- *              memory and compares it with what was written, timed with
- *              events from an emptied L2.
+ *   bandwidth, read: the data moved (vmm_gpu_data.c).
  * location=host or host-numa puts the VMM memory on the host (the read
  * then also times mapped cudaHostAlloc memory, its runtime twin).
  * share:     another gputui process imports the memory by a file
@@ -37,7 +33,7 @@
 #include "vmm_gpu_peer.h"
 #include "vmm_gpu_ro.h"
 #include "vmm_gpu_share.h"
-#include "vmm_kernels.h"
+#include "vmm_gpu_data.h"
 
 /* Writes the pattern over a fresh allocation and reads it back. */
 static int usable(vm *z, void *p, size_t bytes, bool *ok, gt_err *err)
@@ -92,99 +88,6 @@ static void teardown(void *state)
 
 static int grow_start(vm *z, gt_err *err);
 static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err);
-
-/* What the allocation said of compression, for the set-up note. */
-static const char *granted_note(const vm *z)
-{
-    if (!z->comp)
-        return "";
-    return z->granted ? "; compressible memory: asked and granted (the allocation reads back "
-                        "CU_MEM_ALLOCATION_COMP_GENERIC)"
-                      : "; compression asked and NOT granted: the driver made plain memory, so "
-                        "these are figures of uncompressed memory";
-}
-
-static int setup_bandwidth(vm *z, gt_setup_info *info, gt_err *err)
-{
-    bool d2d = z->dir == GT_VMM_D2D;
-    double t0 = gt_now(), tv[4] = {0};
-    char a[32];
-
-    gt_format_size(z->rsize, a, sizeof a);
-    if (gt_vrange_reserve(z, &z->vdst, z->rsize, err) || gt_vrange_grow(z, &z->vdst, z->rsize, tv, err))
-        return -1;
-    if (d2d && (gt_vrange_reserve(z, &z->vsrc, z->rsize, err) ||
-                gt_vrange_grow(z, &z->vsrc, z->rsize, NULL, err)))
-        return -1;
-    if (z->comp && gt_vrange_granted(z, &z->vdst, err))
-        return -1;
-    gt_setup_info_time(info, gt_now() - t0, "VMM: reserve + create + map + access %s%s", a,
-                       d2d ? " x 2" : "");
-    t0 = gt_now();
-    if (GT_CUDA_ALLOC(err, cudaMalloc(&z->rdst, z->size)) ||
-        (d2d && GT_CUDA_ALLOC(err, cudaMalloc(&z->rsrc, z->size))))
-        return -1;
-    gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s%s",
-                       gt_format_size(z->size, a, sizeof a), d2d ? " x 2" : "");
-    if (!d2d) {
-        t0 = gt_now();
-        if (GT_CUDA_ALLOC(err, cudaMallocHost(&z->host, z->size)))
-            return -1;
-        gt_setup_info_time(info, gt_now() - t0, "cudaMallocHost %s (host side)", a);
-    }
-    snprintf(info->note, sizeof info->note, "every word of the destination, on the GPU, after "
-             "every copy%s", granted_note(z));
-    return 0;
-}
-
-/* op=read: a VMM range and a cudaMalloc buffer, both holding the data. */
-static int setup_read(vm *z, gt_setup_info *info, gt_err *err)
-{
-    double t0 = gt_now();
-    char a[32];
-
-    gt_format_size(z->rsize, a, sizeof a);
-    if (gt_vrange_reserve(z, &z->vdst, z->rsize, err) ||
-        gt_vrange_grow(z, &z->vdst, z->rsize, NULL, err))
-        return -1;
-    gt_setup_info_time(info, gt_now() - t0, "VMM: reserve + create + map + access %s", a);
-    t0 = gt_now();
-    if (GT_CUDA_ALLOC(err, cudaMalloc(&z->rdst, z->size)))
-        return -1;
-    gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s",
-                       gt_format_size(z->size, a, sizeof a));
-    if (z->loc != GT_VMM_LOC_DEVICE) {
-        t0 = gt_now();
-        if (GT_CUDA_ALLOC(err, cudaHostAlloc(&z->mapped, z->size, cudaHostAllocMapped)))
-            return -1;
-        gt_setup_info_time(info, gt_now() - t0, "cudaHostAlloc(Mapped) %s",
-                           gt_format_size(z->size, a, sizeof a));
-        if (gt_vmm_fill_data(z, z->mapped, z->size / 4, err))
-            return -1;
-    }
-    if ((z->comp && gt_vrange_granted(z, &z->vdst, err)) ||
-        gt_vmm_fill_data(z, (void *)z->vdst.va, z->size / 4, err) ||
-        gt_vmm_fill_data(z, z->rdst, z->size / 4, err) ||
-        GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
-        return -1;
-    snprintf(info->note, sizeof info->note, "the read compares every word with what was "
-             "written%s", granted_note(z));
-    if (z->ro) {    /* this GPU's mapping turned read-only, once it holds the data */
-        CUmemAccessDesc ro = z->access[0];
-        ro.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
-        GT_TA("%s, dev %d ro", GT_TA_S(z->rsize), z->device);
-        if (GT_CU(err, z->cu->cuMemSetAccess(z->vdst.va, z->rsize, &ro, 1)))
-            return -1;
-        gt_vmm_try_ro_write(z, z->device, info);
-        if (z->comp)
-            snprintf(info->note + strlen(info->note), sizeof info->note - strlen(info->note),
-                     "%s", granted_note(z));
-    }
-    gt_setup_info_timing(info, "events around each read kernel; before each, the L2 emptied "
-                         "by a read of %s", z->t.flush ? gt_format_size(z->t.flush_bytes, a,
-                         sizeof a) : "nothing (L2 size unknown)");
-    return 0;
-}
 
 /* Where cuMemCreate puts the memory (z->prop.location): this GPU, the
  * host, or one host NUMA node, as far as the toolkit gputui was built
@@ -301,10 +204,10 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                  "the GPU before it is released; %s granularity %s: %s -> %s%s",
                  v[GT_VMM_GRAN] == GT_VMM_GRAN_MIN ? "minimum" : "recommended",
                  gt_format_size(g, a, sizeof a), gt_format_size(z->size, b, sizeof b),
-                 gt_format_size(z->rsize, c, sizeof c), granted_note(z));
+                 gt_format_size(z->rsize, c, sizeof c), gt_vmm_granted_note(z));
         break;
     case GT_VMM_OP_READ:
-        if (setup_read(z, info, err))
+        if (gt_vmm_read_setup(z, info, err))
             goto fail;
         break;
     case GT_VMM_OP_SHARE:
@@ -312,21 +215,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             goto fail;
         break;
     case GT_VMM_OP_BANDWIDTH:
-        if (setup_bandwidth(z, info, err))
-            goto fail;
-        /* The sources hold the pattern for good. */
-        if (z->dir == GT_VMM_D2D) {
-            if (gt_vmm_fill_data(z, (void *)z->vsrc.va, z->size / 4, err) ||
-                gt_vmm_fill_data(z, z->rsrc, z->size / 4, err))
-                goto fail;
-        } else if (z->dir == GT_VMM_D2H) {
-            if (gt_vmm_fill_data(z, (void *)z->vdst.va, z->size / 4, err) ||
-                gt_vmm_fill_data(z, z->rdst, z->size / 4, err))
-                goto fail;
-        } else if (gt_vmm_fill_data(z, z->host, z->size / 4, err)) {
-            goto fail;
-        }
-        if (GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
+        if (gt_vmm_bandwidth_setup(z, info, err))
             goto fail;
         break;
     case GT_VMM_OP_PEER:
@@ -438,83 +327,6 @@ static int run_alloc(vm *z, gt_sample *out, gt_err *err)
     return k;
 }
 
-/* ---- op=bandwidth ---- */
-
-/* Piece 0 copies between the VMM ranges, piece 1 between the cudaMalloc
- * buffers (the host side pinned): source and destination of piece i. */
-static void ends(const vm *z, int i, void **src, void **dst)
-{
-    switch (z->dir) {
-    case GT_VMM_H2D:
-        *src = z->host, *dst = i ? z->rdst : (void *)z->vdst.va;
-        break;
-    case GT_VMM_D2H:
-        *src = i ? z->rdst : (void *)z->vdst.va, *dst = z->host;
-        break;
-    default:
-        *src = i ? z->rsrc : (void *)z->vsrc.va, *dst = i ? z->rdst : (void *)z->vdst.va;
-        break;
-    }
-}
-
-static int poison(void *state, int i, cudaStream_t s, gt_err *err)
-{
-    vm *z = state;
-    void *src, *dst;
-
-    ends(z, i, &src, &dst);
-    return GT_CUDA(err, gt_k_fill_word(dst, z->size / 4, 0xA5A5A5A5u, z->blocks, s));
-}
-
-static int copy(void *state, int i, cudaStream_t s, gt_err *err)
-{
-    vm *z = state;
-    void *src, *dst;
-
-    ends(z, i, &src, &dst);
-    return GT_CUDA(err, cudaMemcpyAsync(dst, src, z->size, cudaMemcpyDefault, s));
-}
-
-/* Every word of the destination against the pattern. */
-static int copied(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
-{
-    vm *z = state;
-    void *src, *dst;
-
-    ends(z, i, &src, &dst);
-    return GT_CUDA(err, gt_k_vmm_read(dst, z->size / 4, z->data, z->seed, bad, z->blocks, s));
-}
-
-static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
-{
-    static const gt_timed w = {.pieces = 2, .apart = true, .prepare = poison, .work = copy,
-                               .check = copied};
-
-    return gt_timed_samples(&z->t, &w, z, z->size, out, err);
-}
-
-/* ---- op=read ---- */
-
-/* Piece 0 reads the VMM range, piece 1 the cudaMalloc buffer; the read
- * counts the words that differ from the data into the piece's counter. */
-static int read_one(void *state, int i, cudaStream_t s, gt_err *err)
-{
-    vm *z = state;
-    const void *p = i == GT_VMM_S_MAPPED ? z->mapped : i ? z->rdst : (const void *)z->vdst.va;
-
-    return GT_CUDA(err, gt_k_vmm_read(p, z->size / 4, z->data, z->seed, z->t.dbad + 2 * i,
-                                      z->blocks, s));
-}
-
-static int run_read(vm *z, gt_sample *out, gt_err *err)
-{
-    static const gt_timed dev = {.pieces = 2, .apart = true, .work = read_one},
-                          host = {.pieces = 3, .apart = true, .work = read_one};
-
-    return gt_timed_samples(&z->t, z->loc == GT_VMM_LOC_DEVICE ? &dev : &host, z, z->size, out,
-                            err);
-}
-
 /* ---- op=grow ---- */
 
 /* Both vectors at the start size, patterned. */
@@ -590,11 +402,11 @@ static int run(void *state, gt_sample *out, gt_err *err)
     case GT_VMM_OP_ALLOC:
         return run_alloc(z, out, err);
     case GT_VMM_OP_BANDWIDTH:
-        return run_bandwidth(z, out, err);
+        return gt_vmm_bandwidth_run(z, out, err);
     case GT_VMM_OP_PEER:
         return gt_vmm_peer_run(z, out, err);
     case GT_VMM_OP_READ:
-        return run_read(z, out, err);
+        return gt_vmm_read_run(z, out, err);
     case GT_VMM_OP_SHARE:
         return gt_vmm_share_run(z, out, err);
     default:
