@@ -44,6 +44,9 @@ static void query_vmm(int ordinal, gt_devprops *p)
     if (d->cuDeviceGetAttribute(&comp, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED, dev) ==
         CUDA_SUCCESS)
         gt_dp_set(p, GT_DP_COMPRESSION, comp);
+    if (d->cuDeviceGetAttribute(&comp, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED,
+                                dev) == CUDA_SUCCESS)
+        gt_dp_set(p, GT_DP_VMM_RDMA, comp);
 #if CUDA_VERSION >= 12090   /* the attribute came with CUDA 12.9; older drivers do not say */
     if (d->cuDeviceGetAttribute(&comp, CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
                                 dev) == CUDA_SUCCESS)

@@ -120,6 +120,10 @@ job_vmm_flags() {
         --compression "$comp"
     run_one "" "${VM[@]}" --op bandwidth --dir d2d --size 256M --data random,zeros --compression "$comp"
     run_one "" "${VM[@]}" --op alloc --size 64M --compression "$comp"
+    # GPUDirect RDMA capable memory, where the device takes the flag.
+    if "$BIN" --batch "${VM[@]}" --op alloc --rdma on --size 2M --samples 1 >/dev/null 2>&1; then
+        run_one "" "${VM[@]}" --op alloc,read --size 64M --rdma off,on
+    fi
     # This GPU's own mapping read-only: read whole, a write refused in a child.
     run_one "" "${VM[@]}" --op read --size 256M --access ro,rw
     # Another gputui process imports the memory by a file descriptor.

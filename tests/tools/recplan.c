@@ -71,6 +71,7 @@ static const cplan plans[] = {
     {"vmm", "op", {{"op"}, {"granularity"}, {"dir"}}},
     {"vmm", "data", {{"op", .values = "bandwidth,read"}, {"compression"}, {"data"}}},
     {"vmm", "compression", {{"op", .values = "alloc"}, {"compression"}}},
+    {"vmm", "rdma", {{"op", .values = "alloc,read"}, {"rdma"}}},
     {"vmm", "access", {{"op", .values = "read"}, {"access"}}},
     {"vmm", "location", {{"op", .values = "alloc,read"}, {"location"}}},
     {"l2", "hit-ratio", {{"hit-ratio"}}},

@@ -47,6 +47,15 @@ static void compression_and_data(void **state)
     assert_string_equal(err, "compression: this device does not support generic compression "
                         "(CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 0); allowed here: "
                         "off");
+    /* GPUDirect RDMA: refused where the device does not take the flag. */
+    v[GT_VMM_COMP] = GT_VMM_COMP_OFF;
+    v[GT_VMM_RDMA] = GT_VMM_COMP_ON;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_VMM_RDMA, 0);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED = 0); allowed here: off"));
+    v[GT_VMM_RDMA] = GT_VMM_COMP_OFF;
+    v[GT_VMM_COMP] = GT_VMM_COMP_ON;
     v[GT_VMM_OP] = GT_VMM_OP_GROW;
     assert_false(gt_exp_vmm.params[GT_VMM_COMP].applies(v, &why));
     assert_string_equal(why, "only with op=alloc, bandwidth or read");

@@ -50,6 +50,8 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
      .kind = GT_DPK_BOOL},
     {.id = GT_DP_HOST_NUMA_VMM, .key = "host_numa_vmm_supported", .label = "  host memory",
      .kind = GT_DPK_BOOL},
+    {.id = GT_DP_VMM_RDMA, .key = "vmm_gpudirect_rdma_supported", .label = "  GPUDirect RDMA",
+     .kind = GT_DPK_BOOL},
     {.id = GT_DP_HOST_NODES, .key = "host_numa_nodes", .label = "Host NUMA nodes",
      .kind = GT_DPK_NODES},
     {.id = GT_DP_TEX2D_W, .key = "max_texture_2d_width", .label = "Texture 2D max",
@@ -113,6 +115,7 @@ const char *gt_dp_not_applicable(const gt_devprops *p, gt_dp_id id)
         return gt_dp_ok(p, GT_DP_CC) && gt_dp_get(p, GT_DP_CC) < 80
                ? "L2 persistence needs compute capability 8.0" : NULL;
     case GT_DP_GRAN_MIN: case GT_DP_GRAN_REC: case GT_DP_COMPRESSION: case GT_DP_HOST_NUMA_VMM:
+    case GT_DP_VMM_RDMA:
         return gt_dp_ok(p, GT_DP_VMM) && !gt_dp_get(p, GT_DP_VMM)
                ? "no virtual memory management on this device" : NULL;
     case GT_DP_HOST_PAGE_TABLES:

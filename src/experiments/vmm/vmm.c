@@ -154,6 +154,12 @@ static const gt_param params[GT_VMM_NPARAMS] = {
     [GT_VMM_NUMA] = {.name = "numa", .label = "host NUMA node", .type = GT_P_INT, .max = 62,
                      .def = 0, .help = "the host NUMA node of location=host-numa",
                      .applies = numa_applies},
+    [GT_VMM_RDMA] = {.name = "rdma", .label = "GPUDirect RDMA", .type = GT_P_ENUM, .max = 1,
+                     .def = GT_VMM_COMP_OFF, .choices = comp_names, .nchoices = 2,
+                     .help = "cuMemCreate with allocFlags.gpuDirectRDMACapable: memory a NIC "
+                             "may read and write directly; whether the driver granted it is read "
+                             "back, and what it costs shows beside the same calls without it",
+                     .applies = comp_applies},
     [GT_VMM_WARMUP] = GT_PARAM_WARMUP(1),
 };
 
@@ -246,6 +252,11 @@ static int check_host(const int64_t *v, const gt_devprops *p, char *err, size_t 
                  "location=%s: off", loc_names[v[GT_VMM_LOC]]);
         return -1;
     }
+    if (v[GT_VMM_RDMA] == GT_VMM_COMP_ON) {
+        snprintf(err, n, "rdma: the GPUDirect RDMA flag is for device memory; allowed with "
+                 "location=%s: off", loc_names[v[GT_VMM_LOC]]);
+        return -1;
+    }
     if (v[GT_VMM_ACCESS] == GT_VMM_ACCESS_RO && v[GT_VMM_OP] == GT_VMM_OP_READ) {
         snprintf(err, n, "access=ro: this GPU's own mapping of device memory; allowed with "
                  "location=%s: rw", loc_names[v[GT_VMM_LOC]]);
@@ -272,6 +283,13 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     }
     if (on_host(v) && check_host(v, p, err, n))
         return -1;
+    if (v[GT_VMM_RDMA] == GT_VMM_COMP_ON && comp_applies(v, &(const char *){NULL}) &&
+        gt_dp_ok(p, GT_DP_VMM_RDMA) && !gt_dp_get(p, GT_DP_VMM_RDMA)) {
+        snprintf(err, n, "rdma: this device does not take the GPUDirect RDMA flag in cuMemCreate "
+                 "(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED = 0); allowed "
+                 "here: off");
+        return -1;
+    }
     if (v[GT_VMM_OP] == GT_VMM_OP_PEER && v[GT_VMM_PEER] == GT_VMM_PEER_OFF) {
         snprintf(err, n, "op=peer: another GPU reads the memory, which needs peer-access=rw "
                  "or ro (now off)");

@@ -144,6 +144,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->ro = z->op == GT_VMM_OP_READ && v[GT_VMM_ACCESS] == GT_VMM_ACCESS_RO;
     z->comp = v[GT_VMM_COMP] == GT_VMM_COMP_ON && (z->op == GT_VMM_OP_ALLOC ||
               z->op == GT_VMM_OP_BANDWIDTH || z->op == GT_VMM_OP_READ);
+    z->rdma = v[GT_VMM_RDMA] == GT_VMM_COMP_ON && (z->op == GT_VMM_OP_ALLOC ||
+              z->op == GT_VMM_OP_BANDWIDTH || z->op == GT_VMM_OP_READ);
     cudaGetDevice(&z->device);
     z->prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     if (place(z, v, err))
@@ -152,6 +154,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         z->prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
     if (z->comp)    /* the granularity may differ for compressible memory: asked with it */
         z->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
+    if (z->rdma)
+        z->prop.allocFlags.gpuDirectRDMACapable = 1;
     if (GT_CU(err, z->cu->cuMemGetAllocationGranularity(&g, &z->prop,
               v[GT_VMM_GRAN] == GT_VMM_GRAN_MIN ? CU_MEM_ALLOC_GRANULARITY_MINIMUM
                                                 : CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)))
@@ -190,7 +194,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
 
     switch (z->op) {
     case GT_VMM_OP_ALLOC:
-        if (z->comp) {      /* one allocation made and released, to read back the grant */
+        if (z->comp || z->rdma) {   /* one allocation made and released: the grant */
             vrange r;
             if (gt_vrange_reserve(z, &r, z->rsize, err))
                 goto fail;

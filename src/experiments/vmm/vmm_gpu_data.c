@@ -16,15 +16,21 @@
 #include "vmm_gpu_ro.h"
 #include "vmm_kernels.h"
 
-/* What the allocation said of compression, for the set-up note. */
-const char *gt_vmm_granted_note(const vm *z)
+/* What the allocation said of compression and GPUDirect RDMA, for the
+ * set-up note. */
+const char *gt_vmm_granted_note(vm *z)
 {
-    if (!z->comp)
-        return "";
-    return z->granted ? "; compressible memory: asked and granted (the allocation reads back "
-                        "CU_MEM_ALLOCATION_COMP_GENERIC)"
-                      : "; compression asked and NOT granted: the driver made plain memory, so "
-                        "these are figures of uncompressed memory";
+    const char *c = !z->comp ? "" : z->granted
+        ? "; compressible memory: asked and granted (the allocation reads back "
+          "CU_MEM_ALLOCATION_COMP_GENERIC)"
+        : "; compression asked and NOT granted: the driver made plain memory, so these are "
+          "figures of uncompressed memory";
+    const char *r = !z->rdma ? "" : z->rdma_granted
+        ? "; GPUDirect RDMA capable: asked and granted"
+        : "; GPUDirect RDMA asked and NOT granted (the allocation reads back 0)";
+
+    snprintf(z->grant_note, sizeof z->grant_note, "%s%s", c, r);
+    return z->grant_note;
 }
 
 static int bandwidth_buffers(vm *z, gt_setup_info *info, gt_err *err)
@@ -39,7 +45,7 @@ static int bandwidth_buffers(vm *z, gt_setup_info *info, gt_err *err)
     if (d2d && (gt_vrange_reserve(z, &z->vsrc, z->rsize, err) ||
                 gt_vrange_grow(z, &z->vsrc, z->rsize, NULL, err)))
         return -1;
-    if (z->comp && gt_vrange_granted(z, &z->vdst, err))
+    if ((z->comp || z->rdma) && gt_vrange_granted(z, &z->vdst, err))
         return -1;
     gt_setup_info_time(info, gt_now() - t0, "VMM: reserve + create + map + access %s%s", a,
                        d2d ? " x 2" : "");
@@ -85,7 +91,7 @@ int gt_vmm_read_setup(vm *z, gt_setup_info *info, gt_err *err)
         if (gt_vmm_fill_data(z, z->mapped, z->size / 4, err))
             return -1;
     }
-    if ((z->comp && gt_vrange_granted(z, &z->vdst, err)) ||
+    if (((z->comp || z->rdma) && gt_vrange_granted(z, &z->vdst, err)) ||
         gt_vmm_fill_data(z, (void *)z->vdst.va, z->size / 4, err) ||
         gt_vmm_fill_data(z, z->rdst, z->size / 4, err) ||
         GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
@@ -99,7 +105,7 @@ int gt_vmm_read_setup(vm *z, gt_setup_info *info, gt_err *err)
         if (GT_CU(err, z->cu->cuMemSetAccess(z->vdst.va, z->rsize, &ro, 1)))
             return -1;
         gt_vmm_try_ro_write(z, z->device, info);
-        if (z->comp)
+        if (z->comp || z->rdma)
             snprintf(info->note + strlen(info->note), sizeof info->note - strlen(info->note),
                      "%s", gt_vmm_granted_note(z));
     }

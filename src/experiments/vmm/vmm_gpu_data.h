@@ -8,7 +8,7 @@
 #include "vmm_gpu_range.h"
 
 /* "; compressible memory: asked and granted ..." or "" (no compression asked). */
-const char *gt_vmm_granted_note(const vm *z);
+const char *gt_vmm_granted_note(vm *z);
 int gt_vmm_bandwidth_setup(vm *z, gt_setup_info *info, gt_err *err);
 int gt_vmm_bandwidth_run(vm *z, gt_sample *out, gt_err *err);
 int gt_vmm_read_setup(vm *z, gt_setup_info *info, gt_err *err);

@@ -55,8 +55,8 @@ int gt_vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *err)
         gt_err_set(err, GT_EXIT_FAIL, "internal: the reserved range is full");
         return -1;
     }
-    GT_TA("%s, pinned %s memory%s", GT_TA_S(bytes), z->loc == GT_VMM_LOC_DEVICE ? "device" : "host",
-          z->comp ? ", compressible" : "");
+    GT_TA("%s, pinned %s memory%s%s", GT_TA_S(bytes), z->loc == GT_VMM_LOC_DEVICE ? "device" : "host",
+          z->comp ? ", compressible" : "", z->rdma ? ", RDMA capable" : "");
     if (GT_CU_ALLOC(err, z->cu->cuMemCreate(&h, bytes, &z->prop, 0)))
         return -1;
     t1 = gt_now();
@@ -105,6 +105,7 @@ int gt_vrange_granted(vm *z, const vrange *r, gt_err *err)
     if (GT_CU(err, z->cu->cuMemGetAllocationPropertiesFromHandle(&got, r->h[0])))
         return -1;
     z->granted = got.allocFlags.compressionType == CU_MEM_ALLOCATION_COMP_GENERIC;
+    z->rdma_granted = got.allocFlags.gpuDirectRDMACapable != 0;
     return 0;
 }
 
