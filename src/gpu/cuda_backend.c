@@ -126,6 +126,7 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         {.a = cudaDevAttrPageableMemoryAccessUsesHostPageTables, .id = GT_DP_HOST_PAGE_TABLES},
         {.a = cudaDevAttrMaxTexture2DWidth, .id = GT_DP_TEX2D_W},
         {.a = cudaDevAttrMaxTexture2DHeight, .id = GT_DP_TEX2D_H},
+        {.a = cudaDevAttrHostRegisterReadOnlySupported, .id = GT_DP_HOST_REG_RO},
     };
 
     gt_devprops_init(p);

@@ -109,6 +109,19 @@ job_vmm_use() {
 # with compression=on runs there and is refused, naming the attribute,
 # elsewhere); compressible allocations and copies; this GPU's read-only
 # mapping; VMM memory on the host beside mapped pinned memory.
+# A source registered read-only (cudaHostRegisterReadOnly), copied by the
+# copy engine and read by a kernel, where the device takes the flag.
+job_transfer_read_only() {
+    section "transfer: a read-only registration"
+    if "$BIN" --batch -e transfer --host register --read-only on --size 4M --samples 1 \
+        >/dev/null 2>&1; then
+        run_one "" -e transfer --host register --dir h2d --method ce,sm --read-only off,on \
+            --size 64M
+    else
+        echo "# read-only registration: not on this device"
+    fi
+}
+
 job_vmm_flags() {
     section "vmm: compression, the data, read-only, host memory"
     VM=(-e vmm --warmup 1)
@@ -350,6 +363,7 @@ JOBS=(
     job_pitched                     # 7
     job_vmm_alloc                   # 7
     job_vmm_flags                   # ?
+    job_transfer_read_only          # 2
     "job_transfer_pageable d2h"     # 3
     "job_transfer_pageable bidir"   # 3
     "job_transfer_pageable h2d"     # 3

@@ -63,6 +63,8 @@ typedef struct {
 static const cplan plans[] = {
     {"transfer", "size", {{"host"}, {"portable", .oneof = 1}, {"write-combined", .oneof = 1},
                           {"mapped", .oneof = 1}, {"dir"}, {"method"}, {"size", 1ll << 30}}},
+    {"transfer", "read-only", {{"host", .values = "register"}, {"dir", .values = "h2d"},
+                               {"method"}, {"read-only"}}},
     {"zerocopy", "count", {{"count"}}},
     {"streams", "streams", {{"streams"}, {"host"}, {"stream-flags"}, {"legacy-sync"}}},
     {"streams", "alloc-between", {{"alloc-between"}}},

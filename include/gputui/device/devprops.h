@@ -38,6 +38,7 @@ typedef enum {
     GT_DP_COMPRESSION,      /* CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED */
     GT_DP_HOST_NUMA_VMM,    /* CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED */
     GT_DP_VMM_RDMA,         /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED */
+    GT_DP_HOST_REG_RO,      /* cudaDevAttrHostRegisterReadOnlySupported */
     GT_DP_HOST_NODES,       /* the host's NUMA nodes online, a mask (gt_port_numa_nodes) */
     GT_DP_TEX2D_W,          /* maxTexture2D: the largest 2D texture */
     GT_DP_TEX2D_H,

@@ -52,6 +52,8 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
      .kind = GT_DPK_BOOL},
     {.id = GT_DP_VMM_RDMA, .key = "vmm_gpudirect_rdma_supported", .label = "  GPUDirect RDMA",
      .kind = GT_DPK_BOOL},
+    {.id = GT_DP_HOST_REG_RO, .key = "host_register_read_only_supported",
+     .label = "hostRegisterReadOnly", .kind = GT_DPK_BOOL},
     {.id = GT_DP_HOST_NODES, .key = "host_numa_nodes", .label = "Host NUMA nodes",
      .kind = GT_DPK_NODES},
     {.id = GT_DP_TEX2D_W, .key = "max_texture_2d_width", .label = "Texture 2D max",
