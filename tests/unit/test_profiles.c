@@ -11,8 +11,9 @@
  *   - each experiment's ceiling names the profile's link, and its summary
  *     and 'y' lines come out for the profile's properties;
  *   - every lesson step gives the verdict the profile implies: "not on
- *     this machine" with its reason, or the claim of the device's kind
- *     (an integrated GPU's zero-copy and pinned steps);
+ *     this machine" with its reason (compressible memory before Ampere),
+ *     or the claim of the device's kind (an integrated GPU's zero-copy and
+ *     pinned steps);
  *   - the inspection card judges copies against the profile's link, with
  *     that link's thresholds, and a board without ECC, or a Jetson without
  *     NVML, is "cannot tell", never a failure.
@@ -64,14 +65,18 @@ static const want wants[] = {
      .refused = {"l2: experiment l2: L2 persistence needs compute capability 8.0 or newer; this device is 7.5"},
      .not_here = {"l2/1: compute_capability 7.5", "l2/2: compute_capability 7.5",
                   "l2/3: compute_capability 7.5", "l2/4: compute_capability 7.5",
-                  "l2/5: compute_capability 7.5"},
+                  "l2/5: compute_capability 7.5",
+                  "compression/1: generic_compression_supported no",
+                  "compression/2: generic_compression_supported no"},
      .h2d = 12.3e9, .d2h = 13.2e9},
     {.file = "v100", .link = "gen3", .ceiling = "PCIe Gen3 x16",
      .na = {"  persisting max", "  policy window max", "  persisting limit"},
      .refused = {"l2: experiment l2: L2 persistence needs compute capability 8.0 or newer; this device is 7.0"},
      .not_here = {"l2/1: compute_capability 7.0", "l2/2: compute_capability 7.0",
                   "l2/3: compute_capability 7.0", "l2/4: compute_capability 7.0",
-                  "l2/5: compute_capability 7.0"}},
+                  "l2/5: compute_capability 7.0",
+                  "compression/1: generic_compression_supported no",
+                  "compression/2: generic_compression_supported no"}},
     {.file = "a100-pcie", .link = "gen4", .ceiling = "PCIe Gen4 x16"},
     {.file = "l4", .link = "gen4", .ceiling = "PCIe Gen4 x16"},
     {.file = "rtx4090", .link = "gen4", .ceiling = "PCIe Gen4 x16"},

@@ -47,6 +47,16 @@ static void compression_and_data(void **state)
     assert_string_equal(err, "compression: this device does not support generic compression "
                         "(CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 0); allowed here: "
                         "off");
+    /* Before Ampere a device has none, where the driver did not say. */
+    h200(&p);
+    gt_dp_set(&p, GT_DP_CC, 75);
+    gt_devprops_derive(&p);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "GENERIC_COMPRESSION_SUPPORTED = 0"));
+    h200(&p);
+    gt_devprops_derive(&p);
+    assert_false(gt_dp_ok(&p, GT_DP_COMPRESSION));
+    gt_dp_set(&p, GT_DP_COMPRESSION, 0);
     /* GPUDirect RDMA: refused where the device does not take the flag. */
     v[GT_VMM_COMP] = GT_VMM_COMP_OFF;
     v[GT_VMM_RDMA] = GT_VMM_COMP_ON;

@@ -255,6 +255,11 @@ void gt_devprops_derive(gt_devprops *p)
         gt_dp_set(p, GT_DP_MEM_PEAK, (int64_t)((double)p->v[GT_DP_MEM_CLOCK] *
                                                1e3 * 2.0 *
                                                (double)p->v[GT_DP_BUS_WIDTH] / 8.0));
+    /* Compute Data Compression came with Ampere (the A100 whitepaper): a
+     * device before it, whose driver or profile does not say, has none. */
+    if (!gt_dp_ok(p, GT_DP_COMPRESSION) && gt_dp_ok(p, GT_DP_CC) && p->v[GT_DP_CC] > 0 &&
+        p->v[GT_DP_CC] < 80)
+        gt_dp_set(p, GT_DP_COMPRESSION, 0);
     if (gt_dp_ok(p, GT_DP_PCIE_GEN_MAX) && gt_dp_ok(p, GT_DP_PCIE_WIDTH_MAX)) {
         double bw = gt_pcie_bw((int)p->v[GT_DP_PCIE_GEN_MAX],
                                (int)p->v[GT_DP_PCIE_WIDTH_MAX]);
