@@ -20,7 +20,7 @@ both sides fall into two states far apart (judge.two_states), each state
 is judged by itself (judge.by_state).
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
-coalesce, banks, transpose, async, dsmem, cluster, pool, chase; l2after: gputui after the L2
+coalesce, banks, transpose, async, dsmem, cluster, pool, vmm-read, chase; l2after: gputui after the L2
 experiment against gputui alone; d2d and hostlat: the reference is
 nvbandwidth, $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
@@ -193,6 +193,24 @@ CHECKS = {
         "metric": "time",
         "what": {k: f"transpose 8192 x 8192, {k}, against the article's kernel"
                  for k in ("copy", "naive", "tiled", "tiled, padded")},
+    },
+    # Compressible VMM memory read whole by a kernel, beside a plain program
+    # of the same calls (refprobe vmm-read: cuMemCreate asking for
+    # compression, the same data, its own kernel comparing each word):
+    # zeros, which compressible memory may hold in fewer bytes than it
+    # reads as, and random words, which it cannot; 256 MiB, within 3%.
+    "vmm-read": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "vmm", "--op", "read", "--compression", "on", "--data", "zeros,random",
+                   "--size", "256M", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: cfg["data"] if series == "VMM memory" else None,
+        "probe": ["vmm-read", "on", "zeros,random", "256"],
+        "figures": {"zeros": "vmm_read_on_zeros", "random": "vmm_read_on_random"},
+        "metric": "time",
+        "what": {k: f"vmm: a kernel's read of 256 MiB of compressible memory holding {k}, "
+                    f"against a plain program" for k in ("zeros", "random")},
     },
     # The stream-ordered allocator's costs beside a plain program calling
     # the same APIs (refprobe pool): 64 buffers of 1 MiB from a pool that

@@ -104,6 +104,51 @@ job_vmm_use() {
     refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
 }
 
+# A kernel's read of VMM and cudaMalloc memory holding each kind of data,
+# compressible where the device has generic compression (a 4 MiB read
+# with compression=on runs there and is refused, naming the attribute,
+# elsewhere); compressible allocations and copies; this GPU's read-only
+# mapping; VMM memory on the host beside mapped pinned memory.
+# A source registered read-only (cudaHostRegisterReadOnly), copied by the
+# copy engine and read by a kernel, where the device takes the flag.
+job_transfer_read_only() {
+    section "transfer: a read-only registration"
+    if "$BIN" --batch -e transfer --host register --read-only on --size 4M --samples 1 \
+        >/dev/null 2>&1; then
+        run_one "" -e transfer --host register --dir h2d --method ce,sm --read-only off,on \
+            --size 64M
+    else
+        echo "# read-only registration: not on this device"
+    fi
+}
+
+job_vmm_flags() {
+    section "vmm: compression, the data, read-only, host memory"
+    VM=(-e vmm --warmup 1)
+    local comp=off
+    if "$BIN" --batch "${VM[@]}" --op read --compression on --size 4M --samples 1 \
+        >/dev/null 2>&1; then comp=off,on; fi
+    echo "# compression here: $comp"
+    TRACE=1 run_one "" "${VM[@]}" --op read --size 256M --data pattern,random,zeros,constant \
+        --compression "$comp"
+    run_one "" "${VM[@]}" --op bandwidth --dir d2d --size 256M --data random,zeros --compression "$comp"
+    run_one "" "${VM[@]}" --op alloc --size 64M --compression "$comp"
+    # GPUDirect RDMA capable memory, where the device takes the flag.
+    if "$BIN" --batch "${VM[@]}" --op alloc --rdma on --size 2M --samples 1 >/dev/null 2>&1; then
+        run_one "" "${VM[@]}" --op alloc,read --size 64M --rdma off,on
+    fi
+    # This GPU's own mapping read-only: read whole, a write refused in a child.
+    run_one "" "${VM[@]}" --op read --size 256M --access ro,rw
+    # Another gputui process imports the memory by a file descriptor.
+    run_one "" "${VM[@]}" --op share --size 2M,64M,1G
+    run_one "" "${VM[@]}" --op read --size 64M --location host,host-numa
+    run_one "" "${VM[@]}" --op alloc --size 64M --location host-numa
+    if [ -r /sys/devices/system/node/online ]; then
+        refused "vmm numa node that is not there" "is not a NUMA node of this host; allowed:" \
+            "${VM[@]}" --op read --location host-numa --numa 62
+    fi
+}
+
 # A new process a sample: its first calls, cudaDeviceReset, the call after
 # (op=init); one module loaded as cubins and as PTX (op=jit). Not in the
 # pool: run.sh runs them alone, before it (beside seven other contexts a
@@ -340,6 +385,8 @@ JOBS=(
     job_latency                     # 8
     job_pitched                     # 7
     job_vmm_alloc                   # 7
+    job_vmm_flags                   # ?
+    job_transfer_read_only          # 2
     "job_transfer_pageable d2h"     # 3
     "job_transfer_pageable bidir"   # 3
     "job_transfer_pageable h2d"     # 3

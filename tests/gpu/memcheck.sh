@@ -37,6 +37,9 @@ one streams-alloc "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 4 --
 one vmm-alloc "$BIN" --batch --samples 3 --warmup 1 -e vmm --op alloc --size 3M
 one vmm-bandwidth "$BIN" --batch --samples 3 --warmup 1 -e vmm --op bandwidth --dir d2d --size 8M
 one vmm-grow "$BIN" --batch --samples 3 --warmup 1 -e vmm --op grow --start 2M --end 16M --step 2M --granularity minimum
+one vmm-read "$BIN" --batch --samples 3 --warmup 1 -e vmm --op read --size 8M --data zeros --access ro
+one vmm-read-host "$BIN" --batch --samples 3 --warmup 1 -e vmm --op read --size 8M --location host-numa
+one vmm-share "$BIN" --batch --samples 3 --warmup 1 -e vmm --op share --size 8M
 one l2 "$BIN" --batch --samples 3 --warmup 1 -e l2 --region 4M --streaming 64M
 one l2-graph "$BIN" --batch --samples 3 --warmup 1 -e l2 --region 4M --streaming 64M --apply graph
 one l2-compete "$BIN" --batch --samples 3 --warmup 1 -e l2 --op compete --region 4M --streaming 64M --trace-calls

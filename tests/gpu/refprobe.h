@@ -44,6 +44,9 @@ void coalesce(const char *width, const char *strides, int offset, size_t mib);
 void banks(int argc, char **argv);
 void transpose(int n);
 
+// refprobe_vmm.cu: a kernel's read of cuMemCreate memory, compressible or not
+void vmm_read(bool compress, const char *datas, size_t mib);
+
 // refprobe_pool.cu: the stream-ordered allocator's calls
 void pool(int n, size_t bytes);
 // refprobe_onchip.cu: global memory into shared memory, four ways; a

@@ -1,8 +1,8 @@
 // refprobe_timer.cuh - how refprobe times one kernel (refprobe_warp.cu,
-// refprobe_onchip.cu): events around it, behind a 50 us spin so that they
-// bracket it alone, and with 'flush' after a read of twice the L2 that
-// leaves it holding nothing of what came before; 32 times, the first two
-// left out. Each file that includes it gets its own copy.
+// refprobe_onchip.cu, refprobe_vmm.cu): events around it, behind a 50 us
+// spin so that they bracket it alone, and with 'flush' after a read of
+// twice the L2 that leaves it holding nothing of what came before; 32
+// times, the first two left out. Each file that includes it gets its own copy.
 #ifndef GPUTUI_REFPROBE_TIMER_CUH
 #define GPUTUI_REFPROBE_TIMER_CUH
 

@@ -11,8 +11,9 @@
  *   - each experiment's ceiling names the profile's link, and its summary
  *     and 'y' lines come out for the profile's properties;
  *   - every lesson step gives the verdict the profile implies: "not on
- *     this machine" with its reason, or the claim of the device's kind
- *     (an integrated GPU's zero-copy and pinned steps);
+ *     this machine" with its reason (compressible memory before Ampere),
+ *     or the claim of the device's kind (an integrated GPU's zero-copy and
+ *     pinned steps);
  *   - the inspection card judges copies against the profile's link, with
  *     that link's thresholds, and a board without ECC, or a Jetson without
  *     NVML, is "cannot tell", never a failure.
@@ -68,7 +69,9 @@ static const want wants[] = {
                   "l2/5: compute_capability 7.5", "async/1: compute_capability 7.5",
                   "async/2: compute_capability 7.5", "async/3: compute_capability 7.5",
                   "async/4: compute_capability 7.5", "hierarchy/5: compute_capability 7.5",
-                  "hierarchy/6: compute_capability 7.5"},
+                  "hierarchy/6: compute_capability 7.5",
+                  "compression/1: generic_compression_supported no",
+                  "compression/2: generic_compression_supported no"},
      .h2d = 12.3e9, .d2h = 13.2e9},
     {.file = "v100", .link = "gen3", .ceiling = "PCIe Gen3 x16",
      .na = {"  persisting max", "  policy window max", "  persisting limit"},
@@ -79,7 +82,9 @@ static const want wants[] = {
                   "l2/5: compute_capability 7.0", "async/1: compute_capability 7.0",
                   "async/2: compute_capability 7.0", "async/3: compute_capability 7.0",
                   "async/4: compute_capability 7.0", "hierarchy/5: compute_capability 7.0",
-                  "hierarchy/6: compute_capability 7.0"}},
+                  "hierarchy/6: compute_capability 7.0",
+                  "compression/1: generic_compression_supported no",
+                  "compression/2: generic_compression_supported no"}},
     {.file = "a100-pcie", .link = "gen4", .ceiling = "PCIe Gen4 x16",
      .refused = {"cluster: experiment cluster: clusters of blocks and their distributed shared memory came with Hopper (9.0); this device is 8.0"},
      .not_here = {"async/1: compute_capability 8.0", "hierarchy/5: compute_capability 8.0",
