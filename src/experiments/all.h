@@ -30,6 +30,7 @@ GT_EXP(coalesce)
 GT_EXP(banks)
 GT_EXP(async)
 GT_EXP(cluster)
+GT_EXP(atomics)
 GT_EXP(transpose)
 GT_EXP(pool)
 #undef GT_EXP

@@ -116,6 +116,7 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         {.a = cudaDevAttrMaxPersistingL2CacheSize, .id = GT_DP_PERSIST_MAX},
         {.a = cudaDevAttrMaxAccessPolicyWindowSize, .id = GT_DP_WINDOW_MAX},
         {.a = cudaDevAttrCanMapHostMemory, .id = GT_DP_CAN_MAP},
+        {.a = cudaDevAttrHostNativeAtomicSupported, .id = GT_DP_HOST_ATOMIC},
         {.a = cudaDevAttrIntegrated, .id = GT_DP_INTEGRATED},
         {.a = cudaDevAttrUnifiedAddressing, .id = GT_DP_UVA},
         {.a = cudaDevAttrPageableMemoryAccess, .id = GT_DP_PAGEABLE},

@@ -20,7 +20,7 @@ both sides fall into two states far apart (judge.two_states), each state
 is judged by itself (judge.by_state).
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
-coalesce, banks, transpose, async, dsmem, cluster, pool, vmm-read, chase; l2after: gputui after the L2
+coalesce, banks, transpose, async, dsmem, cluster, atomics, pool, vmm-read, chase; l2after: gputui after the L2
 experiment against gputui alone; d2d and hostlat: the reference is
 nvbandwidth, $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
@@ -180,6 +180,23 @@ CHECKS = {
         "what": {f"{w}_{a}": f"cluster: {a} reads of {'its own' if w == 'own' else 'the next'} "
                              f"block's shared memory against the same reads written apart"
                  for w in ("own", "remote") for a in ("coalesced", "scattered")},
+    },
+    # A histogram of 256 bins, 64 adds a thread, in global memory and
+    # privatized in shared memory, against the same kernels written apart
+    # (tests/gpu/refprobe_onchip.cu), within 3%.
+    "atomics": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "atomics", "--addresses", "256", "--where", "global,shared",
+                   "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: cfg["where"],
+        "probe": ["atomics", "256", "64"],
+        "figures": {"global": "atomics_global_k256", "shared": "atomics_shared_k256"},
+        "metric": "time",
+        "what": {"global": "atomics: a 256-bin histogram in global memory against a plain kernel",
+                 "shared": "atomics: the same histogram privatized in shared memory against a "
+                           "plain kernel"},
     },
     "transpose": {
         "band": 0.01,

@@ -323,6 +323,24 @@ job_async() {
         "${AS[@]}" --way bulk --tile 64K --stages 3 --blocks 2
 }
 
+# Atomics: every operation and type at every scope in global and shared
+# memory, one address, 32 and each thread its own; the warp's aggregation
+# by hand; mapped host memory; the refusals.
+job_atomics() {
+    section "atomics: operations, types, scopes, places, aggregation"
+    AT=(-e atomics --warmup 1 --ops 16)
+    TRACE=1 run_one "" "${AT[@]}" --op add,cas --type u32,u64,f32,f64 --scope block,device,system --addresses 1,32,each
+    run_one "" "${AT[@]}" --op min,max,mul --type u32,u64 --scope block,device,system --addresses 1,1024
+    run_one "" "${AT[@]}" --where shared --op add,min,max,cas,mul --type u32,u64 --addresses 1,256 --stride 1,33
+    run_one "" "${AT[@]}" --where shared --type u32,u64 --addresses 8192
+    run_one "" "${AT[@]}" --aggregate warp --where global,shared --type u32,f64 --addresses 1,32
+    run_one "" "${AT[@]}" --where mapped --op add,cas --addresses 1,each --ops 2
+    refused "atomics: min on floats" "allowed with type=f32: add, cas" "${AT[@]}" --op min --type f32
+    refused "atomics: too many operations" "allowed: at most 2^26" "${AT[@]}" --ops 65536
+    refused "atomics: bins past a block's shared memory" "where=shared: 512 KiB of bins" \
+        "${AT[@]}" --where shared --addresses 65536 --type u64
+}
+
 # The stream-ordered allocator: every allocator and threshold, trimmed
 # or not; each reuse order under each policy alone; the free beside a
 # kernel; and the refusal.
@@ -375,6 +393,7 @@ JOBS=(
     job_coalesce                    # ?
     job_banks_transpose             # ?
     job_async                       # ?
+    job_atomics                     # ?
     job_pool                        # ?
     "job_hostalloc register register_--mapped hostalloc_--portable_--mapped" # 11
     "job_hostalloc_1g pinned"       # 11

@@ -318,7 +318,7 @@ void pageable(size_t mib, int reps)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]] | async STAGES TILE_KIB WAYS [MiB] | dsmem KiB | cluster BLOCKS KiB READS | vmm-read on|off DATA,... [MiB]\n");
+        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]] | async STAGES TILE_KIB WAYS [MiB] | dsmem KiB | cluster BLOCKS KiB READS | atomics K OPS | vmm-read on|off DATA,... [MiB]\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -347,6 +347,8 @@ int main(int argc, char **argv)
         dsmem(atoi(argv[2]));
     else if (!strcmp(argv[1], "cluster") && argc > 4)
         cluster_reads(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+    else if (!strcmp(argv[1], "atomics") && argc > 3)
+        atomics((unsigned)atoi(argv[2]), atoi(argv[3]));
     else if (!strcmp(argv[1], "pool"))
         pool(argc > 2 ? atoi(argv[2]) : 64, (argc > 3 ? (size_t)atoi(argv[3]) : 1024) << 10);
     else if (!strcmp(argv[1], "vmm-read") && argc > 3)

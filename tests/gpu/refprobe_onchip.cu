@@ -483,3 +483,80 @@ void cluster_reads(int blocks, int kib, int reads)
         }
     cudaFree(out);
 }
+
+// ---- atomics: a histogram in global memory and one privatized ----
+
+namespace {
+
+// Thread t adds 1 to bin (t + i) mod k, 'ops' times, in global memory
+// (the bin stepped along, as gputui's kernel does, not divided each time).
+__global__ void r_hist_global(unsigned *bins, unsigned k, int ops)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x, b = t % k;
+    for (int i = 0; i < ops; i++) {
+        atomicAdd(&bins[b], 1u);
+        b = b + 1 == k ? 0 : b + 1;
+    }
+}
+
+// The same into the block's own bins in shared memory, added to the
+// global ones at the end.
+__global__ void r_hist_shared(unsigned *bins, unsigned k, int ops)
+{
+    extern __shared__ unsigned mine[];
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x, at = t % k;
+    for (unsigned b = threadIdx.x; b < k; b += blockDim.x)
+        mine[b] = 0;
+    __syncthreads();
+    for (int i = 0; i < ops; i++) {
+        atomicAdd(&mine[at], 1u);
+        at = at + 1 == k ? 0 : at + 1;
+    }
+    __syncthreads();
+    for (unsigned b = threadIdx.x; b < k; b += blockDim.x)
+        atomicAdd(&bins[b], mine[b]);
+}
+
+}  // namespace
+
+// atomics K OPS: 4 blocks of 256 an SM adding 1, OPS times each, to K bins,
+// in global memory and privatized: "atomics_global_kK", "atomics_shared_kK",
+// ms a kernel; every bin checked.
+void atomics(unsigned k, int ops)
+{
+    int dev, sms;
+    if (k < 1 || k > 8192 || ops < 1) {
+        fprintf(stderr, "refprobe: atomics: K %u, %d ops; allowed: K 1 to 8192\n", k, ops);
+        exit(64);
+    }
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    unsigned blocks = (unsigned)sms * 4, threads = blocks * 256, *bins;
+    std::vector<unsigned> got(k), want(k, 0);
+    for (unsigned t = 0; t < threads; t++)
+        for (int i = 0; i < ops; i++)
+            want[(t + i) % k]++;
+    CK(cudaMalloc(&bins, k * 4));
+    Timer timer(false);
+    for (int shared = 0; shared < 2; shared++) {
+        auto ms = timer.time([&](cudaStream_t s) {
+            CK(cudaMemsetAsync(bins, 0, k * 4, s));
+            CK(cudaEventRecord(timer.a, s));     // again: the clearing left out, as gputui's is
+            if (shared)
+                r_hist_shared<<<blocks, 256, k * 4, s>>>(bins, k, ops);
+            else
+                r_hist_global<<<blocks, 256, 0, s>>>(bins, k, ops);
+        });
+        CK(cudaMemcpy(got.data(), bins, k * 4, cudaMemcpyDeviceToHost));
+        for (unsigned b = 0; b < k; b++)
+            if (got[b] != want[b]) {
+                fprintf(stderr, "refprobe: atomics: bin %u holds %u, not %u\n", b, got[b],
+                        want[b]);
+                exit(1);
+            }
+        char what[48];
+        snprintf(what, sizeof what, "atomics_%s_k%u", shared ? "shared" : "global", k);
+        dist(what, ms);
+    }
+    cudaFree(bins);
+}

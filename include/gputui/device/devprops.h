@@ -25,6 +25,7 @@ typedef enum {
     GT_DP_WINDOW_MAX,
     GT_DP_PERSIST_LIMIT,    /* cudaLimitPersistingL2CacheSize of the context now */
     GT_DP_CAN_MAP,
+    GT_DP_HOST_ATOMIC,      /* hostNativeAtomicSupported: atomics on host memory are the CPU's too */
     GT_DP_INTEGRATED,
     GT_DP_UVA,
     GT_DP_PAGEABLE,

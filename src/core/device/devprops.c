@@ -28,6 +28,8 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
      .kind = GT_DPK_BYTES},
     {.id = GT_DP_CAN_MAP, .key = "can_map_host_memory", .label = "canMapHostMemory",
      .kind = GT_DPK_BOOL},
+    {.id = GT_DP_HOST_ATOMIC, .key = "host_native_atomic_supported",
+     .label = "hostNativeAtomic", .kind = GT_DPK_BOOL},
     {.id = GT_DP_INTEGRATED, .key = "integrated", .label = "integrated", .kind = GT_DPK_BOOL},
     {.id = GT_DP_UVA, .key = "unified_addressing", .label = "unifiedAddressing",
      .kind = GT_DPK_BOOL},
