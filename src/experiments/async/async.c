@@ -212,7 +212,7 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     double in = rate(r, GT_AS_S_WAY), cp = rate(r, GT_AS_S_D2D);
     double peak = gt_dp_ok(p, GT_DP_MEM_PEAK) ? (double)gt_dp_get(p, GT_DP_MEM_PEAK) : 0;
     uint64_t fly = gt_as_in_flight(v);
-    char a[32], b[32];
+    char a[32], b[64], c[32];
     int n = 0;
 
     if (n < max && isfinite(in)) {
@@ -235,7 +235,7 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
                  v[GT_AS_WAY] == GT_AS_PLAIN
                      ? "256 threads x 4 loads of 16 B in registers"
                      : (snprintf(b, sizeof b, "%lld stages of %s", (long long)v[GT_AS_STAGES],
-                                 gt_format_size((uint64_t)v[GT_AS_TILE], a, sizeof a)),
+                                 gt_format_size((uint64_t)v[GT_AS_TILE], c, sizeof c)),
                         b));
     return n;
 }
