@@ -549,6 +549,45 @@ def check_tables():
     check(not bad, 'table rows in src/ name their fields (designated initializers)', bad)
 
 
+# Formatters that write into a buffer and return it, and the buffer's place
+# among their arguments.
+BUFFER_FORMATTERS = {'gt_format_size': 1, 'gt_dp_format': 2, 'gt_param_format': 2}
+
+
+def check_shared_buffers():
+    """No statement in src/ passes two formatters the same buffer: the
+    order in which a call's arguments are evaluated is unspecified, so one
+    result overwrites the other (a check's message once named the free
+    memory as the size asked for, and aarch64 swapped two sizes)."""
+    bad = []
+    for top, _, files in os.walk(os.path.join(ROOT, 'src')):
+        for f in sorted(files):
+            if not f.endswith('.c'):
+                continue
+            path = os.path.join(top, f)
+            code = c_code(open(path, encoding='utf-8').read())
+            for m in re.finditer(r'[^;{}]+;', code):
+                bufs = []
+                for name, at in BUFFER_FORMATTERS.items():
+                    for call in re.finditer(r'\b' + name + r'\(', m.group(0)):
+                        i, depth = call.end(), 1
+                        for j in range(i, len(m.group(0))):
+                            depth += m.group(0)[j] == '('
+                            depth -= m.group(0)[j] == ')'
+                            if depth == 0:
+                                break
+                        args = top_level(m.group(0)[i:j])
+                        if len(args) > at:
+                            bufs.append(args[at].strip())
+                twice = sorted({b for b in bufs if bufs.count(b) > 1})
+                if twice:
+                    line = code.count('\n', 0, m.start()) + 1 + \
+                        len(m.group(0)) - len(m.group(0).lstrip('\n'))
+                    bad.append(f'{os.path.relpath(path, ROOT)}:{line}: {", ".join(twice)} '
+                               f'formatted into twice in one statement')
+    check(not bad, 'no statement in src/ formats two values into one buffer', bad)
+
+
 def main():
     rules = check_folders()
     part_rules = check_parts(sorted(rules))
@@ -556,6 +595,7 @@ def main():
     check_experiments()
     check_portable()
     check_tables()
+    check_shared_buffers()
     if len(sys.argv) > 1:
         check_files(sys.argv[1], rules, part_rules)
     return summary('layers')

@@ -143,6 +143,14 @@ static void pitched_values(void **state)
     v[GT_PI_DEPTH] = 4096;
     assert_int_equal(gt_experiment_check(&gt_exp_pitched, v, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "width x height x depth: 16 TiB; at most 4 GiB"));
+    /* three sizes in one message, each its own (they once shared a buffer) */
+    v[GT_PI_DEPTH] = 1;
+    v[GT_PI_WIDTH] = 1 << 16;
+    v[GT_PI_HEIGHT] = 16384;                /* 1 GiB: up to 3 GiB of 2 GiB free */
+    gt_dp_set(&p, GT_DP_MEM_FREE, 2ll << 30);
+    assert_int_equal(gt_experiment_check(&gt_exp_pitched, v, &p, err, sizeof err), -1);
+    assert_string_equal(err, "width x height: 1 GiB needs up to 3 GiB of device memory; 2 GiB "
+                             "is free");
     /* depth means nothing in 2d: given explicitly it is refused */
     gt_experiment_defaults(&gt_exp_pitched, v);
     assert_int_equal(gt_experiment_validate(&gt_exp_pitched, v, 1ull << GT_PI_DEPTH, err,

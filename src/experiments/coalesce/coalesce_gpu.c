@@ -75,7 +75,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
 {
     co *z = calloc(1, sizeof *z);
     bool rd = v[GT_CO_OP] != GT_CO_WRITE, wr = v[GT_CO_OP] != GT_CO_READ;
-    char a[32], b[32];
+    char a[32], b[32], c[32];
     double t0;
 
     *state = NULL;
@@ -103,7 +103,7 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
                                    "the rest" : "cudaMalloc",
                        gt_format_size(z->b[IN].bytes, a, sizeof a),
                        gt_format_size(z->b[OUT].bytes, b, sizeof b),
-                       gt_format_size(n * w, a, sizeof a));
+                       gt_format_size(n * w, c, sizeof c));
     t0 = gt_now();
     z->seed = (uint32_t)(gt_now() * 1e6) | 1u;
     if (GT_CUDA(err, gt_k_fill_pattern(z->b[IN].p, z->b[IN].bytes / 4, z->seed, z->blocks,

@@ -56,7 +56,7 @@ static uint64_t bytes_of(const int64_t *v)
 static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
 {
     uint64_t b = bytes_of(v);
-    char a[32], c[32];
+    char a[32], c[32], d[32];
 
     if (b > (4ull << 30)) {
         snprintf(err, n, "width x height%s: %s; at most 4 GiB",
@@ -67,7 +67,7 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     if (gt_dp_ok(p, GT_DP_MEM_FREE) && 3 * b > (uint64_t)gt_dp_get(p, GT_DP_MEM_FREE)) {
         snprintf(err, n, "width x height: %s needs up to %s of device memory; %s is free",
                  gt_format_size(b, a, sizeof a), gt_format_size(3 * b, c, sizeof c),
-                 gt_format_size((uint64_t)gt_dp_get(p, GT_DP_MEM_FREE), a, sizeof a));
+                 gt_format_size((uint64_t)gt_dp_get(p, GT_DP_MEM_FREE), d, sizeof d));
         return -1;
     }
     return 0;
