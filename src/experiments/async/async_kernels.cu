@@ -179,14 +179,29 @@ __device__ __forceinline__ void mbar_expect(uint64_t *b, uint32_t bytes)
                  ::"r"(smem_addr(b)), "r"(bytes) : "memory");
 }
 
-// Until the phase of this parity has completed.
-__device__ __forceinline__ void mbar_wait(uint64_t *b, uint32_t parity)
+// Until the phase of this parity has completed: true; false after 2 s of
+// the global timer, so that a copy that never lands fails its sample and
+// does not hang the GPU.
+__device__ __forceinline__ bool mbar_wait(uint64_t *b, uint32_t parity)
 {
-    asm volatile("{\n\t.reg .pred done;\n"
-                 "WAIT:\n\t"
-                 "mbarrier.try_wait.parity.shared.b64 done, [%0], %1;\n\t"
-                 "@!done bra WAIT;\n\t}"
-                 ::"r"(smem_addr(b)), "r"(parity) : "memory");
+    u64 t0 = 0, now;
+
+    for (unsigned spin = 0;; spin++) {
+        uint32_t done;
+        asm volatile("{\n\t.reg .pred p;\n\t"
+                     "mbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(done) : "r"(smem_addr(b)), "r"(parity) : "memory");
+        if (done)
+            return true;
+        if (spin % 1024 == 0) {
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+            if (!t0)
+                t0 = now;
+            else if (now - t0 > 2000000000ull)
+                return false;
+        }
+    }
 }
 
 // Thread 0: tile k of this block into stage k mod S, its bytes counted in
@@ -245,7 +260,11 @@ as_bulk(const AS_GRID_CONST CUtensorMap map, const unsigned char *g, uint32_t ti
             bulk_issue<S, TMA>(&map, smem, bar, g, tile, (u64)k, mine);
     for (u64 k = 0; k < mine; k++) {
         u64 t = blockIdx.x + k * gridDim.x;
-        mbar_wait(&bar[k % S], (uint32_t)((k / S) & 1));
+        if (!mbar_wait(&bar[k % S], (uint32_t)((k / S) & 1))) {
+            if (threadIdx.x == 0)   // the tile never came: the sample fails, the block ends
+                atomicAdd(dbad, 1ull << 40);
+            return;
+        }
         u64 first = TMA ? (t / per_row) * (tile / (4 * GT_AS_BOX_W)) * GT_AS_ROW_WORDS +
                               (t % per_row) * GT_AS_BOX_W
                         : t * (tile / 4);
