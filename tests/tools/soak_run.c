@@ -32,6 +32,7 @@ typedef struct soak {
     gt_devprops props;
     uint64_t rng;
     int hangs_in_row;
+    char last_refusal[120];         /* why the set-up refused the last change it refused */
     /* Bit v of covered[x][k]: value v of choice k of experiment x ran. */
     uint64_t covered[SOAK_MAX_EXP][GT_MAX_PARAMS];
     char why[SOAK_MAX_EXP][GT_MAX_PARAMS][64][120];   /* why a value did not run */
@@ -152,7 +153,7 @@ static int run_change(soak *s, const gt_experiment *x, const int64_t *v, char *m
         gt_engine_status(s->e, &st);
         if (st.gen == gen && st.state == GT_ST_ERROR) {
             snprintf(msg, msglen, "%s", st.msg);
-            return 1;
+            return st.code == GT_EXIT_USAGE ? 2 : 1;
         }
         if (st.gen == gen && (st.iterations >= (uint64_t)s->o->samples ||
                               (st.iterations >= 1 && gt_now() - t0 >= s->o->slow_s)))
@@ -181,6 +182,12 @@ static bool change(soak *s, int xi, const int64_t *v, const char *what)
         return true;
     }
     gt_experiment_describe(x, v, desc, sizeof desc);
+    if (rc == 2) {      /* the set-up found the device refuses it, and said why */
+        s->r->refused_setup++;
+        s->hangs_in_row = 0;
+        snprintf(s->last_refusal, sizeof s->last_refusal, "%s", msg);
+        return true;
+    }
     if (s->o->log)
         fprintf(s->o->log, "soak: %s %d, -e %s %s: %s\n", what, s->r->changes, x->name, desc,
                 msg);
@@ -210,6 +217,8 @@ static void defaults_pass(soak *s)
         int rc = run_change(s, x, v, msg, sizeof msg);
         if (rc == 0) {
             cover(s, i, v);
+        } else if (rc == 2) {
+            s->r->refused_setup++;      /* the device refuses its defaults: said, not failed */
         } else {
             if (rc > 0)
                 s->r->errors++;
@@ -293,9 +302,12 @@ static bool choices_pass(soak *s)
             s->r->refused++;
             continue;
         }
+        s->last_refusal[0] = '\0';
         if (!change(s, c.xi, v, "choice"))
             return false;
-        if (!ran(s, &c))
+        if (!ran(s, &c) && s->last_refusal[0])
+            snprintf(why_not(s, &c), 120, "%s", s->last_refusal);
+        else if (!ran(s, &c))
             snprintf(why_not(s, &c), 120, "failed at change %d", s->r->changes);
     }
     return true;
@@ -400,9 +412,10 @@ int soak_run(gt_engine *e, const soak_opts *o, soak_result *r)
 void soak_print(FILE *f, const soak_result *r)
 {
     fprintf(f, "soak: %d changes in %.0f s: %d sampled, %d failed to run, %d hung, %d draws "
-            "refused by the configuration check (drawn again), %ld samples failed "
-            "verification%s\n", r->changes, r->seconds, r->sampled, r->errors, r->hangs,
-            r->refused, r->failed, r->stopped ? "; stopped: the engine no longer answers" : "");
+            "refused by the configuration check (drawn again), %d refused by the device at "
+            "set-up, %ld samples failed verification%s\n", r->changes, r->seconds, r->sampled,
+            r->errors, r->hangs, r->refused, r->refused_setup, r->failed,
+            r->stopped ? "; stopped: the engine no longer answers" : "");
     fprintf(f, "soak: changes per experiment:");
     for (int i = 0; i < gt_nexperiments && i < SOAK_MAX_EXP; i++)
         fprintf(f, " %s %d", gt_experiments[i]->name, r->per_exp[i]);

@@ -50,6 +50,8 @@ typedef struct soak_opts {
 typedef struct soak_result {
     int changes;            /* changes made */
     int sampled, errors, hangs, refused;
+    int refused_setup;      /* changes whose set-up found the device refuses them (exit
+                               64: a cluster larger than it runs, say), each said why */
     long failed;            /* samples that failed their verification */
     int per_exp[SOAK_MAX_EXP];
     int choices, choices_run;   /* values of choices, and those that ran */

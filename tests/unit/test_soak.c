@@ -27,7 +27,7 @@
 static gt_devprops h200;
 static _Atomic long long used;      /* fake device memory held */
 static _Atomic int alive;           /* fake child processes */
-static const char *fail_exp, *leak_exp, *orphan_exp, *hang_exp;
+static const char *fail_exp, *leak_exp, *orphan_exp, *hang_exp, *refuse_exp;
 
 typedef struct fstate {
     const gt_experiment *x;
@@ -44,6 +44,11 @@ static int f_setup(void **st, const int64_t *v, const gt_devprops *p, gt_setup_i
     fstate *f;
 
     (void)p, (void)info;
+    if (refuse_exp && !strcmp(current->name, refuse_exp) && v[0] != 0) {
+        gt_err_set(err, GT_EXIT_USAGE, "%s: this device runs at most 8 blocks at once; "
+                   "allowed here: 2, 4 or 8", current->name);
+        return -1;
+    }
     if (fail_exp && !strcmp(current->name, fail_exp)) {
         gt_err_set(err, GT_EXIT_FAIL, "%s: the second process did not start on GPU 0: it "
                    "exited with status 1", current->name);
@@ -153,7 +158,7 @@ static void reset(void)
 {
     used = 0;
     alive = 0;
-    fail_exp = leak_exp = orphan_exp = hang_exp = NULL;
+    fail_exp = leak_exp = orphan_exp = hang_exp = refuse_exp = NULL;
 }
 
 static char report[1 << 16];
@@ -215,6 +220,24 @@ static void child_that_cannot_start_is_one_line_and_the_soak_goes_on(void **stat
     assert_int_equal(r.per_exp[gt_nexperiments - 1] > 0, 1);
 }
 
+/* A set-up that finds the device refuses a configuration (exit 64, naming
+ * what it allows) is a refusal, said in the report, not a failure. */
+static void refused_at_setup_is_said_not_failed(void **state)
+{
+    soak_result r;
+
+    (void)state;
+    reset();
+    refuse_exp = "transfer";            /* every value of its first choice but the first */
+    assert_int_equal(soak(200, 5, &r, report, sizeof report), 0);
+    assert_true(r.ok);
+    assert_int_equal(r.errors, 0);
+    assert_true(r.refused_setup > 0);
+    assert_non_null(strstr(report, "refused by the device at set-up"));
+    assert_non_null(strstr(r.not_run, "transfer: this device runs at most 8 blocks at once"));
+    assert_non_null(strstr(report, "soak: ok"));
+}
+
 static void memory_or_child_left_behind_fails(void **state)
 {
     soak_result r;
@@ -253,6 +276,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(clean_soak_covers_everything),
         cmocka_unit_test(child_that_cannot_start_is_one_line_and_the_soak_goes_on),
+        cmocka_unit_test(refused_at_setup_is_said_not_failed),
         cmocka_unit_test(memory_or_child_left_behind_fails),
         cmocka_unit_test(a_hang_is_reported_and_the_soak_goes_on),
     };

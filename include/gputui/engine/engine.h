@@ -76,6 +76,8 @@ typedef struct gt_status {
     double since;              /* gt_now() when the state was entered */
     gt_setup_info info;        /* of the current generation */
     char msg[512];             /* error text in GT_ST_ERROR */
+    int code;                  /* its GT_EXIT_* code: GT_EXIT_USAGE where the set-up found
+                                  the device refuses the configuration */
     gt_share_status share;
 } gt_status;
 

@@ -206,6 +206,7 @@ void *gt_engine_worker(void *arg)
             e->st.warmup_total = nwarm;
             if (err.code) {
                 snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
+                e->st.code = err.code;
                 set_state(e, GT_ST_ERROR, gen);
                 continue;
             }
@@ -226,6 +227,7 @@ void *gt_engine_worker(void *arg)
             }
             if (rc < 0 && err.code) {
                 snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
+                e->st.code = err.code;
                 set_state(e, GT_ST_ERROR, gen);
                 continue;
             }
@@ -260,6 +262,7 @@ void *gt_engine_worker(void *arg)
         if (rc < 0) {
             unexplained(&err, prev_exp, "iteration");
             snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
+            e->st.code = err.code;
             set_state(e, GT_ST_ERROR, active);
             continue;
         }
