@@ -54,9 +54,9 @@ static const gt_param params[GT_AS_NPARAMS] = {
                              "L1) or 16 (cp.async.cg, past it)",
                      .applies = cp_async},
     [GT_AS_BLOCKS] = {.name = "blocks", .label = "blocks per SM", .type = GT_P_INT, .min = 1,
-                      .max = 8, .def = 1, .step = 1,
-                      .help = "blocks of 256 threads on each SM at once (the occupancy); each "
-                              "has its own stages"},
+                      .max = GT_AS_MAX_BLOCKS, .def = 1, .step = 1,
+                      .help = "blocks of 256 threads on each SM at once (the occupancy), 1 to 4; "
+                              "each has its own stages"},
     [GT_AS_COMPUTE] = {.name = "compute", .label = "compute per word", .type = GT_P_INT,
                        .max = 4096, .def = 0,
                        .help = "dependent multiply-adds on each word once it is in shared "
@@ -286,7 +286,7 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
 }
 
 /* way: the four; stages 1 to 8; compute 0, 16, 64, 256, 1024; tile 1 to
- * 64 KiB; blocks 1 to 8. */
+ * 64 KiB; blocks 1 to 4. */
 static int sweep_values(int param, const gt_devprops *p, int64_t *out, int max)
 {
     int n = 0;
@@ -299,7 +299,7 @@ static int sweep_values(int param, const gt_devprops *p, int64_t *out, int max)
         break;
     case GT_AS_STAGES:
     case GT_AS_BLOCKS:
-        for (int k = 1; k <= 8 && n < max; k++)
+        for (int k = 1; k <= (param == GT_AS_BLOCKS ? GT_AS_MAX_BLOCKS : 8) && n < max; k++)
             out[n++] = k;
         break;
     case GT_AS_COMPUTE:

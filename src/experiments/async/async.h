@@ -18,8 +18,11 @@ enum {
     GT_AS_NSERIES
 };
 
-/* A block: this many threads. */
+/* A block: this many threads; at most this many blocks an SM, which the
+ * kernels' launch bounds keep room for in registers (64 a thread), so
+ * that only shared memory limits the occupancy (async.c checks it). */
 #define GT_AS_THREADS 256
+#define GT_AS_MAX_BLOCKS 4
 /* A plain load: each thread has this many 16-byte loads in flight before
  * it stores them (the kernel's unrolling). */
 #define GT_AS_PLAIN_LOADS 4

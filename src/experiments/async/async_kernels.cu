@@ -70,7 +70,7 @@ __device__ __forceinline__ void finish(u64 bad, uint32_t acc, u64 *dbad, uint32_
 // A kernel of an architecture without its instructions: every sample wrong.
 #define NOT_HERE(dbad) do { if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(dbad, 1ull << 40); } while (0)
 
-__global__ void __launch_bounds__(GT_AS_THREADS)
+__global__ void __launch_bounds__(GT_AS_THREADS, GT_AS_MAX_BLOCKS)
 as_plain(const uint4 *g, uint32_t tile, u64 ntiles, uint32_t seed, uint32_t compute, u64 *dbad,
          uint32_t *sink)
 {
@@ -137,7 +137,7 @@ __device__ __forceinline__ void cp_issue(unsigned char *smem, const unsigned cha
 #endif
 
 template <int W, int S>
-__global__ void __launch_bounds__(GT_AS_THREADS)
+__global__ void __launch_bounds__(GT_AS_THREADS, GT_AS_MAX_BLOCKS)
 as_cpasync(const unsigned char *g, uint32_t tile, u64 ntiles, uint32_t seed, uint32_t compute,
            u64 *dbad, uint32_t *sink)
 {
@@ -234,7 +234,7 @@ __device__ __forceinline__ void bulk_issue(const CUtensorMap *map, unsigned char
 #endif
 
 template <bool TMA, int S>
-__global__ void __launch_bounds__(GT_AS_THREADS)
+__global__ void __launch_bounds__(GT_AS_THREADS, GT_AS_MAX_BLOCKS)
 as_bulk(const AS_GRID_CONST CUtensorMap map, const unsigned char *g, uint32_t tile,
         u64 ntiles, uint32_t seed, uint32_t compute, u64 *dbad, uint32_t *sink)
 {
