@@ -522,30 +522,35 @@ def top_level(body):
     return [p for p in parts if p.strip()]
 
 
+def src_c_files():
+    """Each C file of src/, in order, as its path and its code (comments
+    blanked: c_code)."""
+    for top, _, files in sorted(os.walk(os.path.join(ROOT, 'src'))):
+        for f in sorted(files):
+            if f.endswith('.c'):
+                path = os.path.join(top, f)
+                yield path, c_code(open(path, encoding='utf-8').read())
+
+
 def check_tables():
     """Every row of a table (an array of structs: parameters, keys, lessons'
     and inspections' rows, device properties...) in src/ names its fields:
     .name = "size", .type = GT_P_SIZE, ... (DESIGN.md, convention 11)."""
     bad = []
-    for top, _, files in os.walk(os.path.join(ROOT, 'src')):
-        for f in sorted(files):
-            if not f.endswith('.c'):
-                continue
-            path = os.path.join(top, f)
-            code = c_code(open(path, encoding='utf-8').read())
-            for m in re.finditer(r'\]\s*=\s*\{', code):
-                i, depth = m.end() - 1, 0
-                for j in range(i, len(code)):
-                    depth += code[j] == '{'
-                    depth -= code[j] == '}'
-                    if depth == 0:
-                        break
-                for e in top_level(code[i + 1:j]):
-                    if re.match(r'\s*(\[[^\]]*\]\s*=\s*)?\{\s*[^.\s}]', e):
-                        line = code.count('\n', 0, i) + 1
-                        bad.append(f'{os.path.relpath(path, ROOT)}:{line}: a row without '
-                                   f'field names: {" ".join(e.split())[:70]}')
-                        break
+    for path, code in src_c_files():
+        for m in re.finditer(r'\]\s*=\s*\{', code):
+            i, depth = m.end() - 1, 0
+            for j in range(i, len(code)):
+                depth += code[j] == '{'
+                depth -= code[j] == '}'
+                if depth == 0:
+                    break
+            for e in top_level(code[i + 1:j]):
+                if re.match(r'\s*(\[[^\]]*\]\s*=\s*)?\{\s*[^.\s}]', e):
+                    line = code.count('\n', 0, i) + 1
+                    bad.append(f'{os.path.relpath(path, ROOT)}:{line}: a row without '
+                               f'field names: {" ".join(e.split())[:70]}')
+                    break
     check(not bad, 'table rows in src/ name their fields (designated initializers)', bad)
 
 
@@ -560,31 +565,25 @@ def check_shared_buffers():
     result overwrites the other (a check's message once named the free
     memory as the size asked for, and aarch64 swapped two sizes)."""
     bad = []
-    for top, _, files in os.walk(os.path.join(ROOT, 'src')):
-        for f in sorted(files):
-            if not f.endswith('.c'):
-                continue
-            path = os.path.join(top, f)
-            code = c_code(open(path, encoding='utf-8').read())
-            for m in re.finditer(r'[^;{}]+;', code):
-                bufs = []
-                for name, at in BUFFER_FORMATTERS.items():
-                    for call in re.finditer(r'\b' + name + r'\(', m.group(0)):
-                        i, depth = call.end(), 1
-                        for j in range(i, len(m.group(0))):
-                            depth += m.group(0)[j] == '('
-                            depth -= m.group(0)[j] == ')'
-                            if depth == 0:
-                                break
-                        args = top_level(m.group(0)[i:j])
-                        if len(args) > at:
-                            bufs.append(args[at].strip())
-                twice = sorted({b for b in bufs if bufs.count(b) > 1})
-                if twice:
-                    line = code.count('\n', 0, m.start()) + 1 + \
-                        len(m.group(0)) - len(m.group(0).lstrip('\n'))
-                    bad.append(f'{os.path.relpath(path, ROOT)}:{line}: {", ".join(twice)} '
-                               f'formatted into twice in one statement')
+    for path, code in src_c_files():
+        for m in re.finditer(r'[^;{}]+;', code):
+            st, bufs = m.group(0), []
+            for name, at in BUFFER_FORMATTERS.items():
+                for call in re.finditer(r'\b' + name + r'\(', st):
+                    i, depth = call.end(), 1
+                    for j in range(i, len(st)):
+                        depth += st[j] == '('
+                        depth -= st[j] == ')'
+                        if depth == 0:
+                            break
+                    args = top_level(st[i:j])
+                    if len(args) > at:
+                        bufs.append(args[at].strip())
+            twice = sorted({b for b in bufs if bufs.count(b) > 1})
+            if twice:
+                line = code.count('\n', 0, m.start()) + 1 + len(st) - len(st.lstrip('\n'))
+                bad.append(f'{os.path.relpath(path, ROOT)}:{line}: {", ".join(twice)} '
+                           f'formatted into twice in one statement')
     check(not bad, 'no statement in src/ formats two values into one buffer', bad)
 
 

@@ -142,11 +142,9 @@ outcome ui_step_config(ui *u, int dir)
         return follows(u);
     for (int k = 1; k <= n; k++) {
         int i = ((u->rp.cfg_idx + dir * k) % n + n) % n;
-        if (u->rp.rec->loading && (dir > 0 ? i <= u->rp.cfg_idx : i >= u->rp.cfg_idx)) {
-            /* past the end: the configurations still to be read come first */
-            ui_set_msg(u, false, "reading the recording; the key waits for it");
+        /* past the end: the configurations still to be read come first */
+        if ((dir > 0 ? i <= u->rp.cfg_idx : i >= u->rp.cfg_idx) && ui_unread_all(u))
             return OUT_WAIT;
-        }
         if (u->rp.rec->cfg[i].exp == u->exp) {
             u->rp.cfg_idx = i;
             memcpy(u->vals, u->rp.rec->cfg[i].vals, sizeof u->vals);

@@ -19,13 +19,22 @@ bool ui_reading(const ui *u)
     return loading(u->src->reader) || loading(u->src->cmp_reader);
 }
 
-bool ui_unread(ui *u, const gt_experiment *e, const int64_t *vals)
+/* The status line says a key waits for the rest of the recording. */
+static bool waits(ui *u)
 {
-    if (!gt_recording_unread(u->rp.rec, e, vals))
-        return false;
     ui_set_msg(u, false, "reading the recording: %.0f%%; the key waits for it",
                100 * gt_rec_reader_progress(u->src->reader));
     return true;
+}
+
+bool ui_unread(ui *u, const gt_experiment *e, const int64_t *vals)
+{
+    return gt_recording_unread(u->rp.rec, e, vals) && waits(u);
+}
+
+bool ui_unread_all(ui *u)
+{
+    return u->rp.rec && u->rp.rec->loading && waits(u);
 }
 
 /* One reader's slice; what it stopped on, once, in the status line. */

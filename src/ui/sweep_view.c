@@ -28,11 +28,8 @@ outcome ui_sweep_start(ui *u, double now)
         ui_set_msg(u, true, "%s applies %s: nothing to sweep", u->exp->params[u->view.sel].name, why);
         return OUT_NONE;
     }
-    if (u->rp.rec && u->rp.rec->loading) {
-        ui_set_msg(u, false, "reading the recording: %.0f%%; the sweep waits for it",
-                   100 * gt_rec_reader_progress(u->src->reader));
+    if (ui_unread_all(u))
         return OUT_WAIT;
-    }
     gt_sweep_begin(&u->sw.sweep, u->exp, u->view.sel, u->vals, &u->props);
     if (gt_sweep_values(&u->sw.sweep, &u->props, err, sizeof err) < 0) {
         ui_set_msg(u, true, "%s", err);

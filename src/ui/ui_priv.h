@@ -245,9 +245,12 @@ bool ui_recorded_all(const ui *u);
 /* reading.c: a recording read behind the screen (gt_ui_source's readers).
  * ui_reading: more is to be read (the loop must not sleep); ui_unread:
  * the configuration is not read yet (a key waits: the status line says
- * so); ui_read_tick: a slice read, true when something came. */
+ * so); ui_unread_all: the same for a key that needs the whole recording
+ * (a sweep, the next configuration past the last read); ui_read_tick: a
+ * slice read, true when something came. */
 bool ui_reading(const ui *u);
 bool ui_unread(ui *u, const gt_experiment *e, const int64_t *vals);
+bool ui_unread_all(ui *u);
 bool ui_read_tick(ui *u);
 
 /* layout.c: the whole screen */

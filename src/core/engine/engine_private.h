@@ -5,6 +5,7 @@
 #define GPUTUI_ENGINE_PRIVATE_H
 
 #include <pthread.h>
+#include <stdio.h>
 
 #include "gputui/base/port.h"
 #include "gputui/engine/engine.h"
@@ -96,6 +97,14 @@ static inline void set_state(gt_engine *e, gt_state s, uint32_t gen)
     e->st.state = s;
     e->st.gen = gen;
     notify(e);
+}
+
+/* Called with mu held: generation gen ended in err, its text and code kept. */
+static inline void set_error(gt_engine *e, const gt_err *err, uint32_t gen)
+{
+    snprintf(e->st.msg, sizeof e->st.msg, "%s", err->msg);
+    e->st.code = err->code;
+    set_state(e, GT_ST_ERROR, gen);
 }
 
 static inline bool cancelled(gt_engine *e, uint32_t gen)

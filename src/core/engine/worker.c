@@ -127,6 +127,7 @@ void *gt_engine_worker(void *arg)
             e->st.share.rewarms = 0;
             e->st.share.waited = 0;
             e->st.msg[0] = '\0';
+            e->st.code = 0;
             e->st.warmup_done = e->st.warmup_total = 0;
             if (exp && exp == prev_exp && e->st.state != GT_ST_ERROR && active &&
                 keep_setup(exp, ops, state, active_vals, vals, &active_info, &info)) {
@@ -205,9 +206,7 @@ void *gt_engine_worker(void *arg)
             publish_trace(e, e->tr_cur, tr, gen);
             e->st.warmup_total = nwarm;
             if (err.code) {
-                snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
-                e->st.code = err.code;
-                set_state(e, GT_ST_ERROR, gen);
+                set_error(e, &err, gen);
                 continue;
             }
             /* Warm-up: module load, first touch, clocks; not queued. */
@@ -226,9 +225,7 @@ void *gt_engine_worker(void *arg)
                 e->st.warmup_done = w + 1;
             }
             if (rc < 0 && err.code) {
-                snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
-                e->st.code = err.code;
-                set_state(e, GT_ST_ERROR, gen);
+                set_error(e, &err, gen);
                 continue;
             }
             if (!cancelled(e, gen))
@@ -261,9 +258,7 @@ void *gt_engine_worker(void *arg)
         have_tl = false;
         if (rc < 0) {
             unexplained(&err, prev_exp, "iteration");
-            snprintf(e->st.msg, sizeof e->st.msg, "%s", err.msg);
-            e->st.code = err.code;
-            set_state(e, GT_ST_ERROR, active);
+            set_error(e, &err, active);
             continue;
         }
         if (rc == 0) {
