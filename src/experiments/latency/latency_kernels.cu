@@ -142,12 +142,14 @@ __device__ __forceinline__ void lay_out(char *sm, const uint32_t *next, uint32_t
 
 // Walker threadIdx.x from its start slot through the chain at base.
 __device__ __forceinline__ void walk(const char *base, uint32_t stride, const uint32_t *starts,
-                                     u64 warm, u64 loads, u64 *out, uint32_t *ends)
+                                     int lanes, u64 warm, u64 loads, u64 *out, uint32_t *ends)
 {
     uint32_t p = starts[threadIdx.x] * stride;
     for (u64 i = 0; i < warm; i++)
         p = *(const volatile uint32_t *)(base + p);
-    __syncwarp();
+    // The walkers alone (1 or 32 lanes): the rest of warp 0 has gone on to
+    // the cluster's barrier, and a full mask would wait for them there.
+    __syncwarp(lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1);
     u64 t0 = global_ns_after(p), c0 = clock_after(p);
     for (u64 i = 0; i < loads; i++)
         p = *(const volatile uint32_t *)(base + p);
@@ -167,7 +169,7 @@ __global__ void smem_own(const uint32_t *next, uint32_t slots, uint32_t stride,
     lay_out(sm, next, slots, stride);
     __syncthreads();
     if ((int)threadIdx.x < lanes)
-        walk(sm, stride, starts, warm, loads, out, ends);
+        walk(sm, stride, starts, lanes, warm, loads, out, ends);
 }
 
 __global__ void smem_remote(const uint32_t *next, uint32_t slots, uint32_t stride,
@@ -180,8 +182,8 @@ __global__ void smem_remote(const uint32_t *next, uint32_t slots, uint32_t strid
     lay_out(sm, next, slots, stride);
     cluster.sync();
     if (cluster.block_rank() == 0 && (int)threadIdx.x < lanes)
-        walk((const char *)cluster.map_shared_rank((void *)sm, 1), stride, starts, warm, loads,
-             out, ends);
+        walk((const char *)cluster.map_shared_rank((void *)sm, 1), stride, starts, lanes, warm,
+             loads, out, ends);
     cluster.sync();
 #else
     if (blockIdx.x == 0 && threadIdx.x == 0)
