@@ -102,6 +102,7 @@ static void refusals(void **state)
     refused(v, &p, "where=peer needs two GPUs; this machine has one; allowed here: global, "
                    "shared, mapped");
     v[GT_AT_WHERE] = GT_AT_MAPPED;
+    v[GT_AT_ADDRS] = 256;               /* 528 threads x 64 round trips an address */
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     gt_dp_set(&p, GT_DP_CAN_MAP, 0);
     refused(v, &p, "where=mapped: this device cannot map host memory (canMapHostMemory = 0)");
@@ -138,6 +139,47 @@ static void refusals(void **state)
     v[GT_AT_ADDRS] = 1 << 24;
     v[GT_AT_STRIDE] = 1024;
     refused(v, &p, "allowed: at most 1 GiB");
+    gt_experiment_defaults(&gt_exp_atomics, v);
+    v[GT_AT_OP] = GT_AT_CAS;            /* 135168 threads on one address, squared */
+    refused(v, &p, "op=cas on 1 address: 135168 threads retry on each, and each success costs a "
+                   "try of about every other, some 2^40 tries a sample; allowed: at most 2^29, "
+                   "so that a sample stays short: addresses of at least 47, or fewer blocks");
+    v[GT_AT_ADDRS] = 47;                /* 2876 threads an address: 2^29 / 64 allows 2896 */
+    assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
+    v[GT_AT_ADDRS] = 46;
+    refused(v, &p, "op=cas on 46 addresses: 2939 threads retry on each");
+    v[GT_AT_OPS] = 32;
+    assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
+    v[GT_AT_OP] = GT_AT_MUL;
+    v[GT_AT_WHERE] = GT_AT_MAPPED;      /* over the link: 2^23 */
+    v[GT_AT_ADDRS] = 256;
+    v[GT_AT_OPS] = 64;
+    refused(v, &p, "op=mul on 256 addresses: 528 threads retry on each, and each success costs "
+                   "a try of about every other, some 2^24 tries a sample, each a round trip over "
+                   "the link; allowed: at most 2^23, so that a sample stays short: addresses of "
+                   "at least 374, or fewer operations a thread");
+    v[GT_AT_WHERE] = GT_AT_SHARED;      /* a block's own bins: 256 threads at most */
+    assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
+    v[GT_AT_WHERE] = GT_AT_GLOBAL;
+    v[GT_AT_OP] = GT_AT_ADD;            /* one atomic an operation: no loop */
+    v[GT_AT_ADDRS] = 1;
+    assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
+    v[GT_AT_WHERE] = GT_AT_MAPPED;      /* 135168 x 64 round trips on one address */
+    refused(v, &p, "where=mapped: 8650752 operations on each of 1 address, each a round trip "
+                   "over the link after the one before; allowed: at most 2^20 (1048576) an "
+                   "address, so that a sample stays short: at most 7 operations a thread, or "
+                   "more addresses");
+    v[GT_AT_OPS] = 7;
+    assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
+    v[GT_AT_OPS] = 64;
+    v[GT_AT_AGG] = GT_AT_WARP;          /* a warp's lanes in one: 270336 */
+    assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
+    v[GT_AT_AGG] = GT_AT_COMPILER;
+    v[GT_AT_BLOCKS] = 32;               /* 1081344 threads, one operation each: too many */
+    v[GT_AT_OPS] = 1;
+    refused(v, &p, "so that a sample stays short: fewer blocks, or more addresses");
+    v[GT_AT_ADDRS] = 0;                 /* each its own: one operation an address */
+    assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     gt_dp_set(&p, GT_DP_CC, 52);
     gt_experiment_defaults(&gt_exp_atomics, v);
     v[GT_AT_SCOPE] = GT_AT_SYSTEM;
@@ -185,6 +227,10 @@ static void sweeps(void **state)
     gt_sweep_begin(&s, &gt_exp_atomics, GT_AT_ADDRS, v, &p);
     assert_int_equal(gt_sweep_values(&s, &p, msg, sizeof msg), 10);
     assert_int_equal(s.vals[9], 0);                     /* each thread its own */
+    gt_sweep_begin(&s, &gt_exp_atomics, GT_AT_WHERE, v, &p);
+    assert_int_equal(gt_sweep_values(&s, &p, msg, sizeof msg), 2);     /* one hot address */
+    assert_int_equal(s.refused, 2);     /* mapped: 8650752 round trips on it; peer: one GPU */
+    v[GT_AT_ADDRS] = 256;
     gt_sweep_begin(&s, &gt_exp_atomics, GT_AT_WHERE, v, &p);
     assert_int_equal(gt_sweep_values(&s, &p, msg, sizeof msg), 3);     /* one GPU: no peer */
     assert_int_equal(s.refused, 1);

@@ -121,6 +121,59 @@ static int series(const int64_t *v, const char **names)
     return 1;
 }
 
+/* A CAS loop's tries grow as the square of the threads on an address
+ * (GT_AT_MAX_TRIES): refused, with the addresses or the operations a
+ * thread that keep a sample short, where the bound is passed. */
+static int contended_loop(const int64_t *v, uint64_t threads, uint64_t k, char *err, size_t n)
+{
+    bool link = v[GT_AT_WHERE] == GT_AT_MAPPED || v[GT_AT_WHERE] == GT_AT_PEER;
+    uint64_t most = link ? GT_AT_MAX_TRIES_LINK : GT_AT_MAX_TRIES, ops = (uint64_t)v[GT_AT_OPS];
+    uint64_t c = v[GT_AT_ADDRS] ? (threads + k - 1) / k : 1, q = most / ops, side;
+    int log2 = 0;
+
+    if ((v[GT_AT_OP] != GT_AT_CAS && v[GT_AT_OP] != GT_AT_MUL) ||
+        v[GT_AT_WHERE] == GT_AT_SHARED || c * c <= q)
+        return 0;
+    side = (uint64_t)sqrt((double)q);           /* the most threads an address may have */
+    while (side * side > q)
+        side--;
+    while ((side + 1) * (side + 1) <= q)
+        side++;
+    for (uint64_t t = c * c * ops; t > 1; t >>= 1)
+        log2++;
+    snprintf(err, n, "op=%s on %llu address%s: %llu threads retry on each, and each success "
+             "costs a try of about every other, some 2^%d tries a sample%s; allowed: at most "
+             "2^%d, so that a sample stays short: addresses of at least %llu%s", op_names[v[GT_AT_OP]],
+             (unsigned long long)k, k == 1 ? "" : "es", (unsigned long long)c, log2,
+             link ? ", each a round trip over the link" : "", link ? 23 : 29,
+             (unsigned long long)((threads + side - 1) / (side ? side : 1)),
+             most / (c * c) >= 1 ? ", or fewer operations a thread" : ", or fewer blocks");
+    return -1;
+}
+
+/* One address over the link, its operations one round trip after another
+ * (GT_AT_MAX_LINK_OPS): refused past the bound, with what keeps it. */
+static int hot_over_link(const int64_t *v, uint64_t threads, uint64_t k, char *err, size_t n)
+{
+    uint64_t c = v[GT_AT_ADDRS] ? (threads + k - 1) / k : 1, ops = (uint64_t)v[GT_AT_OPS];
+    uint64_t each = c * ops / (v[GT_AT_AGG] == GT_AT_WARP && c >= 32 ? 32 : 1);
+
+    if ((v[GT_AT_WHERE] != GT_AT_MAPPED && v[GT_AT_WHERE] != GT_AT_PEER) ||
+        each <= GT_AT_MAX_LINK_OPS)
+        return 0;
+    uint64_t most = ops * GT_AT_MAX_LINK_OPS / each;    /* operations a thread that fit */
+    char fewer[64] = "fewer blocks";
+
+    if (most)
+        snprintf(fewer, sizeof fewer, "at most %llu operations a thread", (unsigned long long)most);
+    snprintf(err, n, "where=%s: %llu operations on each of %llu address%s, each a round trip "
+             "over the link after the one before; allowed: at most 2^20 (%llu) an address, so "
+             "that a sample stays short: %s, or more addresses", where_names[v[GT_AT_WHERE]],
+             (unsigned long long)each, (unsigned long long)k, k == 1 ? "" : "es",
+             (unsigned long long)GT_AT_MAX_LINK_OPS, fewer);
+    return -1;
+}
+
 static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
 {
     int sms = gt_dp_ok(p, GT_DP_SMS) ? (int)gt_dp_get(p, GT_DP_SMS) : 132;
@@ -157,6 +210,8 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
                  "addresses", (unsigned long long)(total / k));
         return -1;
     }
+    if (contended_loop(v, threads, k, err, n))
+        return -1;
     if (gt_dp_ok(p, GT_DP_CC) && gt_dp_get(p, GT_DP_CC) < 60 &&
         (v[GT_AT_TYPE] == GT_AT_F64 || v[GT_AT_SCOPE] != GT_AT_DEVICE)) {
         snprintf(err, n, "%s needs compute capability 6.0; this device is %lld.%lld; allowed "
@@ -202,7 +257,7 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
             return -1;
         }
     }
-    return 0;
+    return hot_over_link(v, threads, k, err, n);
 }
 
 static double ops_per_s(gt_run *r, const gt_devprops *p)

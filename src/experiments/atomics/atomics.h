@@ -27,6 +27,17 @@ enum { GT_AT_COMPILER, GT_AT_WARP };
 #define GT_AT_MAX_SPAN (1ull << 30)
 /* Floats stay exact while an address counts up to 2^24 (f32). */
 #define GT_AT_F32_EXACT (1ull << 24)
+/* A CAS loop (op=cas, op=mul) on an address C threads share: each success
+ * costs a try of about every other, C x C x ops tries an address a sample,
+ * one after another where the address is served. At most this many on
+ * device memory; over a link (mapped, peer) each try is a round trip, and
+ * the bound is 64 times lower. */
+#define GT_AT_MAX_TRIES (1ull << 29)
+#define GT_AT_MAX_TRIES_LINK (1ull << 23)
+/* Over a link (mapped, peer) the operations on one address are round trips
+ * one after another, about a microsecond each: at most this many of them
+ * a sample, as written (aggregate=warp sends one for a warp's lanes). */
+#define GT_AT_MAX_LINK_OPS (1ull << 20)
 
 extern const gt_experiment gt_exp_atomics;
 
