@@ -1,6 +1,7 @@
 /* signals.h - SIGINT, SIGTERM and SIGHUP only set a flag; the main loop
  * sees it, restores the terminal, stops the engine (which frees GPU
- * memory) and exits. No SA_RESTART, so a blocked poll() returns EINTR.
+ * memory) and exits; a second one while that stop waits (on a kernel that
+ * never ends) exits at once, with 128 + the signal. No SA_RESTART, so a blocked poll() returns EINTR.
  * SIGXFSZ is ignored: a write past a file-size limit fails like one to a
  * full disk, and is reported. */
 #ifndef GPUTUI_SIGNALS_H

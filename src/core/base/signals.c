@@ -4,11 +4,22 @@
 #include "gputui/base/port.h"
 
 #include <string.h>
+#include <unistd.h>
 
 volatile sig_atomic_t gt_signal_caught;
 
+static const char again[] = "gputui: a second signal: ending now, without waiting for the GPU\n";
+
+/* The first signal asks the loop to stop; a second, while the stop still
+ * waits (on a kernel that does not end, say), ends the process at once:
+ * its GPU memory goes back with it. */
 static void on_signal(int sig)
 {
+    if (gt_signal_caught) {
+        ssize_t rc = write(STDERR_FILENO, again, sizeof again - 1);
+        (void)rc;
+        _exit(128 + sig);
+    }
     gt_signal_caught = sig;
 }
 
