@@ -1,11 +1,13 @@
 // refprobe_onchip.cu - shared memory, written apart from gputui's kernels.
 // Global memory into shared memory as the CUDA C++ library offers it,
 // beside gputui's PTX (async_kernels.cu):
-//   plain:    each thread's 16-byte loads stored to shared memory;
+//   plain:    each thread's 16-byte loads, four at a time, then stored
+//             to shared memory;
 //   cp.async: cuda::memcpy_async of each thread's 16 bytes through a
 //             thread-scope cuda::pipeline of STAGES stages;
 //   bulk:     cp_async_bulk_global_to_shared of a whole tile by thread 0,
-//             a cuda::barrier a stage that every thread arrives at;
+//             a cuda::barrier a stage that thread 0 alone arrives at with
+//             the tile's bytes and every thread waits on by its parity;
 //   tma:      cp_async_bulk_tensor_2d_global_to_shared of a box of a tensor
 //             map (rows of 1024 words, boxes 64 words wide).
 // One block of 256 threads an SM; each reads every gridDim-th tile; every
@@ -21,6 +23,10 @@
 #include <cuda.h>
 #include <cuda/barrier>
 #include <cuda/pipeline>
+#if __has_include(<cuda/ptx>)
+#include <cuda/ptx>
+#define RP_HAVE_PTX_NS 1
+#endif
 
 namespace {
 
@@ -53,9 +59,19 @@ __global__ void r_plain(const uint4 *g, int tile, u64 ntiles, unsigned seed, u64
     int vecs = tile / 16;
     u64 b = 0;
     for (u64 t = blockIdx.x; t < ntiles; t += gridDim.x) {
-#pragma unroll 4
-        for (int i = threadIdx.x; i < vecs; i += blockDim.x)
-            s4[i] = g[t * vecs + i];
+        const uint4 *src = g + t * vecs;
+        int i = threadIdx.x, n = blockDim.x;
+        // The loads first, then the stores: a store to shared memory may
+        // not pass a load the compiler cannot tell apart from it.
+        for (; i + 3 * n < vecs; i += 4 * n) {
+            uint4 v[4];
+            for (int u = 0; u < 4; u++)
+                v[u] = src[i + u * n];
+            for (int u = 0; u < 4; u++)
+                s4[i + u * n] = v[u];
+        }
+        for (; i < vecs; i += n)
+            s4[i] = src[i];
         __syncthreads();
         b += wrong((const unsigned *)s4, tile / 4, t * (tile / 4), false, seed);
         __syncthreads();
@@ -96,6 +112,29 @@ __global__ void r_cpasync(const unsigned char *g, int tile, u64 ntiles, unsigned
 
 using block_barrier = cuda::barrier<cuda::thread_scope_block>;
 
+// mbarrier.try_wait.parity: the library's (CUDA 12.4 on) where it has it.
+// A template: the architectures without the bulk kernels never use it.
+template <typename = void>
+__device__ __forceinline__ bool try_wait_parity(uint64_t *bar, uint32_t parity)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#ifdef RP_HAVE_PTX_NS
+    return cuda::ptx::mbarrier_try_wait_parity(bar, parity);
+#else
+    uint32_t done;
+    asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n\t"
+                 "selp.u32 %0, 1, 0, p;\n\t}"
+                 : "=r"(done) : "r"((uint32_t)__cvta_generic_to_shared(bar)), "r"(parity)
+                 : "memory");
+    return done;
+#endif
+#else
+    (void)bar;
+    (void)parity;
+    return true;
+#endif
+}
+
 template <int S, bool TMA>
 __global__ void r_bulk(const __grid_constant__ CUtensorMap map, const unsigned char *g, int tile,
                        u64 ntiles, unsigned seed, u64 *bad)
@@ -106,11 +145,10 @@ __global__ void r_bulk(const __grid_constant__ CUtensorMap map, const unsigned c
     unsigned char *sb = (unsigned char *)(((uintptr_t)raw + 127) & ~(uintptr_t)127);
 #pragma nv_diag_suppress static_var_with_dynamic_init
     __shared__ block_barrier bar[S];
-    block_barrier::arrival_token mine_tok[S];
     u64 mine = ntiles > blockIdx.x ? (ntiles - blockIdx.x + gridDim.x - 1) / gridDim.x : 0, b = 0;
     if (threadIdx.x == 0) {
         for (int st = 0; st < S; st++)
-            init(&bar[st], blockDim.x);
+            init(&bar[st], 1);      // thread 0's arrival, with the tile's bytes
         cde::fence_proxy_async_shared_cta();
     }
     __syncthreads();
@@ -126,7 +164,7 @@ __global__ void r_bulk(const __grid_constant__ CUtensorMap map, const unsigned c
         else
             cde::cp_async_bulk_global_to_shared(sb + (size_t)st * tile, g + t * tile, tile,
                                                 bar[st]);
-        mine_tok[st] = cuda::device::barrier_arrive_tx(bar[st], 1, tile);
+        (void)cuda::device::barrier_arrive_tx(bar[st], 1, tile);
     };
     if (threadIdx.x == 0)
         for (int k = 0; k < S; k++)
@@ -134,10 +172,11 @@ __global__ void r_bulk(const __grid_constant__ CUtensorMap map, const unsigned c
     for (u64 k = 0; k < mine; k++) {
         int st = (int)(k % S);
         u64 t = blockIdx.x + k * gridDim.x;
-        if (threadIdx.x == 0)
-            bar[st].wait(std::move(mine_tok[st]));
-        else
-            bar[st].wait(bar[st].arrive());
+        // Every thread waits on the phase's parity and none arrives: an
+        // arrival of each of 256 threads a tile costs as much as the copy.
+        uint64_t *native = cuda::device::barrier_native_handle(bar[st]);
+        while (!try_wait_parity(native, (uint32_t)((k / S) & 1)))
+            ;
         u64 first = TMA ? t / 16 * (tile / 256) * 1024 + t % 16 * 64 : t * (tile / 4);
         b += wrong((const unsigned *)(sb + (size_t)st * tile), tile / 4, first, TMA, seed);
         __syncthreads();
@@ -284,17 +323,17 @@ __global__ void r_chase(const unsigned *order, int n, long long hops, bool remot
     cg::cluster_group cl = cg::this_cluster();
     cl.sync();
     if (cl.block_rank() == 0 && threadIdx.x == 0) {
-        unsigned j = 0;
+        unsigned j = 0;         // a byte offset: a hop is a load and an add
         if (remote) {           // a generic address in the cluster's window
-            const volatile unsigned *c = cl.map_shared_rank(chain, 1);
+            const volatile char *c = (const volatile char *)cl.map_shared_rank(chain, 1);
             for (long long k = 0; k < hops; k++)
-                j = c[j];
+                j = *(const volatile unsigned *)(c + j);
         } else {                // ld.shared
-            const volatile unsigned *c = chain;
+            const volatile char *c = (const volatile char *)chain;
             for (long long k = 0; k < hops; k++)
-                j = c[j];
+                j = *(const volatile unsigned *)(c + j);
         }
-        *out = j;
+        *out = j / 4;
     }
     cl.sync();
 #else
@@ -325,10 +364,11 @@ void dsmem(int kib)
     for (int i = slots - 1; i > 0; i--)
         std::swap(perm[i], perm[rand() % i]);
     for (int i = 0; i < slots; i++)
-        order[i * 32] = perm[i] * 32;
+        order[i * 32] = perm[i] * 32 * 4;       // the byte offset of the next slot
     unsigned want = 0;
     for (long long k = 0; k < hops; k++)
-        want = order[want];
+        want = order[want / 4];
+    want /= 4;
     unsigned *dorder, *dout, got;
     CK(cudaMalloc(&dorder, n * 4));
     CK(cudaMalloc(&dout, 4));
