@@ -142,16 +142,19 @@ at_run(T *g, u64 k, uint32_t stride, int own, uint32_t ops, uint32_t seed)
 {
     extern __shared__ __align__(8) unsigned char raw[];
     T *bins = (T *)raw, *base = SH ? bins : g;
-    const u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;
-    u64 a = own ? t : t % k;
+    // 32-bit steps: the targets span at most 1 GiB (atomics.c), and an
+    // operation on shared memory costs little more than the arithmetic
+    // that finds its address.
+    const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, kk = (uint32_t)k;
+    uint32_t a = own ? t : t % kk;
+    T *p = base + (size_t)a * stride;
 
     if (SH) {
-        for (u64 b = threadIdx.x; b < k; b += blockDim.x)
-            bins[b * stride] = identity<OP, T>();
+        for (uint32_t b = threadIdx.x; b < kk; b += blockDim.x)
+            bins[(size_t)b * stride] = identity<OP, T>();
         __syncthreads();
     }
     for (uint32_t i = 0; i < ops; i++) {
-        T *p = base + a * stride;
         if constexpr (AGG) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
             // The lanes on this address elect the lowest; it adds for all.
@@ -164,13 +167,19 @@ at_run(T *g, u64 k, uint32_t stride, int own, uint32_t ops, uint32_t seed)
         } else {
             op<OP, S>(p, (T)gt_at_value(t, i, seed));
         }
-        if (!own && ++a == k)
-            a = 0;
+        if (!own) {
+            if (++a == kk) {
+                a = 0;
+                p = base;
+            } else {
+                p += stride;
+            }
+        }
     }
     if (SH) {
         __syncthreads();
-        for (u64 b = threadIdx.x; b < k; b += blockDim.x)
-            merge<OP>(g + b * stride, bins[b * stride]);
+        for (uint32_t b = threadIdx.x; b < kk; b += blockDim.x)
+            merge<OP>(g + (size_t)b * stride, bins[(size_t)b * stride]);
     }
 }
 
