@@ -203,13 +203,16 @@ static void ui_draw_status(ui *u)
     else
         ui_put(y, 0, COLS, A_REVERSE, left);
     if (u->msg.text[0] && u->st.state != GT_ST_ERROR) {
-        /* At the right end; where the line is too short for both, the
-         * message (what the last key did) covers the end of the state. */
-        int w = (int)strlen(u->msg.text) + 2;
-        int x = COLS - w > 0 ? COLS - w : 0;
-        if (x < (int)strlen(left) + 2)
+        /* At the right end; where the line is too short for both, a
+         * refusal (what the last key could not do) that fits the line
+         * covers the end of the state, and any other message follows the
+         * state, cut short. */
+        int w = (int)strlen(u->msg.text) + 2, end = (int)strlen(left) + 2;
+        int x = COLS - w > end || (u->msg.err && COLS - w >= 0) ? COLS - w : end;
+        if (x < end) {
             ui_put(y, x, 2, A_REVERSE, "  ");
-        x = x < (int)strlen(left) + 2 ? x + 2 : x;
+            x += 2;
+        }
         ui_put(y, x, COLS - x, (u->msg.err ? ui_role(u, C_ERR) : 0) | A_REVERSE, u->msg.text);
     }
 }
