@@ -66,7 +66,7 @@ one async "$BIN" --batch --samples 3 --warmup 1 -e async --size 4M --way plain,c
 one latency-carveout "$BIN" --batch --samples 3 --warmup 1 -e latency --size 48K --carveout 0,100
 one latency-dsmem "$BIN" --batch --samples 3 --warmup 1 -e latency --size 16K --kind shared,dsmem
 one cluster "$BIN" --batch --samples 3 --warmup 1 -e cluster --cluster 2,16 --access coalesced,scattered --reads 256
-one atomics "$BIN" --batch --samples 3 --warmup 1 -e atomics --ops 4 --op add,mul --where global,shared --addresses 64,256
+one atomics "$BIN" --batch --samples 3 --warmup 1 -e atomics --ops 4 --op add,mul --where global,shared --addresses 256,1024
 one atomics-mapped "$BIN" --batch --samples 3 --warmup 1 -e atomics --ops 2 --where mapped --aggregate warp --addresses 32
 one pool "$BIN" --batch --samples 3 --warmup 1 -e pool --op alloc,sync --count 4 --size 64K --spin 100
 one pool-reuse "$BIN" --batch --samples 3 --warmup 1 -e pool --op reuse --order running,done,synced,event --count 4 --size 64K --spin 100

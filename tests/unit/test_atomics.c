@@ -142,22 +142,24 @@ static void refusals(void **state)
     gt_experiment_defaults(&gt_exp_atomics, v);
     v[GT_AT_OP] = GT_AT_CAS;            /* 135168 threads on one address, squared */
     refused(v, &p, "op=cas on 1 address: 135168 threads retry on each, and each success costs a "
-                   "try of about every other, some 2^40 tries a sample; allowed: at most 2^29, "
-                   "so that a sample stays short: addresses of at least 47, or fewer blocks");
-    v[GT_AT_ADDRS] = 47;                /* 2876 threads an address: 2^29 / 64 allows 2896 */
+                   "try of about every other, some 2^40 tries a sample; allowed: at most 2^23, "
+                   "so that a sample stays short: addresses of at least 374, or fewer blocks");
+    v[GT_AT_ADDRS] = 374;               /* 362 threads an address: 2^23 / 64 allows 362 */
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
-    v[GT_AT_ADDRS] = 46;
-    refused(v, &p, "op=cas on 46 addresses: 2939 threads retry on each");
+    v[GT_AT_ADDRS] = 373;
+    refused(v, &p, "op=cas on 373 addresses: 363 threads retry on each");
     v[GT_AT_OPS] = 32;
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     v[GT_AT_OP] = GT_AT_MUL;
-    v[GT_AT_WHERE] = GT_AT_MAPPED;      /* over the link: 2^23 */
-    v[GT_AT_ADDRS] = 256;
+    v[GT_AT_WHERE] = GT_AT_MAPPED;      /* over the link: 2^17 */
+    v[GT_AT_ADDRS] = 1024;              /* 132 threads an address, 32 operations each */
+    refused(v, &p, "op=mul on 1024 addresses: 132 threads retry on each, and each success costs "
+                   "a try of about every other, some 2^19 tries a sample, each a round trip over "
+                   "the link; allowed: at most 2^17, so that a sample stays short: addresses of "
+                   "at least 2112, or fewer operations a thread");
+    v[GT_AT_ADDRS] = 2112;
+    assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     v[GT_AT_OPS] = 64;
-    refused(v, &p, "op=mul on 256 addresses: 528 threads retry on each, and each success costs "
-                   "a try of about every other, some 2^24 tries a sample, each a round trip over "
-                   "the link; allowed: at most 2^23, so that a sample stays short: addresses of "
-                   "at least 374, or fewer operations a thread");
     v[GT_AT_WHERE] = GT_AT_SHARED;      /* a block's own bins: 256 threads at most */
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     v[GT_AT_WHERE] = GT_AT_GLOBAL;

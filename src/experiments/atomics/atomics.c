@@ -145,7 +145,7 @@ static int contended_loop(const int64_t *v, uint64_t threads, uint64_t k, char *
              "costs a try of about every other, some 2^%d tries a sample%s; allowed: at most "
              "2^%d, so that a sample stays short: addresses of at least %llu%s", op_names[v[GT_AT_OP]],
              (unsigned long long)k, k == 1 ? "" : "es", (unsigned long long)c, log2,
-             link ? ", each a round trip over the link" : "", link ? 23 : 29,
+             link ? ", each a round trip over the link" : "", link ? 17 : 23,
              (unsigned long long)((threads + side - 1) / (side ? side : 1)),
              most / (c * c) >= 1 ? ", or fewer operations a thread" : ", or fewer blocks");
     return -1;
