@@ -391,6 +391,7 @@ $(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
 # Reference timings beside gputui's in the same run (GPU suite, make bench).
 $(BUILD)/refprobe: tests/gpu/refprobe.cu tests/gpu/refprobe_memory.cu tests/gpu/refprobe_load.cu \
                    tests/gpu/refprobe_warp.cu tests/gpu/refprobe_pool.cu tests/gpu/refprobe_onchip.cu \
+                   tests/gpu/refprobe_async.cu \
                    tests/gpu/refprobe_vmm.cu \
                    tests/gpu/refprobe.h tests/gpu/refprobe_timer.cuh
 	@mkdir -p $(@D)

@@ -49,10 +49,11 @@ void vmm_read(bool compress, const char *datas, size_t mib);
 
 // refprobe_pool.cu: the stream-ordered allocator's calls
 void pool(int n, size_t bytes);
-// refprobe_onchip.cu: global memory into shared memory, four ways; a
-// chase through shared memory, a block's own and another's in its cluster;
-// reads of a cluster's shared memory; a histogram's atomics
+// refprobe_async.cu: global memory into shared memory, four ways
 void async_copies(int stages, int tile_kib, const char *ways, size_t mib);
+// refprobe_onchip.cu: a chase through shared memory, a block's own and
+// another's in its cluster; reads of a cluster's shared memory; a
+// histogram's atomics
 void dsmem(int kib);
 void cluster_reads(int blocks, int kib, int reads);
 void atomics(unsigned k, int ops);
