@@ -5,7 +5,8 @@
  * before initscr, prints one line asking for a bug report, and re-raises
  * the signal with its default action, so a core dump still happens. Only
  * write, tcsetattr and raise run in the handler: everything it writes is
- * prepared when the TUI starts. */
+ * prepared when the TUI starts. A second SIGTERM that ends gputui at once
+ * (signals.h) gives the terminal back the same way first. */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700  /* sigaltstack, SA_ONSTACK (X/Open) */
 #endif
@@ -15,6 +16,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "gputui/base/signals.h"
 #include "ui_priv.h"
 
 static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT};
@@ -27,13 +29,23 @@ static size_t restore_len;
 static char line[NSIGS][200];
 static char altstack[64 * 1024];
 
-static void on_crash(int sig)
+/* What endwin would write, and the terminal modes saved before initscr:
+ * write and tcsetattr alone, from a handler (a crash's, or a second
+ * SIGTERM's: gt_signals_last_words). */
+static void give_back_terminal(void)
 {
-    ssize_t rc;
+    ssize_t rc = write(STDOUT_FILENO, restore, restore_len);
 
-    rc = write(STDOUT_FILENO, restore, restore_len);
+    (void)rc;
     if (have_saved)
         tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+}
+
+static void on_crash(int sig)
+{
+    ssize_t rc = 0;
+
+    give_back_terminal();
     for (int i = 0; i < NSIGS; i++)
         if (sigs[i] == sig)
             rc = write(STDERR_FILENO, line[i], strlen(line[i]));
@@ -85,10 +97,12 @@ void ui_crash_arm(void)
     sigemptyset(&sa.sa_mask);
     for (int i = 0; i < NSIGS; i++)
         sigaction(sigs[i], &sa, NULL);
+    gt_signals_last_words(give_back_terminal);
 }
 
 void ui_crash_disarm(void)
 {
+    gt_signals_last_words(NULL);
     for (int i = 0; i < NSIGS; i++)
         signal(sigs[i], SIG_DFL);
 }

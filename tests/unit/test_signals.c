@@ -1,7 +1,8 @@
 /* The signals (signals.h): the first SIGTERM, SIGINT or SIGHUP only sets
  * the flag the loops read; a second, while the stop still waits (on a
  * kernel that never ends, say), ends the process at once with 128 + the
- * signal and one line on stderr. Each case runs in a child process. */
+ * signal and one line on stderr, after the last words (the TUI's: the
+ * terminal given back). Each case runs in a child process. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -58,6 +59,22 @@ static void two_signals(void)
     _exit(9);
 }
 
+static void last_words(void)
+{
+    static const char said[] = "terminal given back\n";
+    ssize_t rc = write(STDERR_FILENO, said, sizeof said - 1);
+    (void)rc;
+}
+
+static void two_signals_with_last_words(void)
+{
+    gt_signals_install();
+    gt_signals_last_words(last_words);
+    raise(SIGTERM);
+    raise(SIGHUP);
+    _exit(9);
+}
+
 static void first_sets_the_flag(void **state)
 {
     char err[256];
@@ -74,11 +91,21 @@ static void second_ends_at_once(void **state)
     assert_string_equal(err, "gputui: a second signal: ending now, without waiting for the GPU\n");
 }
 
+static void last_words_come_first(void **state)
+{
+    char err[256];
+    (void)state;
+    assert_int_equal(in_child(two_signals_with_last_words, err, sizeof err), 128 + SIGHUP);
+    assert_string_equal(err, "terminal given back\n"
+                             "gputui: a second signal: ending now, without waiting for the GPU\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(first_sets_the_flag),
         cmocka_unit_test(second_ends_at_once),
+        cmocka_unit_test(last_words_come_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,13 +9,22 @@
 volatile sig_atomic_t gt_signal_caught;
 
 static const char again[] = "gputui: a second signal: ending now, without waiting for the GPU\n";
+static void (*volatile last_words)(void);
+
+void gt_signals_last_words(void (*fn)(void))
+{
+    last_words = fn;
+}
 
 /* The first signal asks the loop to stop; a second, while the stop still
  * waits (on a kernel that does not end, say), ends the process at once:
- * its GPU memory goes back with it. */
+ * its GPU memory goes back with it, and the terminal first (last_words). */
 static void on_signal(int sig)
 {
     if (gt_signal_caught) {
+        void (*fn)(void) = last_words;
+        if (fn)
+            fn();
         ssize_t rc = write(STDERR_FILENO, again, sizeof again - 1);
         (void)rc;
         _exit(128 + sig);
