@@ -121,15 +121,34 @@ static int series(const int64_t *v, const char **names)
     return 1;
 }
 
+/* The threads that share one address (1: each its own), and whether the
+ * targets lie across a link, where each operation is a round trip. */
+static uint64_t sharing(const int64_t *v, uint64_t threads, uint64_t k)
+{
+    return v[GT_AT_ADDRS] ? (threads + k - 1) / k : 1;
+}
+
+static bool over_link(const int64_t *v)
+{
+    return v[GT_AT_WHERE] == GT_AT_MAPPED || v[GT_AT_WHERE] == GT_AT_PEER;
+}
+
+static int log2_of(uint64_t x)
+{
+    int b = 0;
+
+    while (x >>= 1)
+        b++;
+    return b;
+}
+
 /* A CAS loop's tries grow as the square of the threads on an address
  * (GT_AT_MAX_TRIES): refused, with the addresses or the operations a
  * thread that keep a sample short, where the bound is passed. */
 static int contended_loop(const int64_t *v, uint64_t threads, uint64_t k, char *err, size_t n)
 {
-    bool link = v[GT_AT_WHERE] == GT_AT_MAPPED || v[GT_AT_WHERE] == GT_AT_PEER;
-    uint64_t most = link ? GT_AT_MAX_TRIES_LINK : GT_AT_MAX_TRIES, ops = (uint64_t)v[GT_AT_OPS];
-    uint64_t c = v[GT_AT_ADDRS] ? (threads + k - 1) / k : 1, q = most / ops, side;
-    int log2 = 0;
+    uint64_t most = over_link(v) ? GT_AT_MAX_TRIES_LINK : GT_AT_MAX_TRIES;
+    uint64_t ops = (uint64_t)v[GT_AT_OPS], c = sharing(v, threads, k), q = most / ops, side;
 
     if ((v[GT_AT_OP] != GT_AT_CAS && v[GT_AT_OP] != GT_AT_MUL) ||
         v[GT_AT_WHERE] == GT_AT_SHARED || c * c <= q)
@@ -137,16 +156,13 @@ static int contended_loop(const int64_t *v, uint64_t threads, uint64_t k, char *
     side = (uint64_t)sqrt((double)q);           /* the most threads an address may have */
     while (side * side > q)
         side--;
-    while ((side + 1) * (side + 1) <= q)
-        side++;
-    for (uint64_t t = c * c * ops; t > 1; t >>= 1)
-        log2++;
     snprintf(err, n, "op=%s on %llu address%s: %llu threads retry on each, and each success "
              "costs a try of about every other, some 2^%d tries a sample%s; allowed: at most "
-             "2^%d, so that a sample stays short: addresses of at least %llu%s", op_names[v[GT_AT_OP]],
-             (unsigned long long)k, k == 1 ? "" : "es", (unsigned long long)c, log2,
-             link ? ", each a round trip over the link" : "", link ? 17 : 23,
-             (unsigned long long)((threads + side - 1) / (side ? side : 1)),
+             "2^%d, so that a sample stays short: addresses of at least %llu%s",
+             op_names[v[GT_AT_OP]], (unsigned long long)k, k == 1 ? "" : "es",
+             (unsigned long long)c, log2_of(c * c * ops),
+             over_link(v) ? ", each a round trip over the link" : "", log2_of(most),
+             (unsigned long long)((threads + side - 1) / side),
              most / (c * c) >= 1 ? ", or fewer operations a thread" : ", or fewer blocks");
     return -1;
 }
@@ -155,22 +171,20 @@ static int contended_loop(const int64_t *v, uint64_t threads, uint64_t k, char *
  * (GT_AT_MAX_LINK_OPS): refused past the bound, with what keeps it. */
 static int hot_over_link(const int64_t *v, uint64_t threads, uint64_t k, char *err, size_t n)
 {
-    uint64_t c = v[GT_AT_ADDRS] ? (threads + k - 1) / k : 1, ops = (uint64_t)v[GT_AT_OPS];
+    uint64_t c = sharing(v, threads, k), ops = (uint64_t)v[GT_AT_OPS];
     uint64_t each = c * ops / (v[GT_AT_AGG] == GT_AT_WARP && c >= 32 ? 32 : 1);
-
-    if ((v[GT_AT_WHERE] != GT_AT_MAPPED && v[GT_AT_WHERE] != GT_AT_PEER) ||
-        each <= GT_AT_MAX_LINK_OPS)
-        return 0;
-    uint64_t most = ops * GT_AT_MAX_LINK_OPS / each;    /* operations a thread that fit */
+    uint64_t most = each ? ops * GT_AT_MAX_LINK_OPS / each : 0;  /* operations a thread that fit */
     char fewer[64] = "fewer blocks";
 
+    if (!over_link(v) || each <= GT_AT_MAX_LINK_OPS)
+        return 0;
     if (most)
         snprintf(fewer, sizeof fewer, "at most %llu operations a thread", (unsigned long long)most);
     snprintf(err, n, "where=%s: %llu operations on each of %llu address%s, each a round trip "
-             "over the link after the one before; allowed: at most 2^20 (%llu) an address, so "
+             "over the link after the one before; allowed: at most 2^%d (%llu) an address, so "
              "that a sample stays short: %s, or more addresses", where_names[v[GT_AT_WHERE]],
              (unsigned long long)each, (unsigned long long)k, k == 1 ? "" : "es",
-             (unsigned long long)GT_AT_MAX_LINK_OPS, fewer);
+             log2_of(GT_AT_MAX_LINK_OPS), (unsigned long long)GT_AT_MAX_LINK_OPS, fewer);
     return -1;
 }
 
