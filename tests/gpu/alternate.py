@@ -214,7 +214,7 @@ CHECKS = {
     },
     # Compressible VMM memory read whole by a kernel, beside a plain program
     # of the same calls (refprobe vmm-read: cuMemCreate asking for
-    # compression, the same data, its own kernel comparing each word):
+    # compression, the same data, its own kernel folding every word):
     # zeros, which compressible memory may hold in fewer bytes than it
     # reads as, and random words, which it cannot; 256 MiB, within 3%.
     "vmm-read": {

@@ -2,10 +2,11 @@
 // refprobe.cu): device memory made by cuMemCreate, compressible or not,
 // mapped and opened to this GPU, filled with zeros, one repeated word,
 // the pattern i x K ^ seed or random words, then read whole by a kernel
-// that compares each word, timed as refprobe_timer.cuh times a kernel
+// that folds every word (checked against the data's fold), timed as refprobe_timer.cuh times a kernel
 // (after the L2 is emptied). Whether the driver made the memory
 // compressible is read back and printed; no code is shared with gputui.
 #include <cuda.h>
+#include <vector>
 
 #include "refprobe.h"
 #include "refprobe_timer.cuh"
@@ -49,46 +50,51 @@ __global__ void fill(unsigned *p, size_t n, int d)
         p[i] = word(d, i);
 }
 
-// 16 bytes a load; the words that differ from the data counted.
-__global__ void read(const uint4 *p, size_t n4, int d, unsigned long long *bad)
+// Each thread reads 16 bytes a load, four loads in flight a grid's width
+// apart, and keeps four running values (one per word of a vector): each
+// is xored with its word, then turned left one bit. FROM_DATA computes the
+// same values from word() instead of memory: what the memory must fold to.
+// A block's threads' values are summed into out[block].
+template <bool FROM_DATA>
+__global__ void folded(const uint4 *p, size_t n4, int d, unsigned *out)
 {
-    unsigned long long b = 0;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
-         i += (size_t)gridDim.x * blockDim.x) {
-        uint4 v = p[i];
-        b += (v.x != word(d, 4 * i)) + (v.y != word(d, 4 * i + 1)) +
-             (v.z != word(d, 4 * i + 2)) + (v.w != word(d, 4 * i + 3));
-    }
-    if (b)
-        atomicAdd(bad, b);
-}
-
-// The same count with four 16-byte loads in flight a thread, a grid's
-// width apart, as gputui's read has them (REFPROBE_READ4=1): which of the
-// two ways a difference from gputui's figure comes from.
-__global__ void read4(const uint4 *p, size_t n4, int d, unsigned long long *bad)
-{
-    unsigned long long b = 0;
+    __shared__ unsigned total;
+    unsigned h[4] = {0, 0, 0, 0};
     size_t n = (size_t)gridDim.x * blockDim.x, i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    auto load = [&](size_t k) {
+        if (FROM_DATA)
+            return make_uint4(word(d, 4 * k), word(d, 4 * k + 1), word(d, 4 * k + 2),
+                              word(d, 4 * k + 3));
+        return p[k];
+    };
+    auto mix = [&](uint4 v) {
+        unsigned w[4] = {v.x, v.y, v.z, v.w};
+        for (int c = 0; c < 4; c++) {
+            unsigned x = h[c] ^ w[c];
+            h[c] = x << 1 | x >> 31;
+        }
+    };
+    if (threadIdx.x == 0)
+        total = 0;
+    __syncthreads();
     for (; i + 3 * n < n4; i += 4 * n) {
         uint4 v[4];
         for (int u = 0; u < 4; u++)
-            v[u] = p[i + u * n];
-        for (int u = 0; u < 4; u++) {
-            size_t w = 4 * (i + u * n);
-            b += (v[u].x != word(d, w)) + (v[u].y != word(d, w + 1)) +
-                 (v[u].z != word(d, w + 2)) + (v[u].w != word(d, w + 3));
-        }
+            v[u] = load(i + u * n);
+        for (int u = 0; u < 4; u++)
+            mix(v[u]);
     }
-    for (; i < n4; i += n) {
-        uint4 v = p[i];
-        b += (v.x != word(d, 4 * i)) + (v.y != word(d, 4 * i + 1)) +
-             (v.z != word(d, 4 * i + 2)) + (v.w != word(d, 4 * i + 3));
-    }
-    if (b)
-        atomicAdd(bad, b);
+    for (; i < n4; i += n)
+        mix(load(i));
+    unsigned t = h[0] + 3 * h[1] + 5 * h[2] + 7 * h[3];
+    for (int o = 16; o > 0; o /= 2)
+        t += __shfl_down_sync(0xFFFFFFFFu, t, o);
+    if (threadIdx.x % 32 == 0)
+        atomicAdd(&total, t);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = total;
 }
-
 int data_of(const char *s)
 {
     static const char *const names[] = {"zeros", "constant", "pattern", "random"};
@@ -135,28 +141,28 @@ void vmm_read(bool compress, const char *datas, size_t mib)
     acc.location = prop.location;
     acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
     CU(cuMemSetAccess(va, bytes, &acc, 1));
-    unsigned long long *bad, hbad;
-    CK(cudaMalloc(&bad, sizeof *bad));
+    int grid = sms * 4;
+    unsigned *fold_d, *want_d;
+    std::vector<unsigned> fold(grid), want(grid);
+    CK(cudaMalloc(&fold_d, grid * sizeof *fold_d));
+    CK(cudaMalloc(&want_d, grid * sizeof *want_d));
     Timer t(true);
     for (const char *p = datas; *p;) {
         char name[16];
         size_t len = strcspn(p, ",");
         snprintf(name, sizeof name, "%.*s", (int)(len < 15 ? len : 15), p);
         int d = data_of(name);
-        fill<<<sms * 4, 512>>>((unsigned *)va, bytes / 4, d);
-        CK(cudaMemset(bad, 0, sizeof *bad));
+        fill<<<grid, 512>>>((unsigned *)va, bytes / 4, d);
+        folded<true><<<grid, 512>>>(nullptr, bytes / 16, d, want_d);
         CK(cudaDeviceSynchronize());
-        const char *four = getenv("REFPROBE_READ4");
-        bool x4 = four && !strcmp(four, "1");
         auto ms = t.time([&](cudaStream_t s) {
-            if (x4)
-                read4<<<sms * 4, 512, 0, s>>>((const uint4 *)va, bytes / 16, d, bad);
-            else
-                read<<<sms * 4, 512, 0, s>>>((const uint4 *)va, bytes / 16, d, bad);
+            folded<false><<<grid, 512, 0, s>>>((const uint4 *)va, bytes / 16, d, fold_d);
         });
-        CK(cudaMemcpy(&hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
-        if (hbad) {
-            fprintf(stderr, "refprobe: vmm-read %s: %llu words wrong\n", name, hbad);
+        CK(cudaMemcpy(fold.data(), fold_d, grid * sizeof *fold_d, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(want.data(), want_d, grid * sizeof *want_d, cudaMemcpyDeviceToHost));
+        if (fold != want) {
+            fprintf(stderr, "refprobe: vmm-read %s: the memory read is not what was written\n",
+                    name);
             exit(1);
         }
         char what[64];
@@ -165,7 +171,8 @@ void vmm_read(bool compress, const char *datas, size_t mib)
         p += len;
         p += *p == ',';
     }
-    CK(cudaFree(bad));
+    CK(cudaFree(fold_d));
+    CK(cudaFree(want_d));
     CU(cuMemUnmap(va, bytes));
     CU(cuMemAddressFree(va, bytes));
     CU(cuMemRelease(h));

@@ -468,7 +468,8 @@ static void why_data(gt_lines *o, const int64_t *v, int s)
         [GT_VMM_DATA_ZEROS] = "zeros",
         [GT_VMM_DATA_CONSTANT] = "one word repeated (1.0f)"};
 
-    gt_say(o, "the memory holds %s, written by the GPU and checked word by word",
+    gt_say(o, "the memory holds %s, written by the GPU and checked in full (op=read: a fold of "
+           "each block's words against the data's; copies: word by word)",
            what[v[GT_VMM_DATA]]);
     if (s == GT_VMM_S_RUNTIME)
         gt_say(o, "cudaMalloc memory is not asked to be compressible");

@@ -80,6 +80,7 @@ static void teardown(void *state)
     }
     gt_free_device(&z->rsrc);
     gt_free_device(&z->rdst);
+    gt_free_device(&z->sums);
     gt_free_pinned(&z->host);
     gt_free_pinned(&z->mapped);
     gt_timing_free(&z->t);

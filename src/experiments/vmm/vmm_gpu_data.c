@@ -3,8 +3,9 @@
  *              memory, timed with events, destination checked in full;
  *   read:      a kernel reads every word of VMM memory and of cudaMalloc
  *              memory (and, with the VMM memory on the host, of mapped
- *              cudaHostAlloc memory) and compares it with what was
- *              written, timed with events from an emptied L2.
+ *              cudaHostAlloc memory) and checks it against what was
+ *              written (a fold a block, vmm_kernels.h), timed with events
+ *              from an emptied L2.
  * The memory holds z->data (vmm.h's gt_vmm_data_word). */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -94,10 +95,13 @@ int gt_vmm_read_setup(vm *z, gt_setup_info *info, gt_err *err)
     if (((z->comp || z->rdma) && gt_vrange_granted(z, &z->vdst, err)) ||
         gt_vmm_fill_data(z, (void *)z->vdst.va, z->size / 4, err) ||
         gt_vmm_fill_data(z, z->rdst, z->size / 4, err) ||
+        GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->sums, (size_t)z->blocks * sizeof *z->sums)) ||
+        GT_CUDA(err, gt_k_vmm_expect(z->size / 4, z->data, z->seed, z->sums, z->blocks, z->t.s)) ||
         GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         return -1;
-    snprintf(info->note, sizeof info->note, "the read compares every word with what was "
-             "written%s", gt_vmm_granted_note(z));
+    snprintf(info->note, sizeof info->note, "the read folds every word (two operations a word) "
+             "and checks each block's fold against the data's; a block that differs compares "
+             "its words one by one%s", gt_vmm_granted_note(z));
     if (z->ro) {    /* this GPU's mapping turned read-only, once it holds the data */
         CUmemAccessDesc ro = z->access[0];
         ro.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
@@ -178,7 +182,7 @@ static int copied(void *state, int i, unsigned long long *bad, cudaStream_t s, g
     void *src, *dst;
 
     ends(z, i, &src, &dst);
-    return GT_CUDA(err, gt_k_vmm_read(dst, z->size / 4, z->data, z->seed, bad, z->blocks, s));
+    return GT_CUDA(err, gt_k_vmm_check(dst, z->size / 4, z->data, z->seed, bad, z->blocks, s));
 }
 
 int gt_vmm_bandwidth_run(vm *z, gt_sample *out, gt_err *err)
@@ -191,15 +195,16 @@ int gt_vmm_bandwidth_run(vm *z, gt_sample *out, gt_err *err)
 
 /* ---- op=read ---- */
 
-/* Piece 0 reads the VMM range, piece 1 the cudaMalloc buffer; the read
- * counts the words that differ from the data into the piece's counter. */
+/* Piece 0 reads the VMM range, piece 1 the cudaMalloc buffer (piece 2 the
+ * mapped host buffer); the read counts the words that differ from the data
+ * into the piece's counter. */
 static int read_one(void *state, int i, cudaStream_t s, gt_err *err)
 {
     vm *z = state;
     const void *p = i == GT_VMM_S_MAPPED ? z->mapped : i ? z->rdst : (const void *)z->vdst.va;
 
-    return GT_CUDA(err, gt_k_vmm_read(p, z->size / 4, z->data, z->seed, z->t.dbad + 2 * i,
-                                      z->blocks, s));
+    return GT_CUDA(err, gt_k_vmm_read(p, z->size / 4, z->data, z->seed, z->sums,
+                                      z->t.dbad + 2 * i, z->blocks, s));
 }
 
 int gt_vmm_read_run(vm *z, gt_sample *out, gt_err *err)

@@ -28,6 +28,7 @@ typedef struct vm {
     bool ro;                        /* read: this GPU's own mapping read-only */
     int loc;                        /* GT_VMM_LOC_*: where cuMemCreate puts the memory */
     void *mapped;                   /* read on the host: cudaHostAlloc(Mapped) beside it */
+    uint32_t *sums;                 /* read: each block's fold of the data (gt_k_vmm_expect) */
     bool rdma;                      /* GPUDirect RDMA capable memory asked for */
     int granted;                    /* what the allocation reads back: 1 compressible, 0 not */
     int rdma_granted;               /* ... and 1 RDMA capable, 0 not */
