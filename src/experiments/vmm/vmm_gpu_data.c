@@ -99,9 +99,8 @@ int gt_vmm_read_setup(vm *z, gt_setup_info *info, gt_err *err)
         GT_CUDA(err, gt_k_vmm_expect(z->size / 4, z->data, z->seed, z->sums, z->blocks, z->t.s)) ||
         GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         return -1;
-    snprintf(info->note, sizeof info->note, "the read folds every word (two operations a word) "
-             "and checks each block's fold against the data's; a block that differs compares "
-             "its words one by one%s", gt_vmm_granted_note(z));
+    snprintf(info->note, sizeof info->note, "the read checks every word (a fold a block)%s",
+             gt_vmm_granted_note(z));
     if (z->ro) {    /* this GPU's mapping turned read-only, once it holds the data */
         CUmemAccessDesc ro = z->access[0];
         ro.flags = CU_MEM_ACCESS_FLAGS_PROT_READ;
