@@ -101,7 +101,9 @@ int gt_test_verify(int sms)
         {.kind = GT_VMM_DATA_CONSTANT, .name = "constant"},
     };
     /* A grid is sms x 4 blocks of 512 threads: 2048 x sms threads. */
-    size_t lens[] = {(size_t)sms * 2048 * 4 * 9 + 4 * 5, (size_t)sms * 2048 * 4 + 3, 1001};
+    /* The first: one pass of four loads in flight a thread, then single
+     * vectors, then words past the last vector. */
+    size_t lens[] = {(size_t)sms * 2048 * 4 * 5 + 4 * 5 + 3, (size_t)sms * 2048 * 4 + 3, 1001};
 
     failures = 0;
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
