@@ -233,11 +233,11 @@ $(BUILD)/%.o: %.cu $(KIND)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -c -o $@ $<
 
 # Cubins for every architecture built, without PTX; PTX for the first alone.
-$(BUILD)/jit/memory.fatbin: kernels/memory.cu include/gputui/kernels.h $(KIND)
+$(BUILD)/jit/memory.fatbin: kernels/memory.cu include/gputui/kernels.h include/gputui/base/pattern.h include/gputui/kernels_launch.cuh $(KIND)
 	@mkdir -p $(@D)
 	$(NVCC) -std=c++17 -Iinclude -O3 $(foreach a,$(GPU_ARCH),-gencode=arch=compute_$(a),code=sm_$(a)) -fatbin -o $@ $<
 
-$(BUILD)/jit/memory.ptx: kernels/memory.cu include/gputui/kernels.h $(KIND)
+$(BUILD)/jit/memory.ptx: kernels/memory.cu include/gputui/kernels.h include/gputui/base/pattern.h include/gputui/kernels_launch.cuh $(KIND)
 	@mkdir -p $(@D)
 	$(NVCC) -std=c++17 -Iinclude -O3 -arch=compute_$(firstword $(GPU_ARCH)) -ptx -o $@ $<
 
@@ -385,14 +385,17 @@ $(BUILD)/soak: tests/gpu/soak.c tests/tools/soak_run.c $(CORE_OBJ) $(GPU_OBJ) $(
 soak: $(BUILD)/soak $(BIN)
 	@$(BUILD)/soak $(or $(SOAK_CHANGES),1000) $(or $(SOAK_SEED),1) $(BIN)
 
-$(BUILD)/test_unwind: tests/gpu/test_unwind.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
+$(BUILD)/test_unwind: tests/gpu/test_unwind.c tests/gpu/test_verify.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
 	$(CC) $(CPPFLAGS) -I$(CUDA_INC) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm
 
 # Reference timings beside gputui's in the same run (GPU suite, make bench).
 $(BUILD)/refprobe: tests/gpu/refprobe.cu tests/gpu/refprobe_memory.cu tests/gpu/refprobe_load.cu \
-                   tests/gpu/refprobe_warp.cu tests/gpu/refprobe_pool.cu tests/gpu/refprobe.h
+                   tests/gpu/refprobe_warp.cu tests/gpu/refprobe_pool.cu tests/gpu/refprobe_onchip.cu \
+                   tests/gpu/refprobe_async.cu \
+                   tests/gpu/refprobe_vmm.cu \
+                   tests/gpu/refprobe.h tests/gpu/refprobe_timer.cuh
 	@mkdir -p $(@D)
-	$(NVCC) -O2 -std=c++17 $(GENCODE) -o $@ $(filter %.cu,$^)
+	$(NVCC) -O2 -std=c++17 $(GENCODE) -o $@ $(filter %.cu,$^) -L$(CUDA_HOME)/lib64/stubs -lcuda
 
 bench: $(BIN) $(BUILD)/refprobe
 	@scripts/bench.sh $(BIN) $(BUILD)/refprobe
@@ -407,7 +410,7 @@ test-gpu test-gpu-memcheck soak bench recordings nocode $(BUILD)/soak $(BUILD)/t
 endif
 
 # What the bundled recordings must hold (make recordings, and the e2e check).
-$(BUILD)/recplan: tests/tools/recplan.c $(CORE_OBJ)
+$(BUILD)/recplan: tests/tools/recplan.c tests/tools/recplan_plans.c $(CORE_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) -lm
 
 # A teacher's gputui --record on a fake back-end, for the tests of --follow.

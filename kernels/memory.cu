@@ -1,5 +1,6 @@
 // Fill, verify and copy kernels behind include/gputui/kernels.h.
 #include "gputui/kernels.h"
+#include "gputui/kernels_launch.cuh"
 
 namespace {
 
@@ -64,10 +65,7 @@ __global__ void copy4(uint32_t *dst, const uint32_t *src, size_t n)
 
 int grid_for(size_t n, int blocks)
 {
-    size_t need = (n + kThreads - 1) / kThreads;
-    if (need == 0)
-        need = 1;
-    return (int)(need < (size_t)blocks ? need : (size_t)blocks);
+    return gt_launch::grid_upto(n, kThreads, blocks);
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 # make recordings: record this machine's GPU into share/gputui/MODEL.gtr.gz
 # (MODEL from the device name: h200, h100, ...). What is recorded comes from
 # build/recplan: every configuration a class reaches with +/- from the
-# defaults on the parameters it changes (recplan.c has the table).
+# defaults on the parameters it changes (tests/tools/recplan_plans.c has the table).
 #
 #   scripts/make-recordings.sh BIN RECPLAN [OUTDIR] [PART...]
 #

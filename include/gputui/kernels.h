@@ -1,7 +1,7 @@
 /* kernels.h - plain-C launchers for the __global__ functions in kernels/.
  * Each launches on 'stream' and returns the launch status; none of them
  * synchronizes. Patterns are 32-bit words: word i = (uint32)i * K ^ seed,
- * computed the same way on the CPU (gt_pattern_word). */
+ * computed the same way on the CPU (gt_pattern_word, gputui/base/pattern.h). */
 #ifndef GPUTUI_KERNELS_H
 #define GPUTUI_KERNELS_H
 
@@ -9,22 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gputui/base/pattern.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define GT_PATTERN_K 0x9E3779B1u
-
-#ifdef __CUDACC__
-#define GT_HOST_DEVICE __host__ __device__
-#else
-#define GT_HOST_DEVICE
-#endif
-
-static inline GT_HOST_DEVICE uint32_t gt_pattern_word(size_t i, uint32_t seed)
-{
-    return ((uint32_t)i * GT_PATTERN_K) ^ seed;
-}
 
 /* p[i] = gt_pattern_word(i, seed) for i < nwords. */
 cudaError_t gt_k_fill_pattern(uint32_t *p, size_t nwords, uint32_t seed,

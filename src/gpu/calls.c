@@ -182,6 +182,8 @@ const gt_cu_api *gt_cu(gt_err *err)
         FN(cuGetErrorName), FN(cuGetErrorString), FN(cuDeviceGet), FN(cuDeviceGetAttribute),
         FN(cuMemGetAllocationGranularity), FN(cuMemAddressReserve), FN(cuMemAddressFree),
         FN(cuMemCreate), FN(cuMemRelease), FN(cuMemMap), FN(cuMemUnmap), FN(cuMemSetAccess),
+        FN(cuMemGetAllocationPropertiesFromHandle), FN(cuMemExportToShareableHandle),
+        FN(cuMemImportFromShareableHandle),
 #undef FN
     };
 

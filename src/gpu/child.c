@@ -13,6 +13,7 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,12 +58,13 @@ int gt_child_recent(int *pids, int max)
     return n;
 }
 
-int gt_child_start(char *const argv[], bool with_stdin, int *to_child, int *from_child,
+int gt_child_start(char *const argv[], int in_kind, int *to_child, int *from_child,
                    char *why, size_t whylen)
 {
     char exe[1024] = "";
     posix_spawn_file_actions_t fa;
     int out[2], in[2] = {-1, -1};
+    bool with_stdin = in_kind != GT_CHILD_NO_STDIN;
     pid_t pid = -1;
     int rc = 0;
 
@@ -70,8 +72,12 @@ int gt_child_start(char *const argv[], bool with_stdin, int *to_child, int *from
         snprintf(why, whylen, "pipe: %s", strerror(errno));
         return -1;
     }
-    if (with_stdin && pipe(in)) {
-        snprintf(why, whylen, "pipe: %s", strerror(errno));
+    /* A socket carries file descriptors (SCM_RIGHTS) as well as bytes:
+     * in[1] is this process's end, in[0] the child's stdin. */
+    if (with_stdin && (in_kind == GT_CHILD_SOCKET ? socketpair(AF_UNIX, SOCK_STREAM, 0, in)
+                                                  : pipe(in))) {
+        snprintf(why, whylen, "%s: %s", in_kind == GT_CHILD_SOCKET ? "socketpair" : "pipe",
+                 strerror(errno));
         close(out[0]);
         close(out[1]);
         return -1;
@@ -124,7 +130,7 @@ int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, 
 
     line[0] = '\0';
     *status = -1;
-    if ((pid = gt_child_start(argv, false, NULL, &fd, line, len)) < 0)
+    if ((pid = gt_child_start(argv, GT_CHILD_NO_STDIN, NULL, &fd, line, len)) < 0)
         return -1;
     while (got + 1 < len) {
         struct pollfd pfd = {fd, POLLIN, 0};

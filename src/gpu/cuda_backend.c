@@ -29,7 +29,7 @@ static void query_vmm(int ordinal, gt_devprops *p)
     gt_err err;
     const gt_cu_api *d = gt_cu(&err);
     CUdevice dev;
-    int vmm = 0;
+    int vmm = 0, comp = 0;
     size_t g;
     CUmemAllocationProp prop;
 
@@ -41,6 +41,17 @@ static void query_vmm(int ordinal, gt_devprops *p)
     gt_dp_set(p, GT_DP_VMM, vmm);
     if (!vmm)
         return;
+    if (d->cuDeviceGetAttribute(&comp, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED, dev) ==
+        CUDA_SUCCESS)
+        gt_dp_set(p, GT_DP_COMPRESSION, comp);
+    if (d->cuDeviceGetAttribute(&comp, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED,
+                                dev) == CUDA_SUCCESS)
+        gt_dp_set(p, GT_DP_VMM_RDMA, comp);
+#if CUDA_VERSION >= 12090   /* the attribute came with CUDA 12.9; older drivers do not say */
+    if (d->cuDeviceGetAttribute(&comp, CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+                                dev) == CUDA_SUCCESS)
+        gt_dp_set(p, GT_DP_HOST_NUMA_VMM, comp);
+#endif
     memset(&prop, 0, sizeof prop);
     prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
     prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
@@ -105,6 +116,7 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         {.a = cudaDevAttrMaxPersistingL2CacheSize, .id = GT_DP_PERSIST_MAX},
         {.a = cudaDevAttrMaxAccessPolicyWindowSize, .id = GT_DP_WINDOW_MAX},
         {.a = cudaDevAttrCanMapHostMemory, .id = GT_DP_CAN_MAP},
+        {.a = cudaDevAttrHostNativeAtomicSupported, .id = GT_DP_HOST_ATOMIC},
         {.a = cudaDevAttrIntegrated, .id = GT_DP_INTEGRATED},
         {.a = cudaDevAttrUnifiedAddressing, .id = GT_DP_UVA},
         {.a = cudaDevAttrPageableMemoryAccess, .id = GT_DP_PAGEABLE},
@@ -115,6 +127,9 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
         {.a = cudaDevAttrPageableMemoryAccessUsesHostPageTables, .id = GT_DP_HOST_PAGE_TABLES},
         {.a = cudaDevAttrMaxTexture2DWidth, .id = GT_DP_TEX2D_W},
         {.a = cudaDevAttrMaxTexture2DHeight, .id = GT_DP_TEX2D_H},
+        {.a = cudaDevAttrMaxSharedMemoryPerMultiprocessor, .id = GT_DP_SMEM_SM},
+        {.a = cudaDevAttrMaxSharedMemoryPerBlockOptin, .id = GT_DP_SMEM_BLOCK},
+        {.a = cudaDevAttrHostRegisterReadOnlySupported, .id = GT_DP_HOST_REG_RO},
     };
 
     gt_devprops_init(p);
@@ -160,6 +175,8 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
     }
     refresh(p);
     query_vmm(ordinal, p);
+    if (gt_port_numa_nodes() > 0)
+        gt_dp_set(p, GT_DP_HOST_NODES, gt_port_numa_nodes());
     {
         int peers = 0, can;
         for (int o = 0; o < n; o++)

@@ -9,8 +9,10 @@
 #ifndef GPUTUI_GPU_CUDA_COMPAT_H
 #define GPUTUI_GPU_CUDA_COMPAT_H
 
+#include <stdint.h>
 #include <string.h>
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 /* device: an ordinal, or cudaCpuDeviceId for host memory. CUDA 13 takes a
@@ -105,6 +107,41 @@ static inline void *gt_cuda_driver_entry(const char *name, unsigned version)
         return NULL;
     }
     return fn;
+}
+
+/* A 2D tensor map of 32-bit words for the TMA into map (128 bytes, a
+ * CUtensorMap): dims[0] words a row (pitch bytes apart), dims[1] rows,
+ * copied as boxes of box[0] x box[1] words, no swizzle. 'fn' is the
+ * driver's cuTensorMapEncodeTiled (gt_driver_fn). Tensor maps came with
+ * CUDA 12.0: built with an older toolkit, CUDA_ERROR_NOT_SUPPORTED. */
+static inline CUresult gt_cuTensorMapEncodeTiled(void *fn, void *map, void *base,
+                                                 const uint64_t dims[2], uint64_t pitch,
+                                                 const uint32_t box[2])
+{
+#if CUDA_VERSION >= 12000
+    typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                                  const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                                  const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                  CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+    encode_fn encode;
+    cuuint64_t d[2] = {dims[0], dims[1]}, stride[1] = {pitch};
+    cuuint32_t b[2] = {box[0], box[1]}, step[2] = {1, 1};
+    CUtensorMap m;
+    CUresult rc;
+
+    if (!fn)
+        return CUDA_ERROR_NOT_SUPPORTED;
+    memcpy(&encode, &fn, sizeof encode);
+    rc = encode(&m, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, base, d, stride, b, step,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (rc == CUDA_SUCCESS)
+        memcpy(map, &m, sizeof m);
+    return rc;
+#else
+    (void)fn, (void)map, (void)base, (void)dims, (void)pitch, (void)box;
+    return CUDA_ERROR_NOT_SUPPORTED;
+#endif
 }
 
 #endif

@@ -114,6 +114,12 @@ typedef struct gt_cu_api {
                          unsigned long long);
     CUresult (*cuMemUnmap)(CUdeviceptr, size_t);
     CUresult (*cuMemSetAccess)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
+    CUresult (*cuMemGetAllocationPropertiesFromHandle)(CUmemAllocationProp *,
+                                                       CUmemGenericAllocationHandle);
+    CUresult (*cuMemExportToShareableHandle)(void *, CUmemGenericAllocationHandle,
+                                             CUmemAllocationHandleType, unsigned long long);
+    CUresult (*cuMemImportFromShareableHandle)(CUmemGenericAllocationHandle *, void *,
+                                               CUmemAllocationHandleType);
 } gt_cu_api;
 
 /* The driver functions, or NULL with err set when one is missing. */
@@ -284,10 +290,12 @@ int gt_gpu_sms(void);
  * killing it after timeout_s; *status is waitpid's (-1 when it did not
  * start). 0, or -1 with line saying why it could not run. */
 int gt_child_line(char *const argv[], double timeout_s, char *line, size_t len, int *status);
-/* Starts this binary with argv, its stdout a pipe (*from_child) and, with
- * with_stdin, its stdin another (*to_child); stderr to /dev/null. Its pid,
- * or -1 with why set. */
-int gt_child_start(char *const argv[], bool with_stdin, int *to_child, int *from_child,
+/* Starts this binary with argv, its stdout a pipe (*from_child) and its
+ * stdin nothing, another pipe or a Unix socket that can pass file
+ * descriptors (*to_child); stderr to /dev/null. Its pid, or -1 with why
+ * set. */
+enum { GT_CHILD_NO_STDIN, GT_CHILD_PIPE, GT_CHILD_SOCKET };
+int gt_child_start(char *const argv[], int in_kind, int *to_child, int *from_child,
                    char *why, size_t whylen);
 /* The pids of the last GT_CHILDREN_KEPT children, up to max. */
 #define GT_CHILDREN_KEPT 16

@@ -22,6 +22,8 @@ const char *gt_hostmem_flag_names(unsigned f, bool reg, char *buf, size_t n)
         off += (size_t)snprintf(buf + off, n - off, "%sWriteCombined", off ? "|" : "");
     if (f & (reg ? cudaHostRegisterMapped : cudaHostAllocMapped))
         off += (size_t)snprintf(buf + off, n - off, "%sMapped", off ? "|" : "");
+    if (reg && (f & cudaHostRegisterReadOnly))
+        off += (size_t)snprintf(buf + off, n - off, "%sReadOnly", off ? "|" : "");
     if (!off)
         snprintf(buf, n, "Default");
     return buf;

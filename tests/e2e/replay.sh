@@ -305,6 +305,12 @@ tm send-keys -t t e
 check "e: the banks" wait_for "Experiment: Shared-memory banks" 5
 check "... the conflict degree its addresses give" wait_for "stride 1: conflict degree 1 \\(the addresses" 10
 tm send-keys -t t e
+check "e: the copies into shared memory" wait_for "Experiment: Global to shared memory: loads, cp.async" 5
+tm send-keys -t t e
+check "e: the cluster's shared memory" wait_for "Experiment: A cluster's distributed shared memory" 5
+tm send-keys -t t e
+check "e: the atomics" wait_for "Experiment: Atomics: contention, privatization" 5
+tm send-keys -t t e
 check "e: the transpose" wait_for "Experiment: Matrix transpose: naive, tiled, padded" 5
 check "... its four kernels against the copy" wait_for "of the copy's rate: naive [0-9]+%" 10
 tm send-keys -t t e

@@ -56,7 +56,7 @@ usage() {   # usage ARGS... : exit 64 and a message naming the problem
 }
 usage "allowed: 4 KiB to 4 GiB" --batch --size 9G
 usage "'nope' is neither an experiment nor all (allowed: all, transfer, zerocopy, streams" --help nope
-usage "-e needs a value (allowed: transfer, zerocopy, streams, hostalloc, vmm, l2, pitched, peer, latency, constant, concurrent, runtime, sharing, managed, texture, coalesce, banks, transpose, pool)" -e
+usage "-e needs a value (allowed: transfer, zerocopy, streams, hostalloc, vmm, l2, pitched, peer, latency, constant, concurrent, runtime, sharing, managed, texture, coalesce, banks, async, cluster, atomics, transpose, pool)" -e
 usage "allowed: pageable, pinned, hostalloc, register" --batch --host gpu
 usage "--device 99: .*h200.gtr.gz is a recording of device 0 (NVIDIA H200): allowed: 0" --batch --replay h200 -d 99
 usage "--trace FILE logs the TUI's key-press to first-sample latency; --batch has no keys" --batch --trace "$TMPD/t.log"

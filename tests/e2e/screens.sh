@@ -69,13 +69,19 @@ for size in 80x24 120x40 160x48 250x70; do
 done
 
 # Every configuration a key reaches from an experiment's defaults holds
-# its CUDA calls in the bundled one-GPU recordings.
+# its CUDA calls in the bundled one-GPU recordings, but those listed in
+# tests/e2e/known/MODEL-traces.txt: exactly those, so that a new gap fails
+# and a filled one must leave the list.
 RECPLAN=$(dirname "$BIN")/recplan
 if [ -x "$RECPLAN" ]; then
     for rec in share/gputui/h200.gtr.gz share/gputui/h100.gtr.gz; do
+        known=tests/e2e/known/$(basename "$rec" .gtr.gz)-traces.txt
         out=$("$RECPLAN" traces "$rec" --check 2>/dev/null)
-        check "$(basename "$rec"): the calls of every configuration a key reaches from the defaults" \
-            bash -c "[ -z \"\$0\" ] || { echo \"\$0\"; false; }" "$out"
+        want=$([ -f "$known" ] && grep -v '^#' "$known")
+        what="the calls of every configuration a key reaches from the defaults"
+        [ -n "$want" ] && what="$what, but the $(printf '%s\n' "$want" | wc -l) in $known"
+        check "$(basename "$rec"): $what" \
+            bash -c '[ "$0" = "$1" ] || { diff <(echo "$1") <(echo "$0"); false; }' "$out" "$want"
     done
 else
     echo "skip: $RECPLAN not built (make build/recplan)"

@@ -20,7 +20,7 @@ both sides fall into two states far apart (judge.two_states), each state
 is judged by itself (judge.by_state).
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
-coalesce, banks, transpose, pool, chase; l2after: gputui after the L2
+coalesce, banks, transpose, async, dsmem, cluster, atomics, pool, vmm-read, chase; l2after: gputui after the L2
 experiment against gputui alone; d2d and hostlat: the reference is
 nvbandwidth, $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
@@ -125,6 +125,80 @@ CHECKS = {
         "what": {f"s{k}": f"banks: shared-memory floats at stride {k} against a plain kernel"
                  for k in (1, 32, 33)},
     },
+    # Global memory into shared memory, one block an SM, four stages of 16
+    # KiB, each way against the same kernel written with the CUDA C++
+    # library (cuda::pipeline, cuda::barrier, the TMA's tensor copy) in
+    # tests/gpu/refprobe_async.cu, both from an emptied L2, within 3%.
+    "async": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "async", "--way", "plain,cp.async,bulk,tma", "--stages", "4",
+                   "--tile", "16K", "--blocks", "1", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: cfg["way"] if series == "into shared memory" else None,
+        "probe": ["async", "4", "16", "plain,cp.async,bulk,tma"],
+        "figures": {w: f"async_{w}" for w in ("plain", "cp.async", "bulk", "tma")},
+        "metric": "time",
+        "what": {w: f"async: {w} into shared memory, 4 x 16 KiB a block, against the CUDA C++ "
+                    f"library's" for w in ("plain", "cp.async", "bulk", "tma")},
+    },
+    # One dependent load in a block's own shared memory and in another's of
+    # its cluster (16 KiB, random, 128 B apart), timed inside the kernel,
+    # against a chase written apart and timed with events around 2^20
+    # loads (tests/gpu/refprobe_onchip.cu), within 5%.
+    "dsmem": {
+        "band": 0.05,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "latency", "--kind", "shared,dsmem", "--size", "16K", "--samples", "30",
+                   "--warmup", "2"],
+        "key": lambda cfg, series: cfg["kind"] if series == "load" else None,
+        "probe": ["dsmem", "16"],
+        "figures": {"shared": "smem_own", "dsmem": "smem_remote"},
+        "metric": "time",
+        "scale": 1e9,
+        "what": {"shared": "latency: a load of the block's own shared memory against a chase "
+                           "written apart",
+                 "dsmem": "latency: a load of another block's shared memory (DSMEM) against a "
+                          "chase written apart"},
+    },
+    # Every thread of clusters of two reading 32 KiB of shared memory, its
+    # own block's and the next's, coalesced and scattered, against the same
+    # reads written apart (tests/gpu/refprobe_onchip.cu), within 3%.
+    "cluster": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "cluster", "--cluster", "2", "--size", "32K", "--reads", "4096",
+                   "--access", "coalesced,scattered", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: (("own" if series.startswith("own") else "remote") + "_" +
+                                    cfg["access"]),
+        "probe": ["cluster", "2", "32", "4096"],
+        "figures": {f"{w}_{a}": f"cluster_{w}_{a}" for w in ("own", "remote")
+                    for a in ("coalesced", "scattered")},
+        "metric": "time",
+        "what": {f"{w}_{a}": f"cluster: {a} reads of {'its own' if w == 'own' else 'the next'} "
+                             f"block's shared memory against the same reads written apart"
+                 for w in ("own", "remote") for a in ("coalesced", "scattered")},
+    },
+    # A histogram of 256 bins, 256 adds a thread (the privatized kernel
+    # runs some 40 us, long past what a launch adds), in global memory and
+    # privatized in shared memory, against the same kernels written apart
+    # (tests/gpu/refprobe_onchip.cu), within 3%.
+    "atomics": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "atomics", "--addresses", "256", "--where", "global,shared",
+                   "--ops", "256", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: cfg["where"],
+        "probe": ["atomics", "256", "256"],
+        "figures": {"global": "atomics_global_k256", "shared": "atomics_shared_k256"},
+        "metric": "time",
+        "what": {"global": "atomics: a 256-bin histogram in global memory against a plain kernel",
+                 "shared": "atomics: the same histogram privatized in shared memory against a "
+                           "plain kernel"},
+    },
     "transpose": {
         "band": 0.01,
         "rounds": 3,
@@ -137,6 +211,24 @@ CHECKS = {
         "metric": "time",
         "what": {k: f"transpose 8192 x 8192, {k}, against the article's kernel"
                  for k in ("copy", "naive", "tiled", "tiled, padded")},
+    },
+    # Compressible VMM memory read whole by a kernel, beside a plain program
+    # of the same calls (refprobe vmm-read: cuMemCreate asking for
+    # compression, the same data, its own kernel folding every word):
+    # zeros, which compressible memory may hold in fewer bytes than it
+    # reads as, and random words, which it cannot; 256 MiB, within 3%.
+    "vmm-read": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "vmm", "--op", "read", "--compression", "on", "--data", "zeros,random",
+                   "--size", "256M", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: cfg["data"] if series == "VMM memory" else None,
+        "probe": ["vmm-read", "on", "zeros,random", "256"],
+        "figures": {"zeros": "vmm_read_on_zeros", "random": "vmm_read_on_random"},
+        "metric": "time",
+        "what": {k: f"vmm: a kernel's read of 256 MiB of compressible memory holding {k}, "
+                    f"against a plain program" for k in ("zeros", "random")},
     },
     # The stream-ordered allocator's costs beside a plain program calling
     # the same APIs (refprobe pool): 64 buffers of 1 MiB from a pool that

@@ -80,13 +80,24 @@ def describe(r):
     """The run's configuration as options, and its headline figures."""
     cfg = r["config"]
     opts = " ".join(f"--{k} {v}" for k, v in cfg.items() if k != "warmup")
-    bw = r["experiment"] in ("transfer", "hostalloc") or cfg.get("op") in ("bandwidth", "peer") \
+    bw = r["experiment"] in ("transfer", "hostalloc") or cfg.get("op") in ("bandwidth", "peer",
+                                                                          "read") \
         or (r["experiment"] == "peer" and cfg.get("measure") == "bandwidth")
     figs = ", ".join(("%s %.2f GB/s" % (s["name"], s["bandwidth_GBps"]["p50"])) if bw else
                      ("%s %.0f ns" % (s["name"], s["latency_s"]["p50"] * 1e9))
                      if s["latency_s"]["p50"] < 1e-5 else
                      ("%s %.3f ms" % (s["name"], s["latency_s"]["p50"] * 1e3)) for s in r["series"])
     return f"-e {r['experiment']} {opts}", figs
+
+
+def compressed(r, s):
+    """Whether series s may read past the memory's peak: VMM memory the
+    driver made compressible (its verification line says it granted it),
+    holding data other than random words."""
+    cfg = r["config"]
+    return (r["experiment"] == "vmm" and s["name"] == "VMM memory" and
+            cfg.get("compression") == "on" and cfg.get("data") != "random" and
+            "asked and granted" in (r.get("verification") or ""))
 
 
 def check_run(r, dev, want, min_pct):
@@ -108,7 +119,10 @@ def check_run(r, dev, want, min_pct):
         if ceil:
             # A figure above the physical ceiling means the timing is wrong.
             pct = 100.0 * bw["p50"] * s["ceiling_factor"] / ceil
-            if pct > 102.0:
+            if pct > 102.0 and compressed(r, s):
+                print(f"# {s['name']}: p50 {bw['p50']:.1f} GB/s is {pct:.1f}% of {s['ceiling']}: "
+                      f"compressible memory holding {cfg['data']}")
+            elif pct > 102.0:
                 problems.append(f"{s['name']}: p50 {bw['p50']:.1f} GB/s is {pct:.1f}% of {s['ceiling']}")
             if min_pct is not None:
                 MARGINS.append(judge.margin(f"{s['name']} {cfg.get('size', 0) >> 20} MiB, % of "
@@ -119,6 +133,10 @@ def check_run(r, dev, want, min_pct):
                                 f"{s['ceiling']} ({ceil:.1f} GB/s), wanted >= {min_pct}%")
         elif r["experiment"] == "transfer" and cfg["dir"] != "d2d" and dev["pcie_bytes_per_s"]:
             problems.append(f"{s['name']}: no ceiling although the PCIe link is known")
+    if r["experiment"] == "vmm" and cfg.get("op") == "read" and cfg.get("access") == "ro" and \
+            "faults:" not in (r.get("verification") or ""):
+        problems.append("access=ro: the write through the read-only mapping was not refused: "
+                        f"{r.get('verification')!r}")
     if r["experiment"] == "zerocopy":
         # No variant can beat the PCIe link: explicit moves a and b in and
         # out back, mapped at least reads a and b across it.

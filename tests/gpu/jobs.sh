@@ -104,6 +104,51 @@ job_vmm_use() {
     refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
 }
 
+# A kernel's read of VMM and cudaMalloc memory holding each kind of data,
+# compressible where the device has generic compression (a 4 MiB read
+# with compression=on runs there and is refused, naming the attribute,
+# elsewhere); compressible allocations and copies; this GPU's read-only
+# mapping; VMM memory on the host beside mapped pinned memory.
+# A source registered read-only (cudaHostRegisterReadOnly), copied by the
+# copy engine and read by a kernel, where the device takes the flag.
+job_transfer_read_only() {
+    section "transfer: a read-only registration"
+    if "$BIN" --batch -e transfer --host register --read-only on --size 4M --samples 1 \
+        >/dev/null 2>&1; then
+        run_one "" -e transfer --host register --dir h2d --method ce,sm --read-only off,on \
+            --size 64M
+    else
+        echo "# read-only registration: not on this device"
+    fi
+}
+
+job_vmm_flags() {
+    section "vmm: compression, the data, read-only, host memory"
+    VM=(-e vmm --warmup 1)
+    local comp=off
+    if "$BIN" --batch "${VM[@]}" --op read --compression on --size 4M --samples 1 \
+        >/dev/null 2>&1; then comp=off,on; fi
+    echo "# compression here: $comp"
+    TRACE=1 run_one "" "${VM[@]}" --op read --size 256M --data pattern,random,zeros,constant \
+        --compression "$comp"
+    run_one "" "${VM[@]}" --op bandwidth --dir d2d --size 256M --data random,zeros --compression "$comp"
+    run_one "" "${VM[@]}" --op alloc --size 64M --compression "$comp"
+    # GPUDirect RDMA capable memory, where the device takes the flag.
+    if "$BIN" --batch "${VM[@]}" --op alloc --rdma on --size 2M --samples 1 >/dev/null 2>&1; then
+        run_one "" "${VM[@]}" --op alloc,read --size 64M --rdma off,on
+    fi
+    # This GPU's own mapping read-only: read whole, a write refused in a child.
+    run_one "" "${VM[@]}" --op read --size 256M --access ro,rw
+    # Another gputui process imports the memory by a file descriptor.
+    run_one "" "${VM[@]}" --op share --size 2M,64M,1G
+    run_one "" "${VM[@]}" --op read --size 64M --location host,host-numa
+    run_one "" "${VM[@]}" --op alloc --size 64M --location host-numa
+    if [ -r /sys/devices/system/node/online ]; then
+        refused "vmm numa node that is not there" "is not a NUMA node of this host; allowed:" \
+            "${VM[@]}" --op read --location host-numa --numa 62
+    fi
+}
+
 # A new process a sample: its first calls, cudaDeviceReset, the call after
 # (op=init); one module loaded as cubins and as PTX (op=jit). Not in the
 # pool: run.sh runs them alone, before it (beside seven other contexts a
@@ -256,6 +301,51 @@ job_banks_transpose() {
     refused "banks: reads not a multiple of 8" "allowed: multiples of 8" -e banks --reads 300
 }
 
+# Global memory into shared memory: every way at one and four stages and
+# one and two blocks an SM, each cp.async width, the smallest and largest
+# tiles with work on each word; the latency's carveout, and its walks
+# through shared memory, a block's own and another's in clusters of every
+# size; the refusals of what a block's and an SM's shared memory cannot
+# hold.
+job_async() {
+    section "async: every way, width, tile and stage count; the latency's carveout, shared memory and DSMEM"
+    AS=(-e async --warmup 1 --size 64M)
+    TRACE=1 run_one "" "${AS[@]}" --way plain,cp.async,bulk,tma --stages 1,4 --blocks 1,2
+    run_one "" "${AS[@]}" --way cp.async --width 4,8 --stages 2 --tile 4K
+    run_one "" "${AS[@]}" --way bulk,tma --tile 1K,64K --stages 2 --compute 64
+    run_one "" -e latency --warmup 1 --size 48K --carveout default,0,100
+    run_one "" -e latency --warmup 1 --kind shared,dsmem --size 4K,192K --threads thread,warp
+    run_one "" -e latency --warmup 1 --kind dsmem --size 16K --cluster 2,4,8,16 --order linear
+    TRACE=1 run_one "" -e cluster --warmup 1 --cluster 2,4,8,16 --access coalesced,scattered --size 8K,64K
+    refused "async: stages beyond a block's shared memory" "allowed here: fewer stages, at most 3 of 64 KiB" \
+        "${AS[@]}" --way bulk --tile 64K --stages 4
+    refused "async: blocks beyond the SM's shared memory" "do not fit the SM's .*; allowed here: 1 to 1" \
+        "${AS[@]}" --way bulk --tile 64K --stages 3 --blocks 2
+}
+
+# Atomics: every operation and type at every scope in global and shared
+# memory, one address, 32 and each thread its own; the warp's aggregation
+# by hand; mapped host memory; the refusals.
+job_atomics() {
+    section "atomics: operations, types, scopes, places, aggregation"
+    AT=(-e atomics --warmup 1 --ops 16)
+    TRACE=1 run_one "" "${AT[@]}" --op add --type u32,u64,f32,f64 --scope block,device,system --addresses 1,32,each
+    run_one "" "${AT[@]}" --op cas --type u32,u64,f32,f64 --scope block,device,system --addresses 1024,each
+    run_one "" "${AT[@]}" --op min,max --type u32,u64 --scope block,device,system --addresses 1,1024
+    run_one "" "${AT[@]}" --op mul --type u32,u64 --scope block,device,system --addresses 1024,4096
+    run_one "" "${AT[@]}" --where shared --op add,min,max,cas,mul --type u32,u64 --addresses 1,256 --stride 1,33
+    run_one "" "${AT[@]}" --where shared --type u32,u64 --addresses 8192
+    run_one "" "${AT[@]}" --aggregate warp --where global,shared --type u32,f64 --addresses 1,32
+    run_one "" "${AT[@]}" --where mapped --op add --addresses 1,each --ops 2
+    run_one "" "${AT[@]}" --where mapped --op cas --addresses 1024,each --ops 2
+    refused "atomics: min on floats" "allowed with type=f32: add, cas" "${AT[@]}" --op min --type f32
+    refused "atomics: too many operations" "allowed: at most 2^26" "${AT[@]}" --ops 65536
+    refused "atomics: a CAS loop on one hot address" "allowed: at most 2^23, so that a sample stays short: addresses of at least" \
+        "${AT[@]}" --op cas --addresses 1
+    refused "atomics: bins past a block's shared memory" "where=shared: 512 KiB of bins" \
+        "${AT[@]}" --where shared --addresses 65536 --type u64
+}
+
 # The stream-ordered allocator: every allocator and threshold, trimmed
 # or not; each reuse order under each policy alone; the free beside a
 # kernel; and the refusal.
@@ -307,6 +397,8 @@ JOBS=(
     job_texture                     # 13
     job_coalesce                    # ?
     job_banks_transpose             # ?
+    job_async                       # ?
+    job_atomics                     # ?
     job_pool                        # ?
     "job_hostalloc register register_--mapped hostalloc_--portable_--mapped" # 11
     "job_hostalloc_1g pinned"       # 11
@@ -317,6 +409,8 @@ JOBS=(
     job_latency                     # 8
     job_pitched                     # 7
     job_vmm_alloc                   # 7
+    job_vmm_flags                   # ?
+    job_transfer_read_only          # 2
     "job_transfer_pageable d2h"     # 3
     "job_transfer_pageable bidir"   # 3
     "job_transfer_pageable h2d"     # 3

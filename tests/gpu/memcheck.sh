@@ -8,10 +8,10 @@ LOG=${GPUTUI_LOG_DIR:-build/test-gpu}
 mkdir -p "$LOG"
 CS=${COMPUTE_SANITIZER:-compute-sanitizer}
 pass=0 fail=0
-one() {     # one NAME [--report-api-errors no] CMD...
+one() {     # one NAME [--report-api-errors no | --target-processes application-only] CMD...
     local name=$1; shift
     local api=()
-    [ "$1" = --report-api-errors ] && { api=("$1" "$2"); shift 2; }
+    case $1 in --report-api-errors|--target-processes) api=("$1" "$2"); shift 2 ;; esac
     if "$CS" --tool memcheck --leak-check full --error-exitcode 99 "${api[@]}" "$@" >"$LOG/memcheck-$name.log" 2>&1 \
         && grep -q "ERROR SUMMARY: 0 errors" "$LOG/memcheck-$name.log"; then
         pass=$((pass + 1)); echo "ok   memcheck $name"
@@ -37,6 +37,11 @@ one streams-alloc "$BIN" --batch --samples 3 --warmup 1 -e streams --chunks 4 --
 one vmm-alloc "$BIN" --batch --samples 3 --warmup 1 -e vmm --op alloc --size 3M
 one vmm-bandwidth "$BIN" --batch --samples 3 --warmup 1 -e vmm --op bandwidth --dir d2d --size 8M
 one vmm-grow "$BIN" --batch --samples 3 --warmup 1 -e vmm --op grow --start 2M --end 16M --step 2M --granularity minimum
+# access=ro: a child process writes through the read-only mapping on
+# purpose, and its fault is what the row shows; gputui itself is checked.
+one vmm-read --target-processes application-only "$BIN" --batch --samples 3 --warmup 1 -e vmm --op read --size 8M --data zeros --access ro
+one vmm-read-host "$BIN" --batch --samples 3 --warmup 1 -e vmm --op read --size 8M --location host-numa
+one vmm-share "$BIN" --batch --samples 3 --warmup 1 -e vmm --op share --size 8M
 one l2 "$BIN" --batch --samples 3 --warmup 1 -e l2 --region 4M --streaming 64M
 one l2-graph "$BIN" --batch --samples 3 --warmup 1 -e l2 --region 4M --streaming 64M --apply graph
 one l2-compete "$BIN" --batch --samples 3 --warmup 1 -e l2 --op compete --region 4M --streaming 64M --trace-calls
@@ -57,6 +62,12 @@ one coalesce "$BIN" --batch --samples 3 --warmup 1 -e coalesce --size 2M --op re
 one coalesce-mapped "$BIN" --batch --samples 3 --warmup 1 -e coalesce --size 1M --memory mapped --op write --stride 8
 one banks "$BIN" --batch --samples 3 --warmup 1 -e banks --reads 256 --stride 1,33 --width float,float2,float4
 one transpose "$BIN" --batch --samples 3 --warmup 1 -e transpose --n 512 --tile 32,8 --rows 8
+one async "$BIN" --batch --samples 3 --warmup 1 -e async --size 4M --way plain,cp.async,bulk,tma --stages 1,3 --tile 4K
+one latency-carveout "$BIN" --batch --samples 3 --warmup 1 -e latency --size 48K --carveout 0,100
+one latency-dsmem "$BIN" --batch --samples 3 --warmup 1 -e latency --size 16K --kind shared,dsmem
+one cluster "$BIN" --batch --samples 3 --warmup 1 -e cluster --cluster 2,16 --access coalesced,scattered --reads 256
+one atomics "$BIN" --batch --samples 3 --warmup 1 -e atomics --ops 4 --op add,mul --where global,shared --addresses 256,1024
+one atomics-mapped "$BIN" --batch --samples 3 --warmup 1 -e atomics --ops 2 --where mapped --aggregate warp --addresses 32
 one pool "$BIN" --batch --samples 3 --warmup 1 -e pool --op alloc,sync --count 4 --size 64K --spin 100
 one pool-reuse "$BIN" --batch --samples 3 --warmup 1 -e pool --op reuse --order running,done,synced,event --count 4 --size 64K --spin 100
 T=("$BIN" --batch --samples 3 --warmup 1 -e texture --width 256 --height 128)

@@ -35,6 +35,7 @@ refused "--pairs all" "needs two GPUs" -e peer --pairs all
 refused "transfer alloc-on=other" "alloc-on: other needs a second GPU" --alloc-on other
 refused "vmm peer access" "peer-access: needs two GPUs" -e vmm --peer-access rw
 refused "vmm op=peer" "op=peer" -e vmm --op peer
+refused "atomics on a peer" "where=peer needs two GPUs" -e atomics --where peer
 if [ "$n" -lt 2 ]; then
     echo "ok two-GPU parts: this machine has $n GPU, so only the refusals ran"
     exit 0
@@ -89,6 +90,8 @@ run_one --dir h2d,d2h --host pinned,hostalloc,register --portable=off,on --alloc
 # VMM memory opened to the peer: read (ro), read and write (rw); the cost of
 # the peer's access beside the allocation alone.
 run_one -e vmm --op peer --peer-access rw,ro --size 256M
+# Atomics on the peer's memory, every operation and scope, checked exactly.
+run_one -e atomics --where peer --op add,min,max,cas --scope device,system --addresses 1,each --ops 8
 python3 - "$LOG/multi-$((i - 1)).json" <<'PY'
 import json, sys
 for r in json.load(open(sys.argv[1]))["runs"]:

@@ -42,6 +42,12 @@
 //   refprobe transpose N     the article's copy, naive, tiled and padded
 //                            transposes of N x N floats (32 x 32 tiles, 8
 //                            rows a block), each result checked; ms.
+//   refprobe vmm-read on|off DATA,... [MiB]
+//                            MiB (default 256) of cuMemCreate memory,
+//                            compressible (on) or not, filled with zeros,
+//                            constant, pattern or random, read whole by a
+//                            kernel that compares each word, after twice
+//                            the L2 was read; ms.
 //   refprobe pool [N [KiB]]  N buffers (default 64) of KiB (default 1024)
 //                            allocated and freed by cudaMalloc, cudaMallocAsync
 //                            and a pool that keeps everything; then cudaFree and
@@ -312,7 +318,7 @@ void pageable(size_t mib, int reps)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]]\n");
+        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]] | async STAGES TILE_KIB WAYS [MiB] | dsmem KiB | cluster BLOCKS KiB READS | atomics K OPS | vmm-read on|off DATA,... [MiB]\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -335,14 +341,24 @@ int main(int argc, char **argv)
         banks(argc - 2, argv + 2);
     else if (!strcmp(argv[1], "transpose") && argc > 2)
         transpose(atoi(argv[2]));
+    else if (!strcmp(argv[1], "async") && argc > 4)
+        async_copies(atoi(argv[2]), atoi(argv[3]), argv[4], argc > 5 ? (size_t)atol(argv[5]) : 256);
+    else if (!strcmp(argv[1], "dsmem") && argc > 2)
+        dsmem(atoi(argv[2]));
+    else if (!strcmp(argv[1], "cluster") && argc > 4)
+        cluster_reads(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+    else if (!strcmp(argv[1], "atomics") && argc > 3)
+        atomics((unsigned)atoi(argv[2]), atoi(argv[3]));
     else if (!strcmp(argv[1], "pool"))
         pool(argc > 2 ? atoi(argv[2]) : 64, (argc > 3 ? (size_t)atoi(argv[3]) : 1024) << 10);
+    else if (!strcmp(argv[1], "vmm-read") && argc > 3)
+        vmm_read(!strcmp(argv[2], "on"), argv[3], argc > 4 ? (size_t)atoi(argv[4]) : 256);
     else if (!strcmp(argv[1], "idle") && argc > 2)
         idle(atof(argv[2]));
     else {
         fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, zc-article, pageable, chase KiB..., "
                 "load SECONDS, idle SECONDS, l2mix [MiB], stencil W H [N], coalesce WIDTH STRIDE OFFSET [MiB], "
-                "banks STRIDE..., transpose N, pool [N [KiB]])\n",
+                "banks STRIDE..., transpose N, pool [N [KiB]], vmm-read on|off DATA,... [MiB])\n",
                 argv[1]);
         return 64;
     }

@@ -44,7 +44,18 @@ void coalesce(const char *width, const char *strides, int offset, size_t mib);
 void banks(int argc, char **argv);
 void transpose(int n);
 
+// refprobe_vmm.cu: a kernel's read of cuMemCreate memory, compressible or not
+void vmm_read(bool compress, const char *datas, size_t mib);
+
 // refprobe_pool.cu: the stream-ordered allocator's calls
 void pool(int n, size_t bytes);
+// refprobe_async.cu: global memory into shared memory, four ways
+void async_copies(int stages, int tile_kib, const char *ways, size_t mib);
+// refprobe_onchip.cu: a chase through shared memory, a block's own and
+// another's in its cluster; reads of a cluster's shared memory; a
+// histogram's atomics
+void dsmem(int kib);
+void cluster_reads(int blocks, int kib, int reads);
+void atomics(unsigned k, int ops);
 
 #endif

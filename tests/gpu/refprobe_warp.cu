@@ -7,27 +7,9 @@
 // transposes (matrices larger than the L2, as gputui's are then) start
 // each time from an L2 emptied by a read of twice its size.
 #include "refprobe.h"
+#include "refprobe_timer.cuh"
 
 namespace {
-
-__global__ void spin(long long cycles)
-{
-    long long t0 = clock64();
-    while (clock64() - t0 < cycles) {
-    }
-}
-
-// Reads the whole scratch buffer: what the L2 held before is gone, and
-// what it holds now is clean.
-__global__ void evict(const float4 *p, size_t n, float *sink)
-{
-    float acc = 0;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        acc += p[i].x + p[i].w;
-    if (acc == 1.5f)
-        *sink = acc;
-}
 
 template <typename T>
 __global__ void strided_read(T *y, const T *x, size_t n, int stride, int offset)
@@ -105,59 +87,6 @@ __global__ void t_check(const float *o, const float *in, int n, bool tr,
             atomicMin(bad, (unsigned long long)i);
     }
 }
-
-struct Timer {
-    cudaStream_t s;
-    cudaEvent_t a, b;
-    long long spin_cycles;
-    float4 *scratch = nullptr;
-    size_t scratch_n = 0;
-    float *sink;
-    Timer(bool flush)
-    {
-        int dev, rate, l2;
-        CK(cudaGetDevice(&dev));
-        CK(cudaDeviceGetAttribute(&rate, cudaDevAttrClockRate, dev));    // kHz
-        CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-        spin_cycles = 50LL * rate / 1000;
-        CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-        CK(cudaEventCreate(&a));
-        CK(cudaEventCreate(&b));
-        CK(cudaMalloc(&sink, 4));
-        if (flush) {
-            scratch_n = 2 * (size_t)l2 / 16;
-            CK(cudaMalloc(&scratch, scratch_n * 16));
-            CK(cudaMemset(scratch, 0, scratch_n * 16));
-        }
-    }
-    ~Timer()
-    {
-        cudaFree(scratch);
-        cudaFree(sink);
-        cudaEventDestroy(a);
-        cudaEventDestroy(b);
-        cudaStreamDestroy(s);
-    }
-    template <typename F> std::vector<double> time(F launch, int reps = 32)
-    {
-        std::vector<double> ms;
-        for (int i = 0; i < reps; i++) {
-            if (scratch)
-                evict<<<1024, 256, 0, s>>>(scratch, scratch_n, sink);
-            spin<<<1, 1, 0, s>>>(spin_cycles);
-            CK(cudaEventRecord(a, s));
-            launch(s);
-            CK(cudaEventRecord(b, s));
-            CK(cudaStreamSynchronize(s));
-            CK(cudaGetLastError());
-            float t;
-            CK(cudaEventElapsedTime(&t, a, b));
-            if (i >= 2)
-                ms.push_back(t);
-        }
-        return ms;
-    }
-};
 
 template <typename T> void strided_one(size_t mib, int stride, int offset, const char *name)
 {

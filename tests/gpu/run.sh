@@ -358,7 +358,12 @@ section "fidelity: refprobe and nvbandwidth in alternation"
 # transposes within 1%); the
 # stream-ordered allocator's costs beside a plain program of the same
 # calls (refprobe pool), within 10%. At the end, each check's margin.
-for what in zc pageable texture coalesce banks transpose pool d2d; do
+checks="zc pageable texture coalesce banks transpose async dsmem cluster atomics pool d2d"
+# Compressible memory where the device has it (gputui refuses it elsewhere).
+if "$BIN" --batch -e vmm --op read --compression on --size 4M --samples 1 >/dev/null 2>&1; then
+    checks="$checks vmm-read"
+fi
+for what in $checks; do
     echo "$SECONDS   fidelity: $what" >>"$LOG/sections.txt"
     tally < <(python3 tests/gpu/alternate.py $what "$BIN" "$PROBE" "$LOG" 2>&1)
 done

@@ -3,7 +3,8 @@
  * For each configuration, allocation k (k = 1, 2, ...) is made to fail
  * (GT_CUDA_ALLOC fault injection) until a set-up succeeds; after each
  * failure cudaMemGetInfo must report the free memory measured before.
- * The same for the zero-copy and streams set-ups. */
+ * The same for the zero-copy and streams set-ups. Then the VMM read's
+ * check against a changed word (test_verify.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "experiments/peer/peer.h"
 #include "experiments/vmm/vmm.h"
 #include "experiments/zerocopy/zerocopy.h"
+#include "test_verify.h"
 
 static int failures;
 
@@ -358,6 +360,7 @@ int main(void)
         ops->teardown(st);
         gt_keep_release();
     }
+    failures += gt_test_verify(gt_gpu_sms());
     gt_cuda_backend.close();
     printf("unwind: %s\n", failures ? "FAILED" : "passed");
     return failures ? 1 : 0;

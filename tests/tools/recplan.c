@@ -42,85 +42,11 @@
 #include "gputui/lesson/lesson.h"
 #include "gputui/record/record.h"
 #include "gputui/experiments/registry.h"
+#include "recplan.h"
 
 #define MAXV 64
 #define MAXCFG 4096
 
-typedef struct {
-    const char *name;
-    int64_t max;                /* 0: the parameter's own */
-    const char *values;         /* "1000,4096,4100": these instead of +/- */
-    bool sweep;                 /* the experiment's sweep values (device) */
-    int oneof;                  /* >0: at most one switch of the group on */
-} cparam;
-
-typedef struct {
-    const char *exp;
-    const char *list;           /* the parameter a batch line lists */
-    cparam p[8];
-} cplan;
-
-static const cplan plans[] = {
-    {"transfer", "size", {{"host"}, {"portable", .oneof = 1}, {"write-combined", .oneof = 1},
-                          {"mapped", .oneof = 1}, {"dir"}, {"method"}, {"size", 1ll << 30}}},
-    {"zerocopy", "count", {{"count"}}},
-    {"streams", "streams", {{"streams"}, {"host"}, {"stream-flags"}, {"legacy-sync"}}},
-    {"streams", "alloc-between", {{"alloc-between"}}},
-    {"hostalloc", "op", {{"op"}, {"kind"}, {"portable", .oneof = 1},
-                           {"write-combined", .oneof = 1}, {"mapped", .oneof = 1}}},
-    {"vmm", "op", {{"op"}, {"granularity"}, {"dir"}}},
-    {"l2", "hit-ratio", {{"hit-ratio"}}},
-    {"l2", "op", {{"op"}}},
-    {"l2", "region", {{"region", .sweep = true}}},
-    {"pitched", "width", {{"dims"}, {"measure"}, {"width", .values = "1000,4096,4100"}}},
-    {"latency", "size", {{"size", .sweep = true}}},
-    {"latency", "kind", {{"kind"}, {"size", .values = "16K,2M,256M"}}},
-    {"latency", "cache", {{"cache"}, {"order"}, {"threads"}}},
-    {"constant", "op", {{"op"}}},
-    {"constant", "size", {{"op", .values = "copy"}, {"size", .values = "4,64,1K,4K,16K,64K"}}},
-    {"constant", "reads", {{"reads", .values = "256,4096,65536"}}},
-    {"concurrent", "kernels", {{"kernels", .values = "2,4,8,16"}}},
-    {"concurrent", "blocks", {{"blocks", .values = "1,64,fill"}}},
-    {"concurrent", "spin", {{"spin", .values = "50,200,1000"}}},
-    {"runtime", "op", {{"op"}}},
-    {"runtime", "size", {{"op", .values = "return"}, {"call"},
-                         {"size", .values = "4K,16K,64K,128K,256K,1M,16M"}}},
-    {"runtime", "ahead", {{"op", .values = "return"}, {"call"},
-                          {"ahead", .values = "none,250,1000,10000"}}},
-    {"sharing", "measure", {{"measure"}, {"beside"}}},
-    {"managed", "access", {{"touch"}, {"prefetch"}, {"read-mostly"}, {"preferred"},
-                           {"accessed-by"}, {"access"}}},
-    {"managed", "size", {{"size", .values = "4M,32M,256M"}}},
-    {"texture", "access", {{"type"}, {"access"}, {"filter"}, {"address"}, {"normalized"}}},
-    {"texture", "width", {{"width", .values = "1024,4096,8192"},
-                          {"height", .values = "1024,4096,8192"}}},
-    {"coalesce", "stride", {{"stride", .sweep = true}}},
-    {"coalesce", "op", {{"op"}, {"stride", .values = "1,2,4,8,32"}}},
-    {"coalesce", "offset", {{"offset", .sweep = true}}},
-    {"coalesce", "width", {{"width"}, {"stride", .values = "1,2,4,8,32"},
-                           {"offset", .values = "0,1"}}},
-    {"coalesce", "memory", {{"memory", .values = "mapped"}, {"op"},
-                            {"stride", .values = "1,2,4,8,16,32"}}},
-    {"coalesce", "size", {{"size"}}},
-    {"banks", "stride", {{"stride", .sweep = true}}},
-    {"banks", "width", {{"width"}, {"stride", .values = "1,2,4,8,16,32,33"}}},
-    {"banks", "reads", {{"reads", .values = "256,1024,4096,16384,65536"}}},
-    {"transpose", "n", {{"n"}}},
-    {"transpose", "tile", {{"tile"}, {"rows"}}},
-    {"pool", "op", {{"op"}, {"threshold"}, {"trim"}}},
-    {"pool", "count", {{"count", .sweep = true}}},
-    {"pool", "size", {{"size", .sweep = true}}},
-    {"pool", "order", {{"op", .values = "reuse"}, {"order"}, {"follow-events"},
-                       {"opportunistic"}, {"internal-deps"}}},
-    {"pool", "spin", {{"op", .values = "sync"}, {"spin", .values = "100,1000,10000"}}},
-    /* Two GPUs: a single-GPU recording is not expected to hold these (the
-     * device refuses them, and check leaves them out). */
-    {"peer", "access", {{"measure"}, {"engine"}, {"op"}, {"dir"}, {"access"},
-                      {"size", .values = "4K,64M,512M"}}},
-    {"vmm", "peer-access", {{"peer-access"}, {"op"}}},
-    {"transfer", "alloc-on", {{"alloc-on"}, {"host"}, {"portable"}, {"dir"}}},
-};
-#define NPLANS (int)(sizeof plans / sizeof plans[0])
 
 typedef struct {
     const gt_experiment *e;
@@ -296,22 +222,23 @@ static int plan(int argc, char **argv)
         have = true;
         first = 2;
     }
-    for (int k = 0; k < NPLANS; k++) {
+    for (int k = 0; k < recplan_nplans; k++) {
         space sp;
         bool wanted = first == argc;
         for (int a = first; a < argc; a++) {
-            size_t el = strlen(plans[k].exp);
-            wanted |= !strcmp(argv[a], plans[k].exp) ||
-                      (!strncmp(argv[a], plans[k].exp, el) && argv[a][el] == '/' &&
-                       !strcmp(argv[a] + el + 1, plans[k].list));
+            size_t el = strlen(recplan_plans[k].exp);
+            wanted |= !strcmp(argv[a], recplan_plans[k].exp) ||
+                      (!strncmp(argv[a], recplan_plans[k].exp, el) && argv[a][el] == '/' &&
+                       !strcmp(argv[a] + el + 1, recplan_plans[k].list));
         }
         if (!wanted)
             continue;
-        if (build(&plans[k], have ? &rec.props : NULL, &sp, msg, sizeof msg)) {
+        if (build(&recplan_plans[k], have ? &rec.props : NULL, &sp, msg, sizeof msg)) {
             fprintf(stderr, "recplan: %s\n", msg);
             return 2;
         }
-        print_plan(&plans[k], &sp, cfgbuf, configs(&plans[k], &sp, cfgbuf, MAXCFG));
+        print_plan(&recplan_plans[k], &sp, cfgbuf,
+                   configs(&recplan_plans[k], &sp, cfgbuf, MAXCFG));
     }
     if (have)
         gt_recording_free(&rec);
@@ -338,23 +265,24 @@ static int check(int argc, char **argv)
             return 2;
         }
         printf("%s (%s):\n", argv[f], rec.props.name);
-        for (int k = 0; k < NPLANS; k++) {
+        for (int k = 0; k < recplan_nplans; k++) {
             space sp;
             char msg[300];
             int n, got = 0, refused = 0;
-            if (build(&plans[k], &rec.props, &sp, msg, sizeof msg)) {
+            if (build(&recplan_plans[k], &rec.props, &sp, msg, sizeof msg)) {
                 fprintf(stderr, "recplan: %s\n", msg);
                 gt_recording_free(&rec);
                 return 2;
             }
-            n = configs(&plans[k], &sp, cfgbuf, MAXCFG);
+            n = configs(&recplan_plans[k], &sp, cfgbuf, MAXCFG);
             for (int i = 0; i < n; i++) {
                 if (gt_experiment_check(sp.e, cfgbuf[i], &rec.props, msg, sizeof msg))
                     refused++;      /* this device cannot run it: not expected */
                 else if (gt_recording_find(&rec, sp.e, cfgbuf[i]) >= 0)
                     got++;
             }
-            printf("  %-9s %-9s %4d of %4d recorded (%5.1f%%)\n", plans[k].exp, plans[k].list,
+            printf("  %-9s %-9s %4d of %4d recorded (%5.1f%%)\n", recplan_plans[k].exp,
+                   recplan_plans[k].list,
                    got, n - refused, n - refused ? 100.0 * got / (n - refused) : 100.0);
             if (refused)
                 printf("  %-19s %4d more refused by this device before set-up\n", "", refused);

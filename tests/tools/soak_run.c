@@ -252,6 +252,18 @@ static void with_choice(const gt_experiment *x, int k, int64_t val, int64_t *v)
     }
 }
 
+/* v: every parameter of x drawn at random but k (-1: none), kept, and the
+ * warm-up at its least; the configuration check's answer. */
+static int draw(soak *s, const gt_experiment *x, int k, int64_t *v, char *msg, size_t n)
+{
+    for (int j = 0; j < x->nparams; j++)
+        if (j != k && j != x->warmup_param)
+            v[j] = random_value(s, &x->params[j]);
+    if (x->warmup_param >= 0 && x->warmup_param != k)
+        v[x->warmup_param] = x->params[x->warmup_param].min;
+    return gt_experiment_check(x, v, &s->props, msg, n);
+}
+
 /* One value of one choice: experiment xi, its parameter k, value val. */
 typedef struct choice {
     int xi, k;
@@ -299,8 +311,16 @@ static bool choices_pass(soak *s)
             return true;
         with_choice(x, c.k, c.val, v);
         if (gt_experiment_check(x, v, &s->props, why_not(s, &c), 120)) {
+            /* Refused beside the defaults (atomics' where=mapped beside one
+             * hot address): on up to 32 draws of the other parameters. */
+            char msg[512];
+            int tries = 0, rc;
             s->r->refused++;
-            continue;
+            do {
+                rc = draw(s, x, c.k, v, msg, sizeof msg);
+            } while (rc && ++tries < 32);
+            if (rc)
+                continue;
         }
         s->last_refusal[0] = '\0';
         if (!change(s, c.xi, v, "choice"))
@@ -329,12 +349,7 @@ static void random_pass(soak *s)
             xi = (int)pick(s, 0, gt_nexperiments - 1);
             x = gt_experiments[xi];
             gt_experiment_defaults(x, v);
-            for (int k = 0; k < x->nparams; k++)
-                if (k != x->warmup_param)
-                    v[k] = random_value(s, &x->params[k]);
-            if (x->warmup_param >= 0)
-                v[x->warmup_param] = x->params[x->warmup_param].min;
-            rc = gt_experiment_check(x, v, &s->props, msg, sizeof msg);
+            rc = draw(s, x, -1, v, msg, sizeof msg);
             s->r->refused += rc != 0;
         } while (rc && ++tries < 50);
         if (rc) {

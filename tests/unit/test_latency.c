@@ -165,6 +165,68 @@ static void parameters_are_checked(void **state)
     gt_experiment_defaults(e, v);
     v[kind] = 4;                       /* peer */
     refusal(v, &p, "kind=peer needs two GPUs; this machine has one");
+    /* The L1/shared carveout: where the L1 caches the chain, and from
+     * Volta on, where the L1 and shared memory are one SRAM. */
+    {
+        int carve = gt_experiment_param(e, "carveout"), cache = gt_experiment_param(e, "cache");
+        const char *why;
+        assert_true(carve >= 0);
+        gt_experiment_defaults(e, v);
+        assert_int_equal(v[carve], 0);                    /* default: no preference */
+        v[carve] = 5;                                     /* 100% shared */
+        assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+        gt_dp_set(&p, GT_DP_CC, 60);
+        refusal(v, &p, "carveout: the L1 and shared memory share one SRAM, split by the "
+                       "carveout, from Volta (7.0) on; this device is 6.0; allowed here: default");
+        gt_dp_set(&p, GT_DP_CC, 70);
+        assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+        assert_true(gt_param_applies(&e->params[carve], v, &why));
+        v[cache] = 1;                                     /* cg: past the L1 */
+        assert_false(gt_param_applies(&e->params[carve], v, &why));
+        assert_string_equal(why, "only with kind=device or managed and load=default (what the "
+                                 "L1 caches)");
+        gt_dp_set(&p, GT_DP_CC, 60);                      /* not asked of what it does not apply to */
+        assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+        v[cache] = 0;
+        v[kind] = 1;                                      /* mapped */
+        assert_false(gt_param_applies(&e->params[carve], v, &why));
+        gt_devprops_init(&p);
+        p.ordinal = 0;
+        p.topo.count = p.topo.n = 1;
+        gt_dp_set(&p, GT_DP_L2, 60ll << 20);
+    }
+    /* Shared memory, the block's own or another's in its cluster: up to
+     * what a block may have; another's from Hopper on, built with 11.8. */
+    {
+        int cache = gt_experiment_param(e, "cache"), cl = gt_experiment_param(e, "cluster");
+        const char *why;
+        gt_experiment_defaults(e, v);
+        v[kind] = 5;                                      /* shared */
+        v[size] = 16 * 1024;
+        assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+        gt_dp_set(&p, GT_DP_SMEM_BLOCK, 232448);
+        v[size] = 256 * 1024;
+        refusal(v, &p, "size: 256 KiB is more than the shared memory a block may have here "
+                       "(227 KiB); allowed with kind=shared: up to 227 KiB");
+        v[size] = 16 * 1024;
+        assert_false(gt_param_applies(&e->params[cache], v, &why));
+        assert_string_equal(why, "only with global memory (not kind=shared or dsmem)");
+        assert_false(gt_param_applies(&e->params[cl], v, &why));
+        v[kind] = 6;                                      /* dsmem */
+        assert_true(gt_param_applies(&e->params[cl], v, &why));
+        gt_dp_set(&p, GT_DP_CC, 80);
+        refusal(v, &p, "kind=dsmem: clusters of blocks and their distributed shared memory came "
+                       "with Hopper (9.0); this device is 8.0");
+        gt_dp_set(&p, GT_DP_CC, 90);
+        gt_dp_set(&p, GT_DP_BUILD_CUDA, 11070);
+        refusal(v, &p, "kind=dsmem needs CUDA 11.8 (cudaLaunchKernelEx with a cluster)");
+        gt_dp_set(&p, GT_DP_BUILD_CUDA, 13000);
+        assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
+        gt_devprops_init(&p);
+        p.ordinal = 0;
+        p.topo.count = p.topo.n = 1;
+        gt_dp_set(&p, GT_DP_L2, 60ll << 20);
+    }
     /* The staircase sweep: 4 KiB to 1 GiB, the L2 marked. */
     {
         gt_sweep s;
@@ -178,15 +240,17 @@ static void parameters_are_checked(void **state)
         assert_string_equal(s.mark_label, "L2 60 MiB");
         assert_int_equal(s.refused, 0);
     }
-    /* A sweep of the memory kind on one GPU leaves peer out, and says why;
-     * with 512 MiB free, the staircase stops at 512 MiB. */
+    /* A sweep of the memory kind on one GPU leaves peer out, and says why,
+     * and shared memory, which 256 MiB does not fit; with 512 MiB free,
+     * the staircase stops at 512 MiB. */
     {
         gt_sweep s;
         gt_experiment_defaults(e, v);
+        gt_dp_set(&p, GT_DP_SMEM_BLOCK, 232448);
         gt_sweep_begin(&s, e, kind, v, &p);
         assert_int_equal(gt_sweep_values(&s, &p, msg, sizeof msg), 4);
         assert_int_equal(s.vals[3], 3);
-        assert_int_equal(s.refused, 1);
+        assert_int_equal(s.refused, 3);
         assert_non_null(strstr(s.why_refused, "needs two GPUs"));
         gt_dp_set(&p, GT_DP_MEM_FREE, 512ll << 20);
         gt_sweep_begin(&s, e, size, v, &p);
@@ -228,6 +292,19 @@ static void summary_and_why(void **state)
     assert_true(n >= 5);
     assert_non_null(strstr(lines[2], "1 x 4 B every 145.0 ns is 0.028 GB/s"));
     assert_non_null(strstr(lines[4], "L2: 60 MiB (properties); the working set fits in half"));
+    /* a carveout asked: 'y' says the L1 keeps what shared memory leaves */
+    gt_run_free(&r);
+    v[gt_experiment_param(e, "carveout")] = 5;
+    gt_run_init(&r, e, v, 1);
+    for (int i = 0; i < 5; i++) {
+        gt_sample x = {1, 0, GT_V_FULL, 145e-9, 4};
+        gt_run_add(&r, &x);
+    }
+    n = gt_why(&r, 0, &p, lines, 12);
+    assert_true(n >= 6);
+    assert_non_null(strstr(lines[4], "carveout: 100% of the SM's L1/shared SRAM asked for "
+                                     "shared memory, so the L1 keeps the rest"));
+    v[gt_experiment_param(e, "carveout")] = 0;
     /* past half the L2; no clock in the note: no cycles, no guess */
     gt_run_free(&r);
     v[gt_experiment_param(e, "size")] = 48ll << 20;

@@ -104,6 +104,10 @@ static void applicability(void **state)
     v[GT_TR_HOST] = GT_HOST_REGISTER;
     assert_false(gt_param_applies(P(GT_TR_WC), v, &why));
     assert_true(gt_param_applies(P(GT_TR_PORTABLE), v, &why));
+    assert_true(gt_param_applies(P(GT_TR_RO), v, &why));
+    v[GT_TR_DIR] = GT_DIR_D2H;      /* the GPU writes a d2h destination */
+    assert_false(gt_param_applies(P(GT_TR_RO), v, &why));
+    assert_string_equal(why, "only with host=register and dir=h2d (the GPU only reads it)");
     v[GT_TR_DIR] = GT_DIR_D2D;
     assert_false(gt_param_applies(P(GT_TR_HOST), v, &why));
     assert_false(gt_param_applies(P(GT_TR_PORTABLE), v, &why));
@@ -139,6 +143,15 @@ static void device_checks(void **state)
     gt_dp_set(&p, GT_DP_CAN_MAP, 0);
     assert_int_equal(gt_exp_transfer.check(v, &p, err, sizeof err), -1);
     assert_non_null(strstr(err, "canMapHostMemory"));
+    /* A read-only registration: refused where the device does not take it. */
+    v[GT_TR_MAPPED] = 0;
+    v[GT_TR_HOST] = GT_HOST_REGISTER;
+    v[GT_TR_RO] = 1;
+    assert_int_equal(gt_exp_transfer.check(v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_HOST_REG_RO, 0);
+    assert_int_equal(gt_exp_transfer.check(v, &p, err, sizeof err), -1);
+    assert_string_equal(err, "read-only: this device does not take cudaHostRegisterReadOnly "
+                             "(hostRegisterReadOnlySupported = 0); allowed here: off");
 }
 
 static void ceilings(void **state)

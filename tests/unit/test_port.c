@@ -270,6 +270,24 @@ static void stream_with_a_writer(void **state)
     assert_int_equal(gt_port_stream_close(f), EOF);
 }
 
+/* Host NUMA node lists as Linux writes them, and text that is not one. */
+static void numa_node_lists(void **state)
+{
+    (void)state;
+    assert_int_equal(gt_port_parse_nodes("0\n"), 1);
+    assert_int_equal(gt_port_parse_nodes("0-3"), 0xF);
+    assert_int_equal(gt_port_parse_nodes("0,2-3\n"), 0xD);
+    assert_int_equal(gt_port_parse_nodes("62"), (int64_t)1 << 62);
+    assert_int_equal(gt_port_parse_nodes(""), -1);
+    assert_int_equal(gt_port_parse_nodes("63"), -1);
+    assert_int_equal(gt_port_parse_nodes("3-1"), -1);
+    assert_int_equal(gt_port_parse_nodes("0;1"), -1);
+    assert_int_equal(gt_port_parse_nodes("-1"), -1);
+    /* Here: a mask, or -1 where the system does not say. */
+    int64_t m = gt_port_numa_nodes();
+    assert_true(m == -1 || m > 0);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -284,6 +302,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(memory_and_pci),
         cmocka_unit_test_setup_teardown(file_size_limit_fails_the_write, setup, teardown),
         cmocka_unit_test(stream_with_a_writer),
+        cmocka_unit_test(numa_node_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,8 +11,9 @@
  *   - each experiment's ceiling names the profile's link, and its summary
  *     and 'y' lines come out for the profile's properties;
  *   - every lesson step gives the verdict the profile implies: "not on
- *     this machine" with its reason, or the claim of the device's kind
- *     (an integrated GPU's zero-copy and pinned steps);
+ *     this machine" with its reason (compressible memory before Ampere),
+ *     or the claim of the device's kind (an integrated GPU's zero-copy and
+ *     pinned steps);
  *   - the inspection card judges copies against the profile's link, with
  *     that link's thresholds, and a board without ECC, or a Jetson without
  *     NVML, is "cannot tell", never a failure.
@@ -47,45 +48,8 @@
 
 #include "testutil.h"
 
-/* What each profile implies; "lesson/N" is step N of a lesson. */
-typedef struct want {
-    const char *file;
-    const char *link;               /* the card's threshold key */
-    const char *ceiling;            /* the host link's name, as ceilings give it */
-    const char *na[8];              /* panel labels that say n/a */
-    const char *refused[4];         /* "experiment: reason" of a default configuration */
-    const char *not_here[8];        /* "lesson/step: reason" */
-    double h2d, d2h;                /* pinned copies, bytes/s: what the sources measured */
-} want;
+#include "profile_wants.h"
 
-static const want wants[] = {
-    {.file = "t4", .link = "gen3", .ceiling = "PCIe Gen3 x16",
-     .na = {"  persisting max", "  policy window max", "  persisting limit"},
-     .refused = {"l2: experiment l2: L2 persistence needs compute capability 8.0 or newer; this device is 7.5"},
-     .not_here = {"l2/1: compute_capability 7.5", "l2/2: compute_capability 7.5",
-                  "l2/3: compute_capability 7.5", "l2/4: compute_capability 7.5",
-                  "l2/5: compute_capability 7.5"},
-     .h2d = 12.3e9, .d2h = 13.2e9},
-    {.file = "v100", .link = "gen3", .ceiling = "PCIe Gen3 x16",
-     .na = {"  persisting max", "  policy window max", "  persisting limit"},
-     .refused = {"l2: experiment l2: L2 persistence needs compute capability 8.0 or newer; this device is 7.0"},
-     .not_here = {"l2/1: compute_capability 7.0", "l2/2: compute_capability 7.0",
-                  "l2/3: compute_capability 7.0", "l2/4: compute_capability 7.0",
-                  "l2/5: compute_capability 7.0"}},
-    {.file = "a100-pcie", .link = "gen4", .ceiling = "PCIe Gen4 x16"},
-    {.file = "l4", .link = "gen4", .ceiling = "PCIe Gen4 x16"},
-    {.file = "rtx4090", .link = "gen4", .ceiling = "PCIe Gen4 x16"},
-    {.file = "rtx5090", .link = "gen5", .ceiling = "PCIe Gen5 x16"},
-    {.file = "jetson-agx-orin", .link = "integrated",
-     .ceiling = "no link: an integrated GPU shares the host's memory",
-     .na = {"PCIe gen now/max", "PCIe width now/max", "  link bandwidth", "  max payload",
-            "NVLink-C2C to CPU"},
-     .not_here = {"pinned/3: an integrated GPU has no PCIe link",
-                  "write-combined/2: an integrated GPU's copies cross no PCIe link",
-                  "l2/1: l2_bytes 4 MiB", "l2/2: l2_bytes 4 MiB", "l2/5: l2_bytes 4 MiB",
-                  "hierarchy/3: an integrated GPU's host memory is its own DRAM"}},
-    {.file = "gh200", .link = "c2c", .ceiling = "NVLink-C2C", .h2d = 335.3e9, .d2h = 291.6e9},
-};
 #define NPROFILES ((int)(sizeof wants / sizeof wants[0]))
 
 static gt_devprops prof[NPROFILES];
@@ -313,7 +277,7 @@ static void lesson_steps_the_profile_rules_out(void **state)
     (void)state;
     for (int i = 0; i < NPROFILES; i++) {
         int found = 0, wanted = 0;
-        while (wanted < 8 && wants[i].not_here[wanted])
+        while (wanted < 16 && wants[i].not_here[wanted])
             wanted++;
         for (int li = 0; li < nlessons; li++) {
             for (int si = 0; si < lessons[li].nsteps; si++) {

@@ -189,10 +189,11 @@ static void clean_soak_covers_everything(void **state)
     assert_int_equal(r.errors + r.hangs, 0);
     for (int i = 0; i < gt_nexperiments; i++)
         assert_true(r.per_exp[i] > 0);
-    /* On one GPU the peer experiment's two-GPU values are refused by its
-     * check; every other value of every choice ran. */
+    /* On one GPU the peer experiment's two-GPU values (and atomics on a
+     * peer's memory) are refused by their checks; every other value of
+     * every choice ran. */
     assert_true(r.choices > 50);
-    assert_true(r.choices_run > r.choices - 10);
+    assert_true(r.choices_run > r.choices - 11);
     assert_int_equal(r.before.dev_free, TOTAL);
     assert_int_equal(r.after.dev_free, TOTAL);
     assert_non_null(strstr(report, "soak: ok"));

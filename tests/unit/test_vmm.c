@@ -24,6 +24,165 @@ static void h200(gt_devprops *p)
     gt_dp_set(p, GT_DP_MEM_FREE, 100ll << 30);
 }
 
+/* Compression: refused where the device says it has none, naming the
+ * attribute; left to the driver where the device did not say; not asked of
+ * an op it does not apply to. Each data word the same on the host as the
+ * kernels write it. */
+static void compression_and_data(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    gt_devprops p;
+    char err[400];
+    const char *why;
+    (void)state;
+    h200(&p);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_READ;
+    v[GT_VMM_COMP] = GT_VMM_COMP_ON;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_COMPRESSION, 1);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_COMPRESSION, 0);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_string_equal(err, "compression: this device does not support generic compression "
+                        "(CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 0); allowed here: "
+                        "off");
+    /* Before Ampere a device has none, where the driver did not say. */
+    h200(&p);
+    gt_dp_set(&p, GT_DP_CC, 75);
+    gt_devprops_derive(&p);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "GENERIC_COMPRESSION_SUPPORTED = 0"));
+    h200(&p);
+    gt_devprops_derive(&p);
+    assert_false(gt_dp_ok(&p, GT_DP_COMPRESSION));
+    gt_dp_set(&p, GT_DP_COMPRESSION, 0);
+    /* GPUDirect RDMA: refused where the device does not take the flag. */
+    v[GT_VMM_COMP] = GT_VMM_COMP_OFF;
+    v[GT_VMM_RDMA] = GT_VMM_COMP_ON;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_VMM_RDMA, 0);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED = 0); allowed here: off"));
+    v[GT_VMM_RDMA] = GT_VMM_COMP_OFF;
+    v[GT_VMM_COMP] = GT_VMM_COMP_ON;
+    v[GT_VMM_OP] = GT_VMM_OP_GROW;
+    assert_false(gt_exp_vmm.params[GT_VMM_COMP].applies(v, &why));
+    assert_string_equal(why, "only with op=alloc, bandwidth or read");
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    v[GT_VMM_OP] = GT_VMM_OP_ALLOC;
+    assert_false(gt_exp_vmm.params[GT_VMM_DATA].applies(v, &why));
+    assert_string_equal(why, "only with op=bandwidth or read");
+    assert_false(gt_exp_vmm.params[GT_VMM_ACCESS].applies(v, &why));
+    assert_string_equal(why, "only with op=read");
+    v[GT_VMM_OP] = GT_VMM_OP_READ;
+    assert_true(gt_exp_vmm.params[GT_VMM_ACCESS].applies(v, &why));
+    /* A read holds a VMM and a cudaMalloc buffer. */
+    h200(&p);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_READ;
+    v[GT_VMM_SIZE] = 4ll << 30;
+    gt_dp_set(&p, GT_DP_MEM_FREE, 6ll << 30);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "needs 8 GiB of device memory; 6 GiB is free"));
+    /* The data: zeros, 1.0f, the pattern, and words of the mixed pattern
+     * that are neither it nor each other. */
+    assert_int_equal(gt_vmm_data_word(GT_VMM_DATA_ZEROS, 12345, 7), 0);
+    assert_int_equal(gt_vmm_data_word(GT_VMM_DATA_CONSTANT, 12345, 7), 0x3F800000u);
+    assert_int_equal(gt_vmm_data_word(GT_VMM_DATA_PATTERN, 12345, 7), gt_pattern_word(12345, 7));
+    assert_int_not_equal(gt_vmm_data_word(GT_VMM_DATA_RANDOM, 1, 7), gt_pattern_word(1, 7));
+    {
+        /* No constant step between neighbours. */
+        uint32_t d1 = gt_vmm_data_word(GT_VMM_DATA_RANDOM, 2, 7) -
+                      gt_vmm_data_word(GT_VMM_DATA_RANDOM, 1, 7);
+        uint32_t d2 = gt_vmm_data_word(GT_VMM_DATA_RANDOM, 3, 7) -
+                      gt_vmm_data_word(GT_VMM_DATA_RANDOM, 2, 7);
+        assert_int_not_equal(d1, d2);
+    }
+}
+
+/* location=host and host-numa: the CUDA each needs, the device's support,
+ * the host's nodes, and what host memory cannot be. */
+static void host_location(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    gt_devprops p;
+    char err[400];
+    const char *why;
+    (void)state;
+    h200(&p);
+    gt_dp_set(&p, GT_DP_BUILD_CUDA, 13000);
+    gt_dp_set(&p, GT_DP_DRIVER_CUDA, 13000);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_READ;
+    v[GT_VMM_LOC] = GT_VMM_LOC_HOST;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    /* Host memory: no device memory for the VMM side, three series. */
+    {
+        const char *names[GT_MAX_SERIES];
+        assert_int_equal(gt_exp_vmm.series(v, names), 3);
+        assert_string_equal(names[GT_VMM_S_VMM], "VMM host memory");
+        assert_string_equal(names[GT_VMM_S_MAPPED], "mapped cudaHostAlloc memory");
+    }
+    gt_dp_set(&p, GT_DP_DRIVER_CUDA, 12080);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "location=host needs CUDA 13.0"));
+    v[GT_VMM_LOC] = GT_VMM_LOC_HOST_NUMA;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_DRIVER_CUDA, 12010);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "location=host-numa needs CUDA 12.2"));
+    gt_dp_set(&p, GT_DP_DRIVER_CUDA, 13000);
+    /* A node the host does not have, named with those it has. */
+    gt_dp_set(&p, GT_DP_HOST_NODES, 0x5);
+    v[GT_VMM_NUMA] = 1;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_string_equal(err, "numa: node 1 is not a NUMA node of this host; allowed: 0, 2");
+    v[GT_VMM_NUMA] = 2;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    /* The device's attribute. */
+    gt_dp_set(&p, GT_DP_HOST_NUMA_VMM, 0);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 0"));
+    gt_dp_set(&p, GT_DP_HOST_NUMA_VMM, 1);
+    /* Not compressible, not this GPU's read-only mapping. */
+    v[GT_VMM_COMP] = GT_VMM_COMP_ON;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_string_equal(err, "compression: only device memory is compressible; allowed with "
+                             "location=host-numa: off");
+    v[GT_VMM_COMP] = GT_VMM_COMP_OFF;
+    v[GT_VMM_ACCESS] = GT_VMM_ACCESS_RO;
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "access=ro: this GPU's own mapping of device memory"));
+    /* numa only with host-numa; location only with alloc and read. */
+    v[GT_VMM_LOC] = GT_VMM_LOC_HOST;
+    assert_false(gt_exp_vmm.params[GT_VMM_NUMA].applies(v, &why));
+    assert_string_equal(why, "only with location=host-numa");
+    v[GT_VMM_OP] = GT_VMM_OP_GROW;
+    assert_false(gt_exp_vmm.params[GT_VMM_LOC].applies(v, &why));
+    assert_string_equal(why, "only with op=alloc or read");
+}
+
+/* op=share: four series, no ceiling, no device memory but its own. */
+static void share_op(void **state)
+{
+    int64_t v[GT_MAX_PARAMS];
+    const char *names[GT_MAX_SERIES];
+    gt_devprops p;
+    char err[400];
+    (void)state;
+    h200(&p);
+    gt_experiment_defaults(&gt_exp_vmm, v);
+    v[GT_VMM_OP] = GT_VMM_OP_SHARE;
+    assert_int_equal(gt_exp_vmm.series(v, names), 4);
+    assert_string_equal(names[GT_VMM_S_EXPORT], "cuMemExportToShareableHandle");
+    assert_string_equal(names[GT_VMM_S_SHARE_ACCESS], "cuMemSetAccess (other process)");
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), 0);
+    gt_dp_set(&p, GT_DP_MEM_FREE, 32ll << 20);
+    assert_int_equal(gt_experiment_check(&gt_exp_vmm, v, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "needs 64 MiB of device memory"));
+}
+
 static void rounding(void **state)
 {
     (void)state;
@@ -157,6 +316,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(rounding), cmocka_unit_test(checks),
+        cmocka_unit_test(compression_and_data), cmocka_unit_test(host_location),
+        cmocka_unit_test(share_op),
         cmocka_unit_test(series_and_summary), cmocka_unit_test(sweep_over_op_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,6 +61,12 @@ uint64_t gt_port_mem_available(void);
 long gt_port_pci_config(const char *bus_id, unsigned char *buf, size_t len);
 /* The NUMA node of the device at bus id, or -1 (none, or unknown here). */
 int gt_port_pci_numa_node(const char *bus_id);
+/* The host's NUMA nodes that are online, as a mask (bit n: node n, nodes
+ * 0 to 62), or -1 where the system does not say. */
+int64_t gt_port_numa_nodes(void);
+/* Parses a node list as Linux writes it ("0", "0-3", "0,2-3"): the mask
+ * of gt_port_numa_nodes, or -1 for text that is not one. */
+int64_t gt_port_parse_nodes(const char *text);
 
 /* A write past a file-size limit (ulimit -f) then fails with EFBIG, which
  * gputui reports like a full disk, instead of killing the process. */

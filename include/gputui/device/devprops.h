@@ -25,6 +25,7 @@ typedef enum {
     GT_DP_WINDOW_MAX,
     GT_DP_PERSIST_LIMIT,    /* cudaLimitPersistingL2CacheSize of the context now */
     GT_DP_CAN_MAP,
+    GT_DP_HOST_ATOMIC,      /* hostNativeAtomicSupported: atomics on host memory are the CPU's too */
     GT_DP_INTEGRATED,
     GT_DP_UVA,
     GT_DP_PAGEABLE,
@@ -35,8 +36,15 @@ typedef enum {
     GT_DP_VMM,
     GT_DP_GRAN_MIN,
     GT_DP_GRAN_REC,
+    GT_DP_COMPRESSION,      /* CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED */
+    GT_DP_HOST_NUMA_VMM,    /* CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED */
+    GT_DP_VMM_RDMA,         /* CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED */
+    GT_DP_HOST_REG_RO,      /* cudaDevAttrHostRegisterReadOnlySupported */
+    GT_DP_HOST_NODES,       /* the host's NUMA nodes online, a mask (gt_port_numa_nodes) */
     GT_DP_TEX2D_W,          /* maxTexture2D: the largest 2D texture */
     GT_DP_TEX2D_H,
+    GT_DP_SMEM_SM,          /* maxSharedMemoryPerMultiprocessor, bytes */
+    GT_DP_SMEM_BLOCK,       /* sharedMemPerBlockOptin: the most a block may ask for */
     GT_DP_PEERS,            /* other GPUs that can access this one's memory */
     GT_DP_DRIVER_CUDA,      /* cudaDriverGetVersion, e.g. 13000 */
     GT_DP_RUNTIME,          /* cudaRuntimeGetVersion */
@@ -53,7 +61,7 @@ typedef enum {
 
 typedef enum {
     GT_DPK_INT, GT_DPK_BYTES, GT_DPK_BOOL, GT_DPK_KHZ, GT_DPK_BPS,
-    GT_DPK_BITS, GT_DPK_CC, GT_DPK_CUDAVER, GT_DPK_GEN, GT_DPK_LANES
+    GT_DPK_BITS, GT_DPK_CC, GT_DPK_CUDAVER, GT_DPK_GEN, GT_DPK_LANES, GT_DPK_NODES
 } gt_dp_kind;
 
 typedef struct gt_dp_desc {
@@ -84,6 +92,8 @@ int64_t gt_dp_get(const gt_devprops *p, gt_dp_id id); /* 0 if invalid */
 /* NULL when property id means something on this device; otherwise why it
  * does not ("no PCIe link: an integrated GPU shares the host's memory"). */
 const char *gt_dp_not_applicable(const gt_devprops *p, gt_dp_id id);
+/* A mask of NUMA nodes (GT_DP_HOST_NODES) as "0, 1". */
+void gt_dp_format_nodes(int64_t mask, char *buf, size_t len);
 /* Formats a property for display: "60 MiB", "yes", "Gen5"; "n/a" where it
  * does not apply here, "N/A" where it is unknown. */
 char *gt_dp_format(const gt_devprops *p, gt_dp_id id, char *buf, size_t len);

@@ -308,6 +308,51 @@ int gt_port_pci_numa_node(const char *bus_id)
 #endif
 }
 
+int64_t gt_port_parse_nodes(const char *text)
+{
+    int64_t mask = 0;
+    const char *c = text;
+
+    while (*c && *c != '\n') {
+        char *end;
+        long lo = strtol(c, &end, 10), hi = lo;
+        if (end == c || lo < 0 || lo > 62)
+            return -1;
+        c = end;
+        if (*c == '-') {
+            hi = strtol(c + 1, &end, 10);
+            if (end == c + 1 || hi < lo || hi > 62)
+                return -1;
+            c = end;
+        }
+        for (long n = lo; n <= hi; n++)
+            mask |= (int64_t)1 << n;
+        if (*c == ',')
+            c++;
+        else if (*c && *c != '\n')
+            return -1;
+    }
+    return mask ? mask : -1;
+}
+
+int64_t gt_port_numa_nodes(void)
+{
+#if PORT_LINUX
+    char line[256];
+    FILE *f = fopen("/sys/devices/system/node/online", "r");
+    int64_t mask = -1;
+
+    if (!f)
+        return -1;
+    if (fgets(line, sizeof line, f))
+        mask = gt_port_parse_nodes(line);
+    fclose(f);
+    return mask;
+#else
+    return -1;
+#endif
+}
+
 void gt_port_ignore_file_size_signal(void)
 {
 #ifdef SIGXFSZ

@@ -28,6 +28,8 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
      .kind = GT_DPK_BYTES},
     {.id = GT_DP_CAN_MAP, .key = "can_map_host_memory", .label = "canMapHostMemory",
      .kind = GT_DPK_BOOL},
+    {.id = GT_DP_HOST_ATOMIC, .key = "host_native_atomic_supported",
+     .label = "hostNativeAtomic", .kind = GT_DPK_BOOL},
     {.id = GT_DP_INTEGRATED, .key = "integrated", .label = "integrated", .kind = GT_DPK_BOOL},
     {.id = GT_DP_UVA, .key = "unified_addressing", .label = "unifiedAddressing",
      .kind = GT_DPK_BOOL},
@@ -46,9 +48,23 @@ const gt_dp_desc gt_dp_table[GT_DP_COUNT] = {
      .kind = GT_DPK_BYTES},
     {.id = GT_DP_GRAN_REC, .key = "vmm_granularity_recommended_bytes", .label = "  granularity rec",
      .kind = GT_DPK_BYTES},
+    {.id = GT_DP_COMPRESSION, .key = "generic_compression_supported", .label = "  compression",
+     .kind = GT_DPK_BOOL},
+    {.id = GT_DP_HOST_NUMA_VMM, .key = "host_numa_vmm_supported", .label = "  host memory",
+     .kind = GT_DPK_BOOL},
+    {.id = GT_DP_VMM_RDMA, .key = "vmm_gpudirect_rdma_supported", .label = "  GPUDirect RDMA",
+     .kind = GT_DPK_BOOL},
+    {.id = GT_DP_HOST_REG_RO, .key = "host_register_read_only_supported",
+     .label = "hostRegisterReadOnly", .kind = GT_DPK_BOOL},
+    {.id = GT_DP_HOST_NODES, .key = "host_numa_nodes", .label = "Host NUMA nodes",
+     .kind = GT_DPK_NODES},
     {.id = GT_DP_TEX2D_W, .key = "max_texture_2d_width", .label = "Texture 2D max",
      .kind = GT_DPK_INT},
     {.id = GT_DP_TEX2D_H, .key = "max_texture_2d_height", .label = "", .kind = GT_DPK_INT},
+    {.id = GT_DP_SMEM_SM, .key = "shared_memory_per_sm_bytes", .label = "Shared memory/SM",
+     .kind = GT_DPK_BYTES},
+    {.id = GT_DP_SMEM_BLOCK, .key = "shared_memory_per_block_optin_bytes",
+     .label = "  per block (opt-in)", .kind = GT_DPK_BYTES},
     {.id = GT_DP_PEERS, .key = "peer_devices", .label = "Peer GPUs", .kind = GT_DPK_INT},
     {.id = GT_DP_DRIVER_CUDA, .key = "driver_cuda_version", .label = "Driver (CUDA)",
      .kind = GT_DPK_CUDAVER},
@@ -106,7 +122,8 @@ const char *gt_dp_not_applicable(const gt_devprops *p, gt_dp_id id)
     case GT_DP_PERSIST_MAX: case GT_DP_WINDOW_MAX: case GT_DP_PERSIST_LIMIT:
         return gt_dp_ok(p, GT_DP_CC) && gt_dp_get(p, GT_DP_CC) < 80
                ? "L2 persistence needs compute capability 8.0" : NULL;
-    case GT_DP_GRAN_MIN: case GT_DP_GRAN_REC:
+    case GT_DP_GRAN_MIN: case GT_DP_GRAN_REC: case GT_DP_COMPRESSION: case GT_DP_HOST_NUMA_VMM:
+    case GT_DP_VMM_RDMA:
         return gt_dp_ok(p, GT_DP_VMM) && !gt_dp_get(p, GT_DP_VMM)
                ? "no virtual memory management on this device" : NULL;
     case GT_DP_HOST_PAGE_TABLES:
@@ -136,6 +153,17 @@ int gt_dp_need_cuda(const gt_devprops *p, int version, const char *what, const c
         return -1;
     }
     return 0;
+}
+
+void gt_dp_format_nodes(int64_t mask, char *buf, size_t len)
+{
+    size_t o = 0;
+
+    if (len)
+        buf[0] = '\0';
+    for (int n = 0; n < 63 && o < len; n++)
+        if (mask & ((int64_t)1 << n))
+            o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? ", " : "", n);
 }
 
 char *gt_dp_format(const gt_devprops *p, gt_dp_id id, char *buf, size_t len)
@@ -178,6 +206,9 @@ char *gt_dp_format(const gt_devprops *p, gt_dp_id id, char *buf, size_t len)
         break;
     case GT_DPK_LANES:
         snprintf(buf, len, "x%lld", (long long)v);
+        break;
+    case GT_DPK_NODES:
+        gt_dp_format_nodes(v, buf, len);
         break;
     }
     return buf;
@@ -230,6 +261,11 @@ void gt_devprops_derive(gt_devprops *p)
         gt_dp_set(p, GT_DP_MEM_PEAK, (int64_t)((double)p->v[GT_DP_MEM_CLOCK] *
                                                1e3 * 2.0 *
                                                (double)p->v[GT_DP_BUS_WIDTH] / 8.0));
+    /* Compute Data Compression came with Ampere (the A100 whitepaper): a
+     * device before it, whose driver or profile does not say, has none. */
+    if (!gt_dp_ok(p, GT_DP_COMPRESSION) && gt_dp_ok(p, GT_DP_CC) && p->v[GT_DP_CC] > 0 &&
+        p->v[GT_DP_CC] < 80)
+        gt_dp_set(p, GT_DP_COMPRESSION, 0);
     if (gt_dp_ok(p, GT_DP_PCIE_GEN_MAX) && gt_dp_ok(p, GT_DP_PCIE_WIDTH_MAX)) {
         double bw = gt_pcie_bw((int)p->v[GT_DP_PCIE_GEN_MAX],
                                (int)p->v[GT_DP_PCIE_WIDTH_MAX]);

@@ -105,4 +105,8 @@ void gt_bound_hbm(gt_lines *o, gt_run *r, int s, const gt_devprops *p, bool copy
         share(b, sizeof b, m, peak);
         gt_say(o, "measured p50 %.0f GB/s = %s of the peak", m / 1e9, b);
     }
+    if ((copy ? 2 : 1) * m > peak && peak > 0)
+        gt_say(o, "above the peak: more than device memory can move, so not all of it came "
+            "from DRAM: from the L2 (data that fits in it), or compressed (compressible "
+            "memory holding data it can compress)");
 }

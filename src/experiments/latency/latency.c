@@ -13,20 +13,53 @@
 #include "gputui/base/port.h"
 #include "gputui/base/units.h"
 
-enum { KIND, SIZE, STRIDE, ORDER, CACHE, LANES, LOADS, WARMUP, NPARAMS };
-enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER };
+enum { KIND, SIZE, STRIDE, ORDER, CACHE, LANES, LOADS, CARVE, CLUSTER, WARMUP, NPARAMS };
+enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER, K_SHARED, K_DSMEM };
 
-static const char *const kind_names[] = {"device", "mapped", "managed", "managed-cpu", "peer"};
+static const char *const kind_names[] = {"device", "mapped", "managed", "managed-cpu", "peer",
+                                         "shared", "dsmem"};
+static const char *const cluster_names[] = {"2", "4", "8", "16"};
 static const char *const order_names[] = {"random", "linear"};
 static const char *const cache_names[] = {"default", "cg", "volatile"};
 static const char *const lane_names[] = {"thread", "warp"};
+/* The walk's L1/shared split: the driver's default, or the share of the
+ * SM's SRAM asked for shared memory (what the L1 does not get). */
+static const char *const carve_names[] = {"default", "0", "25", "50", "75", "100"};
+
+/* ld.global's variants: the kinds in global memory. */
+static bool global_applies(const int64_t *v, const char **why)
+{
+    if (v[KIND] != K_SHARED && v[KIND] != K_DSMEM)
+        return true;
+    *why = "only with global memory (not kind=shared or dsmem)";
+    return false;
+}
+
+static bool cluster_applies(const int64_t *v, const char **why)
+{
+    if (v[KIND] == K_DSMEM)
+        return true;
+    *why = "only with kind=dsmem";
+    return false;
+}
+
+/* The split moves the L1, which holds what device and managed memory's
+ * default loads bring in. */
+static bool carve_applies(const int64_t *v, const char **why)
+{
+    if ((v[KIND] == K_DEVICE || v[KIND] == K_MANAGED) && v[CACHE] == 0)
+        return true;
+    *why = "only with kind=device or managed and load=default (what the L1 caches)";
+    return false;
+}
 
 static const gt_param params[NPARAMS] = {
-    [KIND] = {.name = "kind", .label = "memory", .type = GT_P_ENUM, .max = 4, .def = K_DEVICE,
-              .choices = kind_names, .nchoices = 5,
+    [KIND] = {.name = "kind", .label = "memory", .type = GT_P_ENUM, .max = 6, .def = K_DEVICE,
+              .choices = kind_names, .nchoices = 7,
               .help = "device (cudaMalloc), mapped (pinned host memory, over PCIe), managed "
                       "(first touched on the GPU), managed-cpu (the CPU touches the walk's slots "
-                      "before each sample), peer (another GPU's memory)"},
+                      "before each sample), peer (another GPU's memory), shared (the block's "
+                      "own shared memory), dsmem (another block's in its cluster, Hopper)"},
     [SIZE] = {.name = "size", .label = "working set", .type = GT_P_SIZE, .min = 4096,
               .max = 1ll << 40, .def = 256ll << 20, .align = 4, .unit = "bytes",
               .help = "the chain's buffer, up to the free memory (past 4 GiB with a large "
@@ -40,7 +73,7 @@ static const gt_param params[NPARAMS] = {
                .help = "random: one random cycle through every slot, which no prefetcher "
                        "predicts; linear: slot after slot"},
     [CACHE] = {.name = "cache", .label = "load", .type = GT_P_ENUM, .max = 2,
-               .choices = cache_names, .nchoices = 3,
+               .choices = cache_names, .nchoices = 3, .applies = global_applies,
                .help = "default: ld.global (cached in L1); cg: ld.global.cg (L2 only); volatile: "
                        "ld.volatile"},
     [LANES] = {.name = "threads", .label = "walkers", .type = GT_P_ENUM, .max = 1,
@@ -49,6 +82,17 @@ static const gt_param params[NPARAMS] = {
     [LOADS] = {.name = "loads", .label = "loads per sample", .type = GT_P_INT, .min = 256,
                .max = 1 << 20, .def = 4096,
                .help = "dependent loads a walker makes per sample; the sample is their mean"},
+    [CARVE] = {.name = "carveout", .label = "shared memory carveout", .type = GT_P_ENUM,
+               .max = 5, .choices = carve_names, .nchoices = 6,
+               .help = "% of the SM's L1/shared SRAM the walk asks for shared memory "
+                       "(cudaFuncAttributePreferredSharedMemoryCarveout; the L1 gets the rest, "
+                       "the driver rounds to a split it has); default: no preference",
+               .applies = carve_applies},
+    [CLUSTER] = {.name = "cluster", .label = "cluster blocks", .type = GT_P_ENUM, .max = 3,
+                 .choices = cluster_names, .nchoices = 4,
+                 .help = "blocks in the cluster whose block 0 walks block 1's shared memory; "
+                         "past 8, a size the GPU may not allow",
+                 .applies = cluster_applies},
     [WARMUP] = {.name = "warmup", .label = "warm-up walks", .type = GT_P_INT, .max = 1000, .def = 2,
                 .iteration = true,
                 .step = 1,
@@ -98,6 +142,32 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
                  GT_CHAIN_MAX_RANDOM_SLOTS, gt_format_size(size, a, sizeof a),
                  gt_format_size(stride, b, sizeof b), (unsigned long long)slots);
         return -1;
+    }
+    if (v[CARVE] != 0 && carve_applies(v, &(const char *){NULL}) && gt_dp_ok(p, GT_DP_CC) &&
+        gt_dp_get(p, GT_DP_CC) < 70) {
+        snprintf(err, n, "carveout: the L1 and shared memory share one SRAM, split by the "
+                 "carveout, from Volta (7.0) on; this device is %lld.%lld; allowed here: default",
+                 (long long)gt_dp_get(p, GT_DP_CC) / 10, (long long)gt_dp_get(p, GT_DP_CC) % 10);
+        return -1;
+    }
+    if ((v[KIND] == K_SHARED || v[KIND] == K_DSMEM) && gt_dp_ok(p, GT_DP_SMEM_BLOCK) &&
+        size > (uint64_t)gt_dp_get(p, GT_DP_SMEM_BLOCK)) {
+        snprintf(err, n, "size: %s is more than the shared memory a block may have here (%s); "
+                 "allowed with kind=%s: up to %s", gt_format_size(size, a, sizeof a),
+                 gt_format_size((uint64_t)gt_dp_get(p, GT_DP_SMEM_BLOCK), b, sizeof b),
+                 kind_names[v[KIND]], b);
+        return -1;
+    }
+    if (v[KIND] == K_DSMEM) {
+        if (gt_dp_ok(p, GT_DP_CC) && gt_dp_get(p, GT_DP_CC) < 90) {
+            snprintf(err, n, "kind=dsmem: clusters of blocks and their distributed shared memory "
+                     "came with Hopper (9.0); this device is %lld.%lld; allowed here: device, "
+                     "mapped, managed, managed-cpu, peer (with two GPUs) or shared",
+                     (long long)gt_dp_get(p, GT_DP_CC) / 10, (long long)gt_dp_get(p, GT_DP_CC) % 10);
+            return -1;
+        }
+        if (gt_dp_need_cuda(p, 11080, "kind=dsmem", "cudaLaunchKernelEx with a cluster", err, n))
+            return -1;
     }
     if (v[KIND] == K_MAPPED && gt_dp_ok(p, GT_DP_CAN_MAP) && !gt_dp_get(p, GT_DP_CAN_MAP)) {
         snprintf(err, n, "kind=mapped: this device cannot map host memory (canMapHostMemory = 0)");
@@ -185,7 +255,10 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
         static const char *const where[] = {"", "over PCIe from pinned host memory",
                                             "from managed memory resident on the GPU",
                                             ("from managed memory the CPU touched: page faults "
-                                             "move it back"), "over the link from the peer GPU"};
+                                             "move it back"), "over the link from the peer GPU",
+                                            "from the block's own shared memory",
+                                            ("from another block's shared memory, over the "
+                                             "cluster's SM-to-SM network (DSMEM)")};
         snprintf(lines[n++], sizeof lines[0], "each load %s", where[v[KIND]]);
     }
     if (n < max && v[ORDER] == 0)
@@ -229,6 +302,10 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
                      "shared memory (not among the properties); %s %s", gt_format_size(size, a, sizeof a),
                      v[CACHE] ? "is not cached there: cg and volatile loads skip the L1"
                               : size <= (128u << 10) ? "fits" : "does not fit");
+        if (n < max && v[CARVE] && v[CACHE] == 0)
+            snprintf(lines[n++], sizeof lines[0], "carveout: %s%% of the SM's L1/shared SRAM "
+                     "asked for shared memory, so the L1 keeps the rest (the set-up line gives "
+                     "what the walk's attribute reads back)", carve_names[v[CARVE]]);
         if (n < max && l2)
             snprintf(lines[n++], sizeof lines[0], "L2: %s (properties); %s", gt_format_size(l2, b, sizeof b),
                      size <= l2 / 2 ? "the working set fits in half of it"
@@ -260,6 +337,18 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
         if (n < max)
             snprintf(lines[n++], sizeof lines[0], "the CPU read the walk's slots before the sample: "
                      "the first load of each page faults and the page moves back to the GPU");
+        break;
+    case K_SHARED:
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "shared memory: on the SM, beside the L1 in the "
+                     "same SRAM; no cache, no TLB: every load takes the same time");
+        break;
+    case K_DSMEM:
+        if (n < max)
+            snprintf(lines[n++], sizeof lines[0], "block 0 of a cluster of %s reads block 1's "
+                     "shared memory, on another SM of the same GPC: each load crosses the "
+                     "SM-to-SM network, a level between an SM's own shared memory and the L2",
+                     cluster_names[v[CLUSTER]]);
         break;
     default:
         if (n < max)

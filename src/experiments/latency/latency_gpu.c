@@ -20,6 +20,14 @@ cudaError_t gt_k_lat_walk(const unsigned long long *starts, int lanes, unsigned 
                           unsigned long long loads, int policy, const void *base,
                           unsigned long long touch_slots, unsigned long long stride,
                           unsigned long long *out, unsigned long long *ends, cudaStream_t s);
+cudaError_t gt_k_lat_carveout(int policy, int pct, int *got);
+/* latency_kernels.cu: the chain in shared memory, walked by block 0
+ * in its own (cluster 0) or in block 1's of a cluster of that many. */
+cudaError_t gt_k_smem_walk(int cluster, const uint32_t *next, uint32_t slots, uint32_t stride,
+                           const uint32_t *starts, int lanes, unsigned long long warm,
+                           unsigned long long loads, unsigned long long *out, uint32_t *ends,
+                           cudaStream_t s);
+cudaError_t gt_k_smem_max_cluster(size_t smem, int *most);
 
 /* Chains up to this size are walked once, untimed, at the start of every
  * sample's kernel, so the L1 (which every kernel starts cold) holds them
@@ -38,10 +46,13 @@ cudaError_t gt_k_lat_walk(const unsigned long long *starts, int lanes, unsigned 
 
 extern const gt_experiment gt_exp_latency;
 
-enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER };
+enum { K_DEVICE, K_MAPPED, K_MANAGED, K_MANAGED_CPU, K_PEER, K_SHARED, K_DSMEM };
 
 typedef struct lat {
     int kind, policy, lanes, self, peer, blocks;
+    int carve, carve_got;           /* % shared asked (-1: default), and read back */
+    int cluster;                    /* dsmem: blocks in the cluster; shared: 0 */
+    uint32_t *dnext;                /* shared, dsmem: the random order, on the GPU */
     bool random, peer_enabled, touch;
     size_t size, slots, stride;
     uint64_t loads, warm;           /* a walker's timed and untimed loads per walk */
@@ -85,6 +96,7 @@ static void teardown(void *state)
         gt_free_pinned(&z->host);
     else
         gt_free_device(&z->buf);
+    gt_free_device(&z->dnext);
     gt_free_device(&z->dstarts);
     gt_free_device(&z->dends);
     gt_free_device(&z->dout);
@@ -141,11 +153,42 @@ static uint64_t first_pass(const lat *z)
     return whole > z->loads ? whole : z->loads;
 }
 
+/* kind=shared or dsmem: each kernel lays the chain out in shared memory
+ * from the order, which goes to the GPU (random) or is k + 1 (linear); a
+ * cluster must fit the GPU at once. */
+static int shared_setup(lat *z, gt_setup_info *info, gt_err *err)
+{
+    double t0 = gt_now();
+    int most = 0;
+    char a[32];
+
+    if (z->next && (GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dnext, z->slots * 4)) ||
+                    GT_CUDA(err, cudaMemcpy(z->dnext, z->next, z->slots * 4,
+                                            cudaMemcpyHostToDevice))))
+        return -1;
+    gt_format_size(z->size, a, sizeof a);
+    if (z->kind == K_DSMEM) {
+        if (GT_CUDA(err, gt_k_smem_max_cluster(z->size, &most)))
+            return -1;
+        if (most < z->cluster) {
+            gt_err_set(err, GT_EXIT_USAGE, "cluster: %d blocks of %s of shared memory; this GPU "
+                       "runs at most %d at once (cudaOccupancyMaxPotentialClusterSize); allowed "
+                       "here: %s", z->cluster, a, most, most >= 8 ? "2, 4 or 8" : most >= 4 ?
+                       "2 or 4" : most >= 2 ? "2" : "none: a smaller size");
+            return -1;
+        }
+    }
+    gt_setup_info_time(info, gt_now() - t0, "the order to the GPU; each walk lays the %s chain "
+                       "out in shared memory%s", a, z->kind == K_DSMEM ? " of every block of "
+                       "the cluster" : "");
+    return 0;
+}
+
 static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
                  gt_err *err)
 {
     lat *z = calloc(1, sizeof *z);
-    int64_t kind, stride, order, cache, lanes, loads;
+    int64_t kind, stride, order, cache, lanes, loads, carve, cluster;
     double t0, ns, cyc;
     char a[32], b[32];
     uint64_t first;
@@ -159,10 +202,15 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     if ((kind = value(v, "kind", err)) < 0 || (stride = value(v, "stride", err)) < 0 ||
         (order = value(v, "order", err)) < 0 || (cache = value(v, "cache", err)) < 0 ||
         (lanes = value(v, "threads", err)) < 0 || (loads = value(v, "loads", err)) < 0 ||
+        (carve = value(v, "carveout", err)) < 0 || (cluster = value(v, "cluster", err)) < 0 ||
         (z->size = (size_t)value(v, "size", err)) == (size_t)-1)
         goto fail;
     z->kind = (int)kind;
     z->policy = (int)cache;
+    z->cluster = z->kind == K_DSMEM ? 2 << cluster : 0;       /* 2, 4, 8, 16 */
+    /* (the split applies where the L1 caches the chain: latency.c) */
+    z->carve = carve && cache == 0 && (kind == K_DEVICE || kind == K_MANAGED)
+                   ? (int)(carve - 1) * 25 : cudaSharedmemCarveoutDefault;
     z->lanes = lanes ? 32 : 1;
     z->loads = (uint64_t)loads;
     z->random = order == 0;
@@ -227,6 +275,11 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s on GPU %d + chain, peer access", a,
                            z->peer);
         break;
+    case K_SHARED:
+    case K_DSMEM:
+        if (shared_setup(z, info, err))
+            goto fail;
+        break;
     default:
         if (GT_CUDA_ALLOC(err, cudaMalloc(&z->buf, z->size)) ||
             gpu_build(z, z->buf, z->blocks, err))
@@ -240,6 +293,9 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
         GT_CUDA_ALLOC(err, cudaMalloc((void **)&z->dout, 3 * sizeof *z->dout)) ||
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hends, 32 * sizeof *z->hends)) ||
         GT_CUDA_ALLOC(err, cudaMallocHost((void **)&z->hout, 2 * sizeof *z->hout)))
+        goto fail;
+    /* Every set-up says its split: the attribute stays with the kernel. */
+    if (GT_CUDA(err, gt_k_lat_carveout(z->policy, z->carve, &z->carve_got)))
         goto fail;
     t0 = gt_now();
     gt_chain_lane_starts(z->next, z->slots, 0, z->lanes, z->start);
@@ -256,7 +312,21 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     snprintf(info->note, sizeof info->note, "each walker's end slot against the host's walk of "
              "the same chain; first walk: %.1f ns = %.0f SM cycles a load (%.2f GHz)%s", ns, cyc,
              ns > 0 ? cyc / ns : 0.0, ok ? "" : ", FAILED");
-    if (z->warm)
+    if (z->carve != cudaSharedmemCarveoutDefault)
+        snprintf(info->note + strlen(info->note), sizeof info->note - strlen(info->note),
+                 "; carveout: %d%% shared asked, the walk's attribute reads %d%% "
+                 "(cudaFuncGetAttributes: a preference; the driver picks the nearest split the "
+                 "SM has)", z->carve, z->carve_got);
+    if (z->kind == K_SHARED || z->kind == K_DSMEM)
+        gt_setup_info_timing(info, "global timer and clock64 in the kernel around %llu loads of %d "
+                             "walker%s in %s, after %llu untimed ones; %s",
+                             (unsigned long long)z->loads, z->lanes, z->lanes > 1 ? "s" : "",
+                             z->kind == K_SHARED ? "the block's own shared memory"
+                                                 : "block 1's shared memory, from block 0 of "
+                                                   "the cluster",
+                             (unsigned long long)z->warm,
+                             gt_format_size((uint64_t)stride, b, sizeof b));
+    else if (z->warm)
         gt_setup_info_timing(info, "global timer and clock64 in the kernel around %llu loads of %d "
                              "walker%s, after %llu untimed ones over the whole chain in the same "
                              "kernel (the L1 starts each kernel cold); %s",
@@ -277,9 +347,13 @@ fail:
 }
 
 /* One walk of every walker from z->start: per-load ns and cycles; *ok if
- * every walker ended where the host's walk ends. */
+ * every walker ended where the host's walk ends (and the walk took time:
+ * a kernel built without clusters times none). Through shared memory a
+ * walker's start and end are 32-bit slots; elsewhere, 64-bit addresses. */
 static int walk(lat *z, uint64_t loads, double *ns, double *cycles, bool *ok, gt_err *err)
 {
+    bool slots = z->kind == K_SHARED || z->kind == K_DSMEM;
+    size_t each = slots ? 4 : 8;
     unsigned long long addrs[32];
     uint32_t expect[32];
 
@@ -297,20 +371,25 @@ static int walk(lat *z, uint64_t loads, double *ns, double *cycles, bool *ok, gt
                 sink += b[k * z->stride], k = z->next ? z->next[k] : (k + 1) % z->slots;
         (void)sink;
     }
-    if (GT_CUDA(err, cudaMemcpyAsync(z->dstarts, addrs, (size_t)z->lanes * sizeof *addrs,
-                                     cudaMemcpyHostToDevice, z->s)) ||
-        GT_CUDA(err, gt_k_lat_walk(z->dstarts, z->lanes, z->warm, loads, z->policy, z->buf,
-                                   z->touch ? z->slots : 0, z->stride, z->dout, z->dends,
-                                   z->s)) ||
+    if (GT_CUDA(err, cudaMemcpyAsync(z->dstarts, slots ? (const void *)z->start : addrs,
+                                     (size_t)z->lanes * each, cudaMemcpyHostToDevice, z->s)) ||
+        (slots ? GT_CUDA(err, gt_k_smem_walk(z->cluster, z->dnext, (uint32_t)z->slots,
+                                             (uint32_t)z->stride, (const uint32_t *)z->dstarts,
+                                             z->lanes, z->warm, loads, z->dout,
+                                             (uint32_t *)z->dends, z->s))
+               : GT_CUDA(err, gt_k_lat_walk(z->dstarts, z->lanes, z->warm, loads, z->policy,
+                                            z->buf, z->touch ? z->slots : 0, z->stride, z->dout,
+                                            z->dends, z->s))) ||
         GT_CUDA(err, cudaMemcpyAsync(z->hout, z->dout, 2 * sizeof *z->hout,
                                      cudaMemcpyDeviceToHost, z->s)) ||
-        GT_CUDA(err, cudaMemcpyAsync(z->hends, z->dends, (size_t)z->lanes * sizeof *z->hends,
+        GT_CUDA(err, cudaMemcpyAsync(z->hends, z->dends, (size_t)z->lanes * each,
                                      cudaMemcpyDeviceToHost, z->s)) ||
         GT_CUDA(err, cudaStreamSynchronize(z->s)))
         return -1;
-    *ok = true;
+    *ok = z->hout[0] > 0;
     for (int l = 0; l < z->lanes; l++) {
-        *ok &= z->hends[l] == (uintptr_t)z->buf + (unsigned long long)expect[l] * z->stride;
+        *ok &= slots ? ((const uint32_t *)z->hends)[l] == expect[l]
+                     : z->hends[l] == (uintptr_t)z->buf + (unsigned long long)expect[l] * z->stride;
         z->start[l] = expect[l];
     }
     *ns = (double)z->hout[0] / (double)loads;

@@ -110,7 +110,7 @@ static int spawn(sh *z, int device, int beside, gt_err *err)
     snprintf(dev, sizeof dev, "%d", device);
     /* A dead child makes a write fail with EPIPE: the engine's thread has
      * every signal blocked, SIGPIPE included. */
-    if ((pid = gt_child_start(argv, true, &z->cmd, &z->ack, why, sizeof why)) < 0) {
+    if ((pid = gt_child_start(argv, GT_CHILD_PIPE, &z->cmd, &z->ack, why, sizeof why)) < 0) {
         gt_err_set(err, GT_EXIT_FAIL, "sharing: the second process: %s", why);
         return -1;
     }

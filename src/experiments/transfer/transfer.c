@@ -32,6 +32,17 @@ static bool flag_applies(const int64_t *v, const char **why)
     return true;
 }
 
+static bool ro_applies(const int64_t *v, const char **why)
+{
+    if (!uses_host(v, why))
+        return false;
+    if (v[GT_TR_HOST] != GT_HOST_REGISTER || v[GT_TR_DIR] != GT_DIR_H2D) {
+        *why = "only with host=register and dir=h2d (the GPU only reads it)";
+        return false;
+    }
+    return true;
+}
+
 static bool wc_applies(const int64_t *v, const char **why)
 {
     if (!uses_host(v, why))
@@ -91,6 +102,10 @@ static const gt_param params[GT_TR_NPARAMS] = {
                       .help = "cudaHostAllocMapped / cudaHostRegisterMapped: kernels can address "
                               "it",
                       .applies = flag_applies},
+    [GT_TR_RO] = {.name = "read-only", .label = "  read-only", .type = GT_P_BOOL, .max = 1,
+                  .help = "cudaHostRegisterReadOnly: registered as memory the GPU only reads "
+                          "(needs hostRegisterReadOnlySupported); the CPU writes the pattern",
+                  .applies = ro_applies},
     [GT_TR_SIZE] = {.name = "size", .label = "size", .type = GT_P_SIZE, .min = 4096,
                     .max = 4ll << 30, .def = 64ll << 20, .align = 4, .unit = "bytes",
                     .help = "bytes per copy; +/- step in powers of two, Enter takes 64M, 1.5G ..."},
@@ -153,6 +168,12 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
         gt_dp_ok(p, GT_DP_CAN_MAP) && !gt_dp_get(p, GT_DP_CAN_MAP)) {
         snprintf(err, n, "mapped: this device cannot map host memory "
                  "(canMapHostMemory = 0)");
+        return -1;
+    }
+    if (v[GT_TR_RO] && ro_applies(v, &(const char *){0}) &&
+        gt_dp_ok(p, GT_DP_HOST_REG_RO) && !gt_dp_get(p, GT_DP_HOST_REG_RO)) {
+        snprintf(err, n, "read-only: this device does not take cudaHostRegisterReadOnly "
+                 "(hostRegisterReadOnlySupported = 0); allowed here: off");
         return -1;
     }
     if (v[GT_TR_OWNER] == GT_OWNER_OTHER && owner_applies(v, &(const char *){0}) &&

@@ -8,7 +8,7 @@
 
 enum {
     GT_TR_DIR, GT_TR_METHOD, GT_TR_HOST, GT_TR_PORTABLE, GT_TR_WC,
-    GT_TR_MAPPED, GT_TR_SIZE, GT_TR_ITERS, GT_TR_CACHE, GT_TR_OWNER, GT_TR_WARMUP,
+    GT_TR_MAPPED, GT_TR_SIZE, GT_TR_ITERS, GT_TR_CACHE, GT_TR_OWNER, GT_TR_RO, GT_TR_WARMUP,
     GT_TR_NPARAMS
 };
 /* Which GPU was current when the pinned host memory was allocated or

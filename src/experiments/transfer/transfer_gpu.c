@@ -205,7 +205,8 @@ static int host_alloc(tr *t, bool src, const gt_devprops *p, gt_setup_info *info
     if (t->owner >= 0)
         owner_seen(t, h);
     if (src) {
-        if (!h->dev)
+        /* The GPU may not write memory registered read-only: the CPU does. */
+        if (!h->dev || (t->host == GT_HOST_REGISTER && (flags & cudaHostRegisterReadOnly)))
             cpu_fill_pattern(h->p, t->words, t->seed);
         else if (GT_CUDA(err, gt_k_fill_pattern(h->dev, t->words, t->seed, t->blocks, 0)))
             return -1;
@@ -318,6 +319,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p,
     t->alloc_flags = gt_hostmem_flags(GT_HOST_HOSTALLOC, v[GT_TR_PORTABLE], v[GT_TR_WC],
                                       v[GT_TR_MAPPED]);
     t->reg_flags = gt_hostmem_flags(GT_HOST_REGISTER, v[GT_TR_PORTABLE], false, v[GT_TR_MAPPED]);
+    if (v[GT_TR_RO] && t->host == GT_HOST_REGISTER && v[GT_TR_DIR] == GT_DIR_H2D)
+        t->reg_flags |= cudaHostRegisterReadOnly;
     t->owner = -1;
     if (v[GT_TR_OWNER] == GT_OWNER_OTHER && dir != GT_DIR_D2D && t->host != GT_HOST_PAGEABLE)
         t->owner = gt_topo_pick_peer(&p->topo, p->ordinal, -1);

@@ -9,10 +9,14 @@
 #include "gputui/measure/run.h"
 #include "gputui/base/units.h"
 
-static const char *const op_names[] = {"alloc", "bandwidth", "grow", "peer"};
+static const char *const op_names[] = {"alloc", "bandwidth", "grow", "peer", "read", "share"};
 static const char *const gran_names[] = {"minimum", "recommended"};
 static const char *const dir_names[] = {"h2d", "d2h", "d2d"};
 static const char *const peer_names[] = {"off", "rw", "ro"};
+static const char *const comp_names[] = {"off", "on"};
+static const char *const data_names[] = {"pattern", "random", "zeros", "constant"};
+static const char *const access_names[] = {"rw", "ro"};
+static const char *const loc_names[] = {"device", "host", "host-numa"};
 static const char *const alloc_series[GT_VMM_NALLOC_SERIES] = {
     "cuMemAddressReserve", "cuMemCreate", "cuMemMap", "cuMemSetAccess", "cuMemUnmap",
     "cuMemRelease", "cuMemAddressFree", "cudaMalloc", "cudaFree", "cudaMallocAsync",
@@ -44,12 +48,57 @@ static bool grow_applies(const int64_t *v, const char **why)
     return op_is(v, GT_VMM_OP_GROW, "only with op=grow", why);
 }
 
+static bool comp_applies(const int64_t *v, const char **why)
+{
+    if (v[GT_VMM_OP] == GT_VMM_OP_ALLOC || v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH ||
+        v[GT_VMM_OP] == GT_VMM_OP_READ)
+        return true;
+    *why = "only with op=alloc, bandwidth or read";
+    return false;
+}
+
+static bool read_applies(const int64_t *v, const char **why)
+{
+    return op_is(v, GT_VMM_OP_READ, "only with op=read", why);
+}
+
+static bool loc_applies(const int64_t *v, const char **why)
+{
+    if (v[GT_VMM_OP] == GT_VMM_OP_ALLOC || v[GT_VMM_OP] == GT_VMM_OP_READ)
+        return true;
+    *why = "only with op=alloc or read";
+    return false;
+}
+
+static bool numa_applies(const int64_t *v, const char **why)
+{
+    if (loc_applies(v, why) && v[GT_VMM_LOC] == GT_VMM_LOC_HOST_NUMA)
+        return true;
+    *why = "only with location=host-numa";
+    return false;
+}
+
+static bool on_host(const int64_t *v)
+{
+    return loc_applies(v, &(const char *){NULL}) && v[GT_VMM_LOC] != GT_VMM_LOC_DEVICE;
+}
+
+static bool data_applies(const int64_t *v, const char **why)
+{
+    if (v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH || v[GT_VMM_OP] == GT_VMM_OP_READ)
+        return true;
+    *why = "only with op=bandwidth or read";
+    return false;
+}
+
 static const gt_param params[GT_VMM_NPARAMS] = {
-    [GT_VMM_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 3,
-                   .def = GT_VMM_OP_ALLOC, .choices = op_names, .nchoices = 4,
+    [GT_VMM_OP] = {.name = "op", .label = "measure", .type = GT_P_ENUM, .max = 5,
+                   .def = GT_VMM_OP_ALLOC, .choices = op_names, .nchoices = 6,
                    .help = "alloc: each VMM call and the runtime's; bandwidth: copies into VMM "
                            "memory vs cudaMalloc memory; grow: a vector grown in place vs "
-                           "reallocated; peer: another GPU reads (rw: and writes) the memory"},
+                           "reallocated; peer: another GPU reads (rw: and writes) the memory; "
+                           "read: a kernel reads VMM memory vs cudaMalloc memory; share: "
+                           "another process imports the memory through a file descriptor"},
     [GT_VMM_GRAN] = {.name = "granularity", .label = "granularity", .type = GT_P_ENUM, .max = 1,
                      .def = GT_VMM_GRAN_REC, .choices = gran_names, .nchoices = 2,
                      .help = "cuMemGetAllocationGranularity: minimum or recommended; sizes round "
@@ -79,6 +128,38 @@ static const gt_param params[GT_VMM_NPARAMS] = {
                      .def = GT_VMM_PEER_OFF, .choices = peer_names, .nchoices = 3,
                      .help = "cuMemSetAccess for the other GPUs too: off, rw (read-write) or ro "
                              "(read-only); needs more than one GPU"},
+    [GT_VMM_COMP] = {.name = "compression", .label = "compression", .type = GT_P_ENUM,
+                     .max = 1, .def = GT_VMM_COMP_OFF, .choices = comp_names, .nchoices = 2,
+                     .help = "cuMemCreate asks for compressible memory (allocFlags."
+                             "compressionType = CU_MEM_ALLOCATION_COMP_GENERIC); whether the "
+                             "driver granted it is read back from the allocation",
+                     .applies = comp_applies},
+    [GT_VMM_DATA] = {.name = "data", .label = "data", .type = GT_P_ENUM, .max = 3,
+                     .def = GT_VMM_DATA_PATTERN, .choices = data_names, .nchoices = 4,
+                     .help = "what the memory holds: gputui's pattern (word i = i x K ^ seed), "
+                             "random words, zeros, or one word repeated",
+                     .applies = data_applies},
+    [GT_VMM_ACCESS] = {.name = "access", .label = "this GPU's access", .type = GT_P_ENUM,
+                       .max = 1, .def = GT_VMM_ACCESS_RW, .choices = access_names, .nchoices = 2,
+                       .help = "this GPU's mapping of the VMM memory once it holds the data: rw, "
+                               "or ro (cuMemSetAccess with CU_MEM_ACCESS_FLAGS_PROT_READ; a "
+                               "write is tried in a child process)",
+                       .applies = read_applies},
+    [GT_VMM_LOC] = {.name = "location", .label = "location", .type = GT_P_ENUM, .max = 2,
+                    .def = GT_VMM_LOC_DEVICE, .choices = loc_names, .nchoices = 3,
+                    .help = "where cuMemCreate puts the memory: this GPU, the host "
+                            "(CU_MEM_LOCATION_TYPE_HOST, CUDA 13.0), or one host NUMA node "
+                            "(HOST_NUMA, CUDA 12.2); the GPU reads host memory over its link",
+                    .applies = loc_applies},
+    [GT_VMM_NUMA] = {.name = "numa", .label = "host NUMA node", .type = GT_P_INT, .max = 62,
+                     .def = 0, .help = "the host NUMA node of location=host-numa",
+                     .applies = numa_applies},
+    [GT_VMM_RDMA] = {.name = "rdma", .label = "GPUDirect RDMA", .type = GT_P_ENUM, .max = 1,
+                     .def = GT_VMM_COMP_OFF, .choices = comp_names, .nchoices = 2,
+                     .help = "cuMemCreate with allocFlags.gpuDirectRDMACapable: memory a NIC "
+                             "may read and write directly; whether the driver granted it is read "
+                             "back, and what it costs shows beside the same calls without it",
+                     .applies = comp_applies},
     [GT_VMM_WARMUP] = GT_PARAM_WARMUP(1),
 };
 
@@ -91,6 +172,12 @@ static int series(const int64_t *v, const char **names)
             names[i] = alloc_series[i];
         return n;
     }
+    case GT_VMM_OP_SHARE:
+        names[GT_VMM_S_EXPORT] = "cuMemExportToShareableHandle";
+        names[GT_VMM_S_IMPORT] = "cuMemImportFromShareableHandle";
+        names[GT_VMM_S_SHARE_MAP] = "cuMemMap (other process)";
+        names[GT_VMM_S_SHARE_ACCESS] = "cuMemSetAccess (other process)";
+        return 4;
     case GT_VMM_OP_PEER:
         names[GT_VMM_S_PEER_READ] = "peer reads VMM";
         if (v[GT_VMM_PEER] == GT_VMM_PEER_RO)
@@ -98,9 +185,13 @@ static int series(const int64_t *v, const char **names)
         names[GT_VMM_S_PEER_WRITE] = "peer writes VMM";
         return 2;
     case GT_VMM_OP_BANDWIDTH:
-        names[GT_VMM_S_VMM] = "VMM memory";
+    case GT_VMM_OP_READ:
+        names[GT_VMM_S_VMM] = on_host(v) ? "VMM host memory" : "VMM memory";
         names[GT_VMM_S_RUNTIME] = "cudaMalloc memory";
-        return 2;
+        if (!on_host(v))
+            return 2;
+        names[GT_VMM_S_MAPPED] = "mapped cudaHostAlloc memory";
+        return 3;
     default:
         names[GT_VMM_S_VMM] = "grow in place (map a chunk)";
         names[GT_VMM_S_RUNTIME] = "reallocate (cudaMalloc + copy + cudaFree)";
@@ -121,12 +212,57 @@ static uint64_t device_need(const int64_t *v, uint64_t gran)
 
     switch (v[GT_VMM_OP]) {
     case GT_VMM_OP_ALLOC:
+    case GT_VMM_OP_SHARE:
         return size;
     case GT_VMM_OP_BANDWIDTH:       /* a VMM and a cudaMalloc buffer, two of each for d2d */
         return (v[GT_VMM_DIR] == GT_VMM_D2D ? 4 : 2) * size;
+    case GT_VMM_OP_READ:           /* the VMM memory on the host holds no device memory */
+        return on_host(v) ? (uint64_t)v[GT_VMM_SIZE] : 2 * size;
     default:                        /* reallocating holds the old and the new vector */
         return 2 * gt_vmm_round((uint64_t)v[GT_VMM_END], gran);
     }
+}
+
+/* location=host or host-numa: the CUDA it needs, the device's support,
+ * the node, and no compression (host memory is not compressible). */
+static int check_host(const int64_t *v, const gt_devprops *p, char *err, size_t n)
+{
+    bool numa = v[GT_VMM_LOC] == GT_VMM_LOC_HOST_NUMA;
+    int64_t nodes = gt_dp_ok(p, GT_DP_HOST_NODES) ? gt_dp_get(p, GT_DP_HOST_NODES) : 0;
+    char list[200];
+
+    if (gt_dp_need_cuda(p, numa ? 12020 : 13000, numa ? "location=host-numa" : "location=host",
+                        numa ? "cuMemCreate at CU_MEM_LOCATION_TYPE_HOST_NUMA"
+                             : "cuMemCreate at CU_MEM_LOCATION_TYPE_HOST", err, n))
+        return -1;
+    if (gt_dp_ok(p, GT_DP_HOST_NUMA_VMM) && !gt_dp_get(p, GT_DP_HOST_NUMA_VMM)) {
+        snprintf(err, n, "location=%s: this device does not map host memory through VMM "
+                 "(CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 0); "
+                 "allowed here: device", loc_names[v[GT_VMM_LOC]]);
+        return -1;
+    }
+    if (numa && nodes > 0 && !(nodes & ((int64_t)1 << v[GT_VMM_NUMA]))) {
+        gt_dp_format_nodes(nodes, list, sizeof list);
+        snprintf(err, n, "numa: node %lld is not a NUMA node of this host; allowed: %s",
+                 (long long)v[GT_VMM_NUMA], list);
+        return -1;
+    }
+    if (v[GT_VMM_COMP] == GT_VMM_COMP_ON) {
+        snprintf(err, n, "compression: only device memory is compressible; allowed with "
+                 "location=%s: off", loc_names[v[GT_VMM_LOC]]);
+        return -1;
+    }
+    if (v[GT_VMM_RDMA] == GT_VMM_COMP_ON) {
+        snprintf(err, n, "rdma: the GPUDirect RDMA flag is for device memory; allowed with "
+                 "location=%s: off", loc_names[v[GT_VMM_LOC]]);
+        return -1;
+    }
+    if (v[GT_VMM_ACCESS] == GT_VMM_ACCESS_RO && v[GT_VMM_OP] == GT_VMM_OP_READ) {
+        snprintf(err, n, "access=ro: this GPU's own mapping of device memory; allowed with "
+                 "location=%s: rw", loc_names[v[GT_VMM_LOC]]);
+        return -1;
+    }
+    return 0;
 }
 
 static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
@@ -137,6 +273,21 @@ static int check(const int64_t *v, const gt_devprops *p, char *err, size_t n)
     if (gt_dp_ok(p, GT_DP_VMM) && !gt_dp_get(p, GT_DP_VMM)) {
         snprintf(err, n, "experiment vmm: this device does not support virtual memory "
                  "management (CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 0)");
+        return -1;
+    }
+    if (v[GT_VMM_COMP] == GT_VMM_COMP_ON && comp_applies(v, &(const char *){NULL}) &&
+        gt_dp_ok(p, GT_DP_COMPRESSION) && !gt_dp_get(p, GT_DP_COMPRESSION)) {
+        snprintf(err, n, "compression: this device does not support generic compression "
+                 "(CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED = 0); allowed here: off");
+        return -1;
+    }
+    if (on_host(v) && check_host(v, p, err, n))
+        return -1;
+    if (v[GT_VMM_RDMA] == GT_VMM_COMP_ON && comp_applies(v, &(const char *){NULL}) &&
+        gt_dp_ok(p, GT_DP_VMM_RDMA) && !gt_dp_get(p, GT_DP_VMM_RDMA)) {
+        snprintf(err, n, "rdma: this device does not take the GPUDirect RDMA flag in cuMemCreate "
+                 "(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED = 0); allowed "
+                 "here: off");
         return -1;
     }
     if (v[GT_VMM_OP] == GT_VMM_OP_PEER && v[GT_VMM_PEER] == GT_VMM_PEER_OFF) {
@@ -231,11 +382,21 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
     }
     if (v[GT_VMM_OP] == GT_VMM_OP_PEER)
         return n;
+    if (v[GT_VMM_OP] == GT_VMM_OP_SHARE) {
+        double sum = 0;
+        for (int s = GT_VMM_S_EXPORT; s <= GT_VMM_S_SHARE_ACCESS; s++)
+            sum += gt_run_p50(r, s);
+        if (isfinite(sum) && n < max)
+            snprintf(lines[n++], sizeof lines[0], "memory shared with another process (sum of "
+                     "p50s): %s, besides the allocation", gt_format_seconds(sum, b, sizeof b));
+        return n;
+    }
     if (v[GT_VMM_OP] != GT_VMM_OP_ALLOC && n < max) {
         double x = gt_run_p50(r, GT_VMM_S_VMM), y = gt_run_p50(r, GT_VMM_S_RUNTIME);
         if (isfinite(x) && isfinite(y) && x > 0)
             snprintf(lines[n++], sizeof lines[0], "%s: VMM %s, cudaMalloc %s (p50): %.2fx",
-                     v[GT_VMM_OP] == GT_VMM_OP_GROW ? "per step" : "per copy",
+                     v[GT_VMM_OP] == GT_VMM_OP_GROW ? "per step" :
+                     v[GT_VMM_OP] == GT_VMM_OP_READ ? "per read" : "per copy",
                      gt_format_seconds(x, a, sizeof a), gt_format_seconds(y, b, sizeof b), y / x);
     }
     if (v[GT_VMM_OP] == GT_VMM_OP_GROW && n < max) {
@@ -252,16 +413,23 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
 
 static bool bandwidth_for(const int64_t *v)
 {
-    return v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH || v[GT_VMM_OP] == GT_VMM_OP_PEER;
+    return v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH || v[GT_VMM_OP] == GT_VMM_OP_PEER ||
+           v[GT_VMM_OP] == GT_VMM_OP_READ;
 }
 
 static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *factor,
                       char *label, size_t n)
 {
-    (void)s;
     if (v[GT_VMM_OP] == GT_VMM_OP_PEER)
         return gt_ceiling_link(p, gt_topo_pick_peer(&p->topo, p->ordinal, -1), p->ordinal, factor,
                                label, n);
+    if (v[GT_VMM_OP] == GT_VMM_OP_READ && (s == GT_VMM_S_MAPPED || (s == GT_VMM_S_VMM && on_host(v))))
+        return gt_ceiling_host(p, factor, label, n);
+    if (v[GT_VMM_OP] == GT_VMM_OP_READ) {
+        *factor = 1.0;
+        snprintf(label, n, "HBM peak, read");
+        return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
+    }
     if (v[GT_VMM_OP] != GT_VMM_OP_BANDWIDTH) {
         *factor = 1.0;
         snprintf(label, n, "no ceiling");
@@ -291,6 +459,27 @@ static void why_vmm(gt_lines *o, const gt_run *r, const gt_devprops *p)
     gt_say(o, "cudaMalloc rounds too, but inside its own pool: the waste is not yours to see");
 }
 
+/* What the memory held and whether it could be kept compressed. */
+static void why_data(gt_lines *o, const int64_t *v, int s)
+{
+    static const char *const what[] = {
+        [GT_VMM_DATA_PATTERN] = "gputui's pattern, word i = i x 0x9E3779B1 ^ seed",
+        [GT_VMM_DATA_RANDOM] = "random words (the pattern through a mixing function)",
+        [GT_VMM_DATA_ZEROS] = "zeros",
+        [GT_VMM_DATA_CONSTANT] = "one word repeated (1.0f)"};
+
+    gt_say(o, "the memory holds %s, written by the GPU and checked in full (op=read: a fold of "
+           "each block's words against the data's; copies: word by word)",
+           what[v[GT_VMM_DATA]]);
+    if (s == GT_VMM_S_RUNTIME)
+        gt_say(o, "cudaMalloc memory is not asked to be compressible");
+    else if (v[GT_VMM_COMP] == GT_VMM_COMP_ON)
+        gt_say(o, "compressible memory, if the driver granted it (the set-up line says): "
+               "data it can compress moves in fewer bytes than it holds");
+    else
+        gt_say(o, "compression off: every byte moves as it is");
+}
+
 /* 'y': a copy's median against its bound (measure/bounds.h); the other
  * operations: the size against the granularity. */
 static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, int max)
@@ -298,11 +487,17 @@ static int why(gt_run *r, int s, const gt_devprops *p, gt_summary_line *lines, i
     gt_lines o = {lines, 0, max};
     const int64_t *v = r->vals;
 
-    if (v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH) {
-        if (v[GT_VMM_DIR] == GT_VMM_D2D)
-            gt_bound_hbm(&o, r, s, p, true);
-        else
-            gt_bound_pcie(&o, r, s, p, v[GT_VMM_DIR] == GT_VMM_H2D);
+    if (v[GT_VMM_OP] == GT_VMM_OP_READ && (s == GT_VMM_S_MAPPED || (s == GT_VMM_S_VMM && on_host(v)))) {
+        gt_bound_pcie(&o, r, s, p, true);
+        gt_say(&o, "a kernel's loads from host memory go over the link as read requests, and "
+               "the data comes back the host-to-device way");
+    } else if (v[GT_VMM_OP] == GT_VMM_OP_READ ||
+        (v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH && v[GT_VMM_DIR] == GT_VMM_D2D)) {
+        gt_bound_hbm(&o, r, s, p, v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH);
+        why_data(&o, v, s);
+    } else if (v[GT_VMM_OP] == GT_VMM_OP_BANDWIDTH) {
+        gt_bound_pcie(&o, r, s, p, v[GT_VMM_DIR] == GT_VMM_H2D);
+        why_data(&o, v, s);
     } else {
         why_vmm(&o, r, p);
     }
@@ -322,7 +517,14 @@ GT_EXPERIMENT(gt_exp_vmm) = {
         "once (nothing copied, the pointer stays), or by cudaMalloc of the new size, a copy "
         "and cudaFree; the data is checked after every step. op=peer opens the memory to the "
         "other GPU (peer-access rw or ro): a kernel there reads it and, with rw, writes it; "
-        "with ro one write from there is tried at set-up and the driver's answer shown.",
+        "with ro one write from there is tried at set-up and the driver's answer shown. "
+        "op=read: a kernel reads every word of VMM memory and of cudaMalloc memory and "
+        "compares it with what was written. compression asks cuMemCreate for compressible "
+        "memory, and data says what the memory holds: compressible memory holding zeros may "
+        "read faster than the memory's peak, since fewer bytes move than it holds. op=share: "
+        "the memory, made exportable, goes to a second gputui process as a file descriptor "
+        "over a Unix socket; it imports, maps and opens it, checks what this process wrote "
+        "and writes the other half, which this process then checks.",
     .params = params,
     .nparams = GT_VMM_NPARAMS,
     .warmup_param = GT_VMM_WARMUP,

@@ -4,8 +4,16 @@
  *              cudaMallocAsync/cudaFreeAsync (each with a stream
  *              synchronise), timed on the CPU; every allocation is filled
  *              and checked on the GPU before it is released.
- *   bandwidth: the same copy into (out of) VMM memory and cudaMalloc
- *              memory, timed with events, destination checked in full.
+ *   bandwidth, read: the data moved (vmm_gpu_data.c).
+ * location=host or host-numa puts the VMM memory on the host (the read
+ * then also times mapped cudaHostAlloc memory, its runtime twin).
+ * share:     another gputui process imports the memory by a file
+ *              descriptor (vmm_gpu_share.c).
+ * With access=ro, this GPU's own mapping is read-only once the data is
+ * in, and a write through it is tried in a child process (vmm_gpu_ro.c).
+ * With compression on, cuMemCreate asks for compressible memory and the
+ * set-up reads back whether it was granted; bandwidth and read fill the
+ * memory with the data asked for (vmm_kernels.h).
  *   grow:      one step per iteration of a vector growing from start to
  *              end, two ways: a chunk mapped at the end of a range
  *              reserved once, or cudaMalloc of the new size + copy +
@@ -23,6 +31,9 @@
 #include "gpu/gpu.h"
 #include "vmm_gpu_range.h"
 #include "vmm_gpu_peer.h"
+#include "vmm_gpu_ro.h"
+#include "vmm_gpu_share.h"
+#include "vmm_gpu_data.h"
 
 /* Writes the pattern over a fresh allocation and reads it back. */
 static int usable(vm *z, void *p, size_t bytes, bool *ok, gt_err *err)
@@ -60,6 +71,7 @@ static void teardown(void *state)
     if (!z)
         return;
     gt_vmm_peer_teardown(z);
+    gt_vmm_share_teardown(z);
     gt_gpu_quiesce();
     if (z->cu) {
         gt_vrange_free(z, &z->vsrc, NULL);
@@ -68,7 +80,9 @@ static void teardown(void *state)
     }
     gt_free_device(&z->rsrc);
     gt_free_device(&z->rdst);
+    gt_free_device(&z->sums);
     gt_free_pinned(&z->host);
+    gt_free_pinned(&z->mapped);
     gt_timing_free(&z->t);
     free(z);
 }
@@ -76,35 +90,36 @@ static void teardown(void *state)
 static int grow_start(vm *z, gt_err *err);
 static int grow_step(vm *z, gt_sample *out, size_t *peak, gt_err *err);
 
-static int setup_bandwidth(vm *z, gt_setup_info *info, gt_err *err)
+/* Where cuMemCreate puts the memory (z->prop.location): this GPU, the
+ * host, or one host NUMA node, as far as the toolkit gputui was built
+ * with knows them (the row's check refuses the rest, naming the version). */
+static int place(vm *z, const int64_t *v, gt_err *err)
 {
-    bool d2d = z->dir == GT_VMM_D2D;
-    double t0 = gt_now(), tv[4] = {0};
-    char a[32];
-
-    gt_format_size(z->rsize, a, sizeof a);
-    if (gt_vrange_reserve(z, &z->vdst, z->rsize, err) || gt_vrange_grow(z, &z->vdst, z->rsize, tv, err))
+    z->loc = v[GT_VMM_OP] == GT_VMM_OP_ALLOC || v[GT_VMM_OP] == GT_VMM_OP_READ
+                 ? (int)v[GT_VMM_LOC] : GT_VMM_LOC_DEVICE;
+    switch (z->loc) {
+    case GT_VMM_LOC_DEVICE:
+        z->prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        z->prop.location.id = z->device;
+        return 0;
+#if CUDA_VERSION >= 13000
+    case GT_VMM_LOC_HOST:
+        z->prop.location.type = CU_MEM_LOCATION_TYPE_HOST;
+        z->prop.location.id = 0;
+        return 0;
+#endif
+#if CUDA_VERSION >= 12020
+    case GT_VMM_LOC_HOST_NUMA:
+        z->prop.location.type = CU_MEM_LOCATION_TYPE_HOST_NUMA;
+        z->prop.location.id = (int)v[GT_VMM_NUMA];
+        return 0;
+#endif
+    default:
+        gt_err_set(err, GT_EXIT_USAGE, "location: this gputui was built with CUDA %d.%d, "
+                   "whose cuMemCreate does not place memory there; allowed: device",
+                   CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
         return -1;
-    if (d2d && (gt_vrange_reserve(z, &z->vsrc, z->rsize, err) ||
-                gt_vrange_grow(z, &z->vsrc, z->rsize, NULL, err)))
-        return -1;
-    gt_setup_info_time(info, gt_now() - t0, "VMM: reserve + create + map + access %s%s", a,
-                       d2d ? " x 2" : "");
-    t0 = gt_now();
-    if (GT_CUDA_ALLOC(err, cudaMalloc(&z->rdst, z->size)) ||
-        (d2d && GT_CUDA_ALLOC(err, cudaMalloc(&z->rsrc, z->size))))
-        return -1;
-    gt_setup_info_time(info, gt_now() - t0, "cudaMalloc %s%s",
-                       gt_format_size(z->size, a, sizeof a), d2d ? " x 2" : "");
-    if (!d2d) {
-        t0 = gt_now();
-        if (GT_CUDA_ALLOC(err, cudaMallocHost(&z->host, z->size)))
-            return -1;
-        gt_setup_info_time(info, gt_now() - t0, "cudaMallocHost %s (host side)", a);
     }
-    snprintf(info->note, sizeof info->note, "every word of the destination, on the GPU, after "
-             "every copy");
-    return 0;
 }
 
 static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_info *info,
@@ -114,7 +129,6 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     char a[32], b[32], c[32];
     size_t g;
 
-    (void)p;
     *state = NULL;
     if (!z) {
         gt_err_set(err, GT_EXIT_FAIL, "out of host memory");
@@ -126,10 +140,23 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->dir = (int)v[GT_VMM_DIR];
     z->size = (size_t)v[GT_VMM_SIZE];
     z->blocks = gt_gpu_sms() * 4;
+    z->data = z->op == GT_VMM_OP_BANDWIDTH || z->op == GT_VMM_OP_READ ? (int)v[GT_VMM_DATA]
+                                                                       : GT_VMM_DATA_PATTERN;
+    z->ro = z->op == GT_VMM_OP_READ && v[GT_VMM_ACCESS] == GT_VMM_ACCESS_RO;
+    z->comp = v[GT_VMM_COMP] == GT_VMM_COMP_ON && (z->op == GT_VMM_OP_ALLOC ||
+              z->op == GT_VMM_OP_BANDWIDTH || z->op == GT_VMM_OP_READ);
+    z->rdma = v[GT_VMM_RDMA] == GT_VMM_COMP_ON && (z->op == GT_VMM_OP_ALLOC ||
+              z->op == GT_VMM_OP_BANDWIDTH || z->op == GT_VMM_OP_READ);
     cudaGetDevice(&z->device);
     z->prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-    z->prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    z->prop.location.id = z->device;
+    if (place(z, v, err))
+        goto fail;
+    if (z->op == GT_VMM_OP_SHARE)   /* exportable as a file descriptor */
+        z->prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    if (z->comp)    /* the granularity may differ for compressible memory: asked with it */
+        z->prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC;
+    if (z->rdma)
+        z->prop.allocFlags.gpuDirectRDMACapable = 1;
     if (GT_CU(err, z->cu->cuMemGetAllocationGranularity(&g, &z->prop,
               v[GT_VMM_GRAN] == GT_VMM_GRAN_MIN ? CU_MEM_ALLOC_GRANULARITY_MINIMUM
                                                 : CU_MEM_ALLOC_GRANULARITY_RECOMMENDED)))
@@ -137,7 +164,8 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
     z->gran = g;
     z->rsize = gt_vmm_round(z->size, g);
     /* Who may touch the memory: this GPU, and the peers if asked. */
-    z->access[0].location = z->prop.location;
+    z->access[0].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    z->access[0].location.id = z->device;
     z->access[0].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
     z->naccess = 1;
     if (v[GT_VMM_PEER] != GT_VMM_PEER_OFF) {
@@ -158,35 +186,41 @@ static int setup(void **state, const int64_t *v, const gt_devprops *p, gt_setup_
             goto fail;
         }
     }
-    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 2, .ungated = true, .sleep = true},
+    if (gt_timing_init(&z->t, &(gt_timing_spec){.pieces = 3, .ungated = true, .sleep = true,
+                                                 .flush_bytes = z->op == GT_VMM_OP_READ ?
+                                                                gt_l2_flush_size(p) : 0},
                        err))
         goto fail;
     z->seed = (uint32_t)(gt_now() * 1e6);
 
     switch (z->op) {
     case GT_VMM_OP_ALLOC:
+        if (z->comp || z->rdma) {   /* one allocation made and released: the grant */
+            vrange r;
+            if (gt_vrange_reserve(z, &r, z->rsize, err))
+                goto fail;
+            if (gt_vrange_grow(z, &r, z->rsize, NULL, err) || gt_vrange_granted(z, &r, err)) {
+                gt_vrange_free(z, &r, NULL);
+                goto fail;
+            }
+            gt_vrange_free(z, &r, NULL);
+        }
         snprintf(info->note, sizeof info->note, "each allocation is filled and read back on "
-                 "the GPU before it is released; %s granularity %s: %s -> %s",
+                 "the GPU before it is released; %s granularity %s: %s -> %s%s",
                  v[GT_VMM_GRAN] == GT_VMM_GRAN_MIN ? "minimum" : "recommended",
                  gt_format_size(g, a, sizeof a), gt_format_size(z->size, b, sizeof b),
-                 gt_format_size(z->rsize, c, sizeof c));
+                 gt_format_size(z->rsize, c, sizeof c), gt_vmm_granted_note(z));
+        break;
+    case GT_VMM_OP_READ:
+        if (gt_vmm_read_setup(z, info, err))
+            goto fail;
+        break;
+    case GT_VMM_OP_SHARE:
+        if (gt_vmm_share_setup(z, info, err))
+            goto fail;
         break;
     case GT_VMM_OP_BANDWIDTH:
-        if (setup_bandwidth(z, info, err))
-            goto fail;
-        /* The sources hold the pattern for good. */
-        if (z->dir == GT_VMM_D2D) {
-            if (gt_vmm_fill(z, (void *)z->vsrc.va, 0, z->size / 4, err) ||
-                gt_vmm_fill(z, z->rsrc, 0, z->size / 4, err))
-                goto fail;
-        } else if (z->dir == GT_VMM_D2H) {
-            if (gt_vmm_fill(z, (void *)z->vdst.va, 0, z->size / 4, err) ||
-                gt_vmm_fill(z, z->rdst, 0, z->size / 4, err))
-                goto fail;
-        } else if (gt_vmm_fill(z, z->host, 0, z->size / 4, err)) {
-            goto fail;
-        }
-        if (GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
+        if (gt_vmm_bandwidth_setup(z, info, err))
             goto fail;
         break;
     case GT_VMM_OP_PEER:
@@ -298,61 +332,6 @@ static int run_alloc(vm *z, gt_sample *out, gt_err *err)
     return k;
 }
 
-/* ---- op=bandwidth ---- */
-
-/* Piece 0 copies between the VMM ranges, piece 1 between the cudaMalloc
- * buffers (the host side pinned): source and destination of piece i. */
-static void ends(const vm *z, int i, void **src, void **dst)
-{
-    switch (z->dir) {
-    case GT_VMM_H2D:
-        *src = z->host, *dst = i ? z->rdst : (void *)z->vdst.va;
-        break;
-    case GT_VMM_D2H:
-        *src = i ? z->rdst : (void *)z->vdst.va, *dst = z->host;
-        break;
-    default:
-        *src = i ? z->rsrc : (void *)z->vsrc.va, *dst = i ? z->rdst : (void *)z->vdst.va;
-        break;
-    }
-}
-
-static int poison(void *state, int i, cudaStream_t s, gt_err *err)
-{
-    vm *z = state;
-    void *src, *dst;
-
-    ends(z, i, &src, &dst);
-    return GT_CUDA(err, gt_k_fill_word(dst, z->size / 4, 0xA5A5A5A5u, z->blocks, s));
-}
-
-static int copy(void *state, int i, cudaStream_t s, gt_err *err)
-{
-    vm *z = state;
-    void *src, *dst;
-
-    ends(z, i, &src, &dst);
-    return GT_CUDA(err, cudaMemcpyAsync(dst, src, z->size, cudaMemcpyDefault, s));
-}
-
-/* Every word of the destination against the pattern. */
-static int copied(void *state, int i, unsigned long long *bad, cudaStream_t s, gt_err *err)
-{
-    vm *z = state;
-    void *src, *dst;
-
-    ends(z, i, &src, &dst);
-    return GT_CUDA(err, gt_k_verify_pattern(dst, z->size / 4, z->seed, bad, z->blocks, s));
-}
-
-static int run_bandwidth(vm *z, gt_sample *out, gt_err *err)
-{
-    static const gt_timed w = {.pieces = 2, .apart = true, .prepare = poison, .work = copy,
-                               .check = copied};
-
-    return gt_timed_samples(&z->t, &w, z, z->size, out, err);
-}
-
 /* ---- op=grow ---- */
 
 /* Both vectors at the start size, patterned. */
@@ -428,9 +407,13 @@ static int run(void *state, gt_sample *out, gt_err *err)
     case GT_VMM_OP_ALLOC:
         return run_alloc(z, out, err);
     case GT_VMM_OP_BANDWIDTH:
-        return run_bandwidth(z, out, err);
+        return gt_vmm_bandwidth_run(z, out, err);
     case GT_VMM_OP_PEER:
         return gt_vmm_peer_run(z, out, err);
+    case GT_VMM_OP_READ:
+        return gt_vmm_read_run(z, out, err);
+    case GT_VMM_OP_SHARE:
+        return gt_vmm_share_run(z, out, err);
     default:
         if (!z->cur && grow_start(z, err))
             return -1;
@@ -438,4 +421,14 @@ static int run(void *state, gt_sample *out, gt_err *err)
     }
 }
 
-GT_GPU_OPS(vmm) = {.setup = setup, .run = run, .teardown = teardown, .child = gt_vmm_child};
+/* The child processes: "share DEVICE" (op=share's other process), or a
+ * write into read-only memory ("SELF WRITER", vmm_gpu_ro.h). */
+static int child(int argc, char **argv, double t_main)
+{
+    (void)t_main;
+    if (argc == 2 && !strcmp(argv[0], "share"))
+        return gt_vmm_share_child(atoi(argv[1]));
+    return gt_vmm_ro_child(argc, argv);
+}
+
+GT_GPU_OPS(vmm) = {.setup = setup, .run = run, .teardown = teardown, .child = child};

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "gputui/kernels.h"
+#include "vmm.h"
 #include "vmm_gpu_range.h"
+#include "vmm_kernels.h"
 
 /* ---- a VMM range ---- */
 
@@ -53,7 +55,8 @@ int gt_vrange_grow(vm *z, vrange *r, size_t bytes, double *times, gt_err *err)
         gt_err_set(err, GT_EXIT_FAIL, "internal: the reserved range is full");
         return -1;
     }
-    GT_TA("%s, pinned device memory", GT_TA_S(bytes));
+    GT_TA("%s, pinned %s memory%s%s", GT_TA_S(bytes), z->loc == GT_VMM_LOC_DEVICE ? "device" : "host",
+          z->comp ? ", compressible" : "", z->rdma ? ", RDMA capable" : "");
     if (GT_CU_ALLOC(err, z->cu->cuMemCreate(&h, bytes, &z->prop, 0)))
         return -1;
     t1 = gt_now();
@@ -90,6 +93,22 @@ unmap:
     return -1;
 }
 
+int gt_vrange_granted(vm *z, const vrange *r, gt_err *err)
+{
+    CUmemAllocationProp got;
+
+    memset(&got, 0, sizeof got);
+    if (!r->nh) {
+        gt_err_set(err, GT_EXIT_FAIL, "internal: no chunk to read the properties of");
+        return -1;
+    }
+    if (GT_CU(err, z->cu->cuMemGetAllocationPropertiesFromHandle(&got, r->h[0])))
+        return -1;
+    z->granted = got.allocFlags.compressionType == CU_MEM_ALLOCATION_COMP_GENERIC;
+    z->rdma_granted = got.allocFlags.gpuDirectRDMACapable != 0;
+    return 0;
+}
+
 /* ---- checks on the GPU ---- */
 
 int gt_vmm_fill(vm *z, void *p, size_t first, size_t n, gt_err *err)
@@ -108,4 +127,9 @@ long long gt_vmm_count_bad(vm *z, const void *p, size_t n, gt_err *err)
         GT_CUDA(err, cudaStreamSynchronize(z->t.s)))
         return -1;
     return (long long)z->t.hbad[0];
+}
+
+int gt_vmm_fill_data(vm *z, void *p, size_t n, gt_err *err)
+{
+    return GT_CUDA(err, gt_k_vmm_fill(p, 0, n, z->data, z->seed, z->blocks, z->t.s));
 }
