@@ -20,7 +20,8 @@ both sides fall into two states far apart (judge.two_states), each state
 is judged by itself (judge.by_state).
 
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
-coalesce, banks, transpose, async, dsmem, cluster, atomics, pool, vmm-read, chase; l2after: gputui after the L2
+coalesce, banks, transpose, async, dsmem, cluster, atomics, pool,
+vmm-read, vmm-host, vmm-share, chase; l2after: gputui after the L2
 experiment against gputui alone; d2d and hostlat: the reference is
 nvbandwidth, $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
@@ -229,6 +230,48 @@ CHECKS = {
         "metric": "time",
         "what": {k: f"vmm: a kernel's read of 256 MiB of compressible memory holding {k}, "
                     f"against a plain program" for k in ("zeros", "random")},
+    },
+    # VMM memory on the host (cuMemCreate at host NUMA node 0), read whole
+    # by a kernel over the GPU's link, beside refprobe vmm-read's same
+    # calls and fold; 64 MiB of random words, within 3%.
+    "vmm-host": {
+        "band": 0.03,
+        "rounds": 3,
+        "retries": 1,
+        "gputui": ["-e", "vmm", "--op", "read", "--location", "host-numa", "--numa", "0",
+                   "--data", "random", "--size", "64M", "--samples", "20", "--warmup", "2"],
+        "key": lambda cfg, series: cfg["data"] if series == "VMM host memory" else None,
+        "probe": ["vmm-read", "off", "random", "64", "host-numa"],
+        "figures": {"random": "vmm_read_host_random"},
+        "metric": "time",
+        "what": {"random": "vmm: a kernel's read of 64 MiB of VMM memory on host NUMA node 0, "
+                           "against a plain program"},
+    },
+    # Memory shared between two processes by a POSIX file descriptor:
+    # export here, then import, map and open in the second process, each
+    # call on its process's clock, beside refprobe vmm-share's same calls
+    # (64 MiB, a fresh allocation a sample). Driver calls on the host's
+    # clock: within 10%, as the pool's, both sides on the same two CPUs
+    # near the GPU (and their second processes with them), every process
+    # kept, each of the host's states judged by itself.
+    "vmm-share": {
+        "band": 0.10,
+        "rounds": 4,
+        "retries": 1,
+        "pin": 2,
+        "states": True,
+        "gputui": ["-e", "vmm", "--op", "share", "--size", "64M", "--samples", "100",
+                   "--warmup", "2"],
+        "key": lambda cfg, series: {"cuMemExportToShareableHandle": "export",
+                                    "cuMemImportFromShareableHandle": "import",
+                                    "cuMemMap (other process)": "map",
+                                    "cuMemSetAccess (other process)": "access"}.get(series),
+        "probe": ["vmm-share", "64", "100"],
+        "figures": {"export": "vmm_share_export", "import": "vmm_share_import",
+                    "map": "vmm_share_map", "access": "vmm_share_access"},
+        "metric": "time",
+        "what": {k: f"vmm: {k} of 64 MiB shared with a second process, against a plain program"
+                 for k in ("export", "import", "map", "access")},
     },
     # The stream-ordered allocator's costs beside a plain program calling
     # the same APIs (refprobe pool): 64 buffers of 1 MiB from a pool that

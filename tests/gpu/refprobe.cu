@@ -42,7 +42,8 @@
 //   refprobe transpose N     the article's copy, naive, tiled and padded
 //                            transposes of N x N floats (32 x 32 tiles, 8
 //                            rows a block), each result checked; ms.
-//   refprobe vmm-read on|off DATA,... [MiB]
+//   refprobe vmm-read on|off DATA,... [MiB [device|host-numa]]
+//   refprobe vmm-share [MiB [N]]
 //                            MiB (default 256) of cuMemCreate memory,
 //                            compressible (on) or not, filled with zeros,
 //                            constant, pattern or random, read whole by a
@@ -318,7 +319,7 @@ void pageable(size_t mib, int reps)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]] | async STAGES TILE_KIB WAYS [MiB] | dsmem KiB | cluster BLOCKS KiB READS | atomics K OPS | vmm-read on|off DATA,... [MiB]\n");
+        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]] | async STAGES TILE_KIB WAYS [MiB] | dsmem KiB | cluster BLOCKS KiB READS | atomics K OPS | vmm-read on|off DATA,... [MiB [device|host-numa]] | vmm-share [MiB [N]]\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -352,13 +353,18 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[1], "pool"))
         pool(argc > 2 ? atoi(argv[2]) : 64, (argc > 3 ? (size_t)atoi(argv[3]) : 1024) << 10);
     else if (!strcmp(argv[1], "vmm-read") && argc > 3)
-        vmm_read(!strcmp(argv[2], "on"), argv[3], argc > 4 ? (size_t)atoi(argv[4]) : 256);
+        vmm_read(!strcmp(argv[2], "on"), argv[3], argc > 4 ? (size_t)atoi(argv[4]) : 256,
+                 argc > 5 ? argv[5] : NULL);
+    else if (!strcmp(argv[1], "vmm-share"))
+        vmm_share(argc > 2 ? (size_t)atoi(argv[2]) : 64, argc > 3 ? atoi(argv[3]) : 30);
+    else if (!strcmp(argv[1], "vmm-share-child"))
+        vmm_share_child();
     else if (!strcmp(argv[1], "idle") && argc > 2)
         idle(atof(argv[2]));
     else {
         fprintf(stderr, "refprobe: unknown probe '%s' (allowed: zc, zc-article, pageable, chase KiB..., "
                 "load SECONDS, idle SECONDS, l2mix [MiB], stencil W H [N], coalesce WIDTH STRIDE OFFSET [MiB], "
-                "banks STRIDE..., transpose N, pool [N [KiB]], vmm-read on|off DATA,... [MiB])\n",
+                "banks STRIDE..., transpose N, pool [N [KiB]], vmm-read on|off DATA,... [MiB [device|host-numa]], vmm-share [MiB [N]])\n",
                 argv[1]);
         return 64;
     }

@@ -45,7 +45,9 @@ void banks(int argc, char **argv);
 void transpose(int n);
 
 // refprobe_vmm.cu: a kernel's read of cuMemCreate memory, compressible or not
-void vmm_read(bool compress, const char *datas, size_t mib);
+void vmm_read(bool compress, const char *datas, size_t mib, const char *where);
+void vmm_share(size_t mib, int n);
+void vmm_share_child();
 
 // refprobe_pool.cu: the stream-ordered allocator's calls
 void pool(int n, size_t bytes);

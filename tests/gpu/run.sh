@@ -363,6 +363,14 @@ checks="zc pageable texture coalesce banks transpose async dsmem cluster atomics
 if "$BIN" --batch -e vmm --op read --compression on --size 4M --samples 1 >/dev/null 2>&1; then
     checks="$checks vmm-read"
 fi
+# VMM memory on the host where this build and driver place it there.
+if "$BIN" --batch -e vmm --op read --location host-numa --size 4M --samples 1 >/dev/null 2>&1; then
+    checks="$checks vmm-host"
+fi
+# VMM memory shared with a second process where the driver exports it.
+if "$BIN" --batch -e vmm --op share --size 2M --samples 1 >/dev/null 2>&1; then
+    checks="$checks vmm-share"
+fi
 for what in $checks; do
     echo "$SECONDS   fidelity: $what" >>"$LOG/sections.txt"
     tally < <(python3 tests/gpu/alternate.py $what "$BIN" "$PROBE" "$LOG" 2>&1)
