@@ -432,6 +432,42 @@ static void test_verdict_near_threshold(void **s)
     gt_run_free(&a);
 }
 
+/* A claim that one side is faster (above 1x) with both sides within 1%
+ * of each other, the interval holding 1x: not on this machine, the two
+ * level, once the step's samples are in; the same interval against a
+ * threshold of 1.5x, or an interval reaching past 1%, stays too close to
+ * call. */
+static void test_verdict_level(void **s)
+{
+    static gt_lesson l, t;
+    char text[4096];
+    const char *at = strstr(good, "\"above\": 1.5");
+    gt_devprops p;
+    gt_verdict v;
+    (void)s;
+    snprintf(text, sizeof text, "%.*s\"above\": 1.0%s", (int)(at - good), good,
+             at + strlen("\"above\": 1.5"));
+    parse_ok(&l, text);
+    parse_ok(&t, good);
+    props(&p);
+    /* the same time on both sides, +-0.2% over 20 samples */
+    pair_verdict(&l.step[0], &p, 20, 0.010, 0.010, 0.002, 20, true, &v);
+    assert_true(v.lo < 1.0 && v.hi > 1.0 && v.lo >= 0.99 && v.hi <= 1.01);
+    assert_int_equal(v.kind, GT_VERDICT_NO);
+    assert_non_null(strstr(v.text, "(expected above 1x); the two within 1% of each other; a VM"));
+    /* a first look waits for the rest */
+    pair_verdict(&l.step[0], &p, 5, 0.010, 0.010, 0.002, 20, false, &v);
+    assert_int_equal(v.kind, GT_VERDICT_WAIT);
+    /* spread +-10%: the interval reaches past 1%, no verdict */
+    pair_verdict(&l.step[0], &p, 20, 0.010, 0.010, 0.1, 20, true, &v);
+    assert_true(v.lo < 0.99 || v.hi > 1.01);
+    assert_int_equal(v.kind, GT_VERDICT_CLOSE);
+    /* 1.5x against a threshold of 1.5x: on the line, too close to call */
+    pair_verdict(&t.step[0], &p, 20, 0.015, 0.010, 0.002, 20, true, &v);
+    assert_true(v.lo < 1.5 && v.hi > 1.5);
+    assert_int_equal(v.kind, GT_VERDICT_CLOSE);
+}
+
 /* A lesson file must be a regular file: a device is refused by name. */
 static void test_not_regular(void **state)
 {
@@ -467,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_shipped), cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_peers), cmocka_unit_test(test_not_regular),
         cmocka_unit_test(test_note), cmocka_unit_test(test_verdict_near_threshold),
+        cmocka_unit_test(test_verdict_level),
         cmocka_unit_test(test_disturbed), cmocka_unit_test(test_relation_names),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
