@@ -392,8 +392,8 @@ $(BUILD)/test_unwind: tests/gpu/test_unwind.c tests/gpu/test_verify.c $(CORE_OBJ
 $(BUILD)/refprobe: tests/gpu/refprobe.cu tests/gpu/refprobe_memory.cu tests/gpu/refprobe_load.cu \
                    tests/gpu/refprobe_warp.cu tests/gpu/refprobe_pool.cu tests/gpu/refprobe_onchip.cu \
                    tests/gpu/refprobe_async.cu \
-                   tests/gpu/refprobe_vmm.cu \
-                   tests/gpu/refprobe.h tests/gpu/refprobe_timer.cuh
+                   tests/gpu/refprobe_vmm.cu tests/gpu/refprobe_vmm_share.cu \
+                   tests/gpu/refprobe.h tests/gpu/refprobe_cu.h tests/gpu/refprobe_timer.cuh
 	@mkdir -p $(@D)
 	$(NVCC) -O2 -std=c++17 $(GENCODE) -o $@ $(filter %.cu,$^) -L$(CUDA_HOME)/lib64/stubs -lcuda
 
