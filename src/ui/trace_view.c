@@ -72,7 +72,8 @@ static int draw_lines(ui *u, int skip, int row, int x, int w, int end)
     if (!t || !t->n) {
         if (skip-- <= 0 && row < end)
             ui_putf(row++, x, w, ui_role(u, C_GHOST), " %s", u->rp.rec ?
-                    "none recorded for this configuration (recordings before format 1.2 hold none)" :
+                    "none recorded for this configuration: a recording holds the calls of the "
+                    "configurations it traced (before format 1.2, of none)" :
                     "none yet: the set-up is still running");
     } else {
         row = phase(u, t, GT_TR_SETUP, "set-up", row, &skip, x, w, end);
