@@ -14,6 +14,7 @@
 #include "gputui/measure/run.h"
 #include "gputui/measure/sweep.h"
 #include "gputui/report/why.h"
+#include "testutil.h"
 
 /* An H100's properties, as cudaDeviceGetAttribute gives them. */
 static void h100(gt_devprops *p)
@@ -27,16 +28,6 @@ static void h100(gt_devprops *p)
     gt_dp_set(p, GT_DP_MEM_PEAK, 3352320000000ll);
     gt_dp_set(p, GT_DP_BUILD_CUDA, 13000);
     gt_dp_set(p, GT_DP_DRIVER_CUDA, 13000);
-}
-
-static void refused(const int64_t *v, const gt_devprops *p, const char *want)
-{
-    char msg[512];
-
-    if (!gt_experiment_check(&gt_exp_async, v, p, msg, sizeof msg))
-        fail_msg("accepted, expected '%s'", want);
-    if (!strstr(msg, want))
-        fail_msg("'%s' does not contain '%s'", msg, want);
 }
 
 static void accepted(const int64_t *v, const gt_devprops *p)
@@ -66,18 +57,18 @@ static void ways_by_device(void **state)
     v[GT_AS_WAY] = GT_AS_CPASYNC;
     accepted(v, &p);
     v[GT_AS_WAY] = GT_AS_TMA;
-    refused(v, &p, "way=tma needs compute capability 9.0 or newer (bulk copies and the TMA "
+    assert_refused(&gt_exp_async, v, &p, "way=tma needs compute capability 9.0 or newer (bulk copies and the TMA "
                    "came with Hopper); this device is 8.0; allowed here: plain, cp.async");
     gt_dp_set(&p, GT_DP_CC, 75);
     v[GT_AS_WAY] = GT_AS_CPASYNC;
-    refused(v, &p, "way=cp.async needs compute capability 8.0 or newer (cp.async came with "
+    assert_refused(&gt_exp_async, v, &p, "way=cp.async needs compute capability 8.0 or newer (cp.async came with "
                    "Ampere); this device is 7.5; allowed here: plain");
     v[GT_AS_WAY] = GT_AS_PLAIN;
     accepted(v, &p);
     h100(&p);
     gt_dp_set(&p, GT_DP_BUILD_CUDA, 11080);
     v[GT_AS_WAY] = GT_AS_BULK;
-    refused(v, &p, "way=bulk needs CUDA 12.0 (cp.async.bulk); this gputui was built with 11.8");
+    assert_refused(&gt_exp_async, v, &p, "way=bulk needs CUDA 12.0 (cp.async.bulk); this gputui was built with 11.8");
     v[GT_AS_WAY] = GT_AS_CPASYNC;
     accepted(v, &p);
     /* a recording made before the properties were kept: no objection */
@@ -96,10 +87,10 @@ static void shapes(void **state)
     h100(&p);
     gt_experiment_defaults(&gt_exp_async, v);
     v[GT_AS_TILE] = 1536;
-    refused(v, &p, "tile: 1.50 KiB; allowed: a multiple of 1 KiB from 1 KiB to 64 KiB");
+    assert_refused(&gt_exp_async, v, &p, "tile: 1.50 KiB; allowed: a multiple of 1 KiB from 1 KiB to 64 KiB");
     v[GT_AS_TILE] = 3 << 10;
     v[GT_AS_SIZE] = 1ll << 20;
-    refused(v, &p, "size: 1 MiB is not a multiple of 16 tiles (48 KiB); allowed: multiples of "
+    assert_refused(&gt_exp_async, v, &p, "size: 1 MiB is not a multiple of 16 tiles (48 KiB); allowed: multiples of "
                    "48 KiB");
     v[GT_AS_SIZE] = 3ll << 20;
     accepted(v, &p);
@@ -108,18 +99,18 @@ static void shapes(void **state)
     v[GT_AS_WAY] = GT_AS_BULK;
     v[GT_AS_STAGES] = 4;
     assert_int_equal(gt_as_smem(v), 4 * 65536 + GT_AS_SMEM_EXTRA);
-    refused(v, &p, "stages: 4 stages of 64 KiB ask 256.2 KiB of shared memory a block; this "
+    assert_refused(&gt_exp_async, v, &p, "stages: 4 stages of 64 KiB ask 256.2 KiB of shared memory a block; this "
                    "device gives a block at most 227 KiB; allowed here: fewer stages, at most 3 "
                    "of 64 KiB");
     v[GT_AS_STAGES] = 3;
     accepted(v, &p);
     v[GT_AS_BLOCKS] = 2;
-    refused(v, &p, "blocks: 2 blocks of 192.2 KiB of shared memory (and 1 KiB the driver keeps "
+    assert_refused(&gt_exp_async, v, &p, "blocks: 2 blocks of 192.2 KiB of shared memory (and 1 KiB the driver keeps "
                    "each) do not fit the SM's 228 KiB; allowed here: 1 to 1");
     v[GT_AS_TILE] = 16 << 10;
     v[GT_AS_STAGES] = 4;
     v[GT_AS_BLOCKS] = 4;                  /* 4 x (64 KiB + 1.25 KiB) = 261 KiB */
-    refused(v, &p, "allowed here: 1 to 3");
+    assert_refused(&gt_exp_async, v, &p, "allowed here: 1 to 3");
     v[GT_AS_BLOCKS] = 3;
     accepted(v, &p);
     /* plain loads use one stage, whatever the stages say */
@@ -129,7 +120,7 @@ static void shapes(void **state)
     assert_int_equal(gt_as_smem(v), 16 << 10);
     /* twice the size must be free */
     v[GT_AS_SIZE] = 48ll << 30;
-    refused(v, &p, "size: 48 GiB read and as much copied need 96 GiB; the device has 80 GiB "
+    assert_refused(&gt_exp_async, v, &p, "size: 48 GiB read and as much copied need 96 GiB; the device has 80 GiB "
                    "free");
 }
 

@@ -13,6 +13,7 @@
 #include "gputui/measure/run.h"
 #include "gputui/measure/sweep.h"
 #include "gputui/report/why.h"
+#include "testutil.h"
 
 static void h100(gt_devprops *p)
 {
@@ -24,16 +25,6 @@ static void h100(gt_devprops *p)
     gt_dp_set(p, GT_DP_HOST_ATOMIC, 0);
     gt_topo_init(&p->topo);
     p->topo.count = 1;
-}
-
-static void refused(const int64_t *v, const gt_devprops *p, const char *want)
-{
-    char msg[512];
-
-    if (!gt_experiment_check(&gt_exp_atomics, v, p, msg, sizeof msg))
-        fail_msg("accepted, expected '%s'", want);
-    if (!strstr(msg, want))
-        fail_msg("'%s' does not contain '%s'", msg, want);
 }
 
 /* The counts, by the difference array, against every operation walked. */
@@ -99,61 +90,61 @@ static void refusals(void **state)
     gt_experiment_defaults(&gt_exp_atomics, v);
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     v[GT_AT_WHERE] = GT_AT_PEER;
-    refused(v, &p, "where=peer needs two GPUs; this machine has one; allowed here: global, "
+    assert_refused(&gt_exp_atomics, v, &p, "where=peer needs two GPUs; this machine has one; allowed here: global, "
                    "shared, mapped");
     v[GT_AT_WHERE] = GT_AT_MAPPED;
     v[GT_AT_ADDRS] = 256;               /* 528 threads x 64 round trips an address */
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     gt_dp_set(&p, GT_DP_CAN_MAP, 0);
-    refused(v, &p, "where=mapped: this device cannot map host memory (canMapHostMemory = 0)");
+    assert_refused(&gt_exp_atomics, v, &p, "where=mapped: this device cannot map host memory (canMapHostMemory = 0)");
     h100(&p);
     gt_experiment_defaults(&gt_exp_atomics, v);
     v[GT_AT_OP] = GT_AT_MIN;
     v[GT_AT_TYPE] = GT_AT_F64;
-    refused(v, &p, "op=min works on integers (a float's result would depend on the order of "
+    assert_refused(&gt_exp_atomics, v, &p, "op=min works on integers (a float's result would depend on the order of "
                    "arrival); allowed with type=f64: add, cas");
     v[GT_AT_TYPE] = GT_AT_U64;
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     v[GT_AT_AGG] = GT_AT_WARP;
-    refused(v, &p, "aggregate=warp: the leader adds for its lanes, which only op=add allows");
+    assert_refused(&gt_exp_atomics, v, &p, "aggregate=warp: the leader adds for its lanes, which only op=add allows");
     gt_experiment_defaults(&gt_exp_atomics, v);
     v[GT_AT_OPS] = 4096;                /* 135168 threads x 4096 */
-    refused(v, &p, "ops: 135168 threads x 4096 operations is 553648128 a sample; allowed: at "
+    assert_refused(&gt_exp_atomics, v, &p, "ops: 135168 threads x 4096 operations is 553648128 a sample; allowed: at "
                    "most 2^26 (67108864), so that a sample stays short and the host can check "
                    "it: at most 496 operations a thread here");
     v[GT_AT_OPS] = 400;                 /* f32: 54 M on one address, past 2^24 */
     v[GT_AT_TYPE] = GT_AT_F32;
-    refused(v, &p, "type=f32: an address would count to about 54067200, past 2^24");
+    assert_refused(&gt_exp_atomics, v, &p, "type=f32: an address would count to about 54067200, past 2^24");
     v[GT_AT_ADDRS] = 32;
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     gt_experiment_defaults(&gt_exp_atomics, v);
     v[GT_AT_WHERE] = GT_AT_SHARED;
     v[GT_AT_ADDRS] = 0;
-    refused(v, &p, "where=shared: one bin a thread");
+    assert_refused(&gt_exp_atomics, v, &p, "where=shared: one bin a thread");
     v[GT_AT_ADDRS] = 1 << 16;
     v[GT_AT_TYPE] = GT_AT_U64;          /* 512 KiB of bins */
-    refused(v, &p, "where=shared: 512 KiB of bins");
+    assert_refused(&gt_exp_atomics, v, &p, "where=shared: 512 KiB of bins");
     v[GT_AT_ADDRS] = 256;
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     gt_experiment_defaults(&gt_exp_atomics, v);
     v[GT_AT_ADDRS] = 1 << 24;
     v[GT_AT_STRIDE] = 1024;
-    refused(v, &p, "allowed: at most 1 GiB");
+    assert_refused(&gt_exp_atomics, v, &p, "allowed: at most 1 GiB");
     gt_experiment_defaults(&gt_exp_atomics, v);
     v[GT_AT_OP] = GT_AT_CAS;            /* 135168 threads on one address, squared */
-    refused(v, &p, "op=cas on 1 address: 135168 threads retry on each, and each success costs a "
+    assert_refused(&gt_exp_atomics, v, &p, "op=cas on 1 address: 135168 threads retry on each, and each success costs a "
                    "try of about every other, some 2^40 tries a sample; allowed: at most 2^23, "
                    "so that a sample stays short: addresses of at least 374, or fewer blocks");
     v[GT_AT_ADDRS] = 374;               /* 362 threads an address: 2^23 / 64 allows 362 */
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     v[GT_AT_ADDRS] = 373;
-    refused(v, &p, "op=cas on 373 addresses: 363 threads retry on each");
+    assert_refused(&gt_exp_atomics, v, &p, "op=cas on 373 addresses: 363 threads retry on each");
     v[GT_AT_OPS] = 32;
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     v[GT_AT_OP] = GT_AT_MUL;
     v[GT_AT_WHERE] = GT_AT_MAPPED;      /* over the link: 2^17 */
     v[GT_AT_ADDRS] = 1024;              /* 132 threads an address, 32 operations each */
-    refused(v, &p, "op=mul on 1024 addresses: 132 threads retry on each, and each success costs "
+    assert_refused(&gt_exp_atomics, v, &p, "op=mul on 1024 addresses: 132 threads retry on each, and each success costs "
                    "a try of about every other, some 2^19 tries a sample, each a round trip over "
                    "the link; allowed: at most 2^17, so that a sample stays short: addresses of "
                    "at least 2112, or fewer operations a thread");
@@ -167,7 +158,7 @@ static void refusals(void **state)
     v[GT_AT_ADDRS] = 1;
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     v[GT_AT_WHERE] = GT_AT_MAPPED;      /* 135168 x 64 round trips on one address */
-    refused(v, &p, "where=mapped: 8650752 operations on each of 1 address, each a round trip "
+    assert_refused(&gt_exp_atomics, v, &p, "where=mapped: 8650752 operations on each of 1 address, each a round trip "
                    "over the link after the one before; allowed: at most 2^20 (1048576) an "
                    "address, so that a sample stays short: at most 7 operations a thread, or "
                    "more addresses");
@@ -179,13 +170,13 @@ static void refusals(void **state)
     v[GT_AT_AGG] = GT_AT_COMPILER;
     v[GT_AT_BLOCKS] = 32;               /* 1081344 threads, one operation each: too many */
     v[GT_AT_OPS] = 1;
-    refused(v, &p, "so that a sample stays short: fewer blocks, or more addresses");
+    assert_refused(&gt_exp_atomics, v, &p, "so that a sample stays short: fewer blocks, or more addresses");
     v[GT_AT_ADDRS] = 0;                 /* each its own: one operation an address */
     assert_int_equal(gt_experiment_check(&gt_exp_atomics, v, &p, msg, sizeof msg), 0);
     gt_dp_set(&p, GT_DP_CC, 52);
     gt_experiment_defaults(&gt_exp_atomics, v);
     v[GT_AT_SCOPE] = GT_AT_SYSTEM;
-    refused(v, &p, "an atomic of block or system scope needs compute capability 6.0");
+    assert_refused(&gt_exp_atomics, v, &p, "an atomic of block or system scope needs compute capability 6.0");
 }
 
 static void summary_and_why(void **state)

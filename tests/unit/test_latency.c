@@ -15,6 +15,7 @@
 #include "gputui/measure/sweep.h"
 #include "gputui/report/why.h"
 #include "gputui/experiments/registry.h"
+#include "testutil.h"
 
 /* Following next from slot 0 visits every slot exactly once and comes
  * back to 0 after 'slots' steps. */
@@ -91,16 +92,6 @@ static void host_walk_and_lanes(void **state)
     }
 }
 
-static void refusal(const int64_t *v, const gt_devprops *p, const char *want)
-{
-    const gt_experiment *e = gt_experiment_find("latency");
-    char msg[512];
-    if (!gt_experiment_check(e, v, p, msg, sizeof msg))
-        fail_msg("accepted, expected '%s'", want);
-    if (!strstr(msg, want))
-        fail_msg("'%s' does not contain '%s'", msg, want);
-}
-
 static void parameters_are_checked(void **state)
 {
     const gt_experiment *e = gt_experiment_find("latency");
@@ -123,19 +114,19 @@ static void parameters_are_checked(void **state)
     assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
     v[size] = 100 * 1024;
     v[stride] = 384;
-    refusal(v, &p, "size: 100 KiB is not a multiple of the stride (384 B)");
+    assert_refused(gt_experiment_find("latency"), v, &p, "size: 100 KiB is not a multiple of the stride (384 B)");
     v[stride] = 128 * 1024;
     v[size] = 128 * 1024;
-    refusal(v, &p, "leaves 1 slots in 128 KiB; allowed: at most half the size");
+    assert_refused(gt_experiment_find("latency"), v, &p, "leaves 1 slots in 128 KiB; allowed: at most half the size");
     v[size] = 1 << 20;
     v[stride] = 64 * 1024;
     v[lanes] = 1;
-    refusal(v, &p, "threads=warp");
+    assert_refused(gt_experiment_find("latency"), v, &p, "threads=warp");
     v[lanes] = 0;
     assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
     v[size] = 4ll << 30;
     v[stride] = 32;
-    refusal(v, &p, "order=random keeps the chain's order on the host");
+    assert_refused(gt_experiment_find("latency"), v, &p, "order=random keeps the chain's order on the host");
     v[order] = 1;                      /* linear: no limit */
     assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
     /* Past 4 GiB (the TLBs' reach): up to the free memory, at most 2^32
@@ -146,25 +137,25 @@ static void parameters_are_checked(void **state)
     assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
     v[stride] = 12;
     v[size] = 12ll << 20;
-    refusal(v, &p, "stride: 12 B; allowed: a multiple of 8 bytes");
+    assert_refused(gt_experiment_find("latency"), v, &p, "stride: 12 B; allowed: a multiple of 8 bytes");
     v[size] = 64ll << 30;
     v[stride] = 8;
     v[order] = 1;
-    refusal(v, &p, "stride: 8 B leaves 8589934592 slots in 64 GiB; allowed: at most 2^32 slots");
+    assert_refused(gt_experiment_find("latency"), v, &p, "stride: 8 B leaves 8589934592 slots in 64 GiB; allowed: at most 2^32 slots");
     v[stride] = 32;                   /* 2^31 slots */
     assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
     gt_dp_set(&p, GT_DP_MEM_FREE, 80ll << 30);
     v[size] = 96ll << 30;
     v[stride] = 2ll << 20;
     v[order] = 0;
-    refusal(v, &p, "size: 96 GiB is more than the free device memory (80 GiB)");
+    assert_refused(gt_experiment_find("latency"), v, &p, "size: 96 GiB is more than the free device memory (80 GiB)");
     gt_devprops_init(&p);
     p.ordinal = 0;
     p.topo.count = p.topo.n = 1;
     gt_dp_set(&p, GT_DP_L2, 60ll << 20);
     gt_experiment_defaults(e, v);
     v[kind] = 4;                       /* peer */
-    refusal(v, &p, "kind=peer needs two GPUs; this machine has one");
+    assert_refused(gt_experiment_find("latency"), v, &p, "kind=peer needs two GPUs; this machine has one");
     /* The L1/shared carveout: where the L1 caches the chain, and from
      * Volta on, where the L1 and shared memory are one SRAM. */
     {
@@ -176,7 +167,7 @@ static void parameters_are_checked(void **state)
         v[carve] = 5;                                     /* 100% shared */
         assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
         gt_dp_set(&p, GT_DP_CC, 60);
-        refusal(v, &p, "carveout: the L1 and shared memory share one SRAM, split by the "
+        assert_refused(gt_experiment_find("latency"), v, &p, "carveout: the L1 and shared memory share one SRAM, split by the "
                        "carveout, from Volta (7.0) on; this device is 6.0; allowed here: default");
         gt_dp_set(&p, GT_DP_CC, 70);
         assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
@@ -206,7 +197,7 @@ static void parameters_are_checked(void **state)
         assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
         gt_dp_set(&p, GT_DP_SMEM_BLOCK, 232448);
         v[size] = 256 * 1024;
-        refusal(v, &p, "size: 256 KiB is more than the shared memory a block may have here "
+        assert_refused(gt_experiment_find("latency"), v, &p, "size: 256 KiB is more than the shared memory a block may have here "
                        "(227 KiB); allowed with kind=shared: up to 227 KiB");
         v[size] = 16 * 1024;
         assert_false(gt_param_applies(&e->params[cache], v, &why));
@@ -215,11 +206,11 @@ static void parameters_are_checked(void **state)
         v[kind] = 6;                                      /* dsmem */
         assert_true(gt_param_applies(&e->params[cl], v, &why));
         gt_dp_set(&p, GT_DP_CC, 80);
-        refusal(v, &p, "kind=dsmem: clusters of blocks and their distributed shared memory came "
+        assert_refused(gt_experiment_find("latency"), v, &p, "kind=dsmem: clusters of blocks and their distributed shared memory came "
                        "with Hopper (9.0); this device is 8.0");
         gt_dp_set(&p, GT_DP_CC, 90);
         gt_dp_set(&p, GT_DP_BUILD_CUDA, 11070);
-        refusal(v, &p, "kind=dsmem needs CUDA 11.8 (cudaLaunchKernelEx with a cluster)");
+        assert_refused(gt_experiment_find("latency"), v, &p, "kind=dsmem needs CUDA 11.8 (cudaLaunchKernelEx with a cluster)");
         gt_dp_set(&p, GT_DP_BUILD_CUDA, 13000);
         assert_int_equal(gt_experiment_check(e, v, &p, msg, sizeof msg), 0);
         gt_devprops_init(&p);

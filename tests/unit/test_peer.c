@@ -15,7 +15,6 @@
 #include <cmocka.h>
 
 #include "gputui/base/out.h"
-#include "testutil.h"
 
 #include "gputui/report/batch.h"
 #include "gputui/report/pairs_judge.h"
@@ -25,6 +24,7 @@
 #include "experiments/transfer/transfer.h"
 #include "experiments/vmm/vmm.h"
 #include "gputui/measure/run.h"
+#include "testutil.h"   /* after out.h and experiment.h: their helpers */
 
 /* ---- the fake machine ---- */
 
@@ -181,16 +181,6 @@ static void topology_json_round_trip(void **state)
 
 /* ---- refusals ---- */
 
-static void expect_refusal(const gt_experiment *e, const int64_t *v, const gt_devprops *p,
-                           const char *want)
-{
-    char msg[512];
-    if (!gt_experiment_check(e, v, p, msg, sizeof msg))
-        fail_msg("%s: accepted, expected a refusal containing '%s'", e->name, want);
-    if (!strstr(msg, want))
-        fail_msg("%s: '%s' does not contain '%s'", e->name, msg, want);
-}
-
 static void one_gpu_refuses_every_two_gpu_part(void **state)
 {
     gt_devprops p;
@@ -200,18 +190,18 @@ static void one_gpu_refuses_every_two_gpu_part(void **state)
     ndev = 1, access_ok = 0;
     props(&p, 0);
     gt_experiment_defaults(&gt_exp_peer, v);
-    expect_refusal(&gt_exp_peer, v, &p, "needs two GPUs; this machine has one");
+    assert_refused(&gt_exp_peer, v, &p, "needs two GPUs; this machine has one");
     gt_experiment_defaults(&gt_exp_transfer, v);
     v[GT_TR_OWNER] = GT_OWNER_OTHER;
-    expect_refusal(&gt_exp_transfer, v, &p, "alloc-on: other needs a second GPU");
+    assert_refused(&gt_exp_transfer, v, &p, "alloc-on: other needs a second GPU");
     v[GT_TR_HOST] = GT_HOST_PAGEABLE;      /* does not apply: nothing to refuse */
     assert_int_equal(gt_experiment_check(&gt_exp_transfer, v, &p, msg, sizeof msg), 0);
     gt_experiment_defaults(&gt_exp_vmm, v);
     v[GT_VMM_PEER] = GT_VMM_PEER_RW;
-    expect_refusal(&gt_exp_vmm, v, &p, "needs two GPUs");
+    assert_refused(&gt_exp_vmm, v, &p, "needs two GPUs");
     v[GT_VMM_OP] = GT_VMM_OP_PEER;
     v[GT_VMM_PEER] = GT_VMM_PEER_OFF;
-    expect_refusal(&gt_exp_vmm, v, &p, "op=peer");
+    assert_refused(&gt_exp_vmm, v, &p, "op=peer");
     ndev = 2, access_ok = 1;
 }
 
@@ -228,18 +218,18 @@ static void two_gpus_check_the_pair(void **state)
     assert_int_equal(gt_experiment_check(&gt_exp_peer, v, &p, msg, sizeof msg), 0);
     assert_int_equal(gt_peer_device(v, &p), 1);
     v[GT_PE_PEER] = 1 + 0;                  /* itself */
-    expect_refusal(&gt_exp_peer, v, &p, "peer: 0 is the GPU the experiment runs on; allowed "
+    assert_refused(&gt_exp_peer, v, &p, "peer: 0 is the GPU the experiment runs on; allowed "
                    "here: auto, 1");
     v[GT_PE_PEER] = 1 + 5;
-    expect_refusal(&gt_exp_peer, v, &p, "peer: 5 is not a device of this machine");
+    assert_refused(&gt_exp_peer, v, &p, "peer: 5 is not a device of this machine");
     v[GT_PE_PEER] = GT_PE_AUTO;
     v[GT_PE_ENGINE] = GT_PE_SM;
     v[GT_PE_ACCESS] = GT_PE_ACCESS_OFF;
-    expect_refusal(&gt_exp_peer, v, &p, "engine=sm reaches the peer's memory from a kernel");
+    assert_refused(&gt_exp_peer, v, &p, "engine=sm reaches the peer's memory from a kernel");
     v[GT_PE_ENGINE] = GT_PE_CE;
     assert_int_equal(gt_experiment_check(&gt_exp_peer, v, &p, msg, sizeof msg), 0);
     v[GT_PE_MEASURE] = GT_PE_LATENCY;
-    expect_refusal(&gt_exp_peer, v, &p, "measure=latency");
+    assert_refused(&gt_exp_peer, v, &p, "measure=latency");
     /* The NVLink ceiling, and PCIe when the copy is staged. */
     gt_experiment_defaults(&gt_exp_peer, v);
     f = gt_experiment_ceiling(&gt_exp_peer, v, 0, &p, &(double){0}, label, sizeof label);
@@ -266,7 +256,7 @@ static void two_gpus_check_the_pair(void **state)
     access_ok = 0;
     props(&p, 0);
     gt_experiment_defaults(&gt_exp_peer, v);
-    expect_refusal(&gt_exp_peer, v, &p, "allowed here: access=off with engine=ce");
+    assert_refused(&gt_exp_peer, v, &p, "allowed here: access=off with engine=ce");
     v[GT_PE_ACCESS] = GT_PE_ACCESS_OFF;
     assert_int_equal(gt_experiment_check(&gt_exp_peer, v, &p, msg, sizeof msg), 0);
     access_ok = 1;

@@ -97,4 +97,20 @@ static inline void run_add_each(gt_run *r, uint32_t gen, const double *sec, int 
 }
 #endif
 
+/* e refuses v on p with a message that contains want; for files that
+ * include experiment.h first. */
+#ifdef GPUTUI_EXPERIMENT_H
+#include <string.h>
+static inline void assert_refused(const gt_experiment *e, const int64_t *v, const gt_devprops *p,
+                                  const char *want)
+{
+    char msg[512];
+
+    if (!gt_experiment_check(e, v, p, msg, sizeof msg))
+        fail_msg("%s: accepted, expected a refusal containing '%s'", e->name, want);
+    if (!strstr(msg, want))
+        fail_msg("%s: '%s' does not contain '%s'", e->name, msg, want);
+}
+#endif
+
 #endif
