@@ -153,13 +153,12 @@ static void judge(const gt_lesson_step *st, double lo, double hi, bool pct, bool
                   bool first, const char *text, const char *want, gt_verdict *v)
 {
     int at = side_of_bounds(&st->claim.expect, lo, hi);
-    bool same = at < 0 && !pct && level(&st->claim.expect, lo, hi);
+    bool same = at < 0 && level(&st->claim.expect, lo, hi);
     char iv[64] = "";
-    double w;
+    double w = hi - lo;
 
     if (same)
         at = 0;
-    w = hi - lo;
     bool room = at < 0 || !first || side_of_bounds(&st->claim.expect, lo - w, hi + w) == at;
 
     v->lo = lo;

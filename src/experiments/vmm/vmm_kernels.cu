@@ -160,10 +160,17 @@ int grid_for(size_t n, int blocks)
     return gt_launch::grid_upto(n, kThreads, blocks);
 }
 
+// The grid of the read, of its expected folds and of the check: one, so
+// that block b folds the same words in the read as in gt_k_vmm_expect.
+int read_grid(size_t n, int blocks)
+{
+    return grid_for(n / 4 + 1, blocks);
+}
+
 }  // namespace
 
-// One launch of K<KIND> for the data 'kind'.
-#define GT_VMM_BY_KIND(K, g, s, ...)                                                   \
+// One launch of K<KIND> for the data 'kind' (GT_VMM_DATA_*).
+#define GT_VMM_BY_KIND(K, kind, g, s, ...)                                             \
     switch (kind) {                                                                    \
     case GT_VMM_DATA_RANDOM: K<GT_VMM_DATA_RANDOM><<<g, kThreads, 0, s>>>(__VA_ARGS__); break;     \
     case GT_VMM_DATA_ZEROS: K<GT_VMM_DATA_ZEROS><<<g, kThreads, 0, s>>>(__VA_ARGS__); break;       \
@@ -174,14 +181,14 @@ int grid_for(size_t n, int blocks)
 extern "C" cudaError_t gt_k_vmm_fill(uint32_t *p, size_t first, size_t n, int kind, uint32_t seed,
                                      int blocks, cudaStream_t s)
 {
-    GT_VMM_BY_KIND(fill, grid_for(n, blocks), s, p, first, n, seed)
+    GT_VMM_BY_KIND(fill, kind, grid_for(n, blocks), s, p, first, n, seed)
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t gt_k_vmm_expect(size_t n, int kind, uint32_t seed, uint32_t *sums,
                                        int blocks, cudaStream_t s)
 {
-    GT_VMM_BY_KIND(expect, grid_for(n / 4 + 1, blocks), s, n, seed, sums)
+    GT_VMM_BY_KIND(expect, kind, read_grid(n, blocks), s, n, seed, sums)
     return cudaGetLastError();
 }
 
@@ -189,13 +196,13 @@ extern "C" cudaError_t gt_k_vmm_read(const uint32_t *p, size_t n, int kind, uint
                                      const uint32_t *sums, unsigned long long *res, int blocks,
                                      cudaStream_t s)
 {
-    GT_VMM_BY_KIND(read, grid_for(n / 4 + 1, blocks), s, p, n, seed, sums, res)
+    GT_VMM_BY_KIND(read, kind, read_grid(n, blocks), s, p, n, seed, sums, res)
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t gt_k_vmm_check(const uint32_t *p, size_t n, int kind, uint32_t seed,
                                       unsigned long long *res, int blocks, cudaStream_t s)
 {
-    GT_VMM_BY_KIND(check, grid_for(n / 4 + 1, blocks), s, p, n, seed, res)
+    GT_VMM_BY_KIND(check, kind, read_grid(n, blocks), s, p, n, seed, res)
     return cudaGetLastError();
 }
