@@ -140,7 +140,9 @@ __global__ void r_bulk(const __grid_constant__ CUtensorMap map, const unsigned c
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     namespace cde = cuda::device::experimental;
     extern __shared__ __align__(128) unsigned char raw[];
-    unsigned char *sb = (unsigned char *)(((uintptr_t)raw + 127) & ~(uintptr_t)127);
+    // 128-byte aligned, as an offset from raw: still shared memory to the
+    // compiler (ld.shared where the words are checked)
+    unsigned char *sb = raw + ((128u - ((unsigned)__cvta_generic_to_shared(raw) & 127u)) & 127u);
 #pragma nv_diag_suppress static_var_with_dynamic_init
     __shared__ block_barrier bar[S];
     u64 mine = ntiles > blockIdx.x ? (ntiles - blockIdx.x + gridDim.x - 1) / gridDim.x : 0, b = 0;

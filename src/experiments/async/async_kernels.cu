@@ -240,8 +240,10 @@ as_bulk(const AS_GRID_CONST CUtensorMap map, const unsigned char *g, uint32_t ti
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     extern __shared__ __align__(16) unsigned char raw[];
-    // The stages on 128 bytes (a TMA box's destination), the mbarriers after.
-    unsigned char *smem = (unsigned char *)(((uintptr_t)raw + 127) & ~(uintptr_t)127);
+    // The stages on 128 bytes (a TMA box's destination), the mbarriers after;
+    // an offset from raw, so that the compiler still knows the stages are
+    // shared memory (LDS, not generic loads, where the tile is checked).
+    unsigned char *smem = raw + ((128u - (smem_addr(raw) & 127u)) & 127u);
     uint64_t *bar = (uint64_t *)(smem + (size_t)S * tile);
     const u64 mine = MINE(ntiles);
     const uint32_t per_row = GT_AS_ROW_WORDS / GT_AS_BOX_W;
