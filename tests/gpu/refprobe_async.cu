@@ -11,9 +11,9 @@
 //   tma:      cp_async_bulk_tensor_2d_global_to_shared of a box of a tensor
 //             map (rows of 1024 words, boxes 64 words wide).
 // One block of 256 threads an SM; each reads every gridDim-th tile; every
-// word is checked against i x 0x9E3779B1 ^ seed once it has landed. Timed
-// by refprobe_timer.cuh from an emptied L2, as gputui's are where the
-// buffer does not fit the L2 twice.
+// word is checked, 16 bytes a read, against i x 0x9E3779B1 ^ seed once it
+// has landed. Timed by refprobe_timer.cuh from an emptied L2, as gputui's
+// are where the buffer does not fit the L2 twice.
 #include "refprobe.h"
 #include "refprobe_timer.cuh"
 
@@ -32,14 +32,19 @@ typedef unsigned long long u64;
 const unsigned K = 0x9E3779B1u;
 const int THREADS = 256;
 
-// This thread's wrong words of tile t (word j at 'first' + j, or in a box
-// of 64-word rows at first + (j / 64) x 1024 + j mod 64).
-__device__ u64 wrong(const unsigned *s, int words, u64 first, bool box, unsigned seed)
+// This thread's wrong words of tile t, read 16 bytes at a time (word j
+// at 'first' + j, or in a box of 64-word rows at first + (j / 64) x 1024 +
+// j mod 64).
+__device__ u64 wrong(const uint4 *s, int vecs, u64 first, bool box, unsigned seed)
 {
     u64 b = 0;
-    for (int j = threadIdx.x; j < words; j += blockDim.x) {
+    for (int v = threadIdx.x; v < vecs; v += blockDim.x) {
+        uint4 q = s[v];
+        unsigned got[4] = {q.x, q.y, q.z, q.w};
+        int j = 4 * v;
         u64 i = box ? first + (u64)(j / 64) * 1024 + j % 64 : first + j;
-        b += s[j] != ((unsigned)i * K ^ seed);
+        for (int e = 0; e < 4; e++)
+            b += got[e] != ((unsigned)(i + e) * K ^ seed);
     }
     return b;
 }
@@ -71,7 +76,7 @@ __global__ void r_plain(const uint4 *g, int tile, u64 ntiles, unsigned seed, u64
         for (; i < vecs; i += n)
             s4[i] = src[i];
         __syncthreads();
-        b += wrong((const unsigned *)s4, tile / 4, t * (tile / 4), false, seed);
+        b += wrong(s4, vecs, t * (tile / 4), false, seed);
         __syncthreads();
     }
     if (b)
@@ -99,7 +104,7 @@ __global__ void r_cpasync(const unsigned char *g, int tile, u64 ntiles, unsigned
     for (u64 k = 0; k < mine; k++) {
         cuda::pipeline_consumer_wait_prior<S - 1>(pipe);
         __syncthreads();
-        b += wrong((const unsigned *)(sb + (k % S) * tile), tile / 4,
+        b += wrong((const uint4 *)(sb + (k % S) * tile), tile / 16,
                    (blockIdx.x + k * gridDim.x) * (tile / 4), false, seed);
         __syncthreads();
         fetch(k + S);
@@ -178,7 +183,7 @@ __global__ void r_bulk(const __grid_constant__ CUtensorMap map, const unsigned c
         while (!try_wait_parity(native, (uint32_t)((k / S) & 1)))
             ;
         u64 first = TMA ? t / 16 * (tile / 256) * 1024 + t % 16 * 64 : t * (tile / 4);
-        b += wrong((const unsigned *)(sb + (size_t)st * tile), tile / 4, first, TMA, seed);
+        b += wrong((const uint4 *)(sb + (size_t)st * tile), tile / 16, first, TMA, seed);
         __syncthreads();
         if (threadIdx.x == 0)
             fetch(k + S);

@@ -1,6 +1,6 @@
 // The async experiment's kernels (async_kernels.h): global memory into
-// shared memory a tile at a time, four ways, each tile checked word by
-// word once it has landed, then worked on.
+// shared memory a tile at a time, four ways, every word of each tile
+// checked (16 bytes a read) once it has landed, then worked on.
 //   plain:    each thread loads 16 bytes into registers, four at a time,
 //             and stores them; the block waits for the tile.
 //   cp.async: each thread's cp.async (4, 8 or 16 bytes) into one of
@@ -38,23 +38,44 @@ namespace {
 
 typedef unsigned long long u64;
 
-// A thread's words of one tile in shared memory: each against the
-// pattern (word 'first' + j of the buffer, or for a TMA box of 64-word
-// rows, first + (j / 64) x GT_AS_ROW_WORDS + j mod 64), then 'compute'
-// dependent multiply-adds on it.
-__device__ __forceinline__ void consume(const uint32_t *tile, uint32_t words, u64 first,
-                                        bool box, uint32_t seed, uint32_t compute, u64 &bad,
+// A thread's words of one tile in shared memory, 16 bytes at a time (so
+// that the check keeps up with the copy at one block an SM): each word
+// against the pattern (word 'first' + j of the buffer, or for a TMA box of
+// 64-word rows, first + (j / 64) x GT_AS_ROW_WORDS + j mod 64, four words
+// never straddling a row), then, where WORK, 'compute' dependent
+// multiply-adds on it.
+template <bool WORK>
+__device__ __forceinline__ void check(const uint4 *tile, uint32_t vecs, u64 first, bool box,
+                                      uint32_t seed, uint32_t compute, u64 &bad, uint32_t &acc)
+{
+    for (uint32_t v = threadIdx.x; v < vecs; v += blockDim.x) {
+        const uint4 q = tile[v];
+        const uint32_t j = 4 * v, w[4] = {q.x, q.y, q.z, q.w};
+        const u64 at = box ? first + (u64)(j / GT_AS_BOX_W) * GT_AS_ROW_WORDS + j % GT_AS_BOX_W
+                           : first + j;
+#pragma unroll
+        for (uint32_t e = 0; e < 4; e++) {
+            uint32_t x = w[e];
+            bad += x != gt_pattern_word((size_t)(at + e), seed);
+            if (WORK) {
+                for (uint32_t c = 0; c < compute; c++)
+                    x = x * 1664525u + 1013904223u;
+                acc ^= x;
+            }
+        }
+    }
+}
+
+// The check of a tile, and its work where there is some: the loop without
+// work is the one the check alone needs.
+__device__ __forceinline__ void consume(const uint4 *tile, uint32_t vecs, u64 first, bool box,
+                                        uint32_t seed, uint32_t compute, u64 &bad,
                                         uint32_t &acc)
 {
-    for (uint32_t j = threadIdx.x; j < words; j += blockDim.x) {
-        uint32_t w = tile[j];
-        u64 at = box ? first + (u64)(j / GT_AS_BOX_W) * GT_AS_ROW_WORDS + j % GT_AS_BOX_W
-                     : first + j;
-        bad += w != gt_pattern_word((size_t)at, seed);
-        for (uint32_t c = 0; c < compute; c++)
-            w = w * 1664525u + 1013904223u;
-        acc ^= w;
-    }
+    if (compute)
+        check<true>(tile, vecs, first, box, seed, compute, bad, acc);
+    else
+        check<false>(tile, vecs, first, box, seed, compute, bad, acc);
 }
 
 __device__ __forceinline__ void finish(u64 bad, uint32_t acc, u64 *dbad, uint32_t *sink)
@@ -93,7 +114,7 @@ as_plain(const uint4 *g, uint32_t tile, u64 ntiles, uint32_t seed, uint32_t comp
         for (; i < vecs; i += bd)
             s[i] = src[i];
         __syncthreads();
-        consume((const uint32_t *)s, tile / 4, t * (tile / 4), false, seed, compute, bad, acc);
+        consume(s, vecs, t * (tile / 4), false, seed, compute, bad, acc);
         __syncthreads();
     }
     finish(bad, acc, dbad, sink);
@@ -105,29 +126,30 @@ __device__ __forceinline__ uint32_t smem_addr(const void *p)
     return (uint32_t)__cvta_generic_to_shared(p);
 }
 
+// W bytes from global memory to shared address dst (a shared-space
+// address, worked out once a kernel: converting a generic pointer each
+// copy costs the loop a special register's read a tile).
 template <int W>
-__device__ __forceinline__ void cp_async(void *dst, const void *src)
+__device__ __forceinline__ void cp_async(uint32_t dst, const void *src)
 {
     if (W == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_addr(dst)), "l"(src)
-                     : "memory");
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
     else if (W == 8)
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(smem_addr(dst)), "l"(src)
-                     : "memory");
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(dst), "l"(src) : "memory");
     else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(smem_addr(dst)), "l"(src)
-                     : "memory");
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst), "l"(src) : "memory");
 }
 
-// Tile k of this block into stage k mod S, a commit group whether or not
-// there is such a tile, so that group k is always tile k.
+// Tile k of this block into stage k mod S (stages from shared address
+// 'stages'), a commit group whether or not there is such a tile, so that
+// group k is always tile k.
 template <int W, int S>
-__device__ __forceinline__ void cp_issue(unsigned char *smem, const unsigned char *g,
-                                         uint32_t tile, u64 k, u64 mine)
+__device__ __forceinline__ void cp_issue(uint32_t stages, const unsigned char *g, uint32_t tile,
+                                         u64 k, u64 mine)
 {
     if (k < mine) {
         u64 t = blockIdx.x + k * gridDim.x;
-        unsigned char *dst = smem + (k % S) * tile;
+        uint32_t dst = stages + (uint32_t)(k % S) * tile;
         const unsigned char *src = g + t * tile;
         for (uint32_t i = threadIdx.x * W; i < tile; i += blockDim.x * W)
             cp_async<W>(dst + i, src + i);
@@ -143,20 +165,21 @@ as_cpasync(const unsigned char *g, uint32_t tile, u64 ntiles, uint32_t seed, uin
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ __align__(16) unsigned char smem[];
+    const uint32_t stages = smem_addr(smem);
     const u64 mine = MINE(ntiles);
     u64 bad = 0;
     uint32_t acc = 0;
 
     for (int k = 0; k < S; k++)
-        cp_issue<W, S>(smem, g, tile, (u64)k, mine);
+        cp_issue<W, S>(stages, g, tile, (u64)k, mine);
     for (u64 k = 0; k < mine; k++) {
         // groups 0 .. k + S - 1 are issued: with S - 1 still pending, tile k is in
         asm volatile("cp.async.wait_group %0;" ::"n"(S - 1) : "memory");
         __syncthreads();
-        consume((const uint32_t *)(smem + (k % S) * tile), tile / 4,
+        consume((const uint4 *)(smem + (k % S) * tile), tile / 16,
                 (blockIdx.x + k * gridDim.x) * (tile / 4), false, seed, compute, bad, acc);
         __syncthreads();
-        cp_issue<W, S>(smem, g, tile, k + S, mine);
+        cp_issue<W, S>(stages, g, tile, k + S, mine);
     }
     asm volatile("cp.async.wait_all;" ::: "memory");
     finish(bad, acc, dbad, sink);
@@ -270,7 +293,7 @@ as_bulk(const AS_GRID_CONST CUtensorMap map, const unsigned char *g, uint32_t ti
         u64 first = TMA ? (t / per_row) * (tile / (4 * GT_AS_BOX_W)) * GT_AS_ROW_WORDS +
                               (t % per_row) * GT_AS_BOX_W
                         : t * (tile / 4);
-        consume((const uint32_t *)(smem + (k % S) * tile), tile / 4, first, TMA, seed, compute,
+        consume((const uint4 *)(smem + (k % S) * tile), tile / 16, first, TMA, seed, compute,
                 bad, acc);
         __syncthreads();        // every thread done with the stage before it is refilled
         if (threadIdx.x == 0)
