@@ -385,7 +385,7 @@ $(BUILD)/soak: tests/gpu/soak.c tests/tools/soak_run.c $(CORE_OBJ) $(GPU_OBJ) $(
 soak: $(BUILD)/soak $(BIN)
 	@$(BUILD)/soak $(or $(SOAK_CHANGES),1000) $(or $(SOAK_SEED),1) $(BIN)
 
-$(BUILD)/test_unwind: tests/gpu/test_unwind.c tests/gpu/test_verify.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
+$(BUILD)/test_unwind: tests/gpu/test_unwind.c tests/gpu/test_verify.c tests/gpu/test_verify_async.c $(CORE_OBJ) $(GPU_OBJ) $(CU_OBJ)
 	$(CC) $(CPPFLAGS) -I$(CUDA_INC) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) $(CUDA_LIBS) -lm
 
 # Reference timings beside gputui's in the same run (GPU suite, make bench).

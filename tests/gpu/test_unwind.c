@@ -4,7 +4,8 @@
  * (GT_CUDA_ALLOC fault injection) until a set-up succeeds; after each
  * failure cudaMemGetInfo must report the free memory measured before.
  * The same for the zero-copy and streams set-ups. Then the VMM read's
- * check against a changed word (test_verify.c). */
+ * and the async experiment's checks against a changed word
+ * (test_verify.c, test_verify_async.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -361,6 +362,7 @@ int main(void)
         gt_keep_release();
     }
     failures += gt_test_verify(gt_gpu_sms());
+    failures += gt_test_verify_async(gt_gpu_sms());
     gt_cuda_backend.close();
     printf("unwind: %s\n", failures ? "FAILED" : "passed");
     return failures ? 1 : 0;

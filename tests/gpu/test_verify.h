@@ -1,8 +1,10 @@
-/* test_verify.h - the GPU test of the VMM read's check (test_verify.c):
- * prints an ok or FAIL line a case, returns the failures. */
+/* test_verify.h - the GPU tests of the kernels' own checks: the VMM
+ * read's (test_verify.c) and the async experiment's (test_verify_async.c).
+ * Each prints an ok or FAIL line a case and returns the failures. */
 #ifndef GPUTUI_TEST_VERIFY_H
 #define GPUTUI_TEST_VERIFY_H
 
 int gt_test_verify(int sms);
+int gt_test_verify_async(int sms);
 
 #endif
