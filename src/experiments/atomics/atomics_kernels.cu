@@ -142,12 +142,12 @@ at_run(T *g, u64 k, uint32_t stride, int own, uint32_t ops, uint32_t seed)
 {
     extern __shared__ __align__(8) unsigned char raw[];
     T *bins = (T *)raw, *base = SH ? bins : g;
-    // 32-bit steps: the targets span at most 1 GiB (atomics.c), and an
-    // operation on shared memory costs little more than the arithmetic
-    // that finds its address.
+    // 32-bit steps: the targets span at most 1 GiB (atomics.c). The
+    // address is an index times the stride, not a pointer stepped along:
+    // the next addresses then depend on no atomic, and the compiler issues
+    // an unrolled loop's atomics back to back.
     const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, kk = (uint32_t)k;
     uint32_t a = own ? t : t % kk;
-    T *p = base + (size_t)a * stride;
 
     if (SH) {
         for (uint32_t b = threadIdx.x; b < kk; b += blockDim.x)
@@ -155,6 +155,7 @@ at_run(T *g, u64 k, uint32_t stride, int own, uint32_t ops, uint32_t seed)
         __syncthreads();
     }
     for (uint32_t i = 0; i < ops; i++) {
+        T *p = base + a * stride;
         if constexpr (AGG) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
             // The lanes on this address elect the lowest; it adds for all.
@@ -167,14 +168,8 @@ at_run(T *g, u64 k, uint32_t stride, int own, uint32_t ops, uint32_t seed)
         } else {
             op<OP, S>(p, (T)gt_at_value(t, i, seed));
         }
-        if (!own) {
-            if (++a == kk) {
-                a = 0;
-                p = base;
-            } else {
-                p += stride;
-            }
-        }
+        if (!own)
+            a = a + 1 == kk ? 0 : a + 1;
     }
     if (SH) {
         __syncthreads();
