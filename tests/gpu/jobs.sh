@@ -333,15 +333,21 @@ job_atomics() {
     run_one "" "${AT[@]}" --op cas --type u32,u64,f32,f64 --scope block,device,system --addresses 1024,each
     run_one "" "${AT[@]}" --op min,max --type u32,u64 --scope block,device,system --addresses 1,1024
     run_one "" "${AT[@]}" --op mul --type u32,u64 --scope block,device,system --addresses 1024,4096
+    refused "atomics: min on floats" "allowed with type=f32: add, cas" "${AT[@]}" --op min --type f32
+    refused "atomics: too many operations" "allowed: at most 2^26" "${AT[@]}" --ops 65536
+    refused "atomics: a CAS loop on one hot address" "allowed: at most 2^23, so that a sample stays short: addresses of at least" \
+        "${AT[@]}" --op cas --addresses 1
+}
+
+# The other places: shared memory, aggregated by hand, mapped host memory.
+job_atomics_places() {
+    section "atomics: shared memory, warp aggregation, mapped host memory"
+    AT=(-e atomics --warmup 1 --ops 16)
     run_one "" "${AT[@]}" --where shared --op add,min,max,cas,mul --type u32,u64 --addresses 1,256 --stride 1,33
     run_one "" "${AT[@]}" --where shared --type u32,u64 --addresses 8192
     run_one "" "${AT[@]}" --aggregate warp --where global,shared --type u32,f64 --addresses 1,32
     run_one "" "${AT[@]}" --where mapped --op add --addresses 1,each --ops 2
     run_one "" "${AT[@]}" --where mapped --op cas --addresses 1024,each --ops 2
-    refused "atomics: min on floats" "allowed with type=f32: add, cas" "${AT[@]}" --op min --type f32
-    refused "atomics: too many operations" "allowed: at most 2^26" "${AT[@]}" --ops 65536
-    refused "atomics: a CAS loop on one hot address" "allowed: at most 2^23, so that a sample stays short: addresses of at least" \
-        "${AT[@]}" --op cas --addresses 1
     refused "atomics: bins past a block's shared memory" "where=shared: 512 KiB of bins" \
         "${AT[@]}" --where shared --addresses 65536 --type u64
 }
@@ -389,34 +395,37 @@ EOF
 }
 
 # The jobs, longest first (seconds on an H200 beside seven others,
-# 2026-11-25), so that the pool ends with short ones.
+# 2026-11-28), so that the pool ends with short ones.
 JOBS=(
-    job_managed                     # 17
-    "job_hostalloc_1g register"     # 15
-    job_pitched_rows                # 14
-    job_texture                     # 13
-    job_coalesce                    # ?
-    job_banks_transpose             # ?
-    job_async                       # ?
-    job_atomics                     # ?
-    job_pool                        # ?
-    "job_hostalloc register register_--mapped hostalloc_--portable_--mapped" # 11
-    "job_hostalloc_1g pinned"       # 11
+    job_managed                     # 23
+    job_vmm_alloc                   # 20
+    job_atomics                     # 18
+    job_vmm_use                     # 16
+    job_latency                     # 16
+    job_atomics_places              # 15
+    job_zerocopy                    # 15
+    job_texture                     # 15
+    job_async                       # 14
+    "job_hostalloc_1g register"     # 14
+    job_vmm_flags                   # 13
+    job_pitched                     # 13
+    "job_hostalloc pageable pinned hostalloc hostalloc_--write-combined"      # 13
+    job_pitched_rows                # 12
+    job_pool                        # 12
     job_zerocopy_wc                 # 10
-    "job_hostalloc pageable pinned hostalloc hostalloc_--write-combined"      # 10
-    job_vmm_use                     # 10
-    job_zerocopy                    # 8
-    job_latency                     # 8
-    job_pitched                     # 7
-    job_vmm_alloc                   # 7
-    job_vmm_flags                   # ?
-    job_transfer_read_only          # 2
+    "job_hostalloc_1g pinned"       # 9
+    "job_hostalloc register register_--mapped hostalloc_--portable_--mapped" # 8
+    job_coalesce                    # 7
+    job_banks_transpose             # 5
     "job_transfer_pageable d2h"     # 3
     "job_transfer_pageable bidir"   # 3
     "job_transfer_pageable h2d"     # 3
+    job_transfer_read_only          # 2
 )
 for k in $(seq 1 $((${#HOSTS[@]} - 1))); do JOBS+=("job_transfer_host $k"); done   # 2 to 3 each
 JOBS+=(job_small_kernels job_runtime_return job_recording job_transfer_d2d)        # 1 to 3 each
+# Eight at once: twelve on the H200's 16 cores took as long (each job
+# half as long again; 2026-11-28).
 POOL=${POOL:-8}
 
 run_jobs() {    # every job, POOL at once, each its own log; their lines in order, counted
