@@ -83,6 +83,11 @@ if [ -x "$RECPLAN" ]; then
         check "$(basename "$rec"): $what" \
             bash -c '[ "$0" = "$1" ] || { diff <(echo "$1") <(echo "$0"); false; }' "$out" "$want"
     done
+    # A lesson step's two configurations one parameter apart are recorded
+    # by one process, as the lesson runs them: one batch line.
+    out=$("$RECPLAN" lessons share/gputui/lessons)
+    check "recplan lessons: vmm's 3 MiB and 4 MiB in one line, and not apart" \
+        bash -c 'grep -qx -- "-e vmm --size=3M,4M" <<<"$0" && ! grep -qx -- "-e vmm --size=3M" <<<"$0"' "$out"
 else
     echo "skip: $RECPLAN not built (make build/recplan)"
 fi

@@ -25,8 +25,10 @@
  *       viewer shows its first figures before the rest is read.
  *   recplan lessons DIR [--missing-from REC]
  *       one batch argument list per configuration a lesson step sets (the
- *       lessons in DIR), leaving out those REC holds; with --check, exit 1
- *       and name them if REC lacks any.
+ *       lessons in DIR), leaving out those REC holds; a step's two
+ *       configurations one parameter apart in one list, swept by one
+ *       process as the lesson runs them; with --check, exit 1 and name
+ *       them if REC lacks any.
  *
  * The reachable values of a parameter are those gt_param_step reaches from
  * its default in either direction (an enum or switch: every value), cut at
@@ -315,6 +317,43 @@ static void print_args(const gt_experiment *e, const int64_t *vals)
     printf("\n");
 }
 
+/* The one parameter two configurations of an experiment differ in, or -1. */
+static int one_apart(const gt_experiment *e, const int64_t *a, const int64_t *b)
+{
+    int at = -1;
+
+    for (int k = 0; k < e->nparams; k++)
+        if (a[k] != b[k]) {
+            if (at >= 0)
+                return -1;
+            at = k;
+        }
+    return at;
+}
+
+/* Like print_args, with parameter p swept over a's value, then b's: a
+ * lesson step's two configurations measured in one process, as the lesson
+ * measures them live (a process's state moves a driver call's cost by a
+ * third: recorded in two, the step would compare two processes). */
+static void print_pair(const gt_experiment *e, const int64_t *a, const int64_t *b, int p)
+{
+    int64_t def[GT_MAX_PARAMS];
+    char v[64], w[64];
+
+    gt_experiment_defaults(e, def);
+    printf("-e %s", e->name);
+    for (int k = 0; k < e->nparams; k++) {
+        if (k == p)
+            printf(" --%s=%s,%s", e->params[k].name,
+                   gt_param_format(&e->params[k], a[k], v, sizeof v),
+                   gt_param_format(&e->params[k], b[k], w, sizeof w));
+        else if (a[k] != def[k] && gt_param_applies(&e->params[k], a, NULL))
+            printf(" --%s=%s", e->params[k].name, gt_param_format(&e->params[k], a[k], v,
+                                                                   sizeof v));
+    }
+    printf("\n");
+}
+
 /* recplan traces REC [--check]: every configuration one key takes an
  * experiment to from its defaults (its defaults, and each parameter that
  * applies one step either way) that REC's device can run and REC holds
@@ -490,6 +529,9 @@ static int lessons(int argc, char **argv)
     for (int i = 0; i < n; i++)
         for (int s = 0; s < l[i].nsteps; s++) {
             const gt_lesson_step *st = &l[i].step[s];
+            /* two configurations one parameter apart: one line, one process */
+            int pair = st->nconfigs == 2 ? one_apart(st->exp, st->vals[0], st->vals[1]) : -1;
+            bool pair_wanted = false;
             for (int c = 0; c < st->nconfigs; c++) {
                 int64_t def[GT_MAX_PARAMS];
                 bool dup = false;
@@ -512,8 +554,13 @@ static int lessons(int argc, char **argv)
                            gt_experiment_describe(st->exp, st->vals[c], (char[512]){0}, 512));
                     continue;
                 }
-                print_args(st->exp, st->vals[c]);
+                if (pair >= 0)
+                    pair_wanted = true;
+                else
+                    print_args(st->exp, st->vals[c]);
             }
+            if (pair_wanted)
+                print_pair(st->exp, st->vals[0], st->vals[1], pair);
         }
     if (check_only && missing) {
         fprintf(stderr, "recplan: %d lesson configuration%s not recorded\n", missing,
