@@ -260,7 +260,7 @@ static int check(int argc, char **argv)
     for (int f = 0; f < argc; f++) {
         gt_recording rec;
         gt_err err;
-        int all = 0, held = 0, refused_all = 0;
+        int all = 0, held = 0;
         gt_err_clear(&err);
         if (gt_recording_load(&rec, argv[f], &err)) {
             fprintf(stderr, "recplan: %s\n", err.msg);
@@ -290,7 +290,6 @@ static int check(int argc, char **argv)
                 printf("  %-19s %4d more refused by this device before set-up\n", "", refused);
             all += n - refused;
             held += got;
-            refused_all += refused;
         }
         printf("  all: %d of %d reachable configurations recorded (%.1f%%), %zu in the file\n",
                held, all, all ? 100.0 * held / all : 100.0, rec.ncfg);
