@@ -410,7 +410,7 @@ test-gpu test-gpu-memcheck soak bench recordings nocode $(BUILD)/soak $(BUILD)/t
 endif
 
 # What the bundled recordings must hold (make recordings, and the e2e check).
-$(BUILD)/recplan: tests/tools/recplan.c tests/tools/recplan_plans.c $(CORE_OBJ)
+$(BUILD)/recplan: tests/tools/recplan.c tests/tools/recplan_lessons.c tests/tools/recplan_plans.c $(CORE_OBJ)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $^ $(STATIC_LIBS) -lm
 
 # A teacher's gputui --record on a fake back-end, for the tests of --follow.

@@ -1,5 +1,7 @@
 /* recplan.h - the classes of configurations the bundled recordings must
- * hold (recplan_plans.c), read by recplan (recplan.c). */
+ * hold (recplan_plans.c), read by recplan (recplan.c), and what its
+ * files share: the lessons' commands (recplan_lessons.c) print argument
+ * lists as recplan.c does. */
 #ifndef GPUTUI_RECPLAN_H
 #define GPUTUI_RECPLAN_H
 
@@ -22,5 +24,13 @@ typedef struct {
 
 extern const cplan recplan_plans[];
 extern const int recplan_nplans;
+
+struct gt_experiment;
+/* One gputui --batch argument list: the experiment and the values that
+ * differ from its defaults. */
+void recplan_print_args(const struct gt_experiment *e, const int64_t *vals);
+/* recplan openings REC DIR; recplan lessons DIR [--missing-from REC] [--check] */
+int recplan_openings(int argc, char **argv);
+int recplan_lessons(int argc, char **argv);
 
 #endif
