@@ -314,8 +314,8 @@ CHECKS = {
                  "free": "pool: cudaFree while a 1 ms kernel runs"},
     },
     # The latency staircase beside an independent pointer chase (refprobe
-    # chase: its own chain, walked whole in the same kernel before 16384
-    # timed loads), ns, within 10% where the plateaus are flat: up to 128
+    # chase: its own chain, walked whole before the first 16384 timed
+    # loads), ns, within 10% where the plateaus are flat: up to 128
     # KiB and from 16 MiB (between them, where a level ends, the two
     # chains' layouts differ and so do the figures).
     "chase": {

@@ -15,11 +15,12 @@
 //                            on the stream around cudaMemcpyAsync, with a hot
 //                            and a cold source; REPS copies of each (21).
 //   refprobe chase KiB...    one walker on a random chain of 128-byte
-//                            slots (64-bit pointers, built on the host),
-//                            which walks the whole chain (up to 2^18
-//                            loads), then times 16384 loads in the same
-//                            kernel; 9 kernels a size, each going on where
-//                            the last stopped; ns per load.
+//                            slots (64-bit pointers, built on the host);
+//                            9 kernels a size, each timing 16384 loads and
+//                            going on where the last stopped, after a walk
+//                            of the whole chain (past 32 MiB the first
+//                            kernel alone, and 2^18 loads past 64 MiB); ns
+//                            per load.
 //   refprobe load SECONDS    a foreign load for the sharing tests: pinned
 //                            64 MiB H2D copies and a kernel that reads
 //                            256 MiB, back to back, for SECONDS.
