@@ -2,7 +2,8 @@
 # The GPU suite's configurations judged on what they compute, not on how
 # fast: every sample verified, every figure under the device's ceilings
 # (a time slice only slows a copy), each refusal naming the problem.
-# tests/gpu/run.sh runs these jobs first, POOL at once (run_jobs), their
+# tests/gpu/run.sh runs these jobs first, POOL at once (run_jobs), on 3
+# samples a configuration (a check of what is computed needs no more), their
 # processes without turns (--no-share-lock), so that one's CPU work (set-up,
 # verification, a child process's CUDA context) overlaps another's GPU
 # work. What is judged against a bound or a reference runs in run.sh, one
@@ -238,9 +239,9 @@ job_hostalloc() {   # job_hostalloc KIND...: each kind (flags after _) allocated
     done
 }
 
-job_hostalloc_1g() {   # job_hostalloc_1g KIND: the large path once, on 3 samples (0.3 to 0.5 s each)
+job_hostalloc_1g() {   # job_hostalloc_1g KIND: the large path once (0.3 to 0.5 s a sample alone)
     section "hostalloc: $1 1 GiB"
-    SAMPLES=3 run_one "" -e hostalloc --warmup 1 --op alloc --kind "$1" --size 1G
+    run_one "" -e hostalloc --warmup 1 --op alloc --kind "$1" --size 1G
     [ "$1" = pinned ] && run_one "" -e hostalloc --warmup 1 --op alloc --kind pageable --size 4K
 }
 
@@ -394,33 +395,34 @@ EOF
     else bad "compressed recording: $(cat "$LOG/rec.err")"; fi
 }
 
-# The jobs, longest first (seconds on an H200 beside seven others,
-# 2026-11-28), so that the pool ends with short ones.
+# The jobs, longest first (seconds of their processes on an H200 beside
+# seven others, 3 samples a configuration, 2026-11-28), so that the pool
+# ends with short ones.
 JOBS=(
-    job_managed                     # 23
-    job_vmm_alloc                   # 20
+    job_pool                        # 19 (one process of 16)
+    job_managed                     # 19
+    job_texture                     # 19
+    job_vmm_flags                   # 18
     job_atomics                     # 18
-    job_vmm_use                     # 16
-    job_latency                     # 16
-    job_atomics_places              # 15
-    job_zerocopy                    # 15
-    job_texture                     # 15
-    job_async                       # 14
-    "job_hostalloc_1g register"     # 14
-    job_vmm_flags                   # 13
-    job_pitched                     # 13
-    "job_hostalloc pageable pinned hostalloc hostalloc_--write-combined"      # 13
-    job_pitched_rows                # 12
-    job_pool                        # 12
-    job_zerocopy_wc                 # 10
-    "job_hostalloc_1g pinned"       # 9
-    "job_hostalloc register register_--mapped hostalloc_--portable_--mapped" # 8
-    job_coalesce                    # 7
+    job_async                       # 17
+    "job_hostalloc_1g register"     # 15
+    job_pitched_rows                # 15
+    job_atomics_places              # 14
+    "job_hostalloc_1g pinned"       # 10
+    job_vmm_use                     # 9
+    "job_hostalloc pageable pinned hostalloc hostalloc_--write-combined"      # 8
+    job_coalesce                    # 8
+    job_vmm_alloc                   # 8
+    "job_hostalloc register register_--mapped hostalloc_--portable_--mapped" # 7
+    job_pitched                     # 7
+    job_latency                     # 7
+    job_zerocopy                    # 6
+    job_zerocopy_wc                 # 6
     job_banks_transpose             # 5
-    "job_transfer_pageable d2h"     # 3
-    "job_transfer_pageable bidir"   # 3
-    "job_transfer_pageable h2d"     # 3
-    job_transfer_read_only          # 2
+    "job_transfer_pageable d2h"     # 2
+    "job_transfer_pageable bidir"   # 2
+    "job_transfer_pageable h2d"     # 2
+    job_transfer_read_only          # 0 (not on the H200)
 )
 for k in $(seq 1 $((${#HOSTS[@]} - 1))); do JOBS+=("job_transfer_host $k"); done   # 2 to 3 each
 JOBS+=(job_small_kernels job_runtime_return job_recording job_transfer_d2d)        # 1 to 3 each
@@ -433,7 +435,7 @@ run_jobs() {    # every job, POOL at once, each its own log; their lines in orde
     for k in "${!JOBS[@]}"; do
         while [ "$(jobs -rp | wc -l)" -ge "$POOL" ]; do wait -n; done
         # shellcheck disable=SC2086
-        ( JOB="$k-" JOB_FLAGS=(--no-share-lock); ${JOBS[$k]}
+        ( JOB="$k-" JOB_FLAGS=(--no-share-lock) SAMPLES=3; ${JOBS[$k]}
           echo "# ${JOBS[$k]}: done at ${SECONDS}s" ) >"$LOG/job-$k.log" 2>&1 &
         pids+=($!)
     done

@@ -3,7 +3,8 @@
 # 95% of 300 samples are marked disturbed in each of pinned H2D, pinned
 # D2H, zero-copy and D2D, and --inspect exits busy (4) with no row failing
 # or warning; beside a process that holds a context and stays idle
-# (refprobe idle), and with nobody at all, no sample of 1500 is marked.
+# (refprobe idle), no sample of 1500 is marked (with nobody at all, none
+# of the sharing section's 3600 alone).
 # Prints "ok ...", "FAIL ..." and "SKIP ..." lines for tally.
 
 # neighbour_run TAG ARGS...: one batch run, its JSON in $LOG/nb-TAG.json.
@@ -43,8 +44,6 @@ neighbour_checks() {
         echo "SKIP a neighbour that only copies: no nvbandwidth (NVBANDWIDTH=path)"
         return
     fi
-    neighbour_run alone-h2d --samples 1500 --dir h2d --size 64M
-    neighbour_judge alone-h2d 0 0
     "$PROBE" idle 60 >/dev/null 2>"$LOG/nb-idle-probe.err" & ip=$!
     wait_ready "$LOG/nb-idle-probe.err" 20 || echo "FAIL refprobe idle: not ready in 20 s"
     sleep 1     # NVML's activity samples still hold its set-up for a fraction of a second
