@@ -413,20 +413,7 @@ section "lessons: the same verdicts run after run"
 # margins' table), once more: a verdict that can flip flips there. Every
 # step's verdict must be the one of the run above (five runs of every
 # lesson, done by hand, are in docs/measured.md).
-again=$(python3 - "$LOG/margins.tsv" <<'PY'
-import sys
-near = {}
-for line in open(sys.argv[1]):
-    f = line.rstrip("\n").split("\t")
-    if len(f) == 4 and f[0].startswith("lesson "):
-        name = f[0].split()[1]
-        try:
-            near[name] = min(near.get(name, float("inf")), float(f[3]))
-        except ValueError:
-            pass
-print(" ".join(sorted(near, key=near.get)[:4]))
-PY
-)
+again=$(python3 tests/gpu/margins.py "$LOG/margins.tsv" --nearest-lessons 4)
 echo "# again, nearest their bounds first: ${again:-none}"
 for l in $again; do
     lesson_run "$l" -2

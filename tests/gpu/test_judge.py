@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """make test: how the GPU suite judges a timing against its reference
-(tests/gpu/judge.py) and a streams timeline against its engines' work
-(tests/gpu/check_batch.py), on the figures of real runs
+(tests/gpu/judge.py), a streams timeline against its engines' work
+(tests/gpu/check_batch.py) and which lessons it runs again
+(tests/gpu/margins.py), on the figures of real runs
 (tests/data/judge-h100.json, streams-h100.json) and on made-up ones,
 without a GPU.
 Prints "ok ..." or "FAIL ..." a check, then "judge: N passed, M failed"."""
@@ -82,6 +83,20 @@ m = judge.lesson_margin("vmm", step)
 check(m is not None and m.endswith("\t0.267"), f"between 0.67 and 1.5, 0.93 to 1.10: {m!r}")
 step.update(expect={"relation": "note_has", "note": "x"})
 check(judge.lesson_margin("runtime", step) is None, "a note compares no figures: no margin")
+# The lessons run a second time: those whose steps came nearest their
+# bounds, each once, and no check that is not a lesson's.
+import tempfile  # noqa: E402
+import margins  # noqa: E402
+with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+    f.write("lesson async step 1: a\t0.49\t< 0.5\t0.011\n"
+            "H2D 64 MiB, % of PCIe\t87%\t>= 80%\t0.001\n"
+            "lesson pin-cost step 2: b\t0.8\t< 1\t0.127\n"
+            "lesson async step 3: c\t0.78\t< 0.8\t0.021\n"
+            "lesson atomics step 5: d\t1\tnot < 1\t-0.001\n"
+            "a line cut short\n")
+near = margins.nearest_lessons(f.name, 2)
+os.unlink(f.name)
+check(near == ["atomics", "async"], f"the two lessons nearest their bounds: {near}")
 # The streams timeline's bound (check_batch.check_streams) on a real run
 # whose serial run a transient slowed and whose kernels overlap: no fault;
 # the same run reported to end in half its time: caught.
