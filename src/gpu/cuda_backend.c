@@ -175,8 +175,9 @@ static int query(int ordinal, gt_devprops *p, gt_err *err)
     }
     refresh(p);
     query_vmm(ordinal, p);
-    if (gt_port_numa_nodes() > 0)
-        gt_dp_set(p, GT_DP_HOST_NODES, gt_port_numa_nodes());
+    int64_t nodes = gt_port_numa_nodes();     /* read from sysfs once */
+    if (nodes > 0)
+        gt_dp_set(p, GT_DP_HOST_NODES, nodes);
     {
         int peers = 0, can;
         for (int o = 0; o < n; o++)
