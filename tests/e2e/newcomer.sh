@@ -38,10 +38,19 @@ check "... saying what to do" bash -c "tmux -L '$SOCK' capture-pane -p -J -t t |
 stop
 
 if [ $NODEV = 1 ]; then
-    # Every lesson runs on a laptop: from the bundled recording that holds it.
+    # Every lesson runs on a laptop: from the bundled recording that holds
+    # it; those in tests/e2e/known/lessons.txt (no bundled recording holds
+    # all of their configurations yet) say so, and leave the list once one
+    # does.
+    known=" $(grep -v '^#' tests/e2e/known/lessons.txt | tr '\n' ' ') "
     for l in $("$BIN" --list-lessons | awk '/^[a-z]/ {print $1}'); do
         "$BIN" --batch --lesson "$l" >"$TMPD/l.out" 2>"$TMPD/l.err"
         rc=$?
+        if [[ $known == *" $l "* ]]; then
+            check "no GPU: lesson $l (known: not all recorded) runs (exit $rc) and says which recording lacks what" \
+                bash -c "[ $rc = 1 ] && grep -q \"no bundled recording holds all of lesson $l's configurations\" '$TMPD/l.err' && grep -q 'was not recorded' '$TMPD/l.err'"
+            continue
+        fi
         check "no GPU: lesson $l runs (exit $rc) with no step that did not run" \
             bash -c "[ $rc = 0 ] && ! grep -q 'did not run' '$TMPD/l.out'"
     done

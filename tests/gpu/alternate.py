@@ -39,6 +39,8 @@ def strided_by_stride(cfg, series):
     return f"s{cfg['stride']}" if series == "strided" else None
 
 
+ASYNC_WAYS = ("plain", "cp.async", "bulk", "tma")
+
 CHECKS = {
     # figure: (gputui arguments, its series/config key, refprobe arguments, reference probe, band)
     "pageable": {
@@ -126,8 +128,8 @@ CHECKS = {
         "what": {f"s{k}": f"banks: shared-memory floats at stride {k} against a plain kernel"
                  for k in (1, 32, 33)},
     },
-    # Global memory into shared memory, one block an SM, four stages of 16
-    # KiB, each way against the same kernel written with the CUDA C++
+    # Global memory into shared memory, one block an SM, four stages of 8
+    # KiB (the async lesson's tiles) and of 16 KiB, each way against the same kernel written with the CUDA C++
     # library (cuda::pipeline, cuda::barrier, the TMA's tensor copy) in
     # tests/gpu/refprobe_async.cu, both from an emptied L2, within 3%.
     "async": {
@@ -135,13 +137,14 @@ CHECKS = {
         "rounds": 3,
         "retries": 1,
         "gputui": ["-e", "async", "--way", "plain,cp.async,bulk,tma", "--stages", "4",
-                   "--tile", "16K", "--blocks", "1", "--samples", "30", "--warmup", "2"],
-        "key": lambda cfg, series: cfg["way"] if series == "into shared memory" else None,
-        "probe": ["async", "4", "16", "plain,cp.async,bulk,tma"],
-        "figures": {w: f"async_{w}" for w in ("plain", "cp.async", "bulk", "tma")},
+                   "--tile", "8K,16K", "--blocks", "1", "--samples", "30", "--warmup", "2"],
+        "key": lambda cfg, series: (f"{cfg['way']} {cfg['tile'] >> 10}K" if series == "into shared memory"
+                                    else None),
+        "probe": ["async", "4", "8,16", "plain,cp.async,bulk,tma"],
+        "figures": {f"{w} {t}K": f"async_{w}_{t}k" for w in ASYNC_WAYS for t in (8, 16)},
         "metric": "time",
-        "what": {w: f"async: {w} into shared memory, 4 x 16 KiB a block, against the CUDA C++ "
-                    f"library's" for w in ("plain", "cp.async", "bulk", "tma")},
+        "what": {f"{w} {t}K": f"async: {w} into shared memory, 4 x {t} KiB a block, against the "
+                              f"CUDA C++ library's" for w in ASYNC_WAYS for t in (8, 16)},
     },
     # One dependent load in a block's own shared memory and in another's of
     # its cluster (16 KiB, random, 128 B apart), timed inside the kernel,

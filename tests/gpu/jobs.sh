@@ -304,7 +304,8 @@ job_banks_transpose() {
 
 # Global memory into shared memory: every way at one and four stages and
 # one and two blocks an SM, each cp.async width, the smallest and largest
-# tiles with work on each word; the latency's carveout, and its walks
+# tiles with work on each word, plain loads' tiles that end in one, two
+# and three loads a thread; the latency's carveout, and its walks
 # through shared memory, a block's own and another's in clusters of every
 # size; the refusals of what a block's and an SM's shared memory cannot
 # hold.
@@ -314,6 +315,7 @@ job_async() {
     TRACE=1 run_one "" "${AS[@]}" --way plain,cp.async,bulk,tma --stages 1,4 --blocks 1,2
     run_one "" "${AS[@]}" --way cp.async --width 4,8 --stages 2 --tile 4K
     run_one "" "${AS[@]}" --way bulk,tma --tile 1K,64K --stages 2 --compute 64
+    run_one "" -e async --warmup 1 --size 60M --way plain --tile 1K,12K,20K --compute 0,64
     run_one "" -e latency --warmup 1 --size 48K --carveout default,0,100
     run_one "" -e latency --warmup 1 --kind shared,dsmem --size 4K,192K --threads thread,warp
     run_one "" -e latency --warmup 1 --kind dsmem --size 16K --cluster 2,4,8,16 --order linear

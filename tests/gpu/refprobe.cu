@@ -320,7 +320,7 @@ void pageable(size_t mib, int reps)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]] | async STAGES TILE_KIB WAYS [MiB] | dsmem KiB | cluster BLOCKS KiB READS | atomics K OPS | vmm-read on|off DATA,... [MiB [device|host-numa]] | vmm-share [MiB [N]]\n");
+        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]] | async STAGES TILE_KIB[,...] WAYS [MiB] | dsmem KiB | cluster BLOCKS KiB READS | atomics K OPS | vmm-read on|off DATA,... [MiB [device|host-numa]] | vmm-share [MiB [N]]\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -344,7 +344,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[1], "transpose") && argc > 2)
         transpose(atoi(argv[2]));
     else if (!strcmp(argv[1], "async") && argc > 4)
-        async_copies(atoi(argv[2]), atoi(argv[3]), argv[4], argc > 5 ? (size_t)atol(argv[5]) : 256);
+        async_copies(atoi(argv[2]), argv[3], argv[4], argc > 5 ? (size_t)atol(argv[5]) : 256);
     else if (!strcmp(argv[1], "dsmem") && argc > 2)
         dsmem(atoi(argv[2]));
     else if (!strcmp(argv[1], "cluster") && argc > 4)

@@ -52,7 +52,7 @@ void vmm_share_child();
 // refprobe_pool.cu: the stream-ordered allocator's calls
 void pool(int n, size_t bytes);
 // refprobe_async.cu: global memory into shared memory, four ways
-void async_copies(int stages, int tile_kib, const char *ways, size_t mib);
+void async_copies(int stages, const char *tiles, const char *ways, size_t mib);
 // refprobe_onchip.cu: a chase through shared memory, a block's own and
 // another's in its cluster; reads of a cluster's shared memory; a
 // histogram's atomics

@@ -1,8 +1,8 @@
 // refprobe_async.cu - global memory into shared memory as the CUDA C++
 // library offers it, written apart from gputui's kernels,
 // beside gputui's PTX (async_kernels.cu):
-//   plain:    each thread's 16-byte loads, four at a time, then stored
-//             to shared memory;
+//   plain:    each thread's 16-byte loads, up to four at a time, then
+//             stored to shared memory;
 //   cp.async: cuda::memcpy_async of each thread's 16 bytes through a
 //             thread-scope cuda::pipeline of STAGES stages;
 //   bulk:     cp_async_bulk_global_to_shared of a whole tile by thread 0,
@@ -63,18 +63,22 @@ __global__ void r_plain(const uint4 *g, int tile, u64 ntiles, unsigned seed, u64
     u64 b = 0;
     for (u64 t = blockIdx.x; t < ntiles; t += gridDim.x) {
         const uint4 *src = g + t * vecs;
-        int i = threadIdx.x, n = blockDim.x;
-        // The loads first, then the stores: a store to shared memory may
-        // not pass a load the compiler cannot tell apart from it.
-        for (; i + 3 * n < vecs; i += 4 * n) {
+        int n = blockDim.x;
+        // Up to four loads a thread in flight, then their stores: the empty
+        // asm keeps the compiler from storing one before the next is asked
+        // for (a store to shared memory it cannot tell apart from a load).
+        for (int i = threadIdx.x; i < vecs; i += 4 * n) {
             uint4 v[4];
+#pragma unroll
             for (int u = 0; u < 4; u++)
-                v[u] = src[i + u * n];
+                if (i + u * n < vecs)
+                    v[u] = src[i + u * n];
+            asm volatile("" ::: "memory");
+#pragma unroll
             for (int u = 0; u < 4; u++)
-                s4[i + u * n] = v[u];
+                if (i + u * n < vecs)
+                    s4[i + u * n] = v[u];
         }
-        for (; i < vecs; i += n)
-            s4[i] = src[i];
         __syncthreads();
         b += wrong(s4, vecs, t * (tile / 4), false, seed);
         __syncthreads();
@@ -248,35 +252,14 @@ void encode(CUtensorMap *m, void *base, size_t bytes, int tile)
 
 }  // namespace
 
-// async STAGES TILE_KIB WAYS [MiB]: each way (plain, cp.async, bulk, tma)
-// read into shared memory, one block an SM: "async_WAY", ms a read.
-void async_copies(int stages, int tile_kib, const char *ways, size_t mib)
+// Each way of WAYS at one tile, timed and checked: "async_WAY_TILEk".
+static void async_tile(unsigned char *g, size_t bytes, int tile_kib, int stages,
+                       const char *ways, unsigned seed, u64 *bad, int sms, Timer &timer)
 {
-    int dev, sms;
-    size_t bytes = mib << 20;
     int tile = tile_kib << 10;
-    if (stages != 1 && stages != 2 && stages != 4 && stages != 8) {
-        fprintf(stderr, "refprobe: async: %d stages; allowed: 1, 2, 4 or 8\n", stages);
-        exit(64);
-    }
-    if (tile_kib < 1 || tile_kib > 64 || bytes % (16 * (size_t)tile)) {
-        fprintf(stderr, "refprobe: async: a tile of %d KiB; allowed: 1 to 64, 16 of them "
-                "dividing %zu MiB\n", tile_kib, mib);
-        exit(64);
-    }
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    unsigned char *g;
-    u64 *bad, got;
-    unsigned seed = (unsigned)time(nullptr);
-    CK(cudaMalloc(&g, bytes));
-    CK(cudaMalloc(&bad, sizeof *bad));
-    fill<<<sms * 4, 256>>>((unsigned *)g, bytes / 4, seed);
-    CK(cudaDeviceSynchronize());
+    u64 ntiles = bytes / tile, got;
     CUtensorMap map;
     memset(&map, 0, sizeof map);
-    Timer timer(true);
-    u64 ntiles = bytes / tile;
     char list[256];
     snprintf(list, sizeof list, "%s", ways);
     for (char *way = strtok(list, ","); way; way = strtok(nullptr, ",")) {
@@ -301,13 +284,54 @@ void async_copies(int stages, int tile_kib, const char *ways, size_t mib)
         });
         CK(cudaMemcpy(&got, bad, sizeof got, cudaMemcpyDeviceToHost));
         if (got) {
-            fprintf(stderr, "refprobe: async: %s: %llu wrong words\n", way, got);
+            fprintf(stderr, "refprobe: async: %s, %d KiB: %llu wrong words\n", way, tile_kib, got);
             exit(1);
         }
         char what[48];
-        snprintf(what, sizeof what, "async_%s", way);
+        snprintf(what, sizeof what, "async_%s_%dk", way, tile_kib);
         dist(what, ms);
     }
+}
+
+// async STAGES TILE_KIB[,TILE_KIB...] WAYS [MiB]: each way (plain,
+// cp.async, bulk, tma) at each tile read into shared memory, one block an
+// SM: "async_WAY_TILEk", ms a read.
+void async_copies(int stages, const char *tiles, const char *ways, size_t mib)
+{
+    int dev, sms;
+    size_t bytes = mib << 20;
+    int tile_kib[8], ntile = 0;
+    char tlist[64];
+    snprintf(tlist, sizeof tlist, "%s", tiles);
+    for (char *t = strtok(tlist, ","); t && ntile < 8; t = strtok(nullptr, ","))
+        tile_kib[ntile++] = atoi(t);
+    if (stages != 1 && stages != 2 && stages != 4 && stages != 8) {
+        fprintf(stderr, "refprobe: async: %d stages; allowed: 1, 2, 4 or 8\n", stages);
+        exit(64);
+    }
+    if (!ntile) {
+        fprintf(stderr, "refprobe: async: no tile in '%s'; allowed: 1 to 64 KiB, comma-separated\n",
+                tiles);
+        exit(64);
+    }
+    for (int j = 0; j < ntile; j++)
+        if (tile_kib[j] < 1 || tile_kib[j] > 64 || bytes % (16 * ((size_t)tile_kib[j] << 10))) {
+            fprintf(stderr, "refprobe: async: a tile of %d KiB; allowed: 1 to 64, 16 of them "
+                    "dividing %zu MiB\n", tile_kib[j], mib);
+            exit(64);
+        }
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    unsigned char *g;
+    u64 *bad;
+    unsigned seed = (unsigned)time(nullptr);
+    CK(cudaMalloc(&g, bytes));
+    CK(cudaMalloc(&bad, sizeof *bad));
+    fill<<<sms * 4, 256>>>((unsigned *)g, bytes / 4, seed);
+    CK(cudaDeviceSynchronize());
+    Timer timer(true);
+    for (int j = 0; j < ntile; j++)
+        async_tile(g, bytes, tile_kib[j], stages, ways, seed, bad, sms, timer);
     cudaFree(bad);
     cudaFree(g);
 }

@@ -228,15 +228,20 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
         snprintf(lines[n++], sizeof lines[0], "cudaMemcpy of the same bytes: %.0f GB/s, counted "
                  "once (it reads and writes each: the memory moves twice that); the way in "
                  "reads %.2fx its rate", cp / 1e9, in / cp);
+    if (v[GT_AS_WAY] == GT_AS_PLAIN) {
+        int64_t vecs = v[GT_AS_TILE] / 16, loads = (vecs + GT_AS_THREADS - 1) / GT_AS_THREADS;
+        snprintf(b, sizeof b, "%lld threads x %lld load%s of 16 B in registers",
+                 (long long)(vecs < GT_AS_THREADS ? vecs : GT_AS_THREADS),
+                 (long long)(loads < GT_AS_PLAIN_LOADS ? loads : GT_AS_PLAIN_LOADS),
+                 loads == 1 ? "" : "s");
+    } else {
+        snprintf(b, sizeof b, "%lld stages of %s", (long long)v[GT_AS_STAGES],
+                 gt_format_size((uint64_t)v[GT_AS_TILE], c, sizeof c));
+    }
     if (n < max)
         snprintf(lines[n++], sizeof lines[0], "in flight an SM: up to %s (%lld block%s x %s)",
                  gt_format_size(fly, a, sizeof a), (long long)v[GT_AS_BLOCKS],
-                 v[GT_AS_BLOCKS] == 1 ? "" : "s",
-                 v[GT_AS_WAY] == GT_AS_PLAIN
-                     ? "256 threads x 4 loads of 16 B in registers"
-                     : (snprintf(b, sizeof b, "%lld stages of %s", (long long)v[GT_AS_STAGES],
-                                 gt_format_size((uint64_t)v[GT_AS_TILE], c, sizeof c)),
-                        b));
+                 v[GT_AS_BLOCKS] == 1 ? "" : "s", b);
     return n;
 }
 

@@ -18,13 +18,16 @@ enum {
     GT_AS_NSERIES
 };
 
-/* A block: this many threads; at most this many blocks an SM, which the
- * kernels' launch bounds keep room for in registers (64 a thread), so
- * that only shared memory limits the occupancy (async.c checks it). */
+/* A block: this many threads; at most this many blocks an SM. The
+ * kernels carry no launch bounds: asking for four blocks an SM
+ * (__launch_bounds__(256, 4)) made CUDA 13's code for one block an SM
+ * 18% slower at 8 KiB tiles (24 registers a thread, against 30 without;
+ * the kernels need at most 40, so four blocks fit). The occupancy API
+ * checks each launch's blocks an SM (async_gpu.c). */
 #define GT_AS_THREADS 256
 #define GT_AS_MAX_BLOCKS 4
-/* A plain load: each thread has this many 16-byte loads in flight before
- * it stores them (the kernel's unrolling). */
+/* A plain load: each thread has up to this many 16-byte loads in flight
+ * before it stores them (the kernel's unrolling). */
 #define GT_AS_PLAIN_LOADS 4
 /* The TMA's view of the buffer: rows of this many 32-bit words; a tile
  * is a box GT_AS_BOX_W words wide and tile / (4 x GT_AS_BOX_W) rows high. */

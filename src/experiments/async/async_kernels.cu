@@ -1,8 +1,8 @@
 // The async experiment's kernels (async_kernels.h): global memory into
 // shared memory a tile at a time, four ways, every word of each tile
 // checked (16 bytes a read) once it has landed, then worked on.
-//   plain:    each thread loads 16 bytes into registers, four at a time,
-//             and stores them; the block waits for the tile.
+//   plain:    each thread loads 16 bytes into registers, up to four at a
+//             time, and stores them; the block waits for the tile.
 //   cp.async: each thread's cp.async (4, 8 or 16 bytes) into one of
 //             'stages' buffers, a commit group a tile (sm_80).
 //   bulk:     thread 0's cp.async.bulk of the whole tile, its bytes counted
@@ -91,7 +91,7 @@ __device__ __forceinline__ void finish(u64 bad, uint32_t acc, u64 *dbad, uint32_
 // A kernel of an architecture without its instructions: every sample wrong.
 #define NOT_HERE(dbad) do { if (blockIdx.x == 0 && threadIdx.x == 0) atomicAdd(dbad, 1ull << 40); } while (0)
 
-__global__ void __launch_bounds__(GT_AS_THREADS, GT_AS_MAX_BLOCKS)
+__global__ void
 as_plain(const uint4 *g, uint32_t tile, u64 ntiles, uint32_t seed, uint32_t compute, u64 *dbad,
          uint32_t *sink)
 {
@@ -103,16 +103,22 @@ as_plain(const uint4 *g, uint32_t tile, u64 ntiles, uint32_t seed, uint32_t comp
 
     for (u64 t = blockIdx.x; t < ntiles; t += gridDim.x) {
         const uint4 *src = g + t * vecs;
-        uint32_t i = threadIdx.x;
-        for (; i + 3 * bd < vecs; i += 4 * bd) {     // four loads in flight, then their stores
-            uint4 a = src[i], b = src[i + bd], c = src[i + 2 * bd], d = src[i + 3 * bd];
-            s[i] = a;
-            s[i + bd] = b;
-            s[i + 2 * bd] = c;
-            s[i + 3 * bd] = d;
+        // Up to GT_AS_PLAIN_LOADS loads a thread in flight, then their
+        // stores. The empty asm keeps the compiler from storing the first
+        // before it asks for the next: a store to shared memory it cannot
+        // tell apart from a load would then wait for each load in turn.
+        for (uint32_t i = threadIdx.x; i < vecs; i += GT_AS_PLAIN_LOADS * bd) {
+            uint4 r[GT_AS_PLAIN_LOADS];
+#pragma unroll
+            for (uint32_t k = 0; k < GT_AS_PLAIN_LOADS; k++)
+                if (i + k * bd < vecs)
+                    r[k] = src[i + k * bd];
+            asm volatile("" ::: "memory");
+#pragma unroll
+            for (uint32_t k = 0; k < GT_AS_PLAIN_LOADS; k++)
+                if (i + k * bd < vecs)
+                    s[i + k * bd] = r[k];
         }
-        for (; i < vecs; i += bd)
-            s[i] = src[i];
         __syncthreads();
         consume(s, vecs, t * (tile / 4), false, seed, compute, bad, acc);
         __syncthreads();
@@ -159,7 +165,7 @@ __device__ __forceinline__ void cp_issue(uint32_t stages, const unsigned char *g
 #endif
 
 template <int W, int S>
-__global__ void __launch_bounds__(GT_AS_THREADS, GT_AS_MAX_BLOCKS)
+__global__ void
 as_cpasync(const unsigned char *g, uint32_t tile, u64 ntiles, uint32_t seed, uint32_t compute,
            u64 *dbad, uint32_t *sink)
 {
@@ -257,7 +263,7 @@ __device__ __forceinline__ void bulk_issue(const CUtensorMap *map, unsigned char
 #endif
 
 template <bool TMA, int S>
-__global__ void __launch_bounds__(GT_AS_THREADS, GT_AS_MAX_BLOCKS)
+__global__ void
 as_bulk(const AS_GRID_CONST CUtensorMap map, const unsigned char *g, uint32_t tile,
         u64 ntiles, uint32_t seed, uint32_t compute, u64 *dbad, uint32_t *sink)
 {
