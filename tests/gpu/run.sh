@@ -445,7 +445,7 @@ section "inspect: the health card"
 # A healthy lent GPU passes (exit 0) in under 30 s; the Prometheus text
 # passes the strict format check.
 t0=$SECONDS
-"$BIN" --batch --inspect --format json --record "$LOG/inspect.gtr" --record-samples 20 \
+"$BIN" --batch --inspect --format json --record "$LOG/inspect.gtr" --force --record-samples 20 \
     >"$LOG/inspect.json" 2>"$LOG/inspect.err"
 rc=$?
 if out=$(python3 - "$LOG/inspect.json" "$rc" "$((SECONDS - t0))" <<'PY'
