@@ -191,8 +191,8 @@ static const char *mechanism(int way)
 {
     switch (way) {
     case GT_AS_PLAIN:
-        return "plain loads: each thread loads 16 bytes into registers, four at a time, then "
-               "stores them to shared memory; the block waits for the tile before its next";
+        return "plain loads: each thread loads 16 bytes into registers, up to four at a time, "
+               "then stores them to shared memory; the block waits for the tile before its next";
     case GT_AS_CPASYNC:
         return "cp.async: each thread asks for its words and goes on; they land in shared "
                "memory without passing through its registers, a commit group a stage";
