@@ -21,9 +21,11 @@ enum {
 /* A block: this many threads; at most this many blocks an SM. The
  * kernels carry no launch bounds: asking for four blocks an SM
  * (__launch_bounds__(256, 4)) made CUDA 13's code for one block an SM
- * 18% slower at 8 KiB tiles (24 registers a thread, against 30 without;
- * the kernels need at most 40, so four blocks fit). The occupancy API
- * checks each launch's blocks an SM (async_gpu.c). */
+ * 18% slower at 8 KiB tiles (24 registers a thread, against 30 without).
+ * Without them CUDA 13 gives the kernels at most 40 registers a thread on
+ * sm_80 to sm_90, 44 on sm_75 and 56 on sm_100 and sm_120, so four blocks
+ * still fit in 64 each; the occupancy API checks each launch's blocks an
+ * SM (async_gpu.c). */
 #define GT_AS_THREADS 256
 #define GT_AS_MAX_BLOCKS 4
 /* A plain load: each thread has up to this many 16-byte loads in flight
