@@ -155,6 +155,10 @@ static void in_flight(void **state)
     assert_int_equal(gt_as_in_flight(v), 16 << 10);
     v[GT_AS_TILE] = 4 << 10;
     assert_int_equal(gt_as_in_flight(v), 4 << 10);
+    v[GT_AS_TILE] = 1 << 10;              /* 64 threads, one load each */
+    assert_int_equal(gt_as_in_flight(v), 1 << 10);
+    v[GT_AS_TILE] = 20 << 10;             /* four loads a thread, then one */
+    assert_int_equal(gt_as_in_flight(v), 16 << 10);
     v[GT_AS_WAY] = GT_AS_BULK;
     v[GT_AS_STAGES] = 4;
     v[GT_AS_TILE] = 16 << 10;

@@ -89,14 +89,25 @@ uint32_t gt_as_smem(const int64_t *v)
            (v[GT_AS_WAY] >= GT_AS_BULK ? GT_AS_SMEM_EXTRA : 0);
 }
 
+/* Plain loads of a tile: the threads that load and the 16-byte loads each
+ * has in flight at once (all of a tile under 16 KiB). */
+static void plain_loads(const int64_t *v, int64_t *threads, int64_t *loads)
+{
+    int64_t vecs = v[GT_AS_TILE] / 16, per = (vecs + GT_AS_THREADS - 1) / GT_AS_THREADS;
+
+    *threads = vecs < GT_AS_THREADS ? vecs : GT_AS_THREADS;
+    *loads = per < GT_AS_PLAIN_LOADS ? per : GT_AS_PLAIN_LOADS;
+}
+
 uint64_t gt_as_in_flight(const int64_t *v)
 {
-    uint64_t per_block = v[GT_AS_WAY] == GT_AS_PLAIN
-                             ? (uint64_t)GT_AS_THREADS * GT_AS_PLAIN_LOADS * 16u
-                             : (uint64_t)v[GT_AS_STAGES] * (uint64_t)v[GT_AS_TILE];
+    int64_t threads, loads;
+    uint64_t per_block = (uint64_t)v[GT_AS_STAGES] * (uint64_t)v[GT_AS_TILE];
 
-    if (v[GT_AS_WAY] == GT_AS_PLAIN && per_block > (uint64_t)v[GT_AS_TILE])
-        per_block = (uint64_t)v[GT_AS_TILE];
+    if (v[GT_AS_WAY] == GT_AS_PLAIN) {
+        plain_loads(v, &threads, &loads);
+        per_block = (uint64_t)(threads * loads * 16);
+    }
     return per_block * (uint64_t)v[GT_AS_BLOCKS];
 }
 
@@ -229,11 +240,10 @@ static int summary(gt_run *r, const gt_devprops *p, gt_summary_line *lines, int 
                  "once (it reads and writes each: the memory moves twice that); the way in "
                  "reads %.2fx its rate", cp / 1e9, in / cp);
     if (v[GT_AS_WAY] == GT_AS_PLAIN) {
-        int64_t vecs = v[GT_AS_TILE] / 16, loads = (vecs + GT_AS_THREADS - 1) / GT_AS_THREADS;
+        int64_t threads, loads;
+        plain_loads(v, &threads, &loads);
         snprintf(b, sizeof b, "%lld threads x %lld load%s of 16 B in registers",
-                 (long long)(vecs < GT_AS_THREADS ? vecs : GT_AS_THREADS),
-                 (long long)(loads < GT_AS_PLAIN_LOADS ? loads : GT_AS_PLAIN_LOADS),
-                 loads == 1 ? "" : "s");
+                 (long long)threads, (long long)loads, loads == 1 ? "" : "s");
     } else {
         snprintf(b, sizeof b, "%lld stages of %s", (long long)v[GT_AS_STAGES],
                  gt_format_size((uint64_t)v[GT_AS_TILE], c, sizeof c));
