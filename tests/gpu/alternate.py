@@ -129,17 +129,18 @@ CHECKS = {
                  for k in (1, 32, 33)},
     },
     # Global memory into shared memory, one block an SM, four stages of 8
-    # KiB (the async lesson's tiles) and of 16 KiB, each way against the same kernel written with the CUDA C++
-    # library (cuda::pipeline, cuda::barrier, the TMA's tensor copy) in
-    # tests/gpu/refprobe_async.cu, both from an emptied L2, within 3%.
+    # KiB (the async lesson's tiles) and of 16 KiB, each way against the
+    # same kernel written with the CUDA C++ library (cuda::pipeline,
+    # cuda::barrier, the TMA's tensor copy) in tests/gpu/refprobe_async.cu,
+    # both from an emptied L2, within 3%.
     "async": {
         "band": 0.03,
         "rounds": 3,
         "retries": 1,
         "gputui": ["-e", "async", "--way", "plain,cp.async,bulk,tma", "--stages", "4",
                    "--tile", "8K,16K", "--blocks", "1", "--samples", "30", "--warmup", "2"],
-        "key": lambda cfg, series: (f"{cfg['way']} {cfg['tile'] >> 10}K" if series == "into shared memory"
-                                    else None),
+        "key": lambda cfg, series: (f"{cfg['way']} {cfg['tile'] >> 10}K"
+                                    if series == "into shared memory" else None),
         "probe": ["async", "4", "8,16", "plain,cp.async,bulk,tma"],
         "figures": {f"{w} {t}K": f"async_{w}_{t}k" for w in ASYNC_WAYS for t in (8, 16)},
         "metric": "time",

@@ -303,8 +303,13 @@ void async_copies(int stages, const char *tiles, const char *ways, size_t mib)
     int tile_kib[8], ntile = 0;
     char tlist[64];
     snprintf(tlist, sizeof tlist, "%s", tiles);
-    for (char *t = strtok(tlist, ","); t && ntile < 8; t = strtok(nullptr, ","))
+    for (char *t = strtok(tlist, ","); t; t = strtok(nullptr, ",")) {
+        if (ntile == 8) {
+            fprintf(stderr, "refprobe: async: more than 8 tiles in '%s'\n", tiles);
+            exit(64);
+        }
         tile_kib[ntile++] = atoi(t);
+    }
     if (stages != 1 && stages != 2 && stages != 4 && stages != 8) {
         fprintf(stderr, "refprobe: async: %d stages; allowed: 1, 2, 4 or 8\n", stages);
         exit(64);

@@ -530,8 +530,10 @@ tally < <(grep -E '^(ok|FAIL)' "$LOG/respond.txt" ||
           echo "FAIL responsiveness: $(tail -3 "$LOG/respond.txt")")
 # The suite's time budget is 300 s on a lent H100 or H200 (docs/suite-runs.md):
 # said, not judged, since a slower host takes longer with nothing wrong.
-over=$((SECONDS - ${SUITE_BUDGET_S:-300}))
-echo "wall time: ${SECONDS}s (budget ${SUITE_BUDGET_S:-300} s$([ $over -gt 0 ] && echo ", over by $over s: the sections below say where it went"))"
+budget=${SUITE_BUDGET_S:-300}
+over=""
+[ "$SECONDS" -gt "$budget" ] && over=", over by $((SECONDS - budget)) s: the sections below say where it went"
+echo "wall time: ${SECONDS}s (budget $budget s$over)"
 echo "$SECONDS end" >>"$LOG/sections.txt"
 # Where the time went: each section's seconds (each process's: times.txt).
 awk 'NR > 1 { printf "%5d s  %s\n", $1 - t, s } { t = $1; $1 = ""; s = substr($0, 2) }' \
