@@ -22,8 +22,8 @@ is judged by itself (judge.by_state).
 Usage: alternate.py WHAT BIN PROBE LOG   (WHAT: pageable, zc, texture,
 coalesce, banks, transpose, async, dsmem, cluster, atomics, pool,
 vmm-read, vmm-host, vmm-share, chase; l2after: gputui after the L2
-experiment against gputui alone; d2d and hostlat: the reference is
-nvbandwidth, $NVBANDWIDTH)
+experiment against gputui alone; pinned, d2d and hostlat: the reference
+is nvbandwidth, $NVBANDWIDTH)
 Prints one line per figure: "ok ...", "FAIL ..." or "SKIP ..."; lines
 starting with "#" say why a figure is measured again."""
 import json
@@ -59,7 +59,7 @@ CHECKS = {
         "states": True,     # every process kept: the states are the figure's spread
         "gputui": ["--samples", "11", "--warmup", "2", "--host", "pageable", "--dir", "h2d,d2h",
                    "--size", "32M"],
-        "probe": ["pageable", "32", "11"],
+        "probe": ["pageable", "32", "11", "cold"],
         "figures": {"h2d": "pageable_h2d_cold_cpu_timed_memcpy",
                     "d2h": "pageable_d2h_cold_cpu_timed_memcpy"},
         "metric": "bandwidth",
@@ -365,6 +365,29 @@ CHECKS = {
         "figures": {"d2d": "d2d"},
         "metric": "bandwidth",
         "what": {"d2d": "D2D 512 MiB right after the L2 experiment against D2D alone"},
+    },
+    # Pinned copies over the host link, copy engines and copy kernels,
+    # 10 a sample timed as one, beside nvbandwidth's at the same size and
+    # count. The link's share of its rating is the machine's, not
+    # gputui's: the health card judges it (pcie.h2d), this check judges
+    # gputui against the reference on the same link at the same moment.
+    "pinned": {
+        "band": 0.01,
+        "rounds": 2,
+        "retries": 1,
+        "gputui": ["--host", "pinned", "--dir", "h2d,d2h", "--method", "ce,sm", "--size", "64M",
+                   "--iters", "10", "--samples", "10"],
+        "key": lambda cfg, series: f"{cfg['method']}-{cfg['dir']}",
+        "nvbandwidth": ["-t", "host_to_device_memcpy_ce", "device_to_host_memcpy_ce",
+                        "host_to_device_memcpy_sm", "device_to_host_memcpy_sm",
+                        "-b", "64", "-i", "10", "-j"],
+        "figures": {"ce-h2d": "host_to_device_memcpy_ce", "ce-d2h": "device_to_host_memcpy_ce",
+                    "sm-h2d": "host_to_device_memcpy_sm", "sm-d2h": "device_to_host_memcpy_sm"},
+        "metric": "bandwidth",
+        "what": {"ce-h2d": "pinned H2D 64 MiB, copy engines, against nvbandwidth's host_to_device_memcpy_ce",
+                 "ce-d2h": "pinned D2H 64 MiB, copy engines, against nvbandwidth's device_to_host_memcpy_ce",
+                 "sm-h2d": "pinned H2D 64 MiB, a copy kernel, against nvbandwidth's host_to_device_memcpy_sm",
+                 "sm-d2h": "pinned D2H 64 MiB, a copy kernel, against nvbandwidth's device_to_host_memcpy_sm"},
     },
     "d2d": {
         # 10 copies a sample, timed as one: nvbandwidth's -i 10. One copy

@@ -12,38 +12,36 @@
 
 # Every host-memory kind (with its flags) x direction x method at 4 KiB
 # and 64 MiB, each configuration once: one process per host kind, its
-# directions, methods and sizes as lists (pinned 64 MiB, judged against
-# the link, runs in run.sh).
+# directions, methods and sizes as lists. Pinned copies' rate against
+# nvbandwidth's: the fidelity checks (alternate.py pinned).
 SIZES=${SIZES:-4K 64M}
 HOSTS=("pageable" "pinned" "hostalloc" "hostalloc --portable" "hostalloc --write-combined"
        "hostalloc --mapped" "hostalloc --portable --write-combined --mapped"
        "register" "register --portable" "register --mapped")
 transfer_hosts() {  # transfer_hosts FIRST LAST: HOSTS[FIRST..LAST]
-    local k s host methods sizes
+    local k host methods
     for k in $(seq "$1" "$2"); do
-        host=${HOSTS[$k]} methods=ce,sm sizes=()
+        host=${HOSTS[$k]} methods=ce,sm
         [ "$host" = pageable ] && methods=ce
-        for s in $SIZES; do [ "$host" = pinned ] && [ "$s" = 64M ] || sizes+=("$s"); done
-        [ ${#sizes[@]} -gt 0 ] || continue
         # shellcheck disable=SC2086
-        run_one "" --host $host --dir h2d,d2h,bidir --method $methods --size "$(IFS=,; echo "${sizes[*]}")"
+        run_one --host $host --dir h2d,d2h,bidir --method $methods --size "${SIZES// /,}"
     done
 }
 
 job_transfer_d2d() {
     section "transfer: device to device"
-    TRACE=1 run_one "" --dir d2d --method ce,sm --size "${SIZES// /,}"
+    TRACE=1 run_one --dir d2d --method ce,sm --size "${SIZES// /,}"
 }
 
 # Pageable memory, a direction a job: a 256 MiB read before each sample
 # pushes it out of the CPU's caches.
 job_transfer_pageable() {  # job_transfer_pageable DIR
     section "transfer: pageable $1"
-    run_one "" --host pageable --dir "$1" --method ce --size "${SIZES// /,}"
+    run_one --host pageable --dir "$1" --method ce --size "${SIZES// /,}"
     [ "$1" = h2d ] || return 0
     # Kernels reach pageable memory only where the device says pageableMemoryAccess.
     if msg=$("$BIN" --batch --samples 2 --host pageable --method sm --size 4K 2>&1 >/dev/null); then
-        run_one "" --host pageable --dir h2d,d2h,bidir --method sm --size 4K,64M
+        run_one --host pageable --dir h2d,d2h,bidir --method sm --size 4K,64M
     elif grep -q "pageableMemoryAccess = 0" <<<"$msg"; then
         ok "method=sm on pageable memory -> refused as documented: $msg"
     else
@@ -59,15 +57,15 @@ job_transfer_host() {   # job_transfer_host K: HOSTS[K], every direction and met
 job_latency() {
     section "latency: every memory kind, load policy and walker count"
     LA=(-e latency --warmup 1)
-    TRACE=1 run_one "" "${LA[@]}" --kind device,mapped,managed,managed-cpu --size 2M
-    run_one "" "${LA[@]}" --cache default,cg,volatile --size 16K,16M
-    run_one "" "${LA[@]}" --threads warp --order linear --size 64M
-    run_one "" "${LA[@]}" --size 4G --stride 2M
-    run_one "" "${LA[@]}" --size 20G --stride 64K         # past 16 GiB: addresses past 2^32 words
+    TRACE=1 run_one "${LA[@]}" --kind device,mapped,managed,managed-cpu --size 2M
+    run_one "${LA[@]}" --cache default,cg,volatile --size 16K,16M
+    run_one "${LA[@]}" --threads warp --order linear --size 64M
+    run_one "${LA[@]}" --size 4G --stride 2M
+    run_one "${LA[@]}" --size 20G --stride 64K         # past 16 GiB: addresses past 2^32 words
     refused "latency: a stride not a multiple of 8" "allowed: a multiple of 8 bytes" "${LA[@]}" \
         --size 12M --stride 12
     [ "$(gpu_count)" -ge 2 ] &&
-        run_one "" "${LA[@]}" --kind peer --size 2M
+        run_one "${LA[@]}" --kind peer --size 2M
     refused "latency: one slot" "leaves 1 slots in 8 KiB" "${LA[@]}" --size 8K --stride 8K
     refused "latency: a size not a multiple of the stride" "is not a multiple of the stride" \
         "${LA[@]}" --size 100K --stride 384
@@ -76,31 +74,31 @@ job_latency() {
 job_zerocopy() {
     section "zerocopy"
     ZC=(-e zerocopy --warmup 1)
-    TRACE=1 run_one "" "${ZC[@]}"
-    run_one "" "${ZC[@]}" --blocks auto --passes 8
-    run_one "" "${ZC[@]}" --count 1024 --blocks 1 --threads 32
-    run_one "" "${ZC[@]}" --variant explicit,mapped --check gpu,cpu --repeat 1,10
+    TRACE=1 run_one "${ZC[@]}"
+    run_one "${ZC[@]}" --blocks auto --passes 8
+    run_one "${ZC[@]}" --count 1024 --blocks 1 --threads 32
+    run_one "${ZC[@]}" --variant explicit,mapped --check gpu,cpu --repeat 1,10
 }
 
 job_zerocopy_wc() {
     section "zerocopy: write-combined, 16M floats"
-    run_one "" -e zerocopy --warmup 1 --write-combined --count 16777216 --threads 256
+    run_one -e zerocopy --warmup 1 --write-combined --count 16777216 --threads 256
 }
 
 job_vmm_alloc() {
     section "vmm: allocation"
     VM=(-e vmm --warmup 1)
-    TRACE=1 run_one "" "${VM[@]}" --op alloc --size 2M
-    for size in 3M 64M 1G; do run_one "" "${VM[@]}" --op alloc --size $size; done
-    run_one "" "${VM[@]}" --op alloc --size 64M --granularity minimum
+    TRACE=1 run_one "${VM[@]}" --op alloc --size 2M
+    for size in 3M 64M 1G; do run_one "${VM[@]}" --op alloc --size $size; done
+    run_one "${VM[@]}" --op alloc --size 64M --granularity minimum
 }
 
 job_vmm_use() {
     section "vmm: bandwidth and growth"
     VM=(-e vmm --warmup 1)
-    for dir in h2d d2h d2d; do run_one "" "${VM[@]}" --op bandwidth --dir $dir --size 512M; done
-    run_one "" "${VM[@]}" --op grow --start 64M --end 1G --step 64M
-    run_one "" "${VM[@]}" --op grow --start 2M --end 64M --step 2M --granularity minimum
+    for dir in h2d d2h d2d; do run_one "${VM[@]}" --op bandwidth --dir $dir --size 512M; done
+    run_one "${VM[@]}" --op grow --start 64M --end 1G --step 64M
+    run_one "${VM[@]}" --op grow --start 2M --end 64M --step 2M --granularity minimum
     refused "vmm grow end not above start" "end: 64 MiB is not above start" "${VM[@]}" --op grow --end 64M
     refused "vmm grow step not a granularity multiple" "multiples of the" "${VM[@]}" --op grow --step 3M --granularity minimum
 }
@@ -116,7 +114,7 @@ job_transfer_read_only() {
     section "transfer: a read-only registration"
     if "$BIN" --batch -e transfer --host register --read-only on --size 4M --samples 1 \
         >/dev/null 2>&1; then
-        run_one "" -e transfer --host register --dir h2d --method ce,sm --read-only off,on \
+        run_one -e transfer --host register --dir h2d --method ce,sm --read-only off,on \
             --size 64M
     else
         echo "# read-only registration: not on this device"
@@ -130,20 +128,20 @@ job_vmm_flags() {
     if "$BIN" --batch "${VM[@]}" --op read --compression on --size 4M --samples 1 \
         >/dev/null 2>&1; then comp=off,on; fi
     echo "# compression here: $comp"
-    TRACE=1 run_one "" "${VM[@]}" --op read --size 256M --data pattern,random,zeros,constant \
+    TRACE=1 run_one "${VM[@]}" --op read --size 256M --data pattern,random,zeros,constant \
         --compression "$comp"
-    run_one "" "${VM[@]}" --op bandwidth --dir d2d --size 256M --data random,zeros --compression "$comp"
-    run_one "" "${VM[@]}" --op alloc --size 64M --compression "$comp"
+    run_one "${VM[@]}" --op bandwidth --dir d2d --size 256M --data random,zeros --compression "$comp"
+    run_one "${VM[@]}" --op alloc --size 64M --compression "$comp"
     # GPUDirect RDMA capable memory, where the device takes the flag.
     if "$BIN" --batch "${VM[@]}" --op alloc --rdma on --size 2M --samples 1 >/dev/null 2>&1; then
-        run_one "" "${VM[@]}" --op alloc,read --size 64M --rdma off,on
+        run_one "${VM[@]}" --op alloc,read --size 64M --rdma off,on
     fi
     # This GPU's own mapping read-only: read whole, a write refused in a child.
-    run_one "" "${VM[@]}" --op read --size 256M --access ro,rw
+    run_one "${VM[@]}" --op read --size 256M --access ro,rw
     # Another gputui process imports the memory by a file descriptor.
-    run_one "" "${VM[@]}" --op share --size 2M,64M,1G
-    run_one "" "${VM[@]}" --op read --size 64M --location host,host-numa
-    run_one "" "${VM[@]}" --op alloc --size 64M --location host-numa
+    run_one "${VM[@]}" --op share --size 2M,64M,1G
+    run_one "${VM[@]}" --op read --size 64M --location host,host-numa
+    run_one "${VM[@]}" --op alloc --size 64M --location host-numa
     if [ -r /sys/devices/system/node/online ]; then
         refused "vmm numa node that is not there" "is not a NUMA node of this host; allowed:" \
             "${VM[@]}" --op read --location host-numa --numa 62
@@ -159,13 +157,13 @@ job_runtime() {  # job_runtime OP
     local built
     built=$("$BIN" --version | sed -n 's/.*CUDA runtime \([0-9]*\)\.\([0-9]\).*/\1\2/p')
     if [ "$1" = init ]; then
-        TRACE=1 run_one "" -e runtime --op init --warmup 0
+        TRACE=1 run_one -e runtime --op init --warmup 0
     elif [ "$1" = jit ] && [ "${built:-999}" -lt 124 ]; then
         refused "runtime: op=jit on a gputui built before CUDA 12.4" \
             "op=jit needs CUDA 12.4 (cuModuleGetFunctionCount); this gputui was built with" \
             -e runtime --op jit
     else
-        run_one "" -e runtime --op "$1" --warmup 0
+        run_one -e runtime --op "$1" --warmup 0
     fi
 }
 
@@ -173,7 +171,7 @@ job_runtime_return() {
     section "runtime: every call's destination"
     # When each call returns behind a 1 ms kernel, every destination
     # checked (when they return is judged in run.sh).
-    run_one "" -e runtime --op return --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset --size 4K,64K,128K,1M
+    run_one -e runtime --op return --call h2d-pageable,h2d-pinned,d2h-pageable,d2d,memset --size 4K,64K,128K,1M
     refused "runtime: a size with op=init" "only with op=return" -e runtime --size 1M
     refused "runtime: a size not a multiple of 4 KiB" "is not a multiple of 4096 bytes" -e runtime --op return --size 6K
 }
@@ -182,8 +180,8 @@ job_small_kernels() {
     section "constant"
     # __constant__ memory: the three reads and the three copies, each verified.
     CO=(-e constant --warmup 1)
-    TRACE=1 run_one "" "${CO[@]}" --op read --reads 256,4096
-    run_one "" "${CO[@]}" --op copy --size 4,1K,64K
+    TRACE=1 run_one "${CO[@]}" --op read --reads 256,4096
+    run_one "${CO[@]}" --op copy --size 4,1K,64K
     refused "constant: a size not a multiple of 4" "is not a multiple of 4 bytes" "${CO[@]}" --op copy --size 6
     refused "constant: reads with op=copy" "only with op=read" "${CO[@]}" --op copy --reads 512
 
@@ -191,7 +189,7 @@ job_small_kernels() {
     # Kernels on one stream and on a stream each, small and filling the GPU,
     # each kernel's mark checked; and the timeline a batch report prints.
     CK=(-e concurrent --warmup 1)
-    TRACE=1 run_one "" "${CK[@]}" --kernels 2,16 --blocks 1,fill --spin 50
+    TRACE=1 run_one "${CK[@]}" --kernels 2,16 --blocks 1,fill --spin 50
     refused "concurrent: more kernels than the timeline's streams" "allowed: 2 to 16" "${CK[@]}" --kernels 17
     if "$BIN" --batch --samples 5 "${JOB_FLAGS[@]}" "${CK[@]}" >"$LOG/concurrent.txt" 2>&1 &&
         grep -q "timeline of the last iteration" "$LOG/concurrent.txt" &&
@@ -211,17 +209,17 @@ job_pitched_rows() {
     # default height runs once, on the kernel (job_pitched).
     PI=(-e pitched --warmup 1)
     for w in 1000 4096 4100; do
-        for m in h2d d2h kernel; do run_one "" "${PI[@]}" --width $w --measure $m --height 32768; done
+        for m in h2d d2h kernel; do run_one "${PI[@]}" --width $w --measure $m --height 32768; done
     done
 }
 
 job_pitched() {
     section "pitched: the default height, 3D, one byte"
     PI=(-e pitched --warmup 1)
-    TRACE=1 run_one "" "${PI[@]}" --width 4100 --measure kernel
-    run_one "" "${PI[@]}" --dims 3d --width 1000 --height 512 --depth 32 --measure h2d
-    run_one "" "${PI[@]}" --dims 3d --width 4100 --height 512 --depth 32 --measure kernel
-    run_one "" "${PI[@]}" --width 1 --height 1 --measure d2h
+    TRACE=1 run_one "${PI[@]}" --width 4100 --measure kernel
+    run_one "${PI[@]}" --dims 3d --width 1000 --height 512 --depth 32 --measure h2d
+    run_one "${PI[@]}" --dims 3d --width 4100 --height 512 --depth 32 --measure kernel
+    run_one "${PI[@]}" --width 1 --height 1 --measure d2h
 }
 
 job_hostalloc() {   # job_hostalloc KIND...: each kind (flags after _) allocated and read
@@ -232,28 +230,28 @@ job_hostalloc() {   # job_hostalloc KIND...: each kind (flags after _) allocated
         kind=${kind//_/ }
         # shellcheck disable=SC2086
         if [ "$kind" = pinned ]; then   # its calls: cudaMallocHost and cudaFreeHost each sample
-            TRACE=1 run_one "" "${HA[@]}" --op alloc,cpu --kind $kind --size 64M
+            TRACE=1 run_one "${HA[@]}" --op alloc,cpu --kind $kind --size 64M
         else
-            run_one "" "${HA[@]}" --op alloc,cpu --kind $kind --size 64M
+            run_one "${HA[@]}" --op alloc,cpu --kind $kind --size 64M
         fi
     done
 }
 
 job_hostalloc_1g() {   # job_hostalloc_1g KIND: the large path once (0.3 to 0.5 s a sample alone)
     section "hostalloc: $1 1 GiB"
-    run_one "" -e hostalloc --warmup 1 --op alloc --kind "$1" --size 1G
-    [ "$1" = pinned ] && run_one "" -e hostalloc --warmup 1 --op alloc --kind pageable --size 4K
+    run_one -e hostalloc --warmup 1 --op alloc --kind "$1" --size 1G
+    [ "$1" = pinned ] && run_one -e hostalloc --warmup 1 --op alloc --kind pageable --size 4K
 }
 
 # A compressed recording replayed: judged on what it holds.
 job_managed() {
     section "managed: first touch, prefetch, advice, access"
     MG=(-e managed --warmup 1)
-    TRACE=1 run_one "" "${MG[@]}"
-    run_one "" "${MG[@]}" --touch host,device --access repeat,pingpong
-    run_one "" "${MG[@]}" --touch device --prefetch
-    run_one "" "${MG[@]}" --read-mostly --preferred device,host --accessed-by --access repeat
-    run_one "" "${MG[@]}" --prefetch --preferred host --access once,pingpong --size 64K,256M
+    TRACE=1 run_one "${MG[@]}"
+    run_one "${MG[@]}" --touch host,device --access repeat,pingpong
+    run_one "${MG[@]}" --touch device --prefetch
+    run_one "${MG[@]}" --read-mostly --preferred device,host --accessed-by --access repeat
+    run_one "${MG[@]}" --prefetch --preferred host --access once,pingpong --size 64K,256M
     refused "managed beyond half of the free memory" "more than half of the GPU's free memory" \
         "${MG[@]}" --size 1000G
 }
@@ -261,11 +259,11 @@ job_managed() {
 job_texture() {
     section "texture: every walk, filter, address mode and texel type"
     TX=(-e texture --warmup 1)
-    TRACE=1 run_one "" "${TX[@]}" --access row,column,rotated,tile
-    run_one "" "${TX[@]}" --type float,uchar4 --filter linear --access column,rotated
-    run_one "" "${TX[@]}" --type uchar4 --access tile
-    run_one "" "${TX[@]}" --address wrap --normalized --filter point,linear --access rotated
-    run_one "" "${TX[@]}" --width 64 --height 64,72 --normalized --access tile
+    TRACE=1 run_one "${TX[@]}" --access row,column,rotated,tile
+    run_one "${TX[@]}" --type float,uchar4 --filter linear --access column,rotated
+    run_one "${TX[@]}" --type uchar4 --access tile
+    run_one "${TX[@]}" --address wrap --normalized --filter point,linear --access rotated
+    run_one "${TX[@]}" --width 64 --height 64,72 --normalized --access tile
     refused "texture: wrap without normalized coordinates" "wrap needs normalized=on" \
         "${TX[@]}" --address wrap
     refused "texture: a width not a multiple of 32" "allowed: a multiple of 32" "${TX[@]}" --width 100
@@ -277,10 +275,10 @@ job_texture() {
 job_coalesce() {
     section "coalesce: every side, width and memory; strides and offsets"
     CO=(-e coalesce --warmup 1)
-    TRACE=1 run_one "" "${CO[@]}" --stride 1,2,32,128 --size 16M
-    run_one "" "${CO[@]}" --op write,both --width float,float2,float4 --stride 3 --offset 5 --size 16M
-    run_one "" "${CO[@]}" --memory mapped --op read,write,both --stride 1,8 --size 4M
-    run_one "" "${CO[@]}" --buffer 1G --stride 15,16 --offset 15 --size 64M
+    TRACE=1 run_one "${CO[@]}" --stride 1,2,32,128 --size 16M
+    run_one "${CO[@]}" --op write,both --width float,float2,float4 --stride 3 --offset 5 --size 16M
+    run_one "${CO[@]}" --memory mapped --op read,write,both --stride 1,8 --size 4M
+    run_one "${CO[@]}" --buffer 1G --stride 15,16 --offset 15 --size 64M
     refused "coalesce: a stride that reads past the buffer" "past the 1 GiB buffer of 268435456; allowed at this size and offset: stride 1 to 16, or buffer=auto" \
         "${CO[@]}" --buffer 1G --stride 32
     refused "coalesce: mapped memory past its limit" "spans 8.00 GiB of pinned host memory; at most 4 GiB: lower size or stride" \
@@ -289,9 +287,9 @@ job_coalesce() {
 
 job_banks_transpose() {
     section "banks and transpose: every width, the shapes compiled and not"
-    TRACE=1 run_one "" -e banks --warmup 1 --stride 1,2,32,33 --width float,float2,float4 --reads 1024
-    TRACE=1 run_one "" -e transpose --warmup 1 --n 2048 --tile 32,16 --rows 8
-    run_one "" -e transpose --warmup 1 --n 1000 --tile 8 --rows 2,8
+    TRACE=1 run_one -e banks --warmup 1 --stride 1,2,32,33 --width float,float2,float4 --reads 1024
+    TRACE=1 run_one -e transpose --warmup 1 --n 2048 --tile 32,16 --rows 8
+    run_one -e transpose --warmup 1 --n 1000 --tile 8 --rows 2,8
     TP=(-e transpose)
     refused "transpose: N not a multiple of the tile" "not a multiple of the tile (32); allowed: a multiple such as 992 or 1024" \
         "${TP[@]}" --n 1000
@@ -312,14 +310,14 @@ job_banks_transpose() {
 job_async() {
     section "async: every way, width, tile and stage count; the latency's carveout, shared memory and DSMEM"
     AS=(-e async --warmup 1 --size 64M)
-    TRACE=1 run_one "" "${AS[@]}" --way plain,cp.async,bulk,tma --stages 1,4 --blocks 1,2
-    run_one "" "${AS[@]}" --way cp.async --width 4,8 --stages 2 --tile 4K
-    run_one "" "${AS[@]}" --way bulk,tma --tile 1K,64K --stages 2 --compute 64
-    run_one "" -e async --warmup 1 --size 60M --way plain --tile 1K,12K,20K --compute 0,64
-    run_one "" -e latency --warmup 1 --size 48K --carveout default,0,100
-    run_one "" -e latency --warmup 1 --kind shared,dsmem --size 4K,192K --threads thread,warp
-    run_one "" -e latency --warmup 1 --kind dsmem --size 16K --cluster 2,4,8,16 --order linear
-    TRACE=1 run_one "" -e cluster --warmup 1 --cluster 2,4,8,16 --access coalesced,scattered --size 8K,64K
+    TRACE=1 run_one "${AS[@]}" --way plain,cp.async,bulk,tma --stages 1,4 --blocks 1,2
+    run_one "${AS[@]}" --way cp.async --width 4,8 --stages 2 --tile 4K
+    run_one "${AS[@]}" --way bulk,tma --tile 1K,64K --stages 2 --compute 64
+    run_one -e async --warmup 1 --size 60M --way plain --tile 1K,12K,20K --compute 0,64
+    run_one -e latency --warmup 1 --size 48K --carveout default,0,100
+    run_one -e latency --warmup 1 --kind shared,dsmem --size 4K,192K --threads thread,warp
+    run_one -e latency --warmup 1 --kind dsmem --size 16K --cluster 2,4,8,16 --order linear
+    TRACE=1 run_one -e cluster --warmup 1 --cluster 2,4,8,16 --access coalesced,scattered --size 8K,64K
     refused "async: stages beyond a block's shared memory" "allowed here: fewer stages, at most 3 of 64 KiB" \
         "${AS[@]}" --way bulk --tile 64K --stages 4
     refused "async: blocks beyond the SM's shared memory" "do not fit the SM's .*; allowed here: 1 to 1" \
@@ -332,10 +330,10 @@ job_async() {
 job_atomics() {
     section "atomics: operations, types, scopes, places, aggregation"
     AT=(-e atomics --warmup 1 --ops 16)
-    TRACE=1 run_one "" "${AT[@]}" --op add --type u32,u64,f32,f64 --scope block,device,system --addresses 1,32,each
-    run_one "" "${AT[@]}" --op cas --type u32,u64,f32,f64 --scope block,device,system --addresses 1024,each
-    run_one "" "${AT[@]}" --op min,max --type u32,u64 --scope block,device,system --addresses 1,1024
-    run_one "" "${AT[@]}" --op mul --type u32,u64 --scope block,device,system --addresses 1024,4096
+    TRACE=1 run_one "${AT[@]}" --op add --type u32,u64,f32,f64 --scope block,device,system --addresses 1,32,each
+    run_one "${AT[@]}" --op cas --type u32,u64,f32,f64 --scope block,device,system --addresses 1024,each
+    run_one "${AT[@]}" --op min,max --type u32,u64 --scope block,device,system --addresses 1,1024
+    run_one "${AT[@]}" --op mul --type u32,u64 --scope block,device,system --addresses 1024,4096
     refused "atomics: min on floats" "allowed with type=f32: add, cas" "${AT[@]}" --op min --type f32
     refused "atomics: too many operations" "allowed: at most 2^26" "${AT[@]}" --ops 65536
     refused "atomics: a CAS loop on one hot address" "allowed: at most 2^23, so that a sample stays short: addresses of at least" \
@@ -346,11 +344,11 @@ job_atomics() {
 job_atomics_places() {
     section "atomics: shared memory, warp aggregation, mapped host memory"
     AT=(-e atomics --warmup 1 --ops 16)
-    run_one "" "${AT[@]}" --where shared --op add,min,max,cas,mul --type u32,u64 --addresses 1,256 --stride 1,33
-    run_one "" "${AT[@]}" --where shared --type u32,u64 --addresses 8192
-    run_one "" "${AT[@]}" --aggregate warp --where global,shared --type u32,f64 --addresses 1,32
-    run_one "" "${AT[@]}" --where mapped --op add --addresses 1,each --ops 2
-    run_one "" "${AT[@]}" --where mapped --op cas --addresses 1024,each --ops 2
+    run_one "${AT[@]}" --where shared --op add,min,max,cas,mul --type u32,u64 --addresses 1,256 --stride 1,33
+    run_one "${AT[@]}" --where shared --type u32,u64 --addresses 8192
+    run_one "${AT[@]}" --aggregate warp --where global,shared --type u32,f64 --addresses 1,32
+    run_one "${AT[@]}" --where mapped --op add --addresses 1,each --ops 2
+    run_one "${AT[@]}" --where mapped --op cas --addresses 1024,each --ops 2
     refused "atomics: bins past a block's shared memory" "where=shared: 512 KiB of bins" \
         "${AT[@]}" --where shared --addresses 65536 --type u64
 }
@@ -361,10 +359,10 @@ job_atomics_places() {
 job_pool() {
     section "pool: allocators, thresholds, reuse policies, cudaFree beside a kernel"
     PL=(-e pool --warmup 1)
-    TRACE=1 run_one "" "${PL[@]}" --op alloc,sync --count 16
-    run_one "" "${PL[@]}" --threshold zero,keep --trim --count 4,64 --size 4K,16M
-    run_one "" "${PL[@]}" --op reuse --order running,done,synced,event --spin 200
-    run_one "" "${PL[@]}" --op reuse --order running,done,synced,event --follow-events=off \
+    TRACE=1 run_one "${PL[@]}" --op alloc,sync --count 16
+    run_one "${PL[@]}" --threshold zero,keep --trim --count 4,64 --size 4K,16M
+    run_one "${PL[@]}" --op reuse --order running,done,synced,event --spin 200
+    run_one "${PL[@]}" --op reuse --order running,done,synced,event --follow-events=off \
         --opportunistic=off --internal-deps=off --spin 200 --count 8
     refused "pool: more than half of the free memory" "more than half of the .* free; allowed: a total up to" \
         "${PL[@]}" --count 4096 --size 1G

@@ -36,8 +36,7 @@ wait_ready() {  # wait_ready FILE SECONDS: until a helper writes "ready" to FILE
 gpu_count() { "$BIN" --list-devices 2>/dev/null | grep -c '^[0-9][0-9]*: '; }
 i=0
 JOB_FLAGS=()
-run_one() {     # [TRACE=1] run_one EXPECTED-MIN-PCT ARGS...: every run of one batch process
-    local min=$1; shift
+run_one() {     # [TRACE=1] run_one ARGS...: every run of one batch process
     local f="$LOG/batch-${JOB:-}$i.json" err="$LOG/batch-${JOB:-}$i.err" extra=() e=transfer a prev=""
     i=$((i + 1))
     if [ "${TRACE:-0}" = 1 ]; then    # this run also lists its CUDA calls (the trace section)
@@ -52,9 +51,7 @@ run_one() {     # [TRACE=1] run_one EXPECTED-MIN-PCT ARGS...: every run of one b
     took "$t0" "$*"
     if [ $rc != 0 ]; then bad "$* -> exit $rc: $(cat "$err")"; return; fi
     local out
-    out=$(python3 tests/gpu/check_batch.py "$f" "$SAMPLES" ${min:+--min-pcie-pct $min})
-    sed -n 's/^margin //p' <<<"$out" >>"$LOG/margins.tsv"
-    out=$(grep -v '^margin ' <<<"$out")
+    out=$(python3 tests/gpu/check_batch.py "$f" "$SAMPLES")
     echo "$out"
     pass=$((pass + $(grep -c '^ok' <<<"$out"))); fail=$((fail + $(grep -c '^FAIL' <<<"$out")))
 }

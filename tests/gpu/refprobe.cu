@@ -10,10 +10,12 @@
 //                            what widens a per-iteration distribution.
 //   refprobe zc-article [N]  the article's two figures alone (the GPU
 //                            suite's fidelity check).
-//   refprobe pageable [MiB [REPS]]  pageable H2D and D2H: cudaMemcpy timed
-//                            on the CPU (as bandwidthTest does) against events
-//                            on the stream around cudaMemcpyAsync, with a hot
-//                            and a cold source; REPS copies of each (21).
+//   refprobe pageable [MiB [REPS [cold]]]  pageable H2D and D2H: cudaMemcpy
+//                            timed on the CPU (as bandwidthTest does) against
+//                            events on the stream around cudaMemcpyAsync, with
+//                            a hot and a cold source; REPS copies of each (21);
+//                            'cold': the cold CPU-timed copies alone (the
+//                            GPU suite's fidelity check).
 //   refprobe chase KiB...    one walker on a random chain of 128-byte
 //                            slots (64-bit pointers, built on the host);
 //                            9 kernels a size, each timing 16384 loads and
@@ -255,7 +257,8 @@ void zc(int n, bool article_only)
 // cudaMemcpyAsync, and the host time of the cudaMemcpyAsync call alone.
 // 'cold': each copy's host side is a different slice of a buffer 8x the
 // size (up to 4 GiB), so it is not in the CPU's caches from the last one.
-void pageable(size_t mib, int reps)
+// cold_sync_only: the cold CPU-timed copies alone (the suite's figure).
+void pageable(size_t mib, int reps, bool cold_sync_only)
 {
     size_t bytes = mib << 20;
     int slices = (int)std::min<size_t>(8, (4096 / mib));
@@ -272,7 +275,7 @@ void pageable(size_t mib, int reps)
     CK(cudaEventCreate(&e1));
     for (int dir = 0; dir < 2; dir++) {
         const char *dn = dir ? "d2h" : "h2d";
-        for (int cold = 0; cold < 2; cold++) {
+        for (int cold = cold_sync_only; cold < 2; cold++) {
             std::vector<double> cpu, ev, call;
             for (int r = 0; r < reps + 2; r++) {
                 char *hp = h + (cold ? (size_t)(r % slices) * bytes : 0);
@@ -282,6 +285,11 @@ void pageable(size_t mib, int reps)
                 else
                     CK(cudaMemcpy(hp, d, bytes, cudaMemcpyDeviceToHost));
                 double t1 = now();
+                if (cold_sync_only) {
+                    if (r >= 2)
+                        cpu.push_back(bytes / (t1 - t0) * 1e-9);
+                    continue;
+                }
                 hp = h + (cold ? (size_t)((r + 3) % slices) * bytes : 0);
                 float ms;
                 CK(cudaEventRecord(e0, s));
@@ -305,6 +313,8 @@ void pageable(size_t mib, int reps)
             snprintf(extra, sizeof extra, ",\"MiB\":%zu,\"unit\":\"GB/s\"", mib);
             snprintf(name, sizeof name, "pageable_%s_%s_cpu_timed_memcpy", dn, cold ? "cold" : "hot");
             dist(name, cpu, extra);
+            if (cold_sync_only)
+                continue;
             snprintf(name, sizeof name, "pageable_%s_%s_events_async", dn, cold ? "cold" : "hot");
             dist(name, ev, extra);
             snprintf(extra, sizeof extra, ",\"MiB\":%zu,\"unit\":\"share of the async copy's wall "
@@ -320,7 +330,7 @@ void pageable(size_t mib, int reps)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]] | async STAGES TILE_KIB[,...] WAYS [MiB] | dsmem KiB | cluster BLOCKS KiB READS | atomics K OPS | vmm-read on|off DATA,... [MiB [device|host-numa]] | vmm-share [MiB [N]]\n");
+        fprintf(stderr, "usage: refprobe zc|zc-article [N] | pageable [MiB [REPS [cold]]] | chase KiB... | load SECONDS | idle SECONDS | l2mix [MiB] | stencil W H [N] | coalesce WIDTH STRIDE OFFSET [MiB] | banks STRIDE... | transpose N | pool [N [KiB]] | async STAGES TILE_KIB[,...] WAYS [MiB] | dsmem KiB | cluster BLOCKS KiB READS | atomics K OPS | vmm-read on|off DATA,... [MiB [device|host-numa]] | vmm-share [MiB [N]]\n");
         return 64;
     }
     CK(cudaSetDevice(0));
@@ -328,7 +338,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "zc") || !strcmp(argv[1], "zc-article"))
         zc(argc > 2 ? atoi(argv[2]) : 1000000, !strcmp(argv[1], "zc-article"));
     else if (!strcmp(argv[1], "pageable"))
-        pageable(argc > 2 ? (size_t)atoi(argv[2]) : 32, argc > 3 ? atoi(argv[3]) : 21);
+        pageable(argc > 2 ? (size_t)atoi(argv[2]) : 32, argc > 3 ? atoi(argv[3]) : 21,
+                 argc > 4 && !strcmp(argv[4], "cold"));
     else if (!strcmp(argv[1], "chase") && argc > 2)
         chase(argc - 2, argv + 2);
     else if (!strcmp(argv[1], "load") && argc > 2)

@@ -30,7 +30,7 @@ void dist(const char *what, const std::vector<double> &v, const char *extra = ""
 
 // refprobe.cu: zero-copy and pageable copies
 void zc(int n, bool article_only);
-void pageable(size_t mib, int reps);
+void pageable(size_t mib, int reps, bool cold_sync_only);
 // refprobe_memory.cu: the pointer chase, the L2 mix, the stencil
 void chase(int argc, char **argv);
 void l2mix(size_t foreign_mib);

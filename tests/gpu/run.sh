@@ -8,15 +8,14 @@
 #     sample): verified, plausible against the device's ceilings,
 #     refusals naming the problem;
 #  2. then one process at a time, what is timed against a bound or a
-#     reference: pinned copy-engine H2D/D2H at 64 MiB at >= 80% of PCIe,
-#     streams' overlap, the L2 window, the latency staircase, when calls
+#     reference: streams' overlap, the L2 window, the latency staircase, when calls
 #     return, sharing, the lessons, the traces; the two-GPU parts
 #     (tests/gpu/multi.sh: with NVBANDWIDTH=path, the peer matrix within 3%
 #     of nvbandwidth's), or their refusals on one GPU;
 #  3. fidelity in alternation (tests/gpu/alternate.py): zero-copy within 2%
 #     of the article's program (tests/gpu/refprobe.cu), pageable copies
-#     within 10% of a CPU-timed cudaMemcpy, D2D within 1% of nvbandwidth's
-#     device_local_copy (NVBANDWIDTH=path); with nvbandwidth, a neighbour
+#     within 10% of a CPU-timed cudaMemcpy, pinned copies and D2D within
+#     1% of nvbandwidth's (NVBANDWIDTH=path); with nvbandwidth, a neighbour
 #     that only copies, an idle one and none (tests/gpu/neighbour.sh);
 #  4. the unwind test (no device memory leaked at any failure point);
 #  5. every experiment's sample rate in the TUI under tmux, and how fast
@@ -90,31 +89,26 @@ if [ "${GPU_SUITE:-all}" = jobs ]; then
     exit
 fi
 
-section "transfer: pinned copies at 64 MiB against the link"
-case " $SIZES " in
-*" 64M "*) run_one 80 --host pinned --dir h2d,d2h,bidir --method ce,sm --size 64M ;;
-esac
-
 section "streams"
 ST=(-e streams --warmup 1)
 # Several configurations a process where only one parameter differs.
-TRACE=1 run_one "" "${ST[@]}" --streams 1,4,8
-run_one "" "${ST[@]}" --host pageable --chunks 8
-run_one "" "${ST[@]}" --legacy-sync --stream-flags default,non-blocking
-run_one "" "${ST[@]}" --chunks 256 --chunk-size 64K --streams 16
-run_one "" "${ST[@]}" --chunks 1 --streams 16 --work 1
-run_one "" "${ST[@]}" --chunks 3 --chunk-size 1M --streams 2 --work 20000
-run_one "" "${ST[@]}" --alloc-between cudaMalloc,cudaMallocHost
+TRACE=1 run_one "${ST[@]}" --streams 1,4,8
+run_one "${ST[@]}" --host pageable --chunks 8
+run_one "${ST[@]}" --legacy-sync --stream-flags default,non-blocking
+run_one "${ST[@]}" --chunks 256 --chunk-size 64K --streams 16
+run_one "${ST[@]}" --chunks 1 --streams 16 --work 1
+run_one "${ST[@]}" --chunks 3 --chunk-size 1M --streams 2 --work 20000
+run_one "${ST[@]}" --alloc-between cudaMalloc,cudaMallocHost
 
 section "l2"
 L2=(-e l2 --warmup 1)
-TRACE=1 run_one "" "${L2[@]}" --apply stream,graph
-run_one "" "${L2[@]}" --hit-ratio 0,50
-run_one "" "${L2[@]}" --set-aside 0
-run_one "" "${L2[@]}" --hit-prop normal --miss-prop normal --window 16M
-run_one "" "${L2[@]}" --region 120M --streaming 256M
-run_one "" "${L2[@]}" --op cost --streaming 512M
-run_one "" "${L2[@]}" --op compete --hit-ratio 100,50
+TRACE=1 run_one "${L2[@]}" --apply stream,graph
+run_one "${L2[@]}" --hit-ratio 0,50
+run_one "${L2[@]}" --set-aside 0
+run_one "${L2[@]}" --hit-prop normal --miss-prop normal --window 16M
+run_one "${L2[@]}" --region 120M --streaming 256M
+run_one "${L2[@]}" --op cost --streaming 512M
+run_one "${L2[@]}" --op compete --hit-ratio 100,50
 refused "l2 apply=graph with op=compete" "apply applies only with op=window" "${L2[@]}" --op compete --apply graph
 refused "l2 window above the region" "window: 64 MiB is larger than the persisting region" "${L2[@]}" --window 64M
 # No set-aside left behind: D2D right after the L2 experiment beside D2D
@@ -259,7 +253,7 @@ share_run() {   # share_run TAG N FLAG [EXPERIMENT...]: N processes of each (def
     done
 }
 # The sharing experiment: both measures beside both loads, each verified.
-TRACE=1 run_one "" -e sharing --measure latency,copy --beside kernels,copies --warmup 1
+TRACE=1 run_one -e sharing --measure latency,copy --beside kernels,copies --warmup 1
 # In alternation: solo, 4 taking turns, solo, 4 taking turns, solo; the
 # processes taking turns against the solo ones, each side's per-process
 # p50s (tests/gpu/judge.py), within 3%.
@@ -346,10 +340,11 @@ tally < <(tests/gpu/multi.sh "$BIN" "$LOG" "$SAMPLES" 2>&1)
 section "fidelity: refprobe and nvbandwidth in alternation"
 # Zero-copy (the article's program, events around 10 back-to-back repeats;
 # gputui --repeat 10), pageable H2D/D2H (a CPU-timed cudaMemcpy with the
-# host buffer out of the caches) and D2D 512 MiB (nvbandwidth -i 10;
-# gputui --iters 10) beside gputui in turn, R G R G ... R, each a process
-# of its own, judged by the ratio of the two sides' means and its
-# bootstrap interval, within 2%, 10% and 1% (tests/gpu/alternate.py). Where
+# host buffer out of the caches), pinned H2D/D2H 64 MiB by copy engines and
+# by kernels and D2D 512 MiB (nvbandwidth -i 10; gputui --iters 10) beside
+# gputui in turn, R G R G ... R, each a process of its own, judged by the
+# ratio of the two sides' means and its bootstrap interval, within 2%, 10%,
+# 1% and 1% (tests/gpu/alternate.py). Where
 # the processes differ too much to say, "host too noisy to judge": more
 # rounds, then SKIP, never ok. The texture experiment's stencil from
 # linear memory beside a plain kernel of it (refprobe stencil), within 15%
@@ -359,7 +354,7 @@ section "fidelity: refprobe and nvbandwidth in alternation"
 # transposes within 1%); the
 # stream-ordered allocator's costs beside a plain program of the same
 # calls (refprobe pool), within 10%. At the end, each check's margin.
-checks="zc pageable texture coalesce banks transpose async dsmem cluster atomics pool d2d"
+checks="zc pageable pinned texture coalesce banks transpose async dsmem cluster atomics pool d2d"
 # Compressible memory where the device has it (gputui refuses it elsewhere).
 if "$BIN" --batch -e vmm --op read --compression on --size 4M --samples 1 >/dev/null 2>&1; then
     checks="$checks vmm-read"
