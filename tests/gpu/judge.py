@@ -138,6 +138,9 @@ def margin(name, figure, bound, headroom):
     return f"margin {name}\t{figure}\t{bound}\t{headroom:.3f}"
 
 
+LEVEL = 0.01    # a ratio within 1% of 1x: the two sides level, a claimed difference missing
+
+
 def lesson_margin(lesson, step):
     """The margin line of one lesson step of `gputui --batch --lesson NAME
     --format json`, or None where its verdict compares no figures: how far
@@ -151,6 +154,13 @@ def lesson_margin(lesson, step):
         return None
     lo, hi = iv
     yes = verdict == "as expected"
+    if not yes and rel in ("above", "below") and bounds[0] == 1 and \
+            1 - LEVEL <= lo and hi <= 1 + LEVEL:
+        # Level (gputui's lesson_verdict.c): the two sides within 1% of
+        # each other; the verdict holds while the interval stays in that band.
+        return margin(f"lesson {lesson} step {step['step']}: {step['title']}",
+                      f"{step['ratio']:.3g}", f"level, 1 +/- {LEVEL:g}",
+                      min(lo - (1 - LEVEL), 1 + LEVEL - hi) / LEVEL)
     if rel == "between":
         a, b = bounds
         if yes:

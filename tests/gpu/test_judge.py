@@ -77,6 +77,11 @@ step.update(verdict="not on this machine", ratio=1.0, interval=[0.83, 1.07],
 m = judge.lesson_margin("pin-cost", step)
 check(m is not None and "not > 1.25" in m and m.endswith("\t0.144"),
       f"a claim not holding, 0.83 to 1.07 against above 1.25: {m!r}")
+step.update(verdict="not on this machine", ratio=1.0, interval=[0.9997, 1.0001],
+            expect={"relation": "below", "bounds": [1.0]})
+m = judge.lesson_margin("atomics", step)
+check(m is not None and "level, 1 +/- 0.01" in m and m.endswith("\t0.970"),
+      f"two sides level, 0.9997 to 1.0001 against below 1: {m!r}")
 step.update(verdict="as expected", ratio=0.97, interval=[0.93, 1.10],
             expect={"relation": "between", "bounds": [0.67, 1.5]})
 m = judge.lesson_margin("vmm", step)

@@ -433,10 +433,11 @@ static void test_verdict_near_threshold(void **s)
 }
 
 /* A claim that one side is faster (above 1x) with both sides within 1%
- * of each other, the interval holding 1x: not on this machine, the two
- * level, once the step's samples are in; the same interval against a
- * threshold of 1.5x, or an interval reaching past 1%, stays too close to
- * call. */
+ * of each other, the interval holding 1x or clear of it on either side:
+ * not on this machine, the two level, once the step's samples are in (a
+ * difference under 1% is no "faster", and a verdict that flips with it
+ * flips run to run); the same interval against a threshold of 1.5x, or an
+ * interval reaching past 1%, stays too close to call. */
 static void test_verdict_level(void **s)
 {
     static gt_lesson l, t;
@@ -455,6 +456,13 @@ static void test_verdict_level(void **s)
     assert_true(v.lo < 1.0 && v.hi > 1.0 && v.lo >= 0.99 && v.hi <= 1.01);
     assert_int_equal(v.kind, GT_VERDICT_NO);
     assert_non_null(strstr(v.text, "(expected above 1x); the two within 1% of each other; a VM"));
+    /* 0.4% apart, the interval clear of 1x on either side: level too */
+    for (int k = 0; k < 2; k++) {
+        pair_verdict(&l.step[0], &p, 20, k ? 0.01004 : 0.00996, 0.010, 0.0002, 20, true, &v);
+        assert_true(v.lo >= 0.99 && v.hi <= 1.01 && (v.lo > 1.0 || v.hi < 1.0));
+        assert_int_equal(v.kind, GT_VERDICT_NO);
+        assert_non_null(strstr(v.text, "the two within 1% of each other"));
+    }
     /* a first look waits for the rest */
     pair_verdict(&l.step[0], &p, 5, 0.010, 0.010, 0.002, 20, false, &v);
     assert_int_equal(v.kind, GT_VERDICT_WAIT);
