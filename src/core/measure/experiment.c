@@ -142,6 +142,23 @@ double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t 
     return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
 }
 
+bool gt_ceiling_in_l2(const gt_devprops *p, uint64_t bytes, const char *what, double *factor,
+                      char *label, size_t n)
+{
+    if (!gt_dp_ok(p, GT_DP_L2) || bytes > (uint64_t)gt_dp_get(p, GT_DP_L2))
+        return false;
+    *factor = 1.0;
+    snprintf(label, n, "none known: the %s fits in the L2", what);
+    return true;
+}
+
+double gt_ceiling_hbm_read(const gt_devprops *p, double *factor, char *label, size_t n)
+{
+    *factor = 1.0;
+    snprintf(label, n, "HBM peak, read");
+    return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
+}
+
 bool gt_experiment_iteration_only(const gt_experiment *e, const int64_t *from,
                                   const int64_t *to, bool retune, char *what, size_t len)
 {

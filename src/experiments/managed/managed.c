@@ -162,19 +162,9 @@ static bool on_gpu(const int64_t *v)
 static double hbm(const int64_t *v, const gt_devprops *p, double *factor, char *label, size_t n,
                   bool write)
 {
-    double peak;
-
-    if (gt_dp_ok(p, GT_DP_L2) && v[GT_MG_SIZE] <= gt_dp_get(p, GT_DP_L2)) {
-        *factor = 1.0;
-        snprintf(label, n, "none known: the buffer fits in the L2");
+    if (gt_ceiling_in_l2(p, (uint64_t)v[GT_MG_SIZE], "buffer", factor, label, n))
         return 0;
-    }
-    peak = gt_ceiling_hbm(p, factor, label, n);
-    if (!write) {
-        *factor = 1.0;
-        snprintf(label, n, "HBM peak, read");
-    }
-    return peak;
+    return write ? gt_ceiling_hbm(p, factor, label, n) : gt_ceiling_hbm_read(p, factor, label, n);
 }
 
 /* The link bounds a migration, the prefetch and the pinned copy; a read of

@@ -141,10 +141,9 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
     *factor = 1.0;
     if (s == GT_TX_S_FILL_ARRAY || s == GT_TX_S_FILL_PITCH)
         return gt_ceiling_host(p, factor, label, n);
-    if (gt_dp_ok(p, GT_DP_L2) && image_bytes(v) > (uint64_t)gt_dp_get(p, GT_DP_L2))
-        return gt_ceiling_hbm(p, factor, label, n);
-    snprintf(label, n, "none known: the image fits in the L2");
-    return 0;
+    if (gt_ceiling_in_l2(p, image_bytes(v), "image", factor, label, n))
+        return 0;
+    return gt_ceiling_hbm(p, factor, label, n);
 }
 
 /* Texel (x, y)'s sum of channels, as the kernels add them. */

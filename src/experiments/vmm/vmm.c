@@ -425,11 +425,8 @@ static double ceiling(const int64_t *v, int s, const gt_devprops *p, double *fac
                                label, n);
     if (v[GT_VMM_OP] == GT_VMM_OP_READ && (s == GT_VMM_S_MAPPED || (s == GT_VMM_S_VMM && on_host(v))))
         return gt_ceiling_host(p, factor, label, n);
-    if (v[GT_VMM_OP] == GT_VMM_OP_READ) {
-        *factor = 1.0;
-        snprintf(label, n, "HBM peak, read");
-        return (double)gt_dp_get(p, GT_DP_MEM_PEAK);
-    }
+    if (v[GT_VMM_OP] == GT_VMM_OP_READ)
+        return gt_ceiling_hbm_read(p, factor, label, n);
     if (v[GT_VMM_OP] != GT_VMM_OP_BANDWIDTH) {
         *factor = 1.0;
         snprintf(label, n, "no ceiling");
