@@ -235,6 +235,10 @@ static void ceilings(void **state)
     assert_true(gt_experiment_ceiling(&gt_exp_async, v, GT_AS_S_WAY, &p, &f, label,
                                       sizeof label) == 0);
     assert_string_equal(label, "none known: the buffer fits in the L2");
+    gt_devprops_init(&p);               /* no L2 size: no ceiling either */
+    assert_true(gt_experiment_ceiling(&gt_exp_async, v, GT_AS_S_WAY, &p, &f, label,
+                                      sizeof label) == 0);
+    assert_string_equal(label, "none known: the L2's size is unknown");
 }
 
 /* w on the way: the four; on the stages: 1 to 8. */

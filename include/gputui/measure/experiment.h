@@ -148,8 +148,9 @@ char *gt_ceiling_share(double bw_p50, double factor, double ceil, const char *la
 double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t labellen);
 /* The device memory peak for a kernel that only reads it (factor 1). */
 double gt_ceiling_hbm_read(const gt_devprops *p, double *factor, char *label, size_t labellen);
-/* Whether 'bytes' fit in the L2, where no ceiling is known: then the
- * label says so ("none known: the WHAT fits in the L2"), factor 1. */
+/* Whether 'bytes' may fit in the L2, where no ceiling is known: then the
+ * label says so ("none known: the WHAT fits in the L2", or the L2's size
+ * is unknown), factor 1. */
 bool gt_ceiling_in_l2(const gt_devprops *p, uint64_t bytes, const char *what, double *factor,
                       char *label, size_t labellen);
 /* Between GPUs a and b: their NVLinks (links x the generation's rate, one
