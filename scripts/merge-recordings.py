@@ -15,6 +15,9 @@ With --drop-gens N,N,... the first input loses those configurations (by
 their number), every line of theirs: "recplan dups FIRST LATER..." lists
 the ones the later inputs hold again, so that theirs take their place.
 
+The header's created is the oldest input's, and created_last the newest
+input's (where they differ): when the parts were recorded.
+
 With --first N,N,... those configurations of the first input (by their
 number), every line of theirs, come first in OUT, in that order: "recplan
 openings REC LESSONS" lists the ones a viewer opens on, which it then shows
@@ -79,6 +82,15 @@ def main():
     for h in headers:
         for k, v in h.get("device", {}).items():
             newest.setdefault("device", {}).setdefault(k, v)
+    # When: the oldest part's created, and the newest part's as
+    # created_last (ISO 8601 in UTC: their text sorts as their time).
+    made = [h["created"] for h in headers if isinstance(h.get("created"), str)]
+    made += [h["created_last"] for h in headers if isinstance(h.get("created_last"), str)]
+    newest.pop("created_last", None)
+    if made:
+        newest["created"] = min(made)
+        if max(made) != min(made):
+            newest["created_last"] = max(made)
     gen_base, t_base, device = 0, 0.0, None
     lines = []
     first_set = set(first)

@@ -18,14 +18,14 @@ void ui_make_banner(ui *u)
         off += (size_t)snprintf(u->rp.banner, sizeof u->rp.banner, "%s", src->why);
     else if (src->why && u->rp.rec)
         off += (size_t)snprintf(u->rp.banner, sizeof u->rp.banner, "%s %s, recorded %s", src->why,
-                                u->rp.rec->props.name, u->rp.rec->created);
+                                u->rp.rec->props.name, u->rp.rec->when);
     else if (u->cmp.rec)
         off += (size_t)snprintf(u->rp.banner, sizeof u->rp.banner, "COMPARE A: %s (this GPU, live)",
                                 u->props.name);
     if (u->cmp.rec && off < sizeof u->rp.banner) {
         const char *base = strrchr(u->cmp.rec->path, '/');
         snprintf(u->rp.banner + off, sizeof u->rp.banner - off, " | B (ghost, %s): %s, recorded %s",
-                 base ? base + 1 : u->cmp.rec->path, u->cmp.rec->props.name, u->cmp.rec->created);
+                 base ? base + 1 : u->cmp.rec->path, u->cmp.rec->props.name, u->cmp.rec->when);
     }
 }
 

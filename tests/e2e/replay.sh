@@ -29,7 +29,7 @@ samples() { screen | sed -n 's/.* \([0-9][0-9]*\) samples.*/\1/p' | head -1; }
 # A configuration keeps producing samples after its recorded ones have
 # played: the replay goes round them again at the recorded pace.
 start replay 120 40 "LC_ALL=C.UTF-8 '$BIN' --replay $REC --dir bidir --host pageable --size 1G"
-check "banner says REPLAY, device and date" wait_for "REPLAY of $REC: NVIDIA H[0-9]+, recorded 20[0-9-]+T" 10
+check "banner says REPLAY, device and date" wait_for "REPLAY of $REC: NVIDIA H[0-9]+, recorded 20[0-9]{2}-[0-9]{2}-[0-9]{2}" 10
 check "device panel: recorded device name" wait_for "^Name +NVIDIA H[0-9]+" 5
 check "device panel: recorded L2 size" wait_for "^L2 cache +[0-9]+ MiB" 5
 check "histograms drawn for both directions" bash -c "tmux -L '$SOCK' capture-pane -p -t t | grep -q 'H2D bandwidth GB/s' && tmux -L '$SOCK' capture-pane -p -t t | grep -q 'D2H bandwidth GB/s'"
@@ -361,5 +361,20 @@ check "--replay h201: exit 64, naming the bundled models" \
     bash -c "[ $rc = 64 ] && grep -q \"'h201' is neither a file nor a bundled recording (bundled: h200, h100, 2xh200\" <<<\"\$0\"" "$msg"
 msg=$("$BIN" --replay /nonexistent.gtr 2>&1); rc=$?
 check "missing file: clear error" bash -c "[ $rc = 1 ] && grep -q '/nonexistent.gtr: No such file' <<<\"\$0\"" "$msg"
+
+# A recording merged from parts (scripts/merge-recordings.py) keeps when
+# the oldest and the newest part were made, in whatever order they are
+# given, and a replay says both; the bundled H200 recording is one.
+for k in 1 2; do
+    printf '%s\n' "{\"type\":\"header\",\"format\":[1,5],\"version\":\"0.1.0\",\"created\":\"2026-11-2${k}T10:00:00Z\",\"device\":{\"name\":\"G\"}}" \
+        '{"type":"config","gen":1,"experiment":"transfer","values":{"size":"8M"}}' \
+        '{"type":"sample","gen":1,"t":0.5,"series":0,"verify":"full","sec":0.001,"bytes":8388608}' \
+        >"$TMPD/part$k.gtr"
+done
+python3 scripts/merge-recordings.py "$TMPD/merged.gtr" "$TMPD/part2.gtr" "$TMPD/part1.gtr"
+check "merged from parts: the replay says when the first and the last part were made" \
+    bash -c "\"\$0\" --batch --replay '$TMPD/merged.gtr' 2>/dev/null | grep -q 'recorded 2026-11-21 to 2026-11-22 by'" "$BIN"
+check "the bundled H200 recording, merged from parts, says when they were made" \
+    bash -c "\"\$0\" --batch --replay h200 2>/dev/null | grep -q 'recorded 2026-11-25 to 2026-11-28 by'" "$BIN"
 
 e2e_part_done replay

@@ -110,6 +110,8 @@ static void bad_files(void **state)
          "t.gtr:1: the header's \"version\" is not a string"},
         {"{\"type\":\"header\",\"format\":[1,0],\"device\":{},\"created\":[]}\n" CFG,
          "t.gtr:1: the header's \"created\" is not a string"},
+        {"{\"type\":\"header\",\"format\":[1,0],\"device\":{},\"created_last\":7}\n" CFG,
+         "t.gtr:1: the header's \"created_last\" is not a string"},
         /* set-up times and sample times from no clock */
         {HDR "{\"type\":\"config\",\"gen\":1,\"experiment\":\"transfer\",\"values\":{},"
          "\"setup\":[{\"what\":\"cudaMalloc\",\"seconds\":-1}]}\n",
@@ -130,6 +132,20 @@ static void bad_files(void **state)
             fail_msg("case %zu: rc %d, message '%s', wanted '%s'", i, rc, err.msg, bad[i].must);
         assert_int_equal(rec.ncfg, 0);      /* freed */
     }
+}
+
+/* What a replay says of when a header's recording was made. */
+static void when_of(const char *created, const char *last, const char *want)
+{
+    char text[512];
+    gt_recording rec;
+    gt_err err;
+
+    snprintf(text, sizeof text, "{\"type\":\"header\",\"format\":[1,5],\"device\":{},"
+             "\"created\":\"%s\",\"created_last\":\"%s\"}\n" CFG SMP "\n", created, last);
+    assert_int_equal(parse_text(text, &rec, &err), 0);
+    assert_string_equal(rec.when, want);
+    gt_recording_free(&rec);
 }
 
 static void tolerant_reading(void **state)
@@ -153,6 +169,14 @@ static void tolerant_reading(void **state)
     assert_int_equal(rec.cfg[0].n, 1);
     assert_int_equal(rec.cfg[0].vals[GT_TR_SIZE], 8 << 20);
     assert_int_equal(rec.cfg[0].vals[GT_TR_HOST], GT_HOST_PINNED);   /* default */
+    gt_recording_free(&rec);
+    /* A recording merged from parts says on which days the first and the
+     * last was made; parts of one day, that day's first time. */
+    when_of("2026-11-25T19:52:16Z", "2026-11-28T13:09:29Z", "2026-11-25 to 2026-11-28");
+    when_of("2026-11-28T10:00:00Z", "2026-11-28T13:09:29Z", "2026-11-28T10:00:00Z");
+    assert_int_equal(parse_text(HDR CFG SMP "\n", &rec, &err), 0);
+    assert_string_equal(rec.when, rec.created);
+    assert_string_equal(rec.created_last, "");
     gt_recording_free(&rec);
     /* A cut-off last line (no newline) is dropped and counted. */
     assert_int_equal(parse_text(HDR CFG SMP "{\"type\":\"sample\",\"gen\":1,\"t\":0.6,\"ser", &rec, &err), 0);

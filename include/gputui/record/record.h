@@ -3,7 +3,9 @@
  *
  * Format 1.0, one JSON object per line, each with a "type":
  *   header  (first line) format [major, minor], tool, version, created
- *           (UTC, ISO 8601), device {the gt_dp_table keys; null = N/A},
+ *           (UTC, ISO 8601), created_last (optional: a recording merged
+ *           from parts, scripts/merge-recordings.py, the newest part's
+ *           created), device {the gt_dp_table keys; null = N/A},
  *           t0_unix_ns (since 1.3: the wall clock at t = 0, in ns since
  *           1970, so that recordings taken at once line up)
  *   config  gen, t, experiment, values {param: text as typed on the
@@ -135,6 +137,8 @@ typedef struct gt_recording {
     int major, minor;
     char version[32];       /* gputui version that wrote it */
     char created[40];
+    char created_last[40];  /* merged from parts: the newest part's; "" else */
+    char when[96];          /* created, or "CREATED to CREATED_LAST": what a screen says */
     gt_devprops props;
     gt_rec_config *cfg;
     size_t ncfg, cfgcap;

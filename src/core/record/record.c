@@ -404,6 +404,7 @@ static int parse_header(gt_recording *r, json_t *o, char *why, size_t n)
     json_t *fmt = json_object_get(o, "format"), *dev = json_object_get(o, "device"), *ord;
     const char *type = json_string_value(json_object_get(o, "type"));
     json_t *v = json_object_get(o, "version"), *c = json_object_get(o, "created");
+    json_t *cl = json_object_get(o, "created_last");
     json_int_t major, minor;
 
     if (!type || strcmp(type, "header") || json_unpack(fmt, "[II!]", &major, &minor)) {
@@ -435,13 +436,20 @@ static int parse_header(gt_recording *r, json_t *o, char *why, size_t n)
                  "(unknown) to %d", MAX_ORDINAL);
         return -1;
     }
-    if ((v && !json_is_string(v)) || (c && !json_is_string(c))) {
+    if ((v && !json_is_string(v)) || (c && !json_is_string(c)) || (cl && !json_is_string(cl))) {
         snprintf(why, n, "the header's \"%s\" is not a string", v && !json_is_string(v)
-                 ? "version" : "created");
+                 ? "version" : c && !json_is_string(c) ? "created" : "created_last");
         return -1;
     }
     snprintf(r->version, sizeof r->version, "%s", v ? json_string_value(v) : "?");
     snprintf(r->created, sizeof r->created, "%s", c ? json_string_value(c) : "?");
+    snprintf(r->created_last, sizeof r->created_last, "%s", cl ? json_string_value(cl) : "");
+    /* Parts made on two days: the days ("2026-11-25 to 2026-11-28"); on one
+     * day, or one recording: its created. */
+    if (r->created_last[0] && strncmp(r->created_last, r->created, 10))
+        snprintf(r->when, sizeof r->when, "%.10s to %.10s", r->created, r->created_last);
+    else
+        snprintf(r->when, sizeof r->when, "%s", r->created);
     gt_devprops_read(dev, &r->props);
     return 0;
 }

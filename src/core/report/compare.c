@@ -210,7 +210,7 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
         snprintf(sub, sizeof sub, "A: %s, %s (recorded %s). B: %s, %s (recorded %s). Ratios are "
                  "A/B: above 1, A takes longer (latency) or moves more (GB/s). Each experiment's "
                  "default configuration is drawn: A's bars, B's outline dashed. The device below "
-                 "is A.", a->path, a->props.name, a->created, b->path, b->props.name, b->created);
+                 "is A.", a->path, a->props.name, a->when, b->path, b->props.name, b->when);
         gt_html_begin(f, &a->props, title, sub);
     } else if (fmt == GT_FMT_CSV) {
         fprintf(f, "kind,experiment,config,series,a_latency_p50_s,b_latency_p50_s,latency_a_over_b,"
@@ -219,7 +219,7 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
     } else {
         fprintf(f, "A: %s, %s (recorded %s)\nB: %s, %s (recorded %s)\n"
                    "ratios are A/B: above 1 means A takes longer (latency) or moves more (GB/s)\n",
-                a->path, a->props.name, a->created, b->path, b->props.name, b->created);
+                a->path, a->props.name, a->when, b->path, b->props.name, b->when);
     }
     for (size_t i = 0; i < a->ncfg; i++) {
         const gt_rec_config *ca = &a->cfg[i];

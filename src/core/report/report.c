@@ -176,6 +176,8 @@ static json_t *json_head(const gt_devprops *p, const gt_recording *rec)
         snprintf(fmt, sizeof fmt, "%d.%d", rec->major, rec->minor);
         json_object_set_new(o, "path", json_string(rec->path));
         json_object_set_new(o, "created", json_string(rec->created));
+        if (rec->created_last[0])
+            json_object_set_new(o, "created_last", json_string(rec->created_last));
         json_object_set_new(o, "gputui_version", json_string(rec->version));
         json_object_set_new(o, "format", json_string(fmt));
         json_object_set_new(o, "lines_dropped", json_integer((json_int_t)rec->dropped));
@@ -369,7 +371,7 @@ gt_report_writer *gt_report_begin(FILE *f, gt_format fmt, const gt_devprops *p,
     case GT_FMT_HTML:
         if (rec)
             snprintf(sub, sizeof sub, "replayed from %s, recorded %s; %d configuration%s",
-                     rec->path, rec->created, nruns, nruns == 1 ? "" : "s");
+                     rec->path, rec->when, nruns, nruns == 1 ? "" : "s");
         else
             snprintf(sub, sizeof sub, "measured live; %d configuration%s", nruns,
                      nruns == 1 ? "" : "s");
@@ -385,7 +387,7 @@ gt_report_writer *gt_report_begin(FILE *f, gt_format fmt, const gt_devprops *p,
         gt_report_device_line(f, p);
         if (rec)
             fprintf(f, "replayed from %s (recorded %s by gputui %s, format %d.%d)\n", rec->path,
-                    rec->created, rec->version, rec->major, rec->minor);
+                    rec->when, rec->version, rec->major, rec->minor);
     }
     return w;
 }
