@@ -72,6 +72,18 @@ static json_t *side_json(const side *d)
     return o;
 }
 
+/* A side's recording: where, which device, when (created_last where it
+ * was merged from parts). */
+static json_t *recording_json(const gt_recording *r)
+{
+    json_t *o = json_pack("{ssssss}", "path", r->path, "device", r->props.name, "created",
+                          r->created);
+
+    if (o && r->created_last[0])
+        json_object_set_new(o, "created_last", json_string(r->created_last));
+    return o;
+}
+
 static void fmt_num(char *buf, size_t n, double v, const char *fmt)
 {
     if (isfinite(v))
@@ -193,10 +205,8 @@ int gt_compare_report(FILE *f, gt_format fmt, const gt_recording *a, const gt_re
         /* Written as it goes: a configuration's entry at a time. */
         json_t *root = json_object();
         int rc;
-        json_object_set_new(root, "a", json_pack("{ssssss}", "path", a->path, "device",
-                                                 a->props.name, "created", a->created));
-        json_object_set_new(root, "b", json_pack("{ssssss}", "path", b->path, "device",
-                                                 b->props.name, "created", b->created));
+        json_object_set_new(root, "a", recording_json(a));
+        json_object_set_new(root, "b", recording_json(b));
         json_object_set_new(root, "shared", json_array());
         json_object_set_new(root, "only_a", json_array());
         json_object_set_new(root, "only_b", json_array());
