@@ -8,8 +8,8 @@
 #     sample): verified, plausible against the device's ceilings,
 #     refusals naming the problem;
 #  2. then one process at a time, what is timed against a bound or a
-#     reference: streams' overlap, the L2 window, the latency staircase, when calls
-#     return, sharing, the lessons, the traces; the two-GPU parts
+#     reference: streams' overlap, the L2 window, the latency staircase,
+#     when calls return, sharing, the lessons, the traces; the two-GPU parts
 #     (tests/gpu/multi.sh: with NVBANDWIDTH=path, the peer matrix within 3%
 #     of nvbandwidth's), or their refusals on one GPU;
 #  3. fidelity in alternation (tests/gpu/alternate.py): zero-copy within 2%
