@@ -168,9 +168,22 @@ static void turns(void **state)
     gt_share_close(&b);
 }
 
+/* The wait callback of a child that says once, on the descriptor its
+ * context points at, that it is queued. */
+static void say_queued(void *ctx, const gt_share_holder *h, double waited)
+{
+    int *fd = ctx;
+
+    (void)h;
+    (void)waited;
+    if (*fd >= 0 && write(*fd, "w", 1) == 1)
+        *fd = -1;
+}
+
 /* A child that takes the turn and reports its name on fd, then waits for
- * a byte on go (or dies when 'die'). */
-static pid_t child_named(int report, int go, bool die, char name)
+ * a byte on go (or dies when 'die'); where queued >= 0, it writes a byte
+ * there once it waits in the queue. */
+static pid_t child_queued(int report, int go, bool die, char name, int queued)
 {
     pid_t pid = fork();
     gt_share s;
@@ -180,7 +193,7 @@ static pid_t child_named(int report, int go, bool die, char name)
         return pid;
     alarm(20);      /* never left behind by a failed test */
     if (gt_share_open(&s, dir, UUID, why, sizeof why) ||
-        gt_share_take(&s, 5, NULL, NULL, NULL) != GT_SHARE_TAKEN)
+        gt_share_take(&s, 5, NULL, say_queued, &queued) != GT_SHARE_TAKEN)
         _exit(1);
     if (write(report, &name, 1) != 1)
         _exit(1);
@@ -194,7 +207,7 @@ static pid_t child_named(int report, int go, bool die, char name)
 
 static pid_t child(int report, int go, bool die)
 {
-    return child_named(report, go, die, 't');
+    return child_queued(report, go, die, 't', -1);
 }
 
 /* rep: children report on it; go: they wait for a byte on it. */
@@ -282,29 +295,27 @@ static void handed_to_a_waiter(void **state)
     close_pipes(rep, go);
 }
 
-static void naptime(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
-
-    nanosleep(&ts, NULL);
-}
-
 /* Waiters take the turn in the order they came: b, which waited first,
- * then c, though c may poll first. */
+ * then c, though c may poll first. Each is started once the one before
+ * says it is queued (a time alone did not do: a child under
+ * ThreadSanitizer on a busy machine took longer to queue). */
 static void in_order(void **state)
 {
-    int rep[2], go[2];
+    int rep[2], go[2], queued[2];
     gt_share s;
-    char why[600], c[2];
+    char why[600], c[2], w;
     pid_t b, cc;
     (void)state;
     pipes(rep, go);
+    assert_int_equal(pipe(queued), 0);
     assert_int_equal(gt_share_open(&s, dir, UUID, why, sizeof why), 0);
     assert_int_equal(gt_share_take(&s, 1, NULL, NULL, NULL), GT_SHARE_TAKEN);
-    b = child_named(rep[1], go[0], false, 'b');
-    naptime(60);
-    cc = child_named(rep[1], go[0], false, 'c');
-    naptime(60);
+    b = child_queued(rep[1], go[0], false, 'b', queued[1]);
+    assert_int_equal(read(queued[0], &w, 1), 1);
+    cc = child_queued(rep[1], go[0], false, 'c', queued[1]);
+    assert_int_equal(read(queued[0], &w, 1), 1);
+    close(queued[0]);
+    close(queued[1]);
     gt_share_give(&s);
     assert_int_equal(read(rep[0], &c[0], 1), 1);
     assert_int_equal(c[0], 'b');
