@@ -40,6 +40,10 @@ def strided_by_stride(cfg, series):
 
 
 ASYNC_WAYS = ("plain", "cp.async", "bulk", "tma")
+# Pinned copies, "METHOD-DIR": nvbandwidth's test of each, and its words.
+PINNED = {f"{m}-{d}": (f"{'host_to_device' if d == 'h2d' else 'device_to_host'}_memcpy_{m}",
+                       f"pinned {d.upper()} 64 MiB, {'copy engines' if m == 'ce' else 'a copy kernel'}")
+          for m in ("ce", "sm") for d in ("h2d", "d2h")}
 
 CHECKS = {
     # figure: (gputui arguments, its series/config key, refprobe arguments, reference probe, band)
@@ -378,16 +382,10 @@ CHECKS = {
         "gputui": ["--host", "pinned", "--dir", "h2d,d2h", "--method", "ce,sm", "--size", "64M",
                    "--iters", "10", "--samples", "10"],
         "key": lambda cfg, series: f"{cfg['method']}-{cfg['dir']}",
-        "nvbandwidth": ["-t", "host_to_device_memcpy_ce", "device_to_host_memcpy_ce",
-                        "host_to_device_memcpy_sm", "device_to_host_memcpy_sm",
-                        "-b", "64", "-i", "10", "-j"],
-        "figures": {"ce-h2d": "host_to_device_memcpy_ce", "ce-d2h": "device_to_host_memcpy_ce",
-                    "sm-h2d": "host_to_device_memcpy_sm", "sm-d2h": "device_to_host_memcpy_sm"},
+        "nvbandwidth": ["-t"] + [t for t, _ in PINNED.values()] + ["-b", "64", "-i", "10", "-j"],
+        "figures": {k: t for k, (t, _) in PINNED.items()},
         "metric": "bandwidth",
-        "what": {"ce-h2d": "pinned H2D 64 MiB, copy engines, against nvbandwidth's host_to_device_memcpy_ce",
-                 "ce-d2h": "pinned D2H 64 MiB, copy engines, against nvbandwidth's device_to_host_memcpy_ce",
-                 "sm-h2d": "pinned H2D 64 MiB, a copy kernel, against nvbandwidth's host_to_device_memcpy_sm",
-                 "sm-d2h": "pinned D2H 64 MiB, a copy kernel, against nvbandwidth's device_to_host_memcpy_sm"},
+        "what": {k: f"{w}, against nvbandwidth's {t}" for k, (t, w) in PINNED.items()},
     },
     "d2d": {
         # 10 copies a sample, timed as one: nvbandwidth's -i 10. One copy

@@ -145,10 +145,12 @@ double gt_ceiling_hbm(const gt_devprops *p, double *factor, char *label, size_t 
 bool gt_ceiling_in_l2(const gt_devprops *p, uint64_t bytes, const char *what, double *factor,
                       char *label, size_t n)
 {
-    if (gt_dp_ok(p, GT_DP_L2) && bytes > (uint64_t)gt_dp_get(p, GT_DP_L2))
+    bool known = gt_dp_ok(p, GT_DP_L2);
+
+    if (known && bytes > (uint64_t)gt_dp_get(p, GT_DP_L2))
         return false;
     *factor = 1.0;
-    if (gt_dp_ok(p, GT_DP_L2))
+    if (known)
         snprintf(label, n, "none known: the %s fits in the L2", what);
     else
         snprintf(label, n, "none known: the L2's size is unknown");
