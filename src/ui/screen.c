@@ -34,7 +34,10 @@ static int glyph_len(unsigned char c)
 
 /* s in exactly w columns into out: padded with spaces, or cut with the
  * mark ("…", or ">" without UTF-8) in its last column when what is cut
- * is more than spaces. */
+ * is more than spaces. A C0 control byte or DEL (text from a recording or
+ * a lesson) becomes its caret form, two columns, as curses shows ESC: a
+ * newline or a carriage return would otherwise move the cursor and blank
+ * the rest of the line. */
 void ui_fit(char *out, size_t len, const char *s, int w)
 {
     size_t o = 0;
@@ -43,10 +46,20 @@ void ui_fit(char *out, size_t len, const char *s, int w)
     if (!len)
         return;
     while (*s && cols < w && o + 8 < len) {
-        int n = glyph_len((unsigned char)*s);
-        for (int i = 0; i < n && s[i]; i++)
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f) {
+            out[o++] = '^';
+            if (++cols < w) {
+                out[o++] = (char)(c ^ 0x40);
+                cols++;
+            }
+            s++;
+            continue;
+        }
+        int n = glyph_len(c), i;
+        for (i = 0; i < n && s[i]; i++)     /* a sequence cut short ends at the NUL */
             out[o++] = s[i];
-        s += n;
+        s += i;
         cols++;
     }
     while (*s == ' ')

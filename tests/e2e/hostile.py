@@ -40,7 +40,7 @@ def make(bundled, out):
                 d['device']['name'] = EVIL
                 d['device']['pci_bus_id'] = '0000:\u001b[2J'
                 d['device']['driver_version'] = '580\u009b2J'
-                d['created'] = '2026\u001b]52;c;cHduZWQ=\u0007'
+                d['created'] = '\r\n2026\u001b]52;c;cHduZWQ=\u0007'
                 d['version'] = '0.1\u009b2J'
             elif d['type'] == 'config':
                 k = per.setdefault(d['experiment'], [])

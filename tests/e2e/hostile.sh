@@ -87,6 +87,8 @@ check "... the message shows the value escaped" grep -q "unknown experiment '\\\
 start tui 120 40 "sleep 0.3; LC_ALL=C.UTF-8 '$BIN' --replay '$TMPD/evil.gtr'"
 tm pipe-pane -t t -o "cat >'$TMPD/tui.bytes'"
 check "TUI: the stranger's device name shown in caret form" wait_for "REPLAY GPU 0: \^\[\]0;pwned\^GH200" 10
+check "TUI: its date too, a carriage return and a newline first, the banner whole" \
+    wait_for "recorded \^M\^J2026\^\[\]52 to 2026-11-28 \| x1" 5
 check "TUI: the pane's title is not set by the recording" \
     bash -c "! tmux -L '$SOCK' display -p -t t '#{pane_title}' | grep -q pwned"
 quit_ok tui "TUI on a stranger's recording"
