@@ -12,6 +12,8 @@
 # or "rest" ("peers": the two-GPU configurations, on a machine with two;
 # "pageable" or an experiment's name ("latency"): those configurations
 # alone, to merge over a recording with merge-recordings.py --drop;
+# EXPERIMENT:PARAM=VALUE ("vmm:op=read"): the experiment's configurations
+# with that value, to merge with --drop EXPERIMENT:PARAM=VALUE;
 # "inspect": the card of gputui --inspect, to merge with merge-recordings.py;
 # "traces": the configurations one key from the defaults whose CUDA calls
 # the recording lacks, to merge with merge-recordings.py --drop-gens).
@@ -140,6 +142,16 @@ PY
             "$out.tmp.gz" "$out" && mv "$out.tmp.gz" "$out" || exit 1
         ls -l "$out"
         "$PLAN" check "$out" ;;
+    *:*=*)
+        # Part of one experiment, recorded again on changed code:
+        #   scripts/merge-recordings.py --drop EXP:PARAM=VALUE OUT BASE PARTS/EXP-PARAM-VALUE-*.gtr.gz
+        if [[ " $ONE_GPU " == *" ${w%%:*} "* ]]; then
+            run_plan "$(tr ':=' '--' <<<"$w")" 0.4 \
+                --props "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording it joins}" "$w"
+        else
+            echo "unknown experiment in '$w' (allowed: $ONE_GPU)"
+            exit 64
+        fi ;;
     *)
         if [[ " $ONE_GPU " == *" $w "* ]]; then
             # One experiment alone, to merge into a recording made before it:
@@ -147,7 +159,7 @@ PY
             run_plan "$w" 0.4 --props "${GPUTUI_REC_BASE:?set GPUTUI_REC_BASE to the recording it joins}" \
                 "$w"
         else
-            echo "unknown part '$w' (allowed: transfer, rest, inspect, traces, pageable, peers, lessons, merge, or one of: $ONE_GPU)"
+            echo "unknown part '$w' (allowed: transfer, rest, inspect, traces, pageable, peers, lessons, merge, one of: $ONE_GPU, or EXPERIMENT:PARAM=VALUE)"
             exit 64
         fi ;;
     esac

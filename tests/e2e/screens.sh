@@ -88,6 +88,16 @@ if [ -x "$RECPLAN" ]; then
     out=$("$RECPLAN" lessons share/gputui/lessons)
     check "recplan lessons: vmm's 3 MiB and 4 MiB in one line, and not apart" \
         bash -c 'grep -qx -- "-e vmm --size=3M,4M" <<<"$0" && ! grep -qx -- "-e vmm --size=3M" <<<"$0"' "$out"
+    # Part of an experiment, as merge-recordings.py --drop takes it out:
+    # every configuration with that value, also those a line lists with
+    # other values of it (op=alloc,share,read,...).
+    out=$("$RECPLAN" plan vmm:op=read 2>&1); rc=$?
+    check "recplan plan vmm:op=read: each of vmm's op=read configurations, the minimum granularity's too" \
+        bash -c '[ "$1" = 0 ] && grep -qx -- "-e vmm --granularity=minimum --op=read" <<<"$0" &&
+                 ! grep -v -- "--op=read" <<<"$0" && [ "$(wc -l <<<"$0")" -ge 8 ]' "$out" "$rc"
+    out=$("$RECPLAN" plan vmm:op=raed 2>&1); rc=$?
+    check "recplan plan vmm:op=raed: exit 2, naming the values allowed" \
+        bash -c '[ "$1" = 2 ] && grep -q "vmm op: .raed. is not a valid value (allowed: alloc, bandwidth, grow, peer, read, share)" <<<"$0"' "$out" "$rc"
 else
     echo "skip: $RECPLAN not built (make build/recplan)"
 fi

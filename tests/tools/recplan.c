@@ -1,8 +1,10 @@
 /* recplan - what the bundled recordings must hold, from one table.
  *
- *   recplan plan [--props REC] [EXPERIMENT[/LIST]...]
+ *   recplan plan [--props REC] [EXPERIMENT[/LIST][:PARAM=VALUE]...]
  *       prints one gputui --batch argument list per line (EXPERIMENT/LIST:
- *       only the plan that lists that parameter): together they
+ *       only the plan that lists that parameter; :PARAM=VALUE: only its
+ *       configurations with that value, as merge-recordings.py --drop
+ *       takes them out): together they
  *       measure every configuration a class reaches with +/- (and Space)
  *       from the defaults on the parameters below. REC supplies the
  *       device properties that some values depend on (the L2 region sweep).
@@ -206,6 +208,53 @@ static void print_plan(const cplan *pl, const space *sp, int64_t (*cfg)[GT_MAX_P
 
 static int64_t (*cfgbuf)[GT_MAX_PARAMS];
 
+/* Whether ARG (EXPERIMENT[/LIST][:PARAM=VALUE]) names plan pl; *filter
+ * is then its ":PARAM=VALUE" part, or NULL. */
+static bool names_plan(const char *arg, const cplan *pl, const char **filter)
+{
+    size_t el = strlen(pl->exp), al = strcspn(arg, ":");
+
+    *filter = arg[al] == ':' ? arg + al + 1 : NULL;
+    if (strncmp(arg, pl->exp, el))
+        return false;
+    if (al == el)
+        return true;
+    return arg[el] == '/' && al - el - 1 == strlen(pl->list) &&
+           !strncmp(arg + el + 1, pl->list, al - el - 1);
+}
+
+/* Keeps the configurations whose PARAM is VALUE (FILTER "PARAM=VALUE");
+ * -1 with a message naming the parameters or the values allowed. */
+static int keep_only(const gt_experiment *e, const char *filter, int64_t (*cfg)[GT_MAX_PARAMS],
+                     int *n, char *err, size_t len)
+{
+    char name[64], msg[300];
+    const char *eq = strchr(filter, '=');
+    size_t nl = eq ? (size_t)(eq - filter) : 0;
+    int64_t want;
+    int idx, kept = 0;
+
+    if (!eq || !nl || nl >= sizeof name) {
+        snprintf(err, len, "%s:%s: expected EXPERIMENT:PARAM=VALUE", e->name, filter);
+        return -1;
+    }
+    memcpy(name, filter, nl);
+    name[nl] = 0;
+    if ((idx = gt_experiment_param(e, name)) < 0) {
+        snprintf(err, len, "%s has no parameter '%s'", e->name, name);
+        return -1;
+    }
+    if (gt_param_parse(&e->params[idx], eq + 1, &want, msg, sizeof msg)) {
+        snprintf(err, len, "%s %s", e->name, msg);
+        return -1;
+    }
+    for (int k = 0; k < *n; k++)
+        if (cfg[k][idx] == want)
+            memmove(cfg[kept++], cfg[k], sizeof cfg[k]);
+    *n = kept;
+    return 0;
+}
+
 static int plan(int argc, char **argv)
 {
     gt_recording rec;
@@ -225,21 +274,25 @@ static int plan(int argc, char **argv)
     }
     for (int k = 0; k < recplan_nplans; k++) {
         space sp;
+        const char *filter = NULL, *f;
         bool wanted = first == argc;
-        for (int a = first; a < argc; a++) {
-            size_t el = strlen(recplan_plans[k].exp);
-            wanted |= !strcmp(argv[a], recplan_plans[k].exp) ||
-                      (!strncmp(argv[a], recplan_plans[k].exp, el) && argv[a][el] == '/' &&
-                       !strcmp(argv[a] + el + 1, recplan_plans[k].list));
-        }
+        for (int a = first; a < argc; a++)
+            if (names_plan(argv[a], &recplan_plans[k], &f)) {
+                wanted = true;
+                filter = f;
+            }
         if (!wanted)
             continue;
         if (build(&recplan_plans[k], have ? &rec.props : NULL, &sp, msg, sizeof msg)) {
             fprintf(stderr, "recplan: %s\n", msg);
             return 2;
         }
-        print_plan(&recplan_plans[k], &sp, cfgbuf,
-                   configs(&recplan_plans[k], &sp, cfgbuf, MAXCFG));
+        int n = configs(&recplan_plans[k], &sp, cfgbuf, MAXCFG);
+        if (filter && keep_only(sp.e, filter, cfgbuf, &n, msg, sizeof msg)) {
+            fprintf(stderr, "recplan: %s\n", msg);
+            return 2;
+        }
+        print_plan(&recplan_plans[k], &sp, cfgbuf, n);
     }
     if (have)
         gt_recording_free(&rec);
@@ -431,7 +484,7 @@ int main(int argc, char **argv)
     else if (argc >= 4 && !strcmp(argv[1], "dups"))
         rc = dups(argc - 2, argv + 2);
     else
-        fprintf(stderr, "usage: recplan plan [--props REC] [EXPERIMENT...]\n"
+        fprintf(stderr, "usage: recplan plan [--props REC] [EXPERIMENT[/LIST][:PARAM=VALUE]...]\n"
                         "       recplan check [--min PCT] REC...\n"
                         "       recplan lessons DIR [--missing-from REC] [--check]\n"
                         "       recplan traces REC [--check]\n"
