@@ -18,6 +18,7 @@
 
 #include "experiments/transfer/transfer.h"
 #include "gputui/measure/run.h"
+#include "gputui/measure/trace.h"
 #include "gputui/record/record.h"
 
 static char path[64];
@@ -63,6 +64,93 @@ static void sample_spellings(void **state)
         assert_true(rec.cfg[0].t[i] == 0.5);
         assert_int_equal(rec.cfg[0].s[i].disturbed, i == 1);
         assert_int_equal(rec.cfg[0].s[i].verify, i == 1 ? GT_V_SAMPLED : GT_V_FULL);
+    }
+    gt_recording_free(&rec);
+}
+
+/* The numbers of a sample line, read without strtod where they are short
+ * (Clinger's fast path), are the doubles strtod gives them, bit for bit:
+ * every digit count from 1 to 20, 1 to 5 of them before the point, and
+ * exponents from E+1 to e-25; bytes of 18 and 19 digits. */
+static void sample_numbers(void **state)
+{
+    enum { N = 400 };
+    char *text = malloc(N * 160 + 512), num[N][32];
+    size_t len;
+    gt_recording rec;
+    gt_err err;
+    unsigned seed = 12345;
+
+    (void)state;
+    assert_non_null(text);
+    len = (size_t)sprintf(text, "%s%s", HDR, CFG);
+    for (int i = 0; i < N; i++) {
+        int digits = 1 + i % 20, point = 1 + (i / 20) % 5, k = 0;   /* under 1e6 s */
+        for (int d = 0; d < digits; d++) {
+            if (d == point)
+                num[i][k++] = '.';
+            seed = seed * 1103515245u + 12345u;
+            num[i][k++] = (char)('0' + (seed >> 16) % 10);
+        }
+        if (i % 3 == 0)
+            k += sprintf(num[i] + k, "e-%d", 1 + i % 25);
+        else if (i % 11 == 0)
+            k += sprintf(num[i] + k, "E+1");
+        num[i][k] = '\0';
+        len += (size_t)sprintf(text + len, "{\"type\":\"sample\",\"gen\":1,\"t\":%s,\"series\":0,"
+                               "\"verify\":\"full\",\"sec\":%s,\"bytes\":%s}\n", num[i],
+                               num[i], i % 2 ? "123456789012345678" : "1234567890123456789");
+    }
+    assert_int_equal(parse_text(text, &rec, &err), 0);
+    assert_int_equal(rec.cfg[0].n, N);
+    for (int i = 0; i < N; i++) {
+        double want = strtod(num[i], NULL);
+        assert_memory_equal(&rec.cfg[0].s[i].sec, &want, sizeof want);
+        assert_memory_equal(&rec.cfg[0].t[i], &want, sizeof want);
+        assert_true(rec.cfg[0].s[i].bytes == (i % 2 ? 123456789012345678ull : 1234567890123456789ull));
+    }
+    gt_recording_free(&rec);
+    free(text);
+}
+
+/* A trace line as the writer spells it (read without jansson) and the same
+ * calls spelt otherwise, with their keys in another order or a string with
+ * an escape (read with it), give the same trace: its calls, folded
+ * repeats, failures and the calls not kept. */
+static void trace_spellings(void **state)
+{
+#define CALLS(a, b) "[{\"phase\":\"set-up\",\"call\":\"cudaMalloc(64 MiB)\",\"result\":\"cudaSuccess\"," \
+    "\"ok\":true,\"count\":2,\"sec\":0.000208846},{\"phase\":\"set-up\",\"call\":\"cudaMalloc(64 MiB)\"," \
+    "\"result\":\"cudaSuccess\",\"ok\":true,\"count\":1,\"sec\":" a "},{\"phase\":\"one iteration\"," \
+    "\"call\":\"" b "\",\"result\":\"cudaErrorInvalidValue\",\"ok\":false,\"count\":1," \
+    "\"sec\":3.45500001e-06},{\"phase\":\"teardown\",\"more\":58,\"sec\":8.47160001e-05}]"
+    static const char *const text =
+        HDR CFG "{\"type\":\"config\",\"gen\":2,\"experiment\":\"transfer\",\"values\":{\"size\":\"4M\"}}\n"
+        "{\"type\":\"config\",\"gen\":3,\"experiment\":\"transfer\",\"values\":{\"size\":\"2M\"}}\n"
+        "{\"type\":\"trace\",\"gen\":1,\"t\":932.481588,\"calls\":" CALLS("7.8182e-05", "cudaMemcpy(a, b)") "}\n"
+        "{\"gen\":2,\"type\":\"trace\",\"t\":932.481588,\"calls\":" CALLS("7.8182e-05", "cudaMemcpy(a, b)") "}\r\n"
+        "{\"type\":\"trace\",\"gen\":3,\"t\":1,\"calls\":" CALLS("0.000078182", "cudaMemcpy(a,\\u0020b)") "}\n";
+#undef CALLS
+    gt_recording rec;
+    gt_err err;
+
+    (void)state;
+    assert_int_equal(parse_text(text, &rec, &err), 0);
+    assert_int_equal(rec.ncfg, 3);
+    assert_int_equal(rec.lines, 7);
+    const gt_trace *t = rec.cfg[0].trace;
+    assert_non_null(t);
+    assert_int_equal(t->n, 2);
+    assert_int_equal(t->c[0].count, 3);             /* the repeat folded into the first */
+    assert_true(t->c[0].sec == 0.000208846 + 7.8182e-05);
+    assert_string_equal(t->c[1].call, "cudaMemcpy(a, b)");
+    assert_string_equal(t->c[1].result, "cudaErrorInvalidValue");
+    assert_false(t->c[1].ok);
+    assert_int_equal(t->more[GT_TR_TEARDOWN], 58);
+    assert_true(t->more_sec[GT_TR_TEARDOWN] == 8.47160001e-05);
+    for (int i = 1; i < 3; i++) {
+        assert_non_null(rec.cfg[i].trace);
+        assert_memory_equal(rec.cfg[i].trace, t, sizeof *t);
     }
     gt_recording_free(&rec);
 }
@@ -281,7 +369,7 @@ static void hostile_files(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(bad_files), cmocka_unit_test(sample_spellings),
+        cmocka_unit_test(bad_files), cmocka_unit_test(sample_spellings), cmocka_unit_test(sample_numbers), cmocka_unit_test(trace_spellings),
         cmocka_unit_test(tolerant_reading),
         cmocka_unit_test(hostile_files), cmocka_unit_test(older_series),
     };

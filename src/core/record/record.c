@@ -1,7 +1,8 @@
 /* Recordings: the reader of the .gtr JSON Lines format (record.h), one
  * line at a time: the header, configurations, their extras and errors;
- * samples go to rec_sample.c, configurations are found through
- * rec_index.c. record_file.c feeds it a file; record_query.c answers what
+ * the writer's own spelling of samples and traces is read by rec_fast.c,
+ * what is kept within the limits by rec_keep.c, configurations are found
+ * through rec_index.c. record_file.c feeds it a file; record_query.c answers what
  * a loaded recording holds; the writer is recorder.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "gputui/record/record.h"
@@ -17,7 +18,8 @@
 #include "gputui/measure/run.h"
 #include "gputui/experiments/registry.h"
 #include "rec_index.h"
-#include "rec_sample.h"
+#include "rec_fast.h"
+#include "rec_keep.h"
 
 const gt_rec_limits gt_rec_default_limits = {
     .per_series = 1u << 16,
@@ -142,24 +144,6 @@ static int parse_timeline(const gt_rec_config *c, json_t *o, gt_timeline *tl, ch
     return 0;
 }
 
-/* Keeps what was read into tmp (size bytes) in *slot, within the extras'
- * budget: the slot's own memory when it has some (the last line of a
- * configuration wins), else new; past the budget it is counted and not
- * kept. -1 out of memory. */
-static int keep_extra(gt_recording *r, void **slot, const void *tmp, size_t size)
-{
-    if (!*slot) {
-        if (!rec_charge(&r->held_extras, r->limits.extras, size)) {
-            r->extras_unkept++;
-            return 0;
-        }
-        if (!(*slot = malloc(size)))
-            return -1;
-    }
-    memcpy(*slot, tmp, size);
-    return 0;
-}
-
 /* A "timeline" or "trace" line: read whole (a bad one is an error), kept
  * within the budget. */
 static int parse_extra(gt_recording *r, gt_rec_config *c, json_t *o, bool timeline, char *why,
@@ -175,7 +159,7 @@ static int parse_extra(gt_recording *r, gt_rec_config *c, json_t *o, bool timeli
     }
     rc = timeline ? parse_timeline(c, o, tmp, why, n)
                   : gt_trace_read(json_object_get(o, "calls"), tmp, why, n);
-    if (!rc && keep_extra(r, timeline ? (void **)&c->tl : (void **)&c->trace, tmp, size)) {
+    if (!rc && rec_keep_extra(r, timeline ? (void **)&c->tl : (void **)&c->trace, tmp, size)) {
         snprintf(why, n, "out of memory");
         rc = -1;
     }
@@ -481,7 +465,7 @@ int gt_recording_line(gt_recording *r, const char *line, size_t n, bool terminat
         BAD("line longer than %d MiB", GT_REC_MAX_LINE >> 20);
     if (n == 0 || (n == 1 && line[0] == '\r'))
         return idle_line(r, lineno, err);
-    if (lineno > 1 && rec_sample_fast(r, line, n))
+    if (lineno > 1 && rec_fast_line(r, line, n))
         return 0;
     o = json_loadb(line, n, 0, &je);
     if (!o || !json_is_object(o)) {

@@ -1,9 +1,8 @@
-/* rec_sample.h - a recording's samples as its reader takes them
- * (rec_sample.c), private to src/core/record/: kept within the limits of
- * what a reader keeps (record.h), and read from the writer's own spelling
- * of a sample line without jansson, the same line twice at once. */
-#ifndef GPUTUI_REC_SAMPLE_H
-#define GPUTUI_REC_SAMPLE_H
+/* rec_keep.h - what a recording's reader keeps (rec_keep.c), private to
+ * src/core/record/: samples and extras within the limits of what a reader
+ * keeps (record.h). */
+#ifndef GPUTUI_REC_KEEP_H
+#define GPUTUI_REC_KEEP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,8 +22,10 @@ bool rec_charge(size_t *held, size_t limit, size_t n);
  * 1 counted and not kept (its series is full, or the samples' budget
  * spent), -1 out of memory. */
 int rec_sample_add(gt_recording *r, gt_rec_config *c, const gt_sample *s, double t);
-/* A sample line as the writer spells it: 1 taken, 0 when jansson must read
- * it (anything else, or anything wrong: jansson's reading says what). */
-int rec_sample_fast(gt_recording *r, const char *line, size_t n);
+/* Keeps what was read into tmp (size bytes) in *slot, within the extras'
+ * budget: the slot's own memory when it has some (the last line of a
+ * configuration wins), else new; past the budget it is counted and not
+ * kept. -1 out of memory. */
+int rec_keep_extra(gt_recording *r, void **slot, const void *tmp, size_t size);
 
 #endif
