@@ -113,6 +113,32 @@ static void cover(soak *s, int xi, const int64_t *v)
 
 /* ---- one change ---- */
 
+/* The engine's samples of this change into the recording (its config line
+ * before its first sample, as the TUI writes them), at most 'batches' of
+ * them: a few a wake-up, since writing a fast configuration's samples must
+ * not keep the loop from seeing that the change is done. */
+static void take(soak *s, const gt_experiment *x, const int64_t *v, uint32_t gen,
+                 bool *recorded, int batches)
+{
+    gt_sample buf[256];
+    gt_status st;
+    size_t n;
+
+    for (int b = 0; b < batches && (n = gt_engine_drain(s->e, buf, 256)) > 0; b++)
+        for (size_t i = 0; i < n; i++) {
+            if (buf[i].gen != gen)
+                continue;
+            s->r->failed += buf[i].verify == GT_V_FAILED;
+            if (s->o->record && !*recorded) {
+                gt_engine_status(s->e, &st);
+                gt_recorder_config(s->o->record, x, v, gen, &st.info, "", "");
+                *recorded = true;
+            }
+            gt_recorder_sample(s->o->record, &buf[i]);
+        }
+    gt_recorder_tick(s->o->record);
+}
+
 /* Runs the configuration until enough timed iterations, an error or the
  * time-out: 0 sampled, 1 failed (msg), -1 hung (msg). */
 static int run_change(soak *s, const gt_experiment *x, const int64_t *v, char *msg,
@@ -126,38 +152,29 @@ static int run_change(soak *s, const gt_experiment *x, const int64_t *v, char *m
      * of buffers up to 64 MiB left 28 to 118 MiB out, not growing. */
     if (x == &gt_exp_managed && 2 * v[GT_MG_SIZE] > s->r->uvm)
         s->r->uvm = 2 * v[GT_MG_SIZE];
-    gt_sample buf[256];
     gt_status st;
     bool recorded = false;
 
     for (;;) {
         struct pollfd pfd = {gt_engine_fd(s->e), POLLIN, 0};
-        size_t n;
 
         poll(&pfd, 1, 20);
-        /* A few batches a wake-up: writing a fast configuration's samples
-         * must not keep the loop from seeing that the change is done. */
-        for (int b = 0; b < 8 && (n = gt_engine_drain(s->e, buf, 256)) > 0; b++)
-            for (size_t i = 0; i < n; i++) {
-                if (buf[i].gen != gen)
-                    continue;
-                s->r->failed += buf[i].verify == GT_V_FAILED;
-                if (s->o->record && !recorded) {
-                    gt_engine_status(s->e, &st);
-                    gt_recorder_config(s->o->record, x, v, gen, &st.info, "", "");
-                    recorded = true;
-                }
-                gt_recorder_sample(s->o->record, &buf[i]);
-            }
-        gt_recorder_tick(s->o->record);
+        take(s, x, v, gen, &recorded, 8);
         gt_engine_status(s->e, &st);
         if (st.gen == gen && st.state == GT_ST_ERROR) {
             snprintf(msg, msglen, "%s", st.msg);
             return st.code == GT_EXIT_USAGE ? 2 : 1;
         }
         if (st.gen == gen && (st.iterations >= (uint64_t)s->o->samples ||
-                              (st.iterations >= 1 && gt_now() - t0 >= s->o->slow_s)))
+                              (st.iterations >= 1 && gt_now() - t0 >= s->o->slow_s))) {
+            /* The worker queues an iteration's samples before it counts
+             * it: those counted and not yet drained (a loaded machine)
+             * are taken now, so that a change that ran is recorded: 33
+             * batches hold the engine's whole queue (8192) and no more
+             * than a fast one makes meanwhile. */
+            take(s, x, v, gen, &recorded, 33);
             return 0;
+        }
         if (gt_now() - t0 > s->o->timeout_s) {
             snprintf(msg, msglen, "no %d samples in %.0f s (state %s)", s->o->samples,
                      s->o->timeout_s, gt_state_name(st.state));
