@@ -16,10 +16,11 @@
 
 static bool lit(const char **p, const char *s)
 {
-    size_t k = strlen(s);
+    size_t k = 0;
 
-    if (strncmp(*p, s, k))
-        return false;
+    for (; s[k]; k++)           /* stops at the end of *p too: s holds no NUL */
+        if ((*p)[k] != s[k])
+            return false;
     *p += k;
     return true;
 }
@@ -141,7 +142,7 @@ static int sample_line(gt_recording *r, const char *line, size_t n)
         return 0;
     gt_sample s = {0, 0, rec_verify_of(verify), 0, 0};
     s.disturbed = lit(&p, ",\"disturbed\":true");
-    if (strcmp(p, "}") || gen < 0 || gen > (long long)(UINT32_MAX - r->gen_offset) ||
+    if (p[0] != '}' || p[1] || gen < 0 || gen > (long long)(UINT32_MAX - r->gen_offset) ||
         !(c = rec_index_gen(r, (uint32_t)(gen + r->gen_offset))) || series < 0 ||
         series >= c->exp->series(c->vals, names) || !(sec >= 0) || sec > 1e6 || bytes < 0)
         return 0;
@@ -232,7 +233,7 @@ static int trace_line(gt_recording *r, const char *line, size_t n)
     for (bool first = true; !lit(&p, "]"); first = false)
         if ((!first && !lit(&p, ",")) || !call_at(&p, t))
             goto out;
-    if (strcmp(p, "}") || gen < 0 || gen > (long long)(UINT32_MAX - r->gen_offset) ||
+    if (p[0] != '}' || p[1] || gen < 0 || gen > (long long)(UINT32_MAX - r->gen_offset) ||
         !(c = rec_index_gen(r, (uint32_t)(gen + r->gen_offset))) ||
         rec_keep_extra(r, (void **)&c->trace, t, sizeof *t) < 0)
         goto out;
