@@ -168,11 +168,12 @@ static int run_change(soak *s, const gt_experiment *x, const int64_t *v, char *m
         if (st.gen == gen && (st.iterations >= (uint64_t)s->o->samples ||
                               (st.iterations >= 1 && gt_now() - t0 >= s->o->slow_s))) {
             /* The worker queues an iteration's samples before it counts
-             * it: those counted and not yet drained (a loaded machine)
-             * are taken now, so that a change that ran is recorded: 33
-             * batches hold the engine's whole queue (8192) and no more
-             * than a fast one makes meanwhile. */
-            take(s, x, v, gen, &recorded, 33);
+             * it: where none was drained yet (a loaded machine), the
+             * queue is read on until the first is, so that a change that
+             * ran is recorded (33 batches hold the engine's whole queue,
+             * 8192). */
+            for (int b = 0; b < 33 && !recorded; b++)
+                take(s, x, v, gen, &recorded, 1);
             return 0;
         }
         if (gt_now() - t0 > s->o->timeout_s) {
