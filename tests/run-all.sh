@@ -43,6 +43,14 @@ run() {
     ( s=$SECONDS; "$@"; echo "($name: $((SECONDS - s)) s)" ) >"$LOGD/$name.log" 2>&1 &
     pids+=($!)
 }
+# How soon the viewer's first figures are on screen, first and alone: the
+# suites below, all at once, load both cores of a small machine (a start
+# beside them took 40 to 470 ms).
+tests/e2e/starts.sh "$BIN" >"$LOGD/starts.log" 2>&1
+rc=$? np=$(grep -c '^ok' "$LOGD/starts.log") nf=$(grep -c '^FAIL' "$LOGD/starts.log")
+[ $rc != 0 ] && [ "$nf" = 0 ] && nf=1          # it did not run
+echo "starts: $np passed, $nf failed" >>"$LOGD/starts.log"
+export GPUTUI_STARTS_TAKEN=1
 run unit unit
 [ -n "${TSAN_GPUTUI:-}" ] && run tsan tests/tsan.sh "$TSAN_GPUTUI" ${TSAN_UNITS:-}
 run layers python3 tests/layers.py "$(dirname "$BIN")"
@@ -58,6 +66,8 @@ count() {   # count NAME: adds "NAME: N passed, M failed" from its log
     f=$(sed -n "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p" "$LOGD/$1.log")
     pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
 }
+echo "== the viewer's first figures, alone on the machine (tests/e2e/starts.sh)"
+cat "$LOGD/starts.log"; count starts
 echo "== unit tests (cmocka, ASan + UBSan)"
 cat "$LOGD/unit.log"; count unit
 if [ -n "${TSAN_GPUTUI:-}" ]; then
