@@ -79,5 +79,10 @@ struct json_t *gt_trace_json(const gt_trace *t, const char *sec_key);
 /* The inverse, with SEC_KEY "sec", into t (cleared first): 0, or -1 with
  * why names the call that is not valid. */
 int gt_trace_read(struct json_t *calls, gt_trace *t, char *why, size_t n);
+/* One recorded call into t as a recording's reader takes it (gt_trace_read,
+ * and the reader of the writer's own spelling): with more above 0, the
+ * count of a phase's calls not kept; NULL, or what breaks the format. */
+const char *gt_trace_take(gt_trace *t, int phase, const char *call, const char *result,
+                          bool ok, long long count, long long more, double sec);
 
 #endif

@@ -214,6 +214,24 @@ json_t *gt_trace_json(const gt_trace *t, const char *sec_key)
     return calls;
 }
 
+const char *gt_trace_take(gt_trace *t, int phase, const char *call, const char *result,
+                          bool ok, long long count, long long more, double sec)
+{
+    if (phase < 0 || phase >= GT_TR_NPHASES)
+        return "\"phase\" is not one of set-up, one iteration, teardown";
+    if (!(sec >= 0 && sec < 1e6))
+        return "\"sec\" is not a duration";
+    if (more > 0 && more < 100000000) {
+        t->more[phase] += (unsigned)more;
+        t->more_sec[phase] += sec;
+        return NULL;
+    }
+    if (!call || !result || count < 1 || count > 100000000)
+        return "needs \"call\", \"result\" and a \"count\" of 1 or more";
+    gt_trace_add(t, phase, call, result, ok, (unsigned)count, sec);
+    return NULL;
+}
+
 int gt_trace_read(json_t *calls, gt_trace *t, char *why, size_t n)
 {
     if (!json_is_array(calls)) {
@@ -223,35 +241,20 @@ int gt_trace_read(json_t *calls, gt_trace *t, char *why, size_t n)
     gt_trace_clear(t);
     for (size_t i = 0; i < json_array_size(calls); i++) {
         json_t *e = json_array_get(calls, i);
-        int ph = gt_trace_phase_parse(json_string_value(json_object_get(e, "phase")));
-        const char *call = json_string_value(json_object_get(e, "call"));
-        const char *res = json_string_value(json_object_get(e, "result"));
         json_t *cnt = json_object_get(e, "count"), *more = json_object_get(e, "more");
         json_t *sec = json_object_get(e, "sec");
-        double s = json_is_number(sec) ? json_number_value(sec) : 0;
-        if (ph < 0) {
-            snprintf(why, n, "trace call %zu: \"phase\" is not one of set-up, one iteration, "
-                     "teardown", i + 1);
+        const char *bad = gt_trace_take(
+            t, gt_trace_phase_parse(json_string_value(json_object_get(e, "phase"))),
+            json_string_value(json_object_get(e, "call")),
+            json_string_value(json_object_get(e, "result")),
+            json_is_true(json_object_get(e, "ok")),
+            json_is_integer(cnt) ? (long long)json_integer_value(cnt) : 0,
+            json_is_integer(more) ? (long long)json_integer_value(more) : 0,
+            json_is_number(sec) ? json_number_value(sec) : 0);
+        if (bad) {
+            snprintf(why, n, "trace call %zu: %s", i + 1, bad);
             return -1;
         }
-        if (!(s >= 0 && s < 1e6)) {
-            snprintf(why, n, "trace call %zu: \"sec\" is not a duration", i + 1);
-            return -1;
-        }
-        if (json_is_integer(more) && json_integer_value(more) > 0 &&
-            json_integer_value(more) < 100000000) {
-            t->more[ph] += (unsigned)json_integer_value(more);
-            t->more_sec[ph] += s;
-            continue;
-        }
-        if (!call || !res || !json_is_integer(cnt) || json_integer_value(cnt) < 1 ||
-            json_integer_value(cnt) > 100000000) {
-            snprintf(why, n, "trace call %zu: needs \"call\", \"result\" and a \"count\" "
-                     "of 1 or more", i + 1);
-            return -1;
-        }
-        gt_trace_add(t, ph, call, res, json_is_true(json_object_get(e, "ok")),
-                     (unsigned)json_integer_value(cnt), s);
     }
     return 0;
 }

@@ -120,7 +120,7 @@ static int sample_line(gt_recording *r, const char *line, size_t n)
     gt_rec_config *c;
     size_t k;
 
-    if (n >= sizeof buf || n < 20 || memcmp(line, "{\"type\":\"sample\",", 17))
+    if (n >= sizeof buf || n < 20)
         return 0;
     if (n == r->last.n && r->last.gen_offset == r->gen_offset && !memcmp(line, r->last.line, n) &&
         (c = rec_index_gen(r, r->last.s.gen)) && rec_sample_add(r, c, &r->last.s, r->last.t) >= 0) {
@@ -180,35 +180,29 @@ static bool str_at(const char **p, char *buf, size_t size)
     return true;
 }
 
-/* One of a trace's calls into t, as gt_trace_read takes it: a call, or the
- * count of a phase's calls not kept ("more"). */
+/* One of a trace's calls into t, as gt_trace_read takes it (gt_trace_take
+ * judges it): a call, or the count of a phase's calls not kept ("more"). */
 static bool call_at(const char **p, gt_trace *t)
 {
     char phase[24], call[1024], result[256];
-    long long count;
+    long long count = 0, more = 0;
     double sec;
-    bool ok;
-    int ph;
+    bool ok = false;
 
-    if (!lit(p, "{\"phase\":\"") || !str_at(p, phase, sizeof phase) ||
-        (ph = gt_trace_phase_parse(phase)) < 0)
+    if (!lit(p, "{\"phase\":\"") || !str_at(p, phase, sizeof phase))
         return false;
     if (lit(p, ",\"more\":")) {
-        if (!int_at(p, &count) || count < 1 || count >= 100000000 || !lit(p, ",\"sec\":") ||
-            !num_at(p, &sec) || !(sec >= 0 && sec < 1e6) || !lit(p, "}"))
+        if (!int_at(p, &more) || !lit(p, ",\"sec\":") || !num_at(p, &sec) || !lit(p, "}"))
             return false;
-        t->more[ph] += (unsigned)count;
-        t->more_sec[ph] += sec;
-        return true;
+        return !gt_trace_take(t, gt_trace_phase_parse(phase), NULL, NULL, ok, count, more, sec);
     }
     if (!lit(p, ",\"call\":\"") || !str_at(p, call, sizeof call) ||
         !lit(p, ",\"result\":\"") || !str_at(p, result, sizeof result) ||
         !lit(p, ",\"ok\":") || !((ok = lit(p, "true")) || lit(p, "false")) ||
-        !lit(p, ",\"count\":") || !int_at(p, &count) || count < 1 || count > 100000000 ||
-        !lit(p, ",\"sec\":") || !num_at(p, &sec) || !(sec >= 0 && sec < 1e6) || !lit(p, "}"))
+        !lit(p, ",\"count\":") || !int_at(p, &count) || !lit(p, ",\"sec\":") ||
+        !num_at(p, &sec) || !lit(p, "}"))
         return false;
-    gt_trace_add(t, ph, call, result, ok, (unsigned)count, sec);
-    return true;
+    return !gt_trace_take(t, gt_trace_phase_parse(phase), call, result, ok, count, more, sec);
 }
 
 /* A trace line: its calls into a gt_trace kept with its configuration, as
